@@ -1,0 +1,66 @@
+/**
+ * JSON-RPC error codes and the one error class the runtime throws for protocol failures.
+ * Every server-defined code (-32000..-32099) is named here once and never reused for
+ * another meaning.
+ */
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+/** Transport-level refusal (bad headers, Origin, version, missing session id). */
+export const TRANSPORT_ERROR = -32000;
+/** The Mcp-Session-Id names no live session (unknown, expired or terminated). */
+export const SESSION_NOT_FOUND = -32001;
+/** A server-to-client request got no answer in time. */
+export const REQUEST_TIMEOUT = -32008;
+/** A limit (body, message, streams, pending requests) was exceeded. */
+export const LIMIT_EXCEEDED = -32003;
+/** The request was cancelled (client `notifications/cancelled` or session termination). */
+export const REQUEST_CANCELLED = -32004;
+/** The session object restarted while the request was in flight; its work was lost. */
+export const SESSION_RESTARTED = -32005;
+/** A handler asked for something the connection cannot carry (no session, missing client capability). */
+export const CAPABILITY_UNAVAILABLE = -32006;
+/** The client answered a server-initiated request with a JSON-RPC error. */
+export const CLIENT_ERROR = -32007;
+/** MCP resources/read: resource not found (the code the spec names, 2025-06-18 "Resources" > Error Handling). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** A protocol failure with a JSON-RPC code; the message is shown to the client, so keep internals out. */
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+    this.data = data;
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** The HTTP status a transport-level RpcError is sent with when no request id exists yet. */
+export function toHttpStatus(code: number): number {
+  switch (code) {
+    case PARSE_ERROR:
+    case INVALID_REQUEST:
+      return 400;
+    case SESSION_NOT_FOUND:
+      return 404;
+    case LIMIT_EXCEEDED:
+      return 413;
+    case INTERNAL_ERROR:
+      return 500;
+    default:
+      return 400;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Untrusted text -> JSON-RPC messages. The one place that narrows outside input into
+ * `Message`. A batch element that is not a valid message becomes an `invalid` entry so the
+ * batch can still be answered element by element (JSON-RPC 2.0 §6).
+ */
+import { INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
+import type { ErrorObject, Message, Params, RequestId } from "./messages";
+
+export type ParsedEntry =
+  | { ok: true; message: Message }
+  | { ok: false; error: RpcError; id: RequestId | null };
+
+export type ParsedBody =
+  | { ok: true; batch: false; entry: ParsedEntry }
+  | { ok: true; batch: true; entries: ParsedEntry[] }
+  | { ok: false; error: RpcError };
+
+/** Parses a POST body. Malformed JSON is -32700; an empty batch or a non-object is -32600. */
+export function parseBody(text: string): ParsedBody {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON") };
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      return { ok: false, error: new RpcError(INVALID_REQUEST, "Invalid Request: empty batch") };
+    }
+    return { ok: true, batch: true, entries: value.map(parseMessage) };
+  }
+  return { ok: true, batch: false, entry: parseMessage(value) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return (typeof value === "string") || (typeof value === "number" && Number.isFinite(value));
+}
+
+function invalid(reason: string, id: unknown = null): ParsedEntry {
+  // Answer with the request's id when it is a valid one, else null (JSON-RPC 2.0 §5).
+  return {
+    ok: false,
+    error: new RpcError(INVALID_REQUEST, `Invalid Request: ${reason}`),
+    id: isRequestId(id) ? id : null,
+  };
+}
+
+/** Narrows one decoded JSON value to a message. */
+export function parseMessage(value: unknown): ParsedEntry {
+  if (!isPlainObject(value)) return invalid("a message must be a JSON object");
+  if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', value.id);
+  const hasId = "id" in value;
+  const { id, method } = value;
+
+  if (method !== undefined) {
+    if (typeof method !== "string" || method.length === 0) return invalid('"method" must be a non-empty string', id);
+    let params: Params | undefined;
+    if ("params" in value && value.params !== undefined) {
+      // MCP params are always by-name (an object).
+      if (!isPlainObject(value.params)) return invalid('"params" must be an object', id);
+      params = value.params;
+    }
+    if (!hasId) return { ok: true, message: { kind: "notification", method, params } };
+    // MCP (2025-03-26 "Requests"): the ID MUST NOT be null.
+    if (id === null) return invalid('"id" must not be null');
+    if (!isRequestId(id)) return invalid('"id" must be a string or a number');
+    return { ok: true, message: { kind: "request", id, method, params } };
+  }
+
+  if ("result" in value || "error" in value) {
+    if ("result" in value && "error" in value) return invalid('a response has "result" or "error", not both');
+    if ("result" in value) {
+      if (!isRequestId(id)) return invalid('a result needs a string or number "id"');
+      if (!isPlainObject(value.result)) return invalid('"result" must be an object');
+      return { ok: true, message: { kind: "result", id, result: value.result } };
+    }
+    const error = value.error;
+    if (!isPlainObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+      return invalid('"error" must be an object with a numeric "code" and a string "message"');
+    }
+    if (id !== null && !isRequestId(id)) return invalid('an error response needs a string, number or null "id"');
+    const errorObject: ErrorObject = { code: error.code, message: error.message };
+    if ("data" in error) errorObject.data = error.data;
+    return { ok: true, message: { kind: "error", id: id as RequestId | null, error: errorObject } };
+  }
+  return invalid('a message needs a "method", a "result" or an "error"');
+}

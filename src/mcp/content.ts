@@ -1,0 +1,39 @@
+/** Small constructors for tool and prompt content, so handlers read as what they return. */
+import type {
+  AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, TextContent,
+} from "./types";
+
+export function text(value: string): TextContent {
+  return { type: "text", text: value };
+}
+
+export function image(data: string | Uint8Array, mimeType: string): ImageContent {
+  return { type: "image", data: typeof data === "string" ? data : toBase64(data), mimeType };
+}
+
+export function audio(data: string | Uint8Array, mimeType: string): AudioContent {
+  return { type: "audio", data: typeof data === "string" ? data : toBase64(data), mimeType };
+}
+
+export function resourceLink(uri: string, name: string, extra: Omit<ResourceLink, "type" | "uri" | "name"> = {}): ResourceLink {
+  return { type: "resource_link", uri, name, ...extra };
+}
+
+export function embeddedResource(resource: ResourceContents): EmbeddedResource {
+  return { type: "resource", resource };
+}
+
+/** A tool failure the model should see (`isError: true`), as opposed to a protocol error. */
+export function toolError(message: string): CallToolResult {
+  return { content: [text(message)], isError: true };
+}
+
+/** Standard base64 of bytes, chunked so large blobs do not overflow the argument stack. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  }
+  return btoa(binary);
+}

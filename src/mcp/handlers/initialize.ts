@@ -1,0 +1,42 @@
+/**
+ * initialize (2025-06-18 "Lifecycle"): negotiates the revision and returns the server's
+ * capabilities. The lanes call this and then decide where the resulting state lives (a new
+ * session object, or nowhere in stateless mode).
+ */
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import type { SessionState } from "../context";
+import type { McpServer } from "../server";
+import { negotiateVersion } from "../versions";
+import type { ClientCapabilities, Implementation } from "../types";
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function initialize<Env>(server: McpServer<Env>, params: Params | undefined, sessions: boolean): { result: Params; state: SessionState } {
+  if (!params || typeof params.protocolVersion !== "string") {
+    throw new RpcError(INVALID_PARAMS, 'initialize needs "protocolVersion" (a string)');
+  }
+  const capabilities = params.capabilities ?? {};
+  if (!isObject(capabilities)) throw new RpcError(INVALID_PARAMS, 'initialize: "capabilities" must be an object');
+  const info = params.clientInfo;
+  let clientInfo: Implementation | undefined;
+  if (info !== undefined) {
+    if (!isObject(info) || typeof info.name !== "string" || typeof info.version !== "string") {
+      throw new RpcError(INVALID_PARAMS, 'initialize: "clientInfo" needs string "name" and "version"');
+    }
+    clientInfo = { name: info.name, version: info.version, ...(typeof info.title === "string" ? { title: info.title } : {}) };
+  }
+  const protocolVersion = negotiateVersion(params.protocolVersion);
+  const result: Params = {
+    protocolVersion,
+    capabilities: server.capabilities(sessions),
+    serverInfo: server.info,
+  };
+  if (server.instructions) result.instructions = server.instructions;
+  return {
+    result,
+    state: { protocolVersion, clientInfo, clientCapabilities: capabilities as ClientCapabilities, logLevel: undefined },
+  };
+}

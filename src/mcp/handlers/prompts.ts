@@ -1,0 +1,30 @@
+/** prompts/list and prompts/get (2025-06-18 "Prompts"). */
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import type { HandlerContext } from "../context";
+import type { DispatchContext } from "../dispatch";
+import { paginate } from "../pagination";
+
+export async function listPrompts<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const all = [...dc.server.prompts.values()].map((p) => p.listing);
+  const { page, nextCursor } = paginate("prompts", all, params, dc.server.pageSize);
+  return nextCursor ? { prompts: page, nextCursor } : { prompts: page };
+}
+
+export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const name = params.name;
+  if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'prompts/get needs a string "name"');
+  const prompt = dc.server.prompts.get(name);
+  if (!prompt) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
+  const raw = params.arguments ?? {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
+  const args: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== "string") throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": argument "${key}" must be a string`);
+    args[key] = value;
+  }
+  const missing = prompt.arguments.filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+  if (missing.length > 0) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": missing required argument(s): ${missing.join(", ")}`);
+  const result = await prompt.get(args, hc);
+  return { ...result };
+}

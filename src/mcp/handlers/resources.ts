@@ -1,0 +1,75 @@
+/** resources/list, templates/list, read, subscribe, unsubscribe (2025-06-18 "Resources"). */
+import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import type { HandlerContext } from "../context";
+import type { DispatchContext } from "../dispatch";
+import { paginate } from "../pagination";
+import type { ReadResult, ResourceContentsInput } from "../server";
+import { toBase64 } from "../content";
+import type { ResourceContents } from "../types";
+
+export async function listResources<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const all = [...dc.server.resources.values()].map((r) => r.listing);
+  const { page, nextCursor } = paginate("resources", all, params, dc.server.pageSize);
+  return nextCursor ? { resources: page, nextCursor } : { resources: page };
+}
+
+export async function listResourceTemplates<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const all = dc.server.templates.map((t) => t.listing);
+  const { page, nextCursor } = paginate("templates", all, params, dc.server.pageSize);
+  return nextCursor ? { resourceTemplates: page, nextCursor } : { resourceTemplates: page };
+}
+
+function requireUri(params: Params, method: string): string {
+  if (typeof params.uri !== "string" || params.uri.length === 0) throw new RpcError(INVALID_PARAMS, `${method} needs a string "uri"`);
+  return params.uri;
+}
+
+function normalise(uri: string, mimeType: string | undefined, result: ReadResult): ResourceContents[] {
+  const list: ResourceContentsInput[] = Array.isArray(result) ? result : [result];
+  return list.map((item) => {
+    const base = { uri: item.uri ?? uri, ...(item.mimeType ?? mimeType ? { mimeType: item.mimeType ?? mimeType } : {}) };
+    const meta = item._meta ? { _meta: item._meta } : {};
+    if ("blob" in item) return { ...base, blob: typeof item.blob === "string" ? item.blob : toBase64(item.blob), ...meta };
+    if ("text" in item && typeof item.text === "string") return { ...base, text: item.text, ...meta };
+    throw new Error(`resource ${uri}: a read handler must return contents with "text" or "blob"`);
+  });
+}
+
+/** Finds the definition serving a URI: a static resource first, then the first matching template. */
+export async function readResource<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const uri = requireUri(params, "resources/read");
+  const fixed = dc.server.resources.get(uri);
+  if (fixed) {
+    return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, hc)) };
+  }
+  for (const t of dc.server.templates) {
+    const variables = t.template.match(uri);
+    if (variables) return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, hc)) };
+  }
+  throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
+function requireKnownResource<Env>(uri: string, dc: DispatchContext<Env>): void {
+  if (dc.server.resources.has(uri) || dc.server.templates.some((t) => t.template.match(uri))) return;
+  throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
+function requireOps<Env>(dc: DispatchContext<Env>, method: string) {
+  if (!dc.ops) throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} needs a session; this server runs in stateless mode`);
+  return dc.ops;
+}
+
+export async function subscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const uri = requireUri(params, "resources/subscribe");
+  const ops = requireOps(dc, "resources/subscribe");
+  requireKnownResource(uri, dc);
+  await ops.subscribe(uri);
+  return {};
+}
+
+export async function unsubscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const uri = requireUri(params, "resources/unsubscribe");
+  await requireOps(dc, "resources/unsubscribe").unsubscribe(uri);
+  return {};
+}

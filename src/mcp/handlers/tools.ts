@@ -1,0 +1,61 @@
+/** tools/list and tools/call (2025-06-18 "Tools"). */
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import { createInteractiveContext, type HandlerContext } from "../context";
+import type { DispatchContext } from "../dispatch";
+import { paginate } from "../pagination";
+import { reportsInputErrorsAsToolErrors } from "../versions";
+import { toolError } from "../content";
+import type { CallToolResult } from "../types";
+
+export async function listTools<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+  const all = [...dc.server.tools.values()].map((t) => t.listing);
+  const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
+  return nextCursor ? { tools: page, nextCursor } : { tools: page };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const name = params.name;
+  if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'tools/call needs a string "name"');
+  const tool = dc.server.tools.get(name);
+  if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  const rawArgs = params.arguments ?? {};
+  if (!isObject(rawArgs)) throw new RpcError(INVALID_PARAMS, `tools/call "${name}": "arguments" must be an object`);
+
+  const checked = await tool.input.validate(rawArgs);
+  if (!checked.ok) {
+    const message = `Invalid arguments for tool "${name}": ${checked.message}`;
+    if (reportsInputErrorsAsToolErrors(dc.protocolVersion)) return { ...toolError(message) };
+    throw new RpcError(INVALID_PARAMS, message);
+  }
+
+  if (tool.interactive && !dc.channel) {
+    // A routing mistake, not a client error: interactive tools always get a channel.
+    throw new Error(`interactive tool "${name}" reached a lane without a channel`);
+  }
+  const ctx = dc.channel ? createInteractiveContext(hc, dc.channel) : hc;
+
+  let result: CallToolResult;
+  try {
+    result = await tool.handler(checked.value, ctx as Parameters<typeof tool.handler>[1]);
+  } catch (error) {
+    // A failing tool is reported to the model as a result, not as a protocol error.
+    const message = error instanceof Error ? error.message : String(error);
+    return { ...toolError(message || `Tool "${name}" failed`) };
+  }
+  if (!isObject(result) || !Array.isArray(result.content)) {
+    throw new Error(`tool "${name}" returned something other than a CallToolResult`);
+  }
+  if (tool.output && !result.isError) {
+    if (!isObject(result.structuredContent)) {
+      return { ...toolError(`Tool "${name}" declares an outputSchema but returned no structuredContent`) };
+    }
+    const out = await tool.output.validate(result.structuredContent);
+    if (!out.ok) return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${out.message}`) };
+  }
+  return { ...result };
+}

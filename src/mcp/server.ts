@@ -1,0 +1,261 @@
+/**
+ * The server definition: what a developer registers (tools, resources, templates, prompts,
+ * completions) and the derived, precomputed views the dispatcher serves (list entries,
+ * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
+ */
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSchema, type JsonSchema, type SchemaInput } from "./schema";
+import { compileUriTemplate, type UriTemplate } from "./uri-template";
+import type { HandlerContext, InteractiveContext } from "./context";
+import type {
+  CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations,
+} from "./types";
+
+export type Awaitable<T> = T | Promise<T>;
+
+export interface ServerConfig {
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent in the initialize result: how a model should use this server. */
+  instructions?: string;
+  /** Items per page on every list method (default 100). */
+  pageSize?: number;
+}
+
+export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined> {
+  title?: string;
+  description: string;
+  /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
+  input?: I;
+  /** Declares `outputSchema`; results must then carry matching `structuredContent`. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
+
+export type ToolHandler<Args, Ctx> = (args: Args, ctx: Ctx) => Awaitable<CallToolResult>;
+
+export interface ToolDefinition<Env> {
+  name: string;
+  interactive: boolean;
+  /** The tools/list entry, computed once. */
+  listing: Record<string, unknown>;
+  input: CompiledSchema;
+  output: CompiledSchema | undefined;
+  handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
+}
+
+export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
+export interface CompletionContext<Env> extends HandlerContext<Env> {
+  /** Values of other arguments the client already resolved (`context.arguments`). */
+  arguments: Record<string, string>;
+}
+
+export interface ResourceConfig<Env> {
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  /** Completions for template variables (templates only). */
+  complete?: Record<string, Completer<Env>>;
+}
+
+/** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
+export type ReadResult =
+  | ResourceContentsInput
+  | ResourceContentsInput[];
+export type ResourceContentsInput =
+  | ResourceContents
+  | { uri?: string; mimeType?: string; blob: Uint8Array; _meta?: Record<string, unknown> }
+  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> };
+
+export interface ResourceDefinition<Env> {
+  uri: string;
+  listing: Record<string, unknown>;
+  read: (uri: string, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
+}
+
+export interface ResourceTemplateDefinition<Env> {
+  template: UriTemplate;
+  listing: Record<string, unknown>;
+  mimeType: string | undefined;
+  complete: Record<string, Completer<Env>>;
+  read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
+}
+
+export interface PromptArgument<Env> {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  complete?: Completer<Env>;
+}
+
+export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
+  title?: string;
+  description: string;
+  arguments?: A;
+  _meta?: Record<string, unknown>;
+}
+
+type PromptArgs<A extends readonly PromptArgument<unknown>[]> = {
+  [K in A[number] as K["name"]]: K["required"] extends true ? string : string | undefined;
+};
+
+export interface PromptDefinition<Env> {
+  name: string;
+  listing: Record<string, unknown>;
+  arguments: readonly PromptArgument<Env>[];
+  get: (args: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<GetPromptResult>;
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
+  return record;
+}
+
+/** A server's definitions. Register everything at module load: lists are computed once per definition. */
+export class McpServer<Env = unknown> {
+  readonly info: Implementation;
+  readonly instructions: string | undefined;
+  readonly pageSize: number;
+  readonly tools = new Map<string, ToolDefinition<Env>>();
+  readonly resources = new Map<string, ResourceDefinition<Env>>();
+  readonly templates: ResourceTemplateDefinition<Env>[] = [];
+  readonly prompts = new Map<string, PromptDefinition<Env>>();
+
+  constructor(config: ServerConfig) {
+    if (!config.name || !config.version) throw new TypeError("defineServer: name and version are required");
+    this.info = config.title ? { name: config.name, version: config.version, title: config.title } : { name: config.name, version: config.version };
+    this.instructions = config.instructions;
+    this.pageSize = config.pageSize ?? 100;
+    if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
+  }
+
+  /** A simple tool: answered in the Worker, its context cannot send messages to the client. */
+  tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<ToolArgs<I>, HandlerContext<Env>>,
+  ): this {
+    return this.addTool(name, config, false, handler as ToolDefinition<Env>["handler"]);
+  }
+
+  /**
+   * An interactive tool: runs in the session's Durable Object and answers over SSE, so it can
+   * report progress, log, sample, elicit and list roots.
+   */
+  interactiveTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<ToolArgs<I>, InteractiveContext<Env>>,
+  ): this {
+    return this.addTool(name, config, true, handler as ToolDefinition<Env>["handler"]);
+  }
+
+  private addTool(
+    name: string,
+    config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+    interactive: boolean,
+    handler: ToolDefinition<Env>["handler"],
+  ): this {
+    if (!NAME_PATTERN.test(name)) throw new TypeError(`tool "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
+    if (this.tools.has(name)) throw new TypeError(`tool "${name}" is already defined`);
+    if (!config.description) throw new TypeError(`tool "${name}": a description is required`);
+    const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`);
+    if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
+    const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`) : undefined;
+    if (output && output.json.type !== "object") throw new TypeError(`tool "${name}": the output schema must have type "object"`);
+    const listing = withoutUndefined({
+      name,
+      title: config.title,
+      description: config.description,
+      inputSchema: input.json,
+      outputSchema: output?.json,
+      annotations: config.annotations,
+      _meta: config._meta,
+    });
+    this.tools.set(name, { name, interactive, listing, input, output, handler });
+    return this;
+  }
+
+  /** A static resource at a fixed URI. */
+  resource(uri: string, config: ResourceConfig<Env>, read: ResourceDefinition<Env>["read"]): this {
+    if (this.resources.has(uri)) throw new TypeError(`resource "${uri}" is already defined`);
+    if (!config.name) throw new TypeError(`resource "${uri}": a name is required`);
+    const listing = withoutUndefined({
+      uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
+      size: config.size, annotations: config.annotations, _meta: config._meta,
+    });
+    this.resources.set(uri, { uri, listing, read });
+    return this;
+  }
+
+  /** A family of resources named by an RFC 6570 template, e.g. `notes://{id}`. */
+  resourceTemplate(uriTemplate: string, config: ResourceConfig<Env>, read: ResourceTemplateDefinition<Env>["read"]): this {
+    if (!config.name) throw new TypeError(`resource template "${uriTemplate}": a name is required`);
+    const template = compileUriTemplate(uriTemplate);
+    if (template.variables.length === 0) throw new TypeError(`resource template "${uriTemplate}" has no {variables}; use resource()`);
+    for (const variable of Object.keys(config.complete ?? {})) {
+      if (!template.variables.includes(variable)) throw new TypeError(`resource template "${uriTemplate}": no variable "${variable}" to complete`);
+    }
+    const listing = withoutUndefined({
+      uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
+      annotations: config.annotations, _meta: config._meta,
+    });
+    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, read });
+    return this;
+  }
+
+  /** A prompt template with optional arguments. */
+  prompt<const A extends readonly PromptArgument<Env>[] = []>(
+    name: string,
+    config: PromptConfig<Env, A>,
+    get: (args: PromptArgs<A>, ctx: HandlerContext<Env>) => Awaitable<GetPromptResult>,
+  ): this {
+    if (!NAME_PATTERN.test(name)) throw new TypeError(`prompt "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
+    if (this.prompts.has(name)) throw new TypeError(`prompt "${name}" is already defined`);
+    const args = config.arguments ?? [];
+    const listing = withoutUndefined({
+      name,
+      title: config.title,
+      description: config.description,
+      arguments: args.length > 0
+        ? args.map((a) => withoutUndefined({ name: a.name, title: a.title, description: a.description, required: a.required ?? false }))
+        : undefined,
+      _meta: config._meta,
+    });
+    this.prompts.set(name, { name, listing, arguments: args, get: get as PromptDefinition<Env>["get"] });
+    return this;
+  }
+
+  /** True when any prompt argument or template variable offers completions. */
+  hasCompletions(): boolean {
+    for (const p of this.prompts.values()) if (p.arguments.some((a) => a.complete)) return true;
+    return this.templates.some((t) => Object.keys(t.complete).length > 0);
+  }
+
+  /** Capabilities derived from what is registered; `sessions` says whether session features exist. */
+  capabilities(sessions: boolean): Record<string, unknown> {
+    const caps: Record<string, unknown> = { logging: {} };
+    if (this.tools.size > 0) caps.tools = { listChanged: false };
+    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: sessions, listChanged: false };
+    if (this.prompts.size > 0) caps.prompts = { listChanged: false };
+    if (this.hasCompletions()) caps.completions = {};
+    return caps;
+  }
+}
+
+/** Starts a server definition. */
+export function defineServer<Env = unknown>(config: ServerConfig): McpServer<Env> {
+  return new McpServer<Env>(config);
+}
+
+export type { JsonSchema };

@@ -1,0 +1,118 @@
+/**
+ * RFC 6570 URI templates, the subset MCP servers use for resource templates: simple string
+ * expansion `{var}`, reserved `{+var}`, fragment `{#var}`, path segments `{/var}`, labels
+ * `{.var}` and form queries `{?a,b}` / `{&a}`. Matching turns a concrete URI back into
+ * variables; a template compiles once into a regular expression.
+ */
+
+interface Expression {
+  operator: "" | "+" | "#" | "/" | "." | "?" | "&";
+  names: string[];
+}
+
+export interface UriTemplate {
+  readonly template: string;
+  readonly variables: readonly string[];
+  match(uri: string): Record<string, string> | undefined;
+  expand(values: Record<string, string>): string;
+}
+
+const EXPRESSION = /\{([+#/.?&]?)([A-Za-z0-9_.,%*]+)\}/g;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+export function compileUriTemplate(template: string): UriTemplate {
+  const parts: (string | Expression)[] = [];
+  let last = 0;
+  for (const m of template.matchAll(EXPRESSION)) {
+    if (m.index > last) parts.push(template.slice(last, m.index));
+    const names = (m[2] ?? "").split(",").map((n) => n.replace(/\*$/, ""));
+    parts.push({ operator: (m[1] ?? "") as Expression["operator"], names });
+    last = m.index + m[0].length;
+  }
+  if (last < template.length) parts.push(template.slice(last));
+
+  const variables: string[] = [];
+  let pattern = "^";
+  for (const part of parts) {
+    if (typeof part === "string") {
+      pattern += escapeRegExp(part);
+      continue;
+    }
+    variables.push(...part.names);
+    switch (part.operator) {
+      case "":
+        pattern += part.names.map(() => "([^/?#&,]*)").join(",");
+        break;
+      case "+":
+        pattern += part.names.map(() => "([^?#]*)").join(",");
+        break;
+      case "#":
+        pattern += "#" + part.names.map(() => "(.*)").join(",");
+        break;
+      case "/":
+        pattern += part.names.map(() => "/([^/?#]*)").join("");
+        break;
+      case ".":
+        pattern += part.names.map(() => "\\.([^/?#.]*)").join("");
+        break;
+      case "?":
+      case "&": {
+        // Query variables may be absent; each is matched on its own.
+        const lead = part.operator === "?" ? "\\?" : "&";
+        pattern += `(?:${lead}` + part.names.map((n, i) => `${i > 0 ? "&?" : ""}(?:${escapeRegExp(n)}=([^&#]*))?`).join("") + ")?";
+        break;
+      }
+    }
+  }
+  pattern += "$";
+  const regex = new RegExp(pattern);
+
+  return {
+    template,
+    variables,
+    match(uri) {
+      const m = regex.exec(uri);
+      if (!m) return undefined;
+      const out: Record<string, string> = {};
+      variables.forEach((name, i) => {
+        const value = m[i + 1];
+        if (value !== undefined) out[name] = decode(value);
+      });
+      return out;
+    },
+    expand(values) {
+      return parts
+        .map((part) => {
+          if (typeof part === "string") return part;
+          const present = part.names.filter((n) => values[n] !== undefined);
+          if (present.length === 0) return "";
+          const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeURIComponent(v));
+          switch (part.operator) {
+            case "?":
+            case "&":
+              return part.operator + present.map((n) => `${n}=${enc(values[n] ?? "")}`).join("&");
+            case "":
+            case "+":
+              return present.map((n) => enc(values[n] ?? "")).join(",");
+            case "#":
+              return "#" + present.map((n) => enc(values[n] ?? "")).join(",");
+            case "/":
+            case ".":
+              return present.map((n) => part.operator + enc(values[n] ?? "")).join("");
+          }
+        })
+        .join("");
+    },
+  };
+}

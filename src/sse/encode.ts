@@ -1,0 +1,27 @@
+/**
+ * Pure SSE frame formatting (WHATWG HTML "Server-sent events"). Data is one JSON line, so no
+ * field can contain a newline; ids are produced by the event log and never hold newlines.
+ */
+
+const encoder = new TextEncoder();
+
+export function encodeSseEvent(data: string, id?: string, retryMs?: number): Uint8Array {
+  let frame = "";
+  if (id !== undefined) frame += `id: ${id}\n`;
+  if (retryMs !== undefined) frame += `retry: ${retryMs}\n`;
+  frame += data === "" ? "data: \n\n" : `event: message\ndata: ${data}\n\n`;
+  return encoder.encode(frame);
+}
+
+/** A comment line: ignored by clients, keeps intermediaries from cutting an idle stream. */
+export const KEEPALIVE_FRAME: Uint8Array = encoder.encode(": keepalive\n\n");
+
+export function encodeSseComment(text: string): Uint8Array {
+  return encoder.encode(`: ${text.replace(/[\r\n]/g, " ")}\n\n`);
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+};
