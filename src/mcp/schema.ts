@@ -69,7 +69,8 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${what}: a schema must be a JSON Schema object or a Standard Schema (e.g. zod)`);
   }
-  const validator = new Validator(schema as Schema, "2020-12", false);
+  // The validator annotates the schema object it gets; give it a copy so the listed schema stays verbatim.
+  const validator = new Validator(structuredClone(schema) as Schema, "2020-12", false);
   return {
     json: schema,
     validate(value) {

@@ -103,7 +103,7 @@ export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   _meta?: Record<string, unknown>;
 }
 
-type PromptArgs<A extends readonly PromptArgument<unknown>[]> = {
+type PromptArgs<A extends readonly { name: string; required?: boolean }[]> = {
   [K in A[number] as K["name"]]: K["required"] extends true ? string : string | undefined;
 };
 

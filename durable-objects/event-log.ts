@@ -1,0 +1,171 @@
+/**
+ * The session's durable record in SQLite: streams, their events, and the requests in flight.
+ * Every outbound SSE event is appended here before it is written to a connection, so a cut
+ * connection, an eviction or a restart loses nothing.
+ *
+ * Layout and why:
+ * - streams(id INTEGER PRIMARY KEY AUTOINCREMENT, kind, done_at): AUTOINCREMENT so a stream
+ *   number is never reused — an old Last-Event-ID can never name a newer stream.
+ * - events(stream, seq, data) WITHOUT ROWID, primary key (stream, seq): replay is one range
+ *   read on the key, never a scan, however many events are stored.
+ * - inflight(stream, request_id): requests whose response is not stored yet; after a restart
+ *   each gets a stored error response (their work was lost).
+ * - meta(key, value): session state, tombstone, activity time, counters (JSON values).
+ * - subscriptions(uri): resources/subscribe.
+ * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream.
+ * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
+ */
+
+export interface StoredEvent {
+  id: string;
+  data: string;
+}
+
+export type StreamKind = "post" | "get";
+
+export interface StreamRow {
+  id: number;
+  kind: StreamKind;
+  done: boolean;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, done_at INTEGER);
+CREATE TABLE IF NOT EXISTS events (stream INTEGER NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (stream, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS inflight (stream INTEGER NOT NULL, request_id TEXT NOT NULL, PRIMARY KEY (stream, request_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS subscriptions (uri TEXT PRIMARY KEY) WITHOUT ROWID;
+`;
+
+/** Trimming a stream to its cap is checked every this many appends, not on every one. */
+const TRIM_EVERY = 64;
+
+export function formatEventId(stream: number, seq: number): string {
+  return `${stream}_${seq}`;
+}
+
+export function parseEventId(value: string): { stream: number; seq: number } | undefined {
+  const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
+  if (!m) return undefined;
+  return { stream: Number(m[1]), seq: Number(m[2]) };
+}
+
+export class EventLog {
+  private readonly nextSeq = new Map<number, number>();
+
+  constructor(private readonly sql: SqlStorage, private readonly maxEventsPerStream: number) {
+    sql.exec(SCHEMA);
+  }
+
+  getMeta<T>(key: string): T | undefined {
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
+    return row ? (JSON.parse(row.value) as T) : undefined;
+  }
+
+  setMeta(key: string, value: unknown): void {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, JSON.stringify(value));
+  }
+
+  openStream(kind: StreamKind): number {
+    const row = this.sql.exec<{ id: number }>("INSERT INTO streams (kind) VALUES (?) RETURNING id", kind).one();
+    this.nextSeq.set(row.id, 1);
+    return row.id;
+  }
+
+  stream(id: number): StreamRow | undefined {
+    const row = this.sql.exec<{ id: number; kind: string; done_at: number | null }>("SELECT id, kind, done_at FROM streams WHERE id = ?", id).toArray()[0];
+    return row ? { id: row.id, kind: row.kind as StreamKind, done: row.done_at !== null } : undefined;
+  }
+
+  /** Streams that still have events and are not finished. */
+  countOpenStreams(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams WHERE done_at IS NULL").one().n;
+  }
+
+  markDone(stream: number, now: number): void {
+    this.sql.exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL", now, stream);
+  }
+
+  /** Stores one event and returns its id. */
+  append(stream: number, data: string): string {
+    let seq = this.nextSeq.get(stream);
+    if (seq === undefined) {
+      seq = (this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? 0) + 1;
+    }
+    this.sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
+    this.nextSeq.set(stream, seq + 1);
+    if (seq % TRIM_EVERY === 0 && seq > this.maxEventsPerStream) {
+      this.sql.exec("DELETE FROM events WHERE stream = ? AND seq <= ?", stream, seq - this.maxEventsPerStream);
+    }
+    return formatEventId(stream, seq);
+  }
+
+  /** The events of one stream after `seq`, oldest first: a range read on the primary key. */
+  after(stream: number, seq: number): StoredEvent[] {
+    return this.sql
+      .exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq)
+      .toArray()
+      .map((row) => ({ id: formatEventId(stream, row.seq), data: row.data }));
+  }
+
+  /** The newest stream of a kind that is not finished. */
+  latestOpen(kind: StreamKind): number | undefined {
+    return this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind).toArray()[0]?.id;
+  }
+
+  addInflight(stream: number, requestId: string): void {
+    this.sql.exec("INSERT OR REPLACE INTO inflight (stream, request_id) VALUES (?, ?)", stream, requestId);
+  }
+
+  removeInflight(stream: number, requestId: string): void {
+    this.sql.exec("DELETE FROM inflight WHERE stream = ? AND request_id = ?", stream, requestId);
+  }
+
+  inflight(): { stream: number; requestId: string }[] {
+    return this.sql.exec<{ stream: number; request_id: string }>("SELECT stream, request_id FROM inflight").toArray()
+      .map((r) => ({ stream: r.stream, requestId: r.request_id }));
+  }
+
+  hasInflight(stream: number): boolean {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE stream = ?", stream).one().n > 0;
+  }
+
+  /** Deletes finished streams (and their events) that finished before `before`. */
+  deleteFinishedBefore(before: number): number {
+    const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before).toArray().map((r) => r.id);
+    for (const id of ids) {
+      this.sql.exec("DELETE FROM events WHERE stream = ?", id);
+      this.sql.exec("DELETE FROM streams WHERE id = ?", id);
+      this.nextSeq.delete(id);
+    }
+    return ids.length;
+  }
+
+  /** Oldest finished streams beyond `keep` streams in total are deleted first. */
+  enforceStreamCap(keep: number): void {
+    const total = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
+    if (total <= keep) return;
+    const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id LIMIT ?", total - keep).toArray();
+    for (const { id } of ids) {
+      this.sql.exec("DELETE FROM events WHERE stream = ?", id);
+      this.sql.exec("DELETE FROM streams WHERE id = ?", id);
+      this.nextSeq.delete(id);
+    }
+  }
+
+  subscribe(uri: string): void {
+    this.sql.exec("INSERT OR IGNORE INTO subscriptions (uri) VALUES (?)", uri);
+  }
+
+  unsubscribe(uri: string): void {
+    this.sql.exec("DELETE FROM subscriptions WHERE uri = ?", uri);
+  }
+
+  isSubscribed(uri: string): boolean {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions WHERE uri = ?", uri).one().n > 0;
+  }
+
+  countEvents(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM events").one().n;
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * McpSession: the Durable Object that is one MCP session. It owns the session's negotiated
+ * state, its SSE streams and event log, in-flight interactive requests, server-to-client
+ * requests, subscriptions, expiry and termination. The Worker calls `init` and `confirm` over
+ * RPC and forwards POST (with its body), GET and DELETE through `fetch`.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, SESSION_RESTARTED, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
+import { parseBody } from "../src/jsonrpc/parse";
+import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
+import { dispatchRequest, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
+import { replyBody, toExchange, type Exchange } from "../src/mcp/exchange";
+import { isInteractiveCall } from "../src/mcp/routing";
+import type { McpServer } from "../src/mcp/server";
+import { acceptsBatches, usesSsePolling } from "../src/mcp/versions";
+import type { ResolvedSessionOptions } from "../src/options";
+import { encodeSseEvent } from "../src/sse/encode";
+import { EventLog, formatEventId, parseEventId } from "./event-log";
+import { PendingRequests } from "./pending";
+import { LiveStreams } from "./streams";
+
+const HEADER_LAST_EVENT_ID = "Last-Event-ID";
+/** Activity is persisted at most this often; idle expiry is accurate to this interval. */
+const ACTIVITY_WRITE_INTERVAL_MS = 30_000;
+
+function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+}
+
+function rpcError(status: number, code: number, message: string): Response {
+  return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status);
+}
+
+/** Request ids are stored as their JSON text so 1 and "1" stay distinct. */
+function idKey(id: RequestMessage["id"]): string {
+  return JSON.stringify(id);
+}
+
+interface InflightWork {
+  stream: number;
+  controller: AbortController;
+}
+
+export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
+  private readonly log: EventLog;
+  private readonly live: LiveStreams;
+  private readonly pending: PendingRequests;
+  private readonly work = new Map<string, InflightWork>();
+  private state: SessionState | null = null;
+  private terminated = false;
+  private lastActivityWrite = 0;
+
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    private readonly server: McpServer<Env>,
+    private readonly options: ResolvedSessionOptions,
+  ) {
+    super(ctx, env);
+    this.log = new EventLog(ctx.storage.sql, options.maxEventsPerStream);
+    this.live = new LiveStreams(options.keepAliveMs);
+    this.pending = new PendingRequests(options.maxPendingRequests, options.requestTimeoutMs);
+    ctx.blockConcurrencyWhile(async () => this.restore());
+  }
+
+  /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
+  private restore(): void {
+    this.terminated = this.log.getMeta<boolean>("terminated") ?? false;
+    this.state = this.terminated ? null : (this.log.getMeta<SessionState>("state") ?? null);
+    for (const { stream, requestId } of this.log.inflight()) {
+      const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
+        code: SESSION_RESTARTED,
+        message: "The session restarted while this request was in flight; its work was lost. Retry the request.",
+      });
+      this.log.append(stream, JSON.stringify(toWire(error)));
+      this.log.removeInflight(stream, requestId);
+      if (!this.log.hasInflight(stream)) this.log.markDone(stream, Date.now());
+    }
+  }
+
+  // ---- RPC from the Worker -------------------------------------------------------------
+
+  /** Records the negotiated state of a new session. Never re-initialises an existing one. */
+  async init(state: SessionState): Promise<void> {
+    if (this.state !== null || this.terminated || this.log.getMeta("state") !== undefined) {
+      throw new Error("mcp-edge: session object initialised twice");
+    }
+    this.state = state;
+    this.log.setMeta("state", state);
+    this.touch(true);
+  }
+
+  /** The session's state for a request served in the Worker, or null when it does not exist. */
+  async confirm(): Promise<SessionState | null> {
+    if (this.state) this.touch();
+    return this.state;
+  }
+
+  /** Tells this session that a resource changed; sent on the standalone stream when subscribed. */
+  async resourceUpdated(uri: string): Promise<boolean> {
+    if (!this.state || !this.log.isSubscribed(uri)) return false;
+    return this.sendStandalone(notification("notifications/resources/updated", { uri }));
+  }
+
+  // ---- HTTP from the Worker ------------------------------------------------------------
+
+  override async fetch(request: Request): Promise<Response> {
+    if (!this.state) {
+      return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
+    }
+    this.touch();
+    switch (request.method) {
+      case "POST":
+        return this.handlePost(await request.text());
+      case "GET":
+        return this.handleGet(request);
+      case "DELETE":
+        return this.terminate();
+      default:
+        return rpcError(405, TRANSPORT_ERROR, "Method Not Allowed");
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    if (this.terminated || !this.state) {
+      // Termination is durable: the tombstone was written first; now nothing is left.
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    const now = Date.now();
+    const lastActive = this.log.getMeta<number>("last_active") ?? 0;
+    if (now - lastActive >= this.options.idleTimeoutMs && this.live.count() === 0 && this.work.size === 0) {
+      this.state = null;
+      this.terminated = true;
+      this.log.setMeta("terminated", true);
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    this.log.deleteFinishedBefore(now - this.options.completedStreamGraceMs);
+    await this.ctx.storage.setAlarm(Math.min(lastActive + this.options.idleTimeoutMs, now + this.options.completedStreamGraceMs) + 1);
+  }
+
+  // ---- POST ----------------------------------------------------------------------------
+
+  private async handlePost(text: string): Promise<Response> {
+    const parsed = parseBody(text);
+    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
+    const exchange = toExchange(parsed);
+    const state = this.state as SessionState;
+    if (exchange.batch && !acceptsBatches(state.protocolVersion)) {
+      return rpcError(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${state.protocolVersion}`);
+    }
+    for (const message of exchange.others) this.receive(message);
+    if (exchange.requests.length === 0) {
+      return exchange.invalid.length === 0 ? new Response(null, { status: 202 }) : jsonResponse(replyBody(exchange, []));
+    }
+    if (!exchange.requests.some((r) => isInteractiveCall(r, this.server))) {
+      const signal = new AbortController().signal;
+      const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, this.dispatchContext(undefined), signal)));
+      return jsonResponse(replyBody(exchange, responses));
+    }
+    return this.openPostStream(exchange);
+  }
+
+  /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
+  private receive(message: Message): void {
+    switch (message.kind) {
+      case "result":
+      case "error":
+        this.pending.settle(message);
+        return;
+      case "notification":
+        if (message.method === "notifications/cancelled") {
+          const requestId = message.params?.requestId;
+          if (typeof requestId === "string" || typeof requestId === "number") {
+            this.work.get(idKey(requestId))?.controller.abort(new RpcError(REQUEST_CANCELLED, "cancelled by the client"));
+            this.pending.cancelByClient(requestId);
+          }
+        }
+        return;
+      case "request":
+        return;
+    }
+  }
+
+  private openPostStream(exchange: Exchange): Response {
+    if (this.live.count() >= this.options.maxStreams) {
+      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); wait for one to finish`);
+    }
+    const state = this.state as SessionState;
+    const stream = this.log.openStream("post");
+    this.log.enforceStreamCap(this.options.maxStreams);
+    const polling = usesSsePolling(state.protocolVersion);
+    for (const request of exchange.requests) this.log.addInflight(stream, idKey(request.id));
+    const response = this.live.attach(stream);
+    if (polling) this.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), this.options.retryMs));
+    for (const invalid of exchange.invalid) this.emit(stream, invalid);
+    if (polling && this.options.pollAfterMs !== undefined) {
+      setTimeout(() => this.live.close(stream), this.options.pollAfterMs);
+    }
+    const all = exchange.requests.map((request) => this.run(stream, request));
+    void Promise.allSettled(all).then(() => {
+      this.log.markDone(stream, Date.now());
+      this.live.close(stream);
+      this.scheduleAlarm();
+    });
+    return response;
+  }
+
+  /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
+  private async run(stream: number, request: RequestMessage): Promise<void> {
+    const key = idKey(request.id);
+    const controller = new AbortController();
+    this.work.set(key, { stream, controller });
+    try {
+      const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream)), controller.signal);
+      // 2025-06-18 Cancellation: a cancelled request gets no response.
+      if (!controller.signal.aborted) this.emit(stream, response);
+    } finally {
+      this.work.delete(key);
+      this.log.removeInflight(stream, key);
+    }
+  }
+
+  private dispatchContext(channel: Channel | undefined): DispatchContext<Env> {
+    const state = this.state as SessionState;
+    const session: SessionInfo = { ...state, id: this.ctx.id.toString() };
+    return { server: this.server, env: this.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.ops };
+  }
+
+  private readonly ops: SessionOps = {
+    setLogLevel: async (level) => {
+      if (!this.state) return;
+      this.state = { ...this.state, logLevel: level };
+      this.log.setMeta("state", this.state);
+    },
+    subscribe: async (uri) => this.log.subscribe(uri),
+    unsubscribe: async (uri) => this.log.unsubscribe(uri),
+  };
+
+  private channelFor(stream: number): Channel {
+    return {
+      notify: async (method: string, params: Params) => {
+        this.emit(stream, notification(method, params));
+      },
+      request: (method: string, params: Params, signal: AbortSignal) =>
+        this.pending.request(method, signal, {
+          send: (id) => this.emit(stream, { kind: "request", id, method, params }),
+          cancel: (id, reason) => this.emit(stream, notification("notifications/cancelled", { requestId: id, reason })),
+        }),
+      closeStream: () => {
+        // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
+        if (this.state && usesSsePolling(this.state.protocolVersion)) this.live.close(stream);
+      },
+      logLevel: () => this.state?.logLevel,
+      requestUnavailable: undefined,
+    };
+  }
+
+  /** Stores a message on a stream, then writes it to the stream's connection if one is attached. */
+  private emit(stream: number, message: Message | ResponseMessage): void {
+    const data = JSON.stringify(toWire(message));
+    const id = this.log.append(stream, data);
+    this.live.sendEvent(stream, id, data);
+  }
+
+  /** Server messages unrelated to a request go on the newest open standalone stream, if any. */
+  private sendStandalone(message: Message): boolean {
+    const stream = this.log.latestOpen("get");
+    if (stream === undefined) return false;
+    this.emit(stream, message);
+    return true;
+  }
+
+  // ---- GET -----------------------------------------------------------------------------
+
+  private handleGet(request: Request): Response {
+    const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
+    if (lastEventId !== null) return this.resume(lastEventId);
+    const open = this.log.latestOpen("get");
+    if (open !== undefined && this.live.isAttached(open)) {
+      return rpcError(409, TRANSPORT_ERROR, "Conflict: this session already has an open GET stream; resume it with Last-Event-ID or close it first");
+    }
+    if (open !== undefined) this.log.markDone(open, Date.now());
+    const stream = this.log.openStream("get");
+    this.log.enforceStreamCap(this.options.maxStreams);
+    const response = this.live.attach(stream);
+    if (usesSsePolling((this.state as SessionState).protocolVersion)) {
+      this.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), this.options.retryMs));
+    }
+    return response;
+  }
+
+  /** Replays one stream's events after the given id (a range read), then continues live. */
+  private resume(lastEventId: string): Response {
+    const cursor = parseEventId(lastEventId);
+    const row = cursor ? this.log.stream(cursor.stream) : undefined;
+    if (!cursor || !row) {
+      return rpcError(400, TRANSPORT_ERROR, "Bad Request: Last-Event-ID does not name an event of this session's streams");
+    }
+    // Read and attach with no await between them, so no event can fall in the gap.
+    const events = this.log.after(cursor.stream, cursor.seq);
+    const response = this.live.attach(cursor.stream);
+    for (const event of events) this.live.sendEvent(cursor.stream, event.id, event.data);
+    if (row.done) this.live.close(cursor.stream);
+    return response;
+  }
+
+  // ---- DELETE and housekeeping -----------------------------------------------------------
+
+  private async terminate(): Promise<Response> {
+    this.terminated = true;
+    this.state = null;
+    this.log.setMeta("terminated", true);
+    for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
+    this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
+    this.live.closeAll();
+    await this.ctx.storage.setAlarm(Date.now());
+    return new Response(null, { status: 204 });
+  }
+
+  /** Notes activity; persisted at most every ACTIVITY_WRITE_INTERVAL_MS. */
+  private touch(force = false): void {
+    const now = Date.now();
+    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
+    this.lastActivityWrite = now;
+    this.log.setMeta("last_active", now);
+    this.scheduleAlarm();
+  }
+
+  private scheduleAlarm(): void {
+    const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
+    void this.ctx.storage.getAlarm().then((current) => {
+      if (current === null || current > at) return this.ctx.storage.setAlarm(at);
+      return undefined;
+    });
+  }
+}
+
+/** Binds the session object to a server definition; export the result as your Durable Object class. */
+export function createSessionClass<Env>(server: McpServer<Env>, options: ResolvedSessionOptions): typeof McpSessionObject<Env> {
+  return class McpSession extends McpSessionObject<Env> {
+    constructor(ctx: DurableObjectState, env: Env) {
+      super(ctx, env, server, options);
+    }
+  } as unknown as typeof McpSessionObject<Env>;
+}

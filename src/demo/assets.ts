@@ -1,0 +1,17 @@
+/**
+ * Binary fixtures for the demo server, as base64 literals (checked once with a Node script:
+ * PNG signature and every chunk CRC verified, WAV header fields decoded).
+ */
+
+/**
+ * A 1x1 RGBA PNG (8-bit, colour type 6): signature, IHDR, one IDAT (zlib, 1 pixel), IEND.
+ * Used by the image tool, the mixed-content tool, the binary resource and the image prompt.
+ */
+export const PNG_1X1_BASE64 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/**
+ * A minimal WAV file: the 44-byte RIFF/WAVE header with an empty data chunk.
+ *   "RIFF" size=36 "WAVE" | "fmt " 16, PCM(1), mono, 8000 Hz, 16000 B/s, align 2, 16 bit | "data" 0
+ */
+export const WAV_EMPTY_BASE64 = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";

@@ -1,0 +1,95 @@
+/**
+ * The Worker's route table (itty-router): POST/GET/DELETE on the MCP endpoint, OPTIONS for
+ * CORS preflight, 405 with Allow for other methods, 404 elsewhere. Host/Origin checks run
+ * first on every route; CORS headers are added to every answer for an allowed Origin.
+ */
+import { Router, type IRequest } from "itty-router";
+import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
+import { sessionObjectId } from "../mcp/session-id";
+import { allowedOrigin, checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
+import { HEADER_LAST_EVENT_ID, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
+import { handlePost } from "./post";
+import { rpcErrorResponse } from "./respond";
+import type { EdgeEnv, EdgeRuntime } from "./runtime";
+
+const ALLOW_HEADERS = ["Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID].join(", ");
+
+function splitList(value: string | undefined): string[] {
+  return value ? value.split(",").map((s) => s.trim()).filter((s) => s.length > 0) : [];
+}
+
+function policyFor<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, env: Env): OriginPolicy {
+  return {
+    allowedHosts: [...rt.options.allowedHosts, ...splitList(env.MCP_ALLOWED_HOSTS).map((h) => h.toLowerCase())],
+    allowedOrigins: [...rt.options.allowedOrigins, ...splitList(env.MCP_ALLOWED_ORIGINS)],
+  };
+}
+
+function withCors(response: Response, origin: string | undefined): Response {
+  if (!origin) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Access-Control-Allow-Origin", origin);
+  headers.set("Access-Control-Expose-Headers", `${HEADER_SESSION_ID}, ${HEADER_PROTOCOL_VERSION}, WWW-Authenticate`);
+  headers.append("Vary", "Origin");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers, webSocket: response.webSocket });
+}
+
+function preflight(origin: string | undefined, methods: string): Response {
+  const headers: Record<string, string> = {
+    "Access-Control-Allow-Methods": methods,
+    "Access-Control-Allow-Headers": ALLOW_HEADERS,
+    "Access-Control-Max-Age": "86400",
+  };
+  if (origin) {
+    headers["Access-Control-Allow-Origin"] = origin;
+    headers.Vary = "Origin";
+  }
+  return new Response(null, { status: 204, headers });
+}
+
+function methodNotAllowed(allow: string): Response {
+  return rpcErrorResponse(405, TRANSPORT_ERROR, `Method Not Allowed (allowed: ${allow})`, null, { Allow: allow });
+}
+
+/** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
+async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>): Promise<Response> {
+  const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
+  if (refused) return refused;
+  const sessionId = request.headers.get(HEADER_SESSION_ID);
+  if (sessionId === null) return rpcErrorResponse(400, TRANSPORT_ERROR, `Bad Request: the ${HEADER_SESSION_ID} header is required`);
+  const namespace = rt.sessionNamespace(env);
+  const id = sessionObjectId(namespace, sessionId);
+  if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
+  return namespace.get(id).fetch(request);
+}
+
+/** Builds the fetch handler for one server. */
+export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> {
+  const router = Router<IRequest, [Env, ExecutionContext]>({
+    before: [(request: IRequest, env: Env) => checkHostAndOrigin(request as unknown as Request, policyFor(rt, env))],
+    catch: (error: unknown) => {
+      console.error("mcp-edge: request failed", error);
+      return rpcErrorResponse(500, INTERNAL_ERROR, "Internal error");
+    },
+  });
+  const mount = (path: string, sessions: boolean) => {
+    const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
+    router.post(path, (request: IRequest, env: Env) => handlePost(request as unknown as Request, env, rt, sessions));
+    router.options(path, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, allow));
+    if (sessions) {
+      router.get(path, (request: IRequest, env: Env) => forwardToSession(request as unknown as Request, env, rt));
+      router.delete(path, (request: IRequest, env: Env) => forwardToSession(request as unknown as Request, env, rt));
+    }
+    // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
+    router.all(path, () => methodNotAllowed(allow));
+  };
+  mount(rt.options.path, rt.options.sessions);
+  if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
+  router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
+
+  return async (request, env, ctx) => {
+    const response: Response = await router.fetch(request, env, ctx);
+    const origin = allowedOrigin(request, policyFor(rt, env));
+    return withCors(response, origin || undefined);
+  };
+}

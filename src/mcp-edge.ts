@@ -1,0 +1,15 @@
+/** mcp-edge's public API: define a server, then serve it from a Worker with createMcpEdge. */
+export { defineServer, McpServer } from "./mcp/server";
+export type {
+  ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult,
+} from "./mcp/server";
+export type { HandlerContext, InteractiveContext, SessionInfo, SamplingRequest } from "./mcp/context";
+export { text, image, audio, resourceLink, embeddedResource, toolError, toBase64 } from "./mcp/content";
+export type * from "./mcp/types";
+export type { JsonSchema, StandardJsonSchema } from "./mcp/schema";
+export { RpcError } from "./jsonrpc/errors";
+export * as errorCodes from "./jsonrpc/errors";
+export { createMcpEdge, type McpEdge } from "./edge";
+export type { EdgeOptions, SessionOptions } from "./options";
+export type { EdgeEnv } from "./http/runtime";
+export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";

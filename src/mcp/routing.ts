@@ -1,0 +1,20 @@
+/**
+ * Which messages need the session object. Simple requests are answered where they arrive
+ * (the Worker); interactive tool calls, session-state changes and everything the client sends
+ * that is not a request (responses to server requests, notifications) go to the session.
+ */
+import type { Message } from "../jsonrpc/messages";
+import type { McpServer } from "./server";
+
+const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
+
+export function isInteractiveCall<Env>(message: Message, server: McpServer<Env>): boolean {
+  if (message.kind !== "request" || message.method !== "tools/call") return false;
+  const name = message.params?.name;
+  return typeof name === "string" && server.tools.get(name)?.interactive === true;
+}
+
+export function needsSession<Env>(message: Message, server: McpServer<Env>): boolean {
+  if (message.kind !== "request") return true;
+  return SESSION_METHODS.has(message.method) || isInteractiveCall(message, server);
+}
