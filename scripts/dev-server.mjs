@@ -1,6 +1,6 @@
 // Starts the Worker under `wrangler dev` on 127.0.0.1 (free ports, local mode only, its own
 // throwaway Durable Object storage) and stops it again, leaving no process behind.
-// Owns: the wrangler process group, its temp folder (persistence, logs, dev registry).
+// Owns: the wrangler process group, its temp folder (persistence, dev registry).
 // Invariant: every started server is in `live` until its whole process group has exited; the
 // exit/signal hooks kill whatever is still in `live`.
 //
@@ -106,10 +106,17 @@ function killGroup(pgid, signal) {
   } catch {}
 }
 
+// esbuild's diagnostics come coloured whatever NO_COLOR says; keep the buffered copy plain.
+const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "");
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Live (non-zombie) members of a process group, from /proc; [] where /proc is missing. */
-function liveGroupMembers(pgid) {
+/**
+ * Members of a process group still to wait for, from /proc ([] where /proc is missing). Our own
+ * zombie children are left out: only our event loop could reap them, and it is not running
+ * during "exit". Zombies re-parented to init are counted until init reaps them.
+ */
+function pendingGroupMembers(pgid) {
   const members = [];
   let entries = [];
   try {
@@ -122,8 +129,10 @@ function liveGroupMembers(pgid) {
     try {
       // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may contain spaces and ')'.
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(pgrp) === pgid && state !== "Z") members.push(Number(name));
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) !== pgid) continue;
+      if (state === "Z" && Number(ppid) === process.pid) continue;
+      members.push(Number(name));
     } catch {}
   }
   return members;
@@ -132,7 +141,7 @@ function liveGroupMembers(pgid) {
 /** Blocks (no event loop needed) until the group has no live member, at most `ms`. */
 function waitGroupGoneSync(pgid, ms) {
   const deadline = Date.now() + ms;
-  while (liveGroupMembers(pgid).length > 0 && Date.now() < deadline) {
+  while (pendingGroupMembers(pgid).length > 0 && Date.now() < deadline) {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
   }
 }
@@ -213,7 +222,6 @@ async function startOnce(options) {
     env: {
       ...process.env,
       ...OFFLINE_ENV,
-      WRANGLER_LOG_PATH: join(workDir, "logs"),
       WRANGLER_REGISTRY_PATH: join(workDir, "registry"), // no dev-registry cross-talk between runs
       ...options.env,
     },
@@ -233,7 +241,7 @@ async function startOnce(options) {
       if (echo) process.stderr.write(chunk);
       const parts = (partial + chunk).split("\n");
       partial = parts.pop() ?? "";
-      lines.push(...parts);
+      lines.push(...parts.map(stripAnsi));
       if (lines.length > LOG_LINES_KEPT) lines.splice(0, lines.length - LOG_LINES_KEPT);
     });
   }
@@ -244,7 +252,7 @@ async function startOnce(options) {
     killNow() {
       // Synchronous, for process "exit": the event loop is gone, so block briefly instead.
       // SIGTERM first so wrangler reaps workerd itself (SIGKILL would leave zombies for init).
-      if (pgid && liveGroupMembers(pgid).length > 0) {
+      if (pgid && pendingGroupMembers(pgid).length > 0) {
         killGroup(pgid, "SIGTERM");
         waitGroupGoneSync(pgid, STOP_GRACE_MS);
         killGroup(pgid, "SIGKILL");

@@ -3,7 +3,8 @@
  * CORS preflight, 405 with Allow for other methods, 404 elsewhere. Host/Origin checks run
  * first on every route; CORS headers are added to every answer for an allowed Origin.
  */
-import { Router, type IRequest } from "itty-router";
+import { Router } from "itty-router/Router";
+import type { IRequest } from "itty-router";
 import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { sessionObjectId } from "../mcp/session-id";
 import { allowedOrigin, checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
