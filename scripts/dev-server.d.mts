@@ -26,7 +26,7 @@ export interface DevServer {
   mcpUrl: string;
   port: number;
   inspectorPort: number;
-  /** PID of wrangler, which is also the process group id of wrangler, workerd and esbuild. */
+  /** PID of the group leader (a small watchdog that runs wrangler), i.e. the process group id of wrangler, workerd and esbuild. */
   pid: number;
   /** This run's Durable Object storage; deleted by stop(). */
   persistDir: string;

@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const WRANGLER = join(REPO_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+const WATCHDOG = join(REPO_ROOT, "scripts", "process-group-watchdog.mjs");
 const HOST = "127.0.0.1";
 const READY_TIMEOUT_MS = 90_000;
 const PROBE_TIMEOUT_MS = 2_000;
@@ -215,15 +216,18 @@ async function startOnce(options) {
   const lines = [];
   const echo = options.echo ?? process.env.MCP_EDGE_DEV_LOGS === "1";
 
-  const child = spawn(process.execPath, args, {
+  // The watchdog leads a new process group (so stop() reaches wrangler, workerd and esbuild) and
+  // kills that group should this process die without calling stop() (e.g. SIGKILL).
+  const child = spawn(process.execPath, [WATCHDOG, process.execPath, ...args], {
     cwd,
-    detached: true, // its own process group, so stop() reaches workerd and esbuild too
+    detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...process.env,
       ...OFFLINE_ENV,
       WRANGLER_REGISTRY_PATH: join(workDir, "registry"), // no dev-registry cross-talk between runs
       ...options.env,
+      WATCHDOG_CLEANUP_DIR: workDir,
     },
   });
   const pgid = child.pid;
@@ -337,7 +341,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       echo: true,
     });
     console.log(server.mcpUrl);
-    console.error(`wrangler dev pid ${server.pid} on ${server.url}; Ctrl-C stops it`);
+    console.error(`wrangler dev (process group ${server.pid}) on ${server.url}; Ctrl-C stops it`);
     const { code, signal } = await server.exited;
     // Ctrl-C: the signal hook stops the server and then ends this process.
     if (server.stopped) await new Promise(() => setInterval(() => {}, 1_000));
