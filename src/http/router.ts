@@ -41,10 +41,8 @@ function preflight(origin: string | undefined, methods: string): Response {
     "Access-Control-Allow-Headers": ALLOW_HEADERS,
     "Access-Control-Max-Age": "86400",
   };
-  if (origin) {
-    headers["Access-Control-Allow-Origin"] = origin;
-    headers.Vary = "Origin";
-  }
+  // Vary: Origin is added by withCors, which wraps every answer; setting it here too repeated it.
+  if (origin) headers["Access-Control-Allow-Origin"] = origin;
   return new Response(null, { status: 204, headers });
 }
 

@@ -23,6 +23,11 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** RFC 6570 §3.2.1: outside {+} and {#} only unreserved characters stay as they are; encodeURIComponent leaves !'()* alone. */
+function encodeUnreserved(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 function decode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -97,7 +102,7 @@ export function compileUriTemplate(template: string): UriTemplate {
           if (typeof part === "string") return part;
           const present = part.names.filter((n) => values[n] !== undefined);
           if (present.length === 0) return "";
-          const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeURIComponent(v));
+          const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeUnreserved(v));
           switch (part.operator) {
             case "?":
             case "&":

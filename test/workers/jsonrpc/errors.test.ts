@@ -1,0 +1,32 @@
+/** RpcError and toHttpStatus: the two error layers of STYLE.md "Errors". */
+import { describe, expect, it } from "vitest";
+import * as codes from "../../../src/jsonrpc/errors";
+import { RpcError, toHttpStatus } from "../../../src/jsonrpc/errors";
+
+describe("RpcError", () => {
+  it("serialises to code and message, and includes data only when given", () => {
+    expect(JSON.parse(JSON.stringify(new RpcError(-32602, "bad")))).toEqual({ code: -32602, message: "bad" });
+    expect(new RpcError(-32002, "nf", { uri: "x" }).toJSON()).toEqual({ code: -32002, message: "nf", data: { uri: "x" } });
+  });
+});
+
+describe("toHttpStatus", () => {
+  it("maps parse and invalid-request errors to 400, session-not-found to 404, limits to 413, internal to 500", () => {
+    expect([codes.PARSE_ERROR, codes.INVALID_REQUEST, codes.SESSION_NOT_FOUND, codes.LIMIT_EXCEEDED, codes.INTERNAL_ERROR].map(toHttpStatus))
+      .toEqual([400, 400, 404, 413, 500]);
+  });
+});
+
+describe("error codes", () => {
+  it("never gives one number two meanings", () => {
+    const numbers = Object.entries(codes).filter(([, v]) => typeof v === "number").map(([, v]) => v);
+    expect(new Set(numbers).size).toBe(numbers.length);
+  });
+
+  it("keeps every server-defined code in -32000..-32099", () => {
+    const standard: unknown[] = [codes.PARSE_ERROR, codes.INVALID_REQUEST, codes.METHOD_NOT_FOUND, codes.INVALID_PARAMS, codes.INTERNAL_ERROR];
+    const serverDefined = Object.values(codes as Record<string, unknown>).filter((v): v is number => typeof v === "number" && !standard.includes(v));
+    expect(serverDefined.length).toBeGreaterThan(0);
+    for (const code of serverDefined) expect(code >= -32099 && code <= -32000).toBe(true);
+  });
+});
