@@ -39,6 +39,16 @@ CREATE TABLE IF NOT EXISTS subscriptions (uri TEXT PRIMARY KEY) WITHOUT ROWID;
 
 /** Trimming a stream to its cap is checked every this many appends, not on every one. */
 const TRIM_EVERY = 64;
+/**
+ * The largest event one row can hold: SQLite-backed Durable Objects store at most 2 MB in a
+ * string value (Cloudflare's documented limit; beyond it workerd throws SQLITE_TOOBIG).
+ */
+export const MAX_EVENT_BYTES = 2_000_000;
+
+/** Whether `data` fits in one stored event. UTF-8 takes at most 3 bytes per UTF-16 unit, so most data needs no encoding. */
+export function fitsInEvent(data: string): boolean {
+  return data.length * 3 <= MAX_EVENT_BYTES || new TextEncoder().encode(data).byteLength <= MAX_EVENT_BYTES;
+}
 
 export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;

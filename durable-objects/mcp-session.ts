@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, SESSION_RESTARTED, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
-import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
+import { errorMessage, isResponse, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
 import { dispatchRequest, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
@@ -16,7 +16,7 @@ import type { McpServer } from "../src/mcp/server";
 import { acceptsBatches, usesSsePolling } from "../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../src/options";
 import { encodeSseEvent } from "../src/sse/encode";
-import { EventLog, formatEventId, parseEventId } from "./event-log";
+import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
 import { PendingRequests } from "./pending";
 import { LiveStreams } from "./streams";
 
@@ -258,9 +258,18 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     };
   }
 
-  /** Stores a message on a stream, then writes it to the stream's connection if one is attached. */
+  /**
+   * Stores a message on a stream, then writes it to the stream's connection if one is attached.
+   * A message too large to store is never sent: a request or notification throws (the handler
+   * gets the error), a response is replaced by an error response so its request is still answered.
+   */
   private emit(stream: number, message: Message | ResponseMessage): void {
-    const data = JSON.stringify(toWire(message));
+    let data = JSON.stringify(toWire(message));
+    if (!fitsInEvent(data)) {
+      const limit = `larger than ${MAX_EVENT_BYTES} bytes, the most one stored SSE event can hold`;
+      if (!isResponse(message)) throw new RpcError(LIMIT_EXCEEDED, `${message.method} was not sent: the message is ${limit}`);
+      data = JSON.stringify(toWire(errorMessage(message.id, { code: LIMIT_EXCEEDED, message: `The response is ${limit}` })));
+    }
     const id = this.log.append(stream, data);
     this.live.sendEvent(stream, id, data);
   }

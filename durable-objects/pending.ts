@@ -56,7 +56,13 @@ export class PendingRequests {
         resolve: (r) => { finish(); resolve(r); },
         reject: (e) => { finish(); reject(e); },
       });
-      io.send(id);
+      try {
+        io.send(id);
+      } catch (error) {
+        // Not sent (e.g. too large to store): nothing to wait for, and nothing to cancel later.
+        finish();
+        reject(error);
+      }
     });
   }
 
