@@ -19,6 +19,14 @@ import { encodeSseEvent } from "../src/sse/encode";
 import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
 import { PendingRequests } from "./pending";
 import { LiveStreams } from "./streams";
+import { initialize } from "../src/mcp/handlers/initialize";
+import { toErrorObject } from "../src/mcp/dispatch";
+import { encodeSseNamedEvent } from "../src/sse/encode";
+
+/** Internal URLs of the 2024-11-05 HTTP+SSE transport (the Worker forwards to these). */
+export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
+export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
+export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
 
 const HEADER_LAST_EVENT_ID = "Last-Event-ID";
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
@@ -106,6 +114,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   // ---- HTTP from the Worker ------------------------------------------------------------
 
   override async fetch(request: Request): Promise<Response> {
+    if (request.url === LEGACY_OPEN_URL) return this.openLegacy(request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "");
+    if (request.url === LEGACY_POST_URL) return this.handleLegacyPost(await request.text());
     if (!this.state) {
       return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
     }
@@ -314,6 +324,58 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     for (const event of events) this.live.sendEvent(cursor.stream, event.id, event.data);
     if (row.done) this.live.close(cursor.stream);
     return response;
+  }
+
+  // ---- 2024-11-05 HTTP+SSE transport -----------------------------------------------------
+
+  /** GET /sse: this new object becomes a session whose one stream starts with the endpoint event. */
+  private openLegacy(endpoint: string): Response {
+    if (this.state || this.terminated || this.log.getMeta<number>("legacy_stream") !== undefined) {
+      return rpcError(409, TRANSPORT_ERROR, "Conflict: this session's legacy stream was already opened");
+    }
+    const stream = this.log.openStream("get");
+    this.log.setMeta("legacy_stream", stream);
+    this.touch(true);
+    const response = this.live.attach(stream);
+    this.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
+    return response;
+  }
+
+  /** POST to the endpoint: 202 at once; every response goes on the legacy stream. */
+  private handleLegacyPost(text: string): Response {
+    const stream = this.log.getMeta<number>("legacy_stream");
+    if (stream === undefined || this.terminated || !this.live.isAttached(stream)) {
+      return rpcError(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+    }
+    const parsed = parseBody(text);
+    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
+    this.touch();
+    const exchange = toExchange(parsed);
+    for (const invalid of exchange.invalid) this.emit(stream, invalid);
+    for (const message of exchange.others) this.receive(message);
+    for (const request of exchange.requests) {
+      if (request.method === "initialize") {
+        this.emit(stream, this.initializeLegacy(request));
+      } else if (!this.state) {
+        this.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
+      } else {
+        this.log.addInflight(stream, idKey(request.id));
+        void this.run(stream, request);
+      }
+    }
+    return new Response(null, { status: 202 });
+  }
+
+  private initializeLegacy(request: RequestMessage): ResponseMessage {
+    if (this.state) return errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" });
+    try {
+      const { result, state } = initialize(this.server, request.params, true);
+      this.state = state;
+      this.log.setMeta("state", state);
+      return { kind: "result", id: request.id, result };
+    } catch (error) {
+      return errorMessage(request.id, toErrorObject(error, request));
+    }
   }
 
   // ---- DELETE and housekeeping -----------------------------------------------------------

@@ -34,6 +34,10 @@ export interface EdgeOptions {
   sessions?: boolean;
   /** Also serve the same server statelessly at this path (demo and benchmarks). */
   statelessPath?: string;
+  /** 2024-11-05 HTTP+SSE transport: the GET stream path (default "/sse"; null turns it off). Session mode only. */
+  legacySsePath?: string | null;
+  /** 2024-11-05 HTTP+SSE transport: the POST endpoint announced to clients (default "/messages"). */
+  legacyMessagesPath?: string;
   /**
    * Host names (no port) a request may be addressed to: the DNS-rebinding check. Default:
    * localhost, 127.0.0.1 and [::1] only — add your deployed host name, or set the
@@ -67,6 +71,8 @@ export interface ResolvedOptions {
   path: string;
   sessions: boolean;
   statelessPath: string | undefined;
+  legacySsePath: string | undefined;
+  legacyMessagesPath: string | undefined;
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
@@ -103,6 +109,8 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     path,
     sessions: o.sessions ?? true,
     statelessPath: o.statelessPath,
+    legacySsePath: o.legacySsePath === null ? undefined : (o.legacySsePath ?? "/sse"),
+    legacyMessagesPath: o.legacySsePath === null ? undefined : (o.legacyMessagesPath ?? "/messages"),
     allowedHosts: (o.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()),
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),

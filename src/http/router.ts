@@ -10,6 +10,7 @@ import { sessionObjectId } from "../mcp/session-id";
 import { allowedOrigin, checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import { HEADER_LAST_EVENT_ID, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { handlePost } from "./post";
+import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { rpcErrorResponse } from "./respond";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
@@ -83,6 +84,13 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
     router.all(path, () => methodNotAllowed(allow));
   };
   mount(rt.options.path, rt.options.sessions);
+  if (rt.options.sessions && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
+    const { legacySsePath, legacyMessagesPath } = rt.options;
+    router.get(legacySsePath, (request: IRequest, env: Env) => openLegacyStream(request as unknown as Request, env, rt, legacyMessagesPath));
+    router.post(legacyMessagesPath, (request: IRequest, env: Env) => postLegacyMessage(request as unknown as Request, env, rt));
+    router.options(legacySsePath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "GET, OPTIONS"));
+    router.options(legacyMessagesPath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "POST, OPTIONS"));
+  }
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
   router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
 

@@ -13,6 +13,11 @@ export function encodeSseEvent(data: string, id?: string, retryMs?: number): Uin
   return encoder.encode(frame);
 }
 
+/** An event with a name and plain-text data (the 2024-11-05 `endpoint` event). */
+export function encodeSseNamedEvent(event: string, data: string): Uint8Array {
+  return encoder.encode(`event: ${event}\ndata: ${data.replace(/[\r\n]/g, "")}\n\n`);
+}
+
 /** A comment line: ignored by clients, keeps intermediaries from cutting an idle stream. */
 export const KEEPALIVE_FRAME: Uint8Array = encoder.encode(": keepalive\n\n");
 
@@ -23,5 +28,4 @@ export function encodeSseComment(text: string): Uint8Array {
 export const SSE_HEADERS: Record<string, string> = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache, no-transform",
-  Connection: "keep-alive",
 };

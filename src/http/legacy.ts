@@ -1,0 +1,35 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport, for older clients: GET /sse opens a session and its one
+ * stream, whose first event names the endpoint to POST to; each POST there is answered 202
+ * and its responses travel on the stream. The session object serves both, so older clients
+ * get every feature of a session. The Worker only mints the session and forwards.
+ */
+import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
+import { sessionObjectId } from "../mcp/session-id";
+import { checkAccept, checkContentType, readBody } from "./guards";
+import { rpcErrorResponse } from "./respond";
+import type { EdgeEnv, EdgeRuntime } from "./runtime";
+
+import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/mcp-session";
+
+export async function openLegacyStream<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, messagesPath: string): Promise<Response> {
+  const refused = checkAccept(request, ["text/event-stream"]);
+  if (refused) return refused;
+  const namespace = rt.sessionNamespace(env);
+  const id = namespace.newUniqueId();
+  const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
+  return namespace.get(id).fetch(new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint } }));
+}
+
+export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>): Promise<Response> {
+  const refused = checkContentType(request);
+  if (refused) return refused;
+  const sessionId = new URL(request.url).searchParams.get("sessionId");
+  if (sessionId === null) return rpcErrorResponse(400, TRANSPORT_ERROR, "Bad Request: the sessionId query parameter is required");
+  const namespace = rt.sessionNamespace(env);
+  const id = sessionObjectId(namespace, sessionId);
+  if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+  const body = await readBody(request, rt.options.maxBodyBytes);
+  if (!body.ok) return body.response;
+  return namespace.get(id).fetch(new Request(LEGACY_POST_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: body.text }));
+}
