@@ -5,7 +5,7 @@
  * sample fails to compile instead of hanging. Contexts emit intents through a `Channel`; only
  * the lane that owns the channel turns them into wire frames.
  */
-import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
 import type { ProtocolVersion } from "./versions";
@@ -83,6 +83,30 @@ function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capab
   }
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A client's answer that does not have the shape the spec gives is the client's error, named as such. */
+function checkSamplingResult(result: Params): CreateMessageResult {
+  const content = result.content;
+  if ((result.role !== "user" && result.role !== "assistant") || typeof result.model !== "string" || !isObject(content) || typeof content.type !== "string") {
+    throw new RpcError(CLIENT_ERROR, "sampling/createMessage: the client's answer lacks role, model or content");
+  }
+  return result as unknown as CreateMessageResult;
+}
+
+function checkElicitResult(result: Params): ElicitResult {
+  const action = result.action;
+  if (action !== "accept" && action !== "decline" && action !== "cancel") {
+    throw new RpcError(CLIENT_ERROR, 'elicitation/create: the client\'s answer needs action "accept", "decline" or "cancel"');
+  }
+  if (action === "accept" && result.content !== undefined && !isObject(result.content)) {
+    throw new RpcError(CLIENT_ERROR, "elicitation/create: accepted content must be an object");
+  }
+  return (action === "accept" ? { action, content: result.content ?? {} } : { action }) as ElicitResult;
+}
+
 /** Builds an interactive context over a lane's channel. */
 export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
   const progressToken = base.meta?.progressToken;
@@ -110,14 +134,13 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async sample(params) {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
-      return (await channel.request("sampling/createMessage", { ...params }, base.signal)) as unknown as CreateMessageResult;
+      return checkSamplingResult(await channel.request("sampling/createMessage", { ...params }, base.signal));
     },
     async elicit(message, requestedSchema) {
       const problem = checkElicitationSchema(requestedSchema);
       if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      const result = await channel.request("elicitation/create", { message, requestedSchema }, base.signal);
-      return result as unknown as ElicitResult;
+      return checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema }, base.signal));
     },
     async listRoots() {
       requireCapability(base, channel, "roots", "roots/list");

@@ -147,4 +147,24 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
     expect(isToolError(response)).toBe(true);
     expect(toolText(response)).toContain("User rejected sampling request");
   });
+
+  it("turns a malformed sampling answer into a tool error that names the client's mistake", async () => {
+    const s = await startSession("2025-06-18", { sampling: {} });
+    const { stream, request } = await callUntilRequest(s, 1, "test_sampling", { prompt: "hi" }, "sampling/createMessage");
+    expect((await answer(s, request.json?.id, {})).status).toBe(202);
+
+    const response = await responseOf(stream, 1);
+    expect(isToolError(response)).toBe(true);
+    expect(toolText(response)).toBe("sampling/createMessage: the client's answer lacks role, model or content");
+  });
+
+  it("turns an elicitation answer with an unknown action into a tool error", async () => {
+    const s = await startSession("2025-06-18", { elicitation: {} });
+    const { stream, request } = await callUntilRequest(s, 1, "test_elicitation", { message: "Who?" }, "elicitation/create");
+    expect((await answer(s, request.json?.id, { action: "maybe" })).status).toBe(202);
+
+    const response = await responseOf(stream, 1);
+    expect(isToolError(response)).toBe(true);
+    expect(toolText(response)).toContain('needs action "accept", "decline" or "cancel"');
+  });
 });
