@@ -181,6 +181,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
         this.pending.settle(message);
         return;
       case "notification":
+        if (message.method === "notifications/roots/list_changed") this.rootsChanged();
         if (message.method === "notifications/cancelled") {
           const requestId = message.params?.requestId;
           if (typeof requestId === "string" || typeof requestId === "number") {
@@ -192,6 +193,18 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       case "request":
         return;
     }
+  }
+
+  /** Hands notifications/roots/list_changed to server code; its failure is logged, never sent. */
+  private rootsChanged(): void {
+    const handler = this.server.rootsChangedHandler;
+    if (!handler || !this.state) return;
+    const session: SessionInfo = { ...this.state, id: this.ctx.id.toString() };
+    this.ctx.waitUntil(
+      Promise.resolve()
+        .then(() => handler(session, this.env))
+        .catch((error: unknown) => console.error("mcp-edge: onRootsListChanged handler failed", error)),
+    );
   }
 
   private openPostStream(exchange: Exchange): Response {

@@ -5,7 +5,7 @@
  */
 import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSchema, type JsonSchema, type SchemaInput } from "./schema";
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
-import type { HandlerContext, InteractiveContext } from "./context";
+import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
 import type {
   CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations,
 } from "./types";
@@ -130,6 +130,8 @@ export class McpServer<Env = unknown> {
   readonly resources = new Map<string, ResourceDefinition<Env>>();
   readonly templates: ResourceTemplateDefinition<Env>[] = [];
   readonly prompts = new Map<string, PromptDefinition<Env>>();
+  /** Called in the session object when the client sends notifications/roots/list_changed. */
+  rootsChangedHandler: ((session: SessionInfo, env: Env) => Awaitable<void>) | undefined;
 
   constructor(config: ServerConfig) {
     if (!config.name || !config.version) throw new TypeError("defineServer: name and version are required");
@@ -233,6 +235,12 @@ export class McpServer<Env = unknown> {
       _meta: config._meta,
     });
     this.prompts.set(name, { name, listing, arguments: args, get: get as PromptDefinition<Env>["get"] });
+    return this;
+  }
+
+  /** Runs `handler` when a session's client says its roots changed (notifications/roots/list_changed). */
+  onRootsListChanged(handler: (session: SessionInfo, env: Env) => Awaitable<void>): this {
+    this.rootsChangedHandler = handler;
     return this;
   }
 
