@@ -118,6 +118,11 @@ export class EventLog {
       .map((row) => ({ id: formatEventId(stream, row.seq), data: row.data }));
   }
 
+  /** The oldest sequence still stored for a stream (events before it were trimmed), if any. */
+  firstSeq(stream: number): number | undefined {
+    return this.sql.exec<{ m: number | null }>("SELECT MIN(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? undefined;
+  }
+
   /** The newest stream of a kind that is not finished. */
   latestOpen(kind: StreamKind): number | undefined {
     return this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind).toArray()[0]?.id;

@@ -331,6 +331,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     if (!cursor || !row) {
       return rpcError(400, TRANSPORT_ERROR, "Bad Request: Last-Event-ID does not name an event of this session's streams");
     }
+    const first = this.log.firstSeq(cursor.stream);
+    if (first !== undefined && first > cursor.seq + 1) {
+      // Replaying from here would skip trimmed events silently: say so instead.
+      return rpcError(400, TRANSPORT_ERROR, `Bad Request: events after ${lastEventId} were trimmed (at most ${this.options.maxEventsPerStream} are kept per stream); they cannot be replayed`);
+    }
     // Read and attach with no await between them, so no event can fall in the gap.
     const events = this.log.after(cursor.stream, cursor.seq);
     const response = this.live.attach(cursor.stream);
