@@ -310,10 +310,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private handleGet(request: Request): Response {
     const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
     if (lastEventId !== null) return this.resume(lastEventId);
+    // A new GET gets its own stream and becomes the one standalone messages go to: the older
+    // one may be a connection that died unnoticed, and a message is never sent on two streams.
     const open = this.log.latestOpen("get");
-    if (open !== undefined && this.live.isAttached(open)) {
-      return rpcError(409, TRANSPORT_ERROR, "Conflict: this session already has an open GET stream; resume it with Last-Event-ID or close it first");
-    }
     if (open !== undefined) this.log.markDone(open, Date.now());
     const stream = this.log.openStream("get");
     this.log.enforceStreamCap(this.options.maxStreams);

@@ -66,13 +66,27 @@ describe("where the session object sends each message", () => {
     await standalone.cancel();
   });
 
-  it("answers 409 to a second GET stream while one is open", async () => {
+  it("gives a second GET its own stream and sends later standalone messages only there", async () => {
     const s = await startSession("2025-06-18");
-    const standalone = new SseReader(await getStream(s));
-    const second = await getStream(s);
-    expect(second.status).toBe(409);
-    expect(await second.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
-    await standalone.cancel();
+    expect((await call(s.sessionId, s.version, "resources/subscribe", { uri: "test://watched-resource" })).result).toEqual({});
+    const first = new SseReader(await getStream(s));
+    const secondResponse = await getStream(s);
+    expect(secondResponse.status).toBe(200);
+    const second = new SseReader(secondResponse);
+
+    expect(await sessionStub(s.sessionId).resourceUpdated("test://watched-resource")).toBe(true);
+    const update = await second.next();
+    expect(update?.json).toMatchObject({ method: "notifications/resources/updated", params: { uri: "test://watched-resource" } });
+    await first.cancel();
+    await second.cancel();
+    // Two GET streams exist, and the update was stored on exactly one of them (the newer).
+    const getStreams = await sql<{ id: number }>(s.sessionId, "SELECT id FROM streams WHERE kind = 'get' ORDER BY id");
+    expect(getStreams).toHaveLength(2);
+    const perStream = await sql<{ stream: number; n: number }>(
+      s.sessionId,
+      "SELECT stream, COUNT(*) AS n FROM events WHERE stream IN (SELECT id FROM streams WHERE kind = 'get') GROUP BY stream",
+    );
+    expect(perStream).toEqual([{ stream: getStreams[1]!.id, n: 1 }]);
   });
 
   it("starts a 2025-11-25 GET stream with a priming event", async () => {
