@@ -2,8 +2,9 @@
 // `wrangler dev`: session mode at /mcp, then the same calls statelessly at /stateless/mcp.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstText } from "./helpers/results";
 import { useDevServer } from "./helpers/server";
 
 const PNG_MAGIC_BASE64 = "iVBORw0KGgo"; // base64 of the PNG signature's first bytes
@@ -18,10 +19,6 @@ async function connect(path: string): Promise<{ client: Client; transport: Strea
   return { client, transport };
 }
 
-function firstText(result: unknown): string | undefined {
-  const first = (result as CallToolResult | undefined)?.content?.[0];
-  return first?.type === "text" ? first.text : undefined;
-}
 
 describe("session mode (/mcp)", () => {
   let client: Client;

@@ -12,6 +12,7 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, expect, it } from "vitest";
+import { firstText } from "./helpers/results";
 import { useDevServer } from "./helpers/server";
 
 const LEGACY_VERSION = "2024-11-05";
@@ -74,10 +75,6 @@ async function connectLegacy(capabilities: Record<string, unknown> = {}, setup?:
   return { client, transport };
 }
 
-function firstText(result: unknown): string | undefined {
-  const first = (result as CallToolResult | undefined)?.content?.[0];
-  return first?.type === "text" ? first.text : undefined;
-}
 
 /** Reads SSE events from a response until `wanted` arrives (or the stream ends). */
 async function readEvent(response: Response, wanted: string): Promise<{ event: string; data: string } | undefined> {

@@ -11,7 +11,6 @@ import {
   LATEST_PROTOCOL_VERSION,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
-  type CallToolResult,
   type ClientCapabilities,
   type CreateMessageRequest,
   type ElicitResult,
@@ -19,6 +18,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { firstText } from "./helpers/results";
 import { useDevServer } from "./helpers/server";
 
 const server = useDevServer();
@@ -50,10 +50,6 @@ async function connect(capabilities: ClientCapabilities = {}, setup?: (client: C
   return { client, transport };
 }
 
-function firstText(result: unknown): string | undefined {
-  const first = (result as CallToolResult | undefined)?.content?.[0];
-  return first?.type === "text" ? first.text : undefined;
-}
 
 /** Collects the data of every notifications/message the client receives. */
 function collectLogs(client: Client, into: unknown[], onLog?: () => void): void {
