@@ -19,6 +19,8 @@ import { encodeSseEvent } from "../src/sse/encode";
 import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
 import { PendingRequests } from "./pending";
 import { LiveStreams } from "./streams";
+import { registryObjectId, ResourceRegistry, type UpdateDelivery } from "./resource-registry";
+import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { toErrorObject } from "../src/mcp/dispatch";
 import { encodeSseNamedEvent } from "../src/sse/encode";
@@ -105,10 +107,59 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     return this.state;
   }
 
-  /** Tells this session that a resource changed; sent on the standalone stream when subscribed. */
-  async resourceUpdated(uri: string): Promise<boolean> {
-    if (!this.state || !this.log.isSubscribed(uri)) return false;
-    return this.sendStandalone(notification("notifications/resources/updated", { uri }));
+  /**
+   * Tells this session that a resource changed: `notifications/resources/updated` on its newest
+   * standalone stream when it subscribed. Server code calls `notifyResourceUpdated(env, uri)`,
+   * which reaches every subscribed session through the URI's registry object.
+   */
+  async resourceUpdated(uri: string): Promise<UpdateDelivery> {
+    if (!this.state) return "gone";
+    if (!this.log.isSubscribed(uri)) return "not-subscribed";
+    return this.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
+  }
+
+  // ---- RPC for this object's role as a resource registry (see resource-registry.ts) ----
+
+  async registryAdd(sessionId: string): Promise<void> {
+    this.registry().add(sessionId);
+  }
+
+  async registryRemove(sessionId: string): Promise<void> {
+    this.registry().remove(sessionId);
+  }
+
+  /** Fans an update out to every subscribed session; forgets sessions that no longer exist. */
+  async registryNotify(uri: string): Promise<number> {
+    const namespace = this.sessionNamespace();
+    const registry = this.registry();
+    const results = await Promise.all(
+      registry.sessions().map(async (sessionId) => {
+        const delivery = await namespace.get(namespace.idFromString(sessionId)).resourceUpdated(uri).catch(() => "no-stream" as const);
+        if (delivery === "gone" || delivery === "not-subscribed") registry.remove(sessionId);
+        return delivery === "sent" ? 1 : 0;
+      }),
+    );
+    return results.reduce<number>((a, b) => a + b, 0);
+  }
+
+  private registryTable: ResourceRegistry | undefined;
+  private registry(): ResourceRegistry {
+    this.registryTable ??= new ResourceRegistry(this.ctx.storage.sql);
+    return this.registryTable;
+  }
+
+  private sessionNamespace(): DurableObjectNamespace<McpSessionObject> {
+    const namespace = (this.env as EdgeEnv).MCP_SESSION;
+    if (!namespace) throw new Error("mcp-edge: the MCP_SESSION binding is missing");
+    return namespace;
+  }
+
+  /** Keeps the URI's registry object in step with this session's subscriptions. */
+  private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
+    const namespace = this.sessionNamespace();
+    const registry = namespace.get(registryObjectId(namespace, uri));
+    const sessionId = this.ctx.id.toString();
+    return subscribed ? registry.registryAdd(sessionId) : registry.registryRemove(sessionId);
   }
 
   // ---- HTTP from the Worker ------------------------------------------------------------
@@ -258,8 +309,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       this.state = { ...this.state, logLevel: level };
       this.log.setMeta("state", this.state);
     },
-    subscribe: async (uri) => this.log.subscribe(uri),
-    unsubscribe: async (uri) => this.log.unsubscribe(uri),
+    subscribe: async (uri) => {
+      this.log.subscribe(uri);
+      await this.updateRegistry(uri, true);
+    },
+    unsubscribe: async (uri) => {
+      this.log.unsubscribe(uri);
+      await this.updateRegistry(uri, false);
+    },
   };
 
   private channelFor(stream: number): Channel {

@@ -10,6 +10,7 @@ export type { JsonSchema, StandardJsonSchema } from "./mcp/schema";
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge } from "./edge";
+export { notifyResourceUpdated } from "./notify";
 export type { EdgeOptions, SessionOptions } from "./options";
-export type { EdgeEnv } from "./http/runtime";
+export type { EdgeEnv } from "./env";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";

@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { defineServer } from "../mcp/server";
-import type { EdgeEnv } from "../http/runtime";
+import type { EdgeEnv } from "../env";
+import { notifyResourceUpdated } from "../notify";
 import { audio, embeddedResource, image, text, toolError } from "../mcp/content";
 import type { ElicitResult } from "../mcp/types";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
@@ -132,6 +133,15 @@ demoServer
     input: z.object({ text: z.string().describe("The text to echo") }),
     annotations: { ...READ_ONLY, idempotentHint: true },
   }, ({ text: value }) => ({ content: [text(value)] }))
+
+  .tool("touch_resource", {
+    description: "Marks a resource as changed (default test://watched-resource): every session subscribed to it gets notifications/resources/updated.",
+    input: z.object({ uri: z.string().default("test://watched-resource").describe("The resource URI") }),
+    annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  }, async ({ uri }, ctx) => {
+    const sessions = await notifyResourceUpdated(ctx.env, uri);
+    return { content: [text(`notified ${sessions} session(s)`)] };
+  })
 
   .tool("add", {
     description: "Adds two numbers; returns the sum as text and as structured content.",

@@ -1,16 +1,10 @@
 /** What every Worker-side module of one mounted MCP server shares. */
 import type { McpSessionObject } from "../../durable-objects/mcp-session";
+import type { EdgeEnv } from "../env";
 import type { McpServer } from "../mcp/server";
 import type { ResolvedOptions } from "../options";
 
-/** The bindings mcp-edge reads. Your own Env extends this. */
-export interface EdgeEnv {
-  MCP_SESSION?: DurableObjectNamespace<McpSessionObject>;
-  /** Comma-separated host names added to `allowedHosts`. */
-  MCP_ALLOWED_HOSTS?: string;
-  /** Comma-separated origins added to `allowedOrigins`. */
-  MCP_ALLOWED_ORIGINS?: string;
-}
+export type { EdgeEnv };
 
 export interface EdgeRuntime<Env> {
   server: McpServer<Env>;

@@ -44,7 +44,7 @@ describe("where the session object sends each message", () => {
     expect(responseIdsOf(events)).toEqual([2]);
 
     // The first event on the GET stream is the one sent there on purpose: nothing came before it.
-    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe(true);
+    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe("sent");
     const first = await standalone.next();
     expect(first?.json).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: WATCHED } });
     await standalone.cancel();
@@ -74,7 +74,7 @@ describe("where the session object sends each message", () => {
     expect(secondResponse.status).toBe(200);
     const second = new SseReader(secondResponse);
 
-    expect(await sessionStub(s.sessionId).resourceUpdated("test://watched-resource")).toBe(true);
+    expect(await sessionStub(s.sessionId).resourceUpdated("test://watched-resource")).toBe("sent");
     const update = await second.next();
     expect(update?.json).toMatchObject({ method: "notifications/resources/updated", params: { uri: "test://watched-resource" } });
     await first.cancel();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../helpers/mcp";
-import { getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
 
 const WATCHED = "test://watched-resource";
 const OTHER = "test://static-text";
@@ -17,39 +19,39 @@ describe("resource subscriptions", () => {
     await subscribe(s, WATCHED);
     const standalone = sseOf(await getStream(s));
 
-    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe(true);
+    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe("sent");
     const event = await standalone.next();
     expect(event?.json).toEqual(updated(WATCHED));
     expect(event?.id).toMatch(/^\d+_\d+$/);
     await standalone.cancel();
   });
 
-  it("returns false and sends nothing for a URI that is not subscribed", async () => {
+  it("answers not-subscribed and sends nothing for a URI that is not subscribed", async () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, WATCHED);
     const standalone = sseOf(await getStream(s));
 
-    expect(await sessionStub(s.sessionId).resourceUpdated(OTHER)).toBe(false);
+    expect(await sessionStub(s.sessionId).resourceUpdated(OTHER)).toBe("not-subscribed");
     // The next event is the subscribed URI's: nothing was sent for the other one.
     await sessionStub(s.sessionId).resourceUpdated(WATCHED);
     expect((await standalone.next())?.json).toEqual(updated(WATCHED));
     await standalone.cancel();
   });
 
-  it("returns false after resources/unsubscribe", async () => {
+  it("answers not-subscribed after resources/unsubscribe", async () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, WATCHED);
     const standalone = sseOf(await getStream(s));
     expect(await call(s.sessionId, s.version, "resources/unsubscribe", { uri: WATCHED }, "unsub")).toEqual({ jsonrpc: "2.0", id: "unsub", result: {} });
 
-    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe(false);
+    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe("not-subscribed");
     await standalone.cancel();
   });
 
-  it("returns false when the session has no GET stream to carry the notification", async () => {
+  it("answers no-stream when the session has no GET stream to carry the notification", async () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, WATCHED);
-    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe(false);
+    expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe("no-stream");
   });
 
   it("keeps subscriptions per session", async () => {
@@ -58,7 +60,73 @@ describe("resource subscriptions", () => {
     await subscribe(subscribed, WATCHED);
     const standalone = sseOf(await getStream(other));
 
-    expect(await sessionStub(other.sessionId).resourceUpdated(WATCHED)).toBe(false);
+    expect(await sessionStub(other.sessionId).resourceUpdated(WATCHED)).toBe("not-subscribed");
     await standalone.cancel();
+  });
+});
+
+describe("notifyResourceUpdated across sessions", () => {
+  // Each test uses its own template URI, so registries never carry sessions of other tests.
+  const fresh = () => `test://template/notify-${crypto.randomUUID()}/data`;
+  const touch = (s: Session, uri: string) => call(s.sessionId, s.version, "tools/call", { name: "touch_resource", arguments: { uri } }, "touch");
+
+  it("reaches every subscribed session's GET stream and no other session", async () => {
+    const uri = fresh();
+    const a = await startSession("2025-06-18");
+    const b = await startSession("2025-06-18");
+    const bystander = await startSession("2025-06-18");
+    await subscribe(a, uri);
+    await subscribe(b, uri);
+    const streamA = sseOf(await getStream(a));
+    const streamB = sseOf(await getStream(b));
+    const streamC = sseOf(await getStream(bystander));
+
+    expect(await touch(bystander, uri)).toMatchObject({ result: { content: [{ type: "text", text: "notified 2 session(s)" }] } });
+    expect((await streamA.next())?.json).toEqual(updated(uri));
+    expect((await streamB.next())?.json).toEqual(updated(uri));
+
+    // The bystander's stream got nothing: its first event is a later, direct update of its own.
+    await subscribe(bystander, uri);
+    expect(await sessionStub(bystander.sessionId).resourceUpdated(uri)).toBe("sent");
+    expect((await streamC.next())?.json).toEqual(updated(uri));
+    await Promise.all([streamA.cancel(), streamB.cancel(), streamC.cancel()]);
+  });
+
+  it("forgets a session that unsubscribed", async () => {
+    const uri = fresh();
+    const a = await startSession("2025-06-18");
+    const b = await startSession("2025-06-18");
+    await subscribe(a, uri);
+    await subscribe(b, uri);
+    const streamA = sseOf(await getStream(a));
+    expect(await call(b.sessionId, b.version, "resources/unsubscribe", { uri }, "u")).toMatchObject({ result: {} });
+
+    expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
+    expect((await streamA.next())?.json).toEqual(updated(uri));
+    await streamA.cancel();
+  });
+
+  it("forgets a terminated session", async () => {
+    const uri = fresh();
+    const a = await startSession("2025-06-18");
+    const b = await startSession("2025-06-18");
+    await subscribe(a, uri);
+    await subscribe(b, uri);
+    const streamA = sseOf(await getStream(a));
+    expect((await deleteSession(b)).status).toBe(204);
+
+    expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
+    expect((await streamA.next())?.json).toEqual(updated(uri));
+    const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace }).MCP_SESSION;
+    const registry = namespace.get(namespace.idFromName(`mcp-edge:resource:${uri}`));
+    const left = await runInDurableObject(registry, (_instance, state) =>
+      state.storage.sql.exec<{ session_id: string }>("SELECT session_id FROM registry_subscribers").toArray().map((r) => r.session_id));
+    expect(left).toEqual([a.sessionId]);
+    await streamA.cancel();
+  });
+
+  it("answers with 0 for a resource nobody subscribed to", async () => {
+    const a = await startSession("2025-06-18");
+    expect(await touch(a, fresh())).toMatchObject({ result: { content: [{ text: "notified 0 session(s)" }] } });
   });
 });

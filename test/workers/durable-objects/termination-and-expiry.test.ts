@@ -98,7 +98,7 @@ describe("DELETE /mcp", () => {
     await abortAllDurableObjects();
 
     expect((await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: s.sessionId, version: s.version })).status).toBe(404);
-    expect(await sessionStub(s.sessionId).resourceUpdated("test://watched-resource")).toBe(false);
+    expect(await sessionStub(s.sessionId).resourceUpdated("test://watched-resource")).toBe("gone");
   });
 });
 

@@ -1,0 +1,38 @@
+/**
+ * Who subscribed to a resource, across sessions. Each URI has its own registry object in the
+ * session namespace, addressed by name (`registryObjectId`), so subscriptions to different
+ * resources never contend. A named object can never be a session: sessions are only created
+ * from `newUniqueId()`, and a registry object is never initialised, so a session request that
+ * reaches one gets 404. The registry only holds session ids; whether a session still exists
+ * is the session's own answer, asked at fan-out time.
+ *
+ * Layout: registry_subscribers(session_id TEXT PRIMARY KEY) WITHOUT ROWID.
+ */
+
+const SCHEMA = "CREATE TABLE IF NOT EXISTS registry_subscribers (session_id TEXT PRIMARY KEY) WITHOUT ROWID;";
+const NAME_PREFIX = "mcp-edge:resource:";
+
+export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone";
+
+/** The registry object of one resource URI. */
+export function registryObjectId(namespace: { idFromName(name: string): DurableObjectId }, uri: string): DurableObjectId {
+  return namespace.idFromName(NAME_PREFIX + uri);
+}
+
+export class ResourceRegistry {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(SCHEMA);
+  }
+
+  add(sessionId: string): void {
+    this.sql.exec("INSERT OR IGNORE INTO registry_subscribers (session_id) VALUES (?)", sessionId);
+  }
+
+  remove(sessionId: string): void {
+    this.sql.exec("DELETE FROM registry_subscribers WHERE session_id = ?", sessionId);
+  }
+
+  sessions(): string[] {
+    return this.sql.exec<{ session_id: string }>("SELECT session_id FROM registry_subscribers").toArray().map((r) => r.session_id);
+  }
+}
