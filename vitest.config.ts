@@ -1,10 +1,20 @@
-// Tests that run inside workerd (the real Worker, Durable Objects and SQLite storage).
+// Tests that run inside workerd (the real Worker, Durable Objects and SQLite storage):
+// "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
+// small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour.
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
   test: {
-    include: ["test/workers/**/*.test.ts"],
+    projects: [
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/tuned/wrangler.toml" } })],
+        test: { name: "tuned", include: ["test/tuned/**/*.test.ts"] },
+      },
+    ],
   },
 });

@@ -1,0 +1,19 @@
+/**
+ * The demo server with small session limits, for tests of behaviour that the defaults make
+ * slow or unreachable (keep-alives, request timeouts, SSE polling, the stream cap).
+ */
+import { createMcpEdge } from "../../src/edge";
+import { demoServer } from "../../src/demo/server";
+
+export const TUNED = {
+  keepAliveMs: 100,
+  requestTimeoutMs: 300,
+  pollAfterMs: 150,
+  maxStreams: 2,
+  maxPendingRequests: 32,
+} as const;
+
+const edge = createMcpEdge(demoServer, { session: TUNED });
+
+export default edge.worker;
+export const McpSession = edge.SessionObject;
