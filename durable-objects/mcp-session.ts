@@ -22,6 +22,7 @@ import { LiveStreams } from "./streams";
 import { registryObjectId, ResourceRegistry, type UpdateDelivery } from "./resource-registry";
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
+import { decodePrincipal, HEADER_PRINCIPAL, type Principal } from "../src/auth/principal";
 import { toErrorObject } from "../src/mcp/dispatch";
 import { encodeSseNamedEvent } from "../src/sse/encode";
 
@@ -102,8 +103,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
-  async confirm(): Promise<SessionState | null> {
-    if (this.state) this.touch();
+  async confirm(subject?: string): Promise<SessionState | null> {
+    // Auth: a session answers only the principal that created it (neither has a subject without auth).
+    if (!this.state || this.state.subject !== subject) return null;
+    this.touch();
     return this.state;
   }
 
@@ -165,15 +168,18 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   // ---- HTTP from the Worker ------------------------------------------------------------
 
   override async fetch(request: Request): Promise<Response> {
-    if (request.url === LEGACY_OPEN_URL) return this.openLegacy(request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "");
-    if (request.url === LEGACY_POST_URL) return this.handleLegacyPost(await request.text());
-    if (!this.state) {
+    // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
+    const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
+    if (request.url === LEGACY_OPEN_URL) return this.openLegacy(request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
+    if (request.url === LEGACY_POST_URL) return this.handleLegacyPost(await request.text(), principal);
+    // Another principal's request on this session is answered as if the session did not exist.
+    if (!this.state || this.state.subject !== principal?.subject) {
       return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
     }
     this.touch();
     switch (request.method) {
       case "POST":
-        return this.handlePost(await request.text());
+        return this.handlePost(await request.text(), principal);
       case "GET":
         return this.handleGet(request);
       case "DELETE":
@@ -204,7 +210,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
 
   // ---- POST ----------------------------------------------------------------------------
 
-  private async handlePost(text: string): Promise<Response> {
+  private async handlePost(text: string, principal: Principal | undefined): Promise<Response> {
     const parsed = parseBody(text);
     if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
     const exchange = toExchange(parsed);
@@ -218,10 +224,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     }
     if (!exchange.requests.some((r) => isInteractiveCall(r, this.server))) {
       const signal = new AbortController().signal;
-      const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, this.dispatchContext(undefined), signal)));
+      const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, this.dispatchContext(undefined, principal), signal)));
       return jsonResponse(replyBody(exchange, responses));
     }
-    return this.openPostStream(exchange);
+    return this.openPostStream(exchange, principal);
   }
 
   /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
@@ -258,7 +264,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     );
   }
 
-  private openPostStream(exchange: Exchange): Response {
+  private openPostStream(exchange: Exchange, principal: Principal | undefined): Response {
     if (this.live.count() >= this.options.maxStreams) {
       return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); wait for one to finish`);
     }
@@ -273,7 +279,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     if (polling && this.options.pollAfterMs !== undefined) {
       setTimeout(() => this.live.close(stream), this.options.pollAfterMs);
     }
-    const all = exchange.requests.map((request) => this.run(stream, request));
+    const all = exchange.requests.map((request) => this.run(stream, request, principal));
     void Promise.allSettled(all).then(() => {
       this.log.markDone(stream, Date.now());
       this.live.close(stream);
@@ -283,12 +289,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
-  private async run(stream: number, request: RequestMessage): Promise<void> {
+  private async run(stream: number, request: RequestMessage, principal: Principal | undefined): Promise<void> {
     const key = idKey(request.id);
     const controller = new AbortController();
     this.work.set(key, { stream, controller });
     try {
-      const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream)), controller.signal);
+      const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream), principal), controller.signal);
       // 2025-06-18 Cancellation: a cancelled request gets no response.
       if (!controller.signal.aborted) this.emit(stream, response);
     } finally {
@@ -297,10 +303,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     }
   }
 
-  private dispatchContext(channel: Channel | undefined): DispatchContext<Env> {
+  private dispatchContext(channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
     const state = this.state as SessionState;
     const session: SessionInfo = { ...state, id: this.ctx.id.toString() };
-    return { server: this.server, env: this.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.ops };
+    return { server: this.server, env: this.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.ops, principal };
   }
 
   private readonly ops: SessionOps = {
@@ -403,12 +409,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   // ---- 2024-11-05 HTTP+SSE transport -----------------------------------------------------
 
   /** GET /sse: this new object becomes a session whose one stream starts with the endpoint event. */
-  private openLegacy(endpoint: string): Response {
+  private openLegacy(endpoint: string, principal: Principal | undefined): Response {
     if (this.state || this.terminated || this.log.getMeta<number>("legacy_stream") !== undefined) {
       return rpcError(409, TRANSPORT_ERROR, "Conflict: this session's legacy stream was already opened");
     }
     const stream = this.log.openStream("get");
     this.log.setMeta("legacy_stream", stream);
+    // Auth: the legacy session belongs to the principal that opened its stream.
+    if (principal) this.log.setMeta("legacy_subject", principal.subject);
     this.touch(true);
     const response = this.live.attach(stream);
     this.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
@@ -416,9 +424,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** POST to the endpoint: 202 at once; every response goes on the legacy stream. */
-  private handleLegacyPost(text: string): Response {
+  private handleLegacyPost(text: string, principal: Principal | undefined): Response {
     const stream = this.log.getMeta<number>("legacy_stream");
-    if (stream === undefined || this.terminated || !this.live.isAttached(stream)) {
+    const owner = this.log.getMeta<string>("legacy_subject");
+    if (stream === undefined || this.terminated || !this.live.isAttached(stream) || owner !== principal?.subject) {
       return rpcError(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
     }
     const parsed = parseBody(text);
@@ -434,7 +443,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
         this.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
       } else {
         this.log.addInflight(stream, idKey(request.id));
-        void this.run(stream, request);
+        void this.run(stream, request, principal);
       }
     }
     return new Response(null, { status: 202 });
@@ -443,7 +452,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private initializeLegacy(request: RequestMessage): ResponseMessage {
     if (this.state) return errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" });
     try {
-      const { result, state } = initialize(this.server, request.params, true);
+      const { result, state: negotiated } = initialize(this.server, request.params, true);
+      const subject = this.log.getMeta<string>("legacy_subject");
+      const state = subject === undefined ? negotiated : { ...negotiated, subject };
       this.state = state;
       this.log.setMeta("state", state);
       return { kind: "result", id: request.id, result };

@@ -2,6 +2,7 @@
  * Runtime configuration: what a developer passes to `createMcpEdge`, and the resolved form
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
+import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -53,6 +54,8 @@ export interface EdgeOptions {
   /** Largest accepted POST body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   session?: SessionOptions;
+  /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
+  auth?: AuthOptions;
 }
 
 export interface ResolvedSessionOptions {
@@ -77,6 +80,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   maxBodyBytes: number;
   session: ResolvedSessionOptions;
+  auth: ResolvedAuth | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -115,5 +119,6 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),
+    auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
   };
 }

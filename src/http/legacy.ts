@@ -11,17 +11,26 @@ import { rpcErrorResponse } from "./respond";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/mcp-session";
+import { checkScopes } from "../auth/authenticate";
+import { encodePrincipal, HEADER_PRINCIPAL, type Principal } from "../auth/principal";
+import { parseBody } from "../jsonrpc/parse";
+import { toExchange } from "../mcp/exchange";
 
-export async function openLegacyStream<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, messagesPath: string): Promise<Response> {
+/** Auth: the principal header for the session object (these internal requests never carry client headers). */
+function principalHeaders(principal: Principal | undefined): Record<string, string> {
+  return principal ? { [HEADER_PRINCIPAL]: encodePrincipal(principal) } : {};
+}
+
+export async function openLegacyStream<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, messagesPath: string, principal?: Principal): Promise<Response> {
   const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
-  return namespace.get(id).fetch(new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint } }));
+  return namespace.get(id).fetch(new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }));
 }
 
-export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>): Promise<Response> {
+export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, principal?: Principal): Promise<Response> {
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
@@ -31,5 +40,11 @@ export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, e
   if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) return body.response;
-  return namespace.get(id).fetch(new Request(LEGACY_POST_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: body.text }));
+  if (principal && rt.options.auth) {
+    // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
+    const parsed = parseBody(body.text);
+    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, rt.options.auth) : undefined;
+    if (denied) return denied;
+  }
+  return namespace.get(id).fetch(new Request(LEGACY_POST_URL, { method: "POST", headers: { "Content-Type": "application/json", ...principalHeaders(principal) }, body: body.text }));
 }

@@ -19,8 +19,11 @@ import { checkAccept, checkContentType, checkProtocolVersionHeader, readBody } f
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { accepted, json, rpcErrorResponse } from "./respond";
 import { streamReply } from "./sse-reply";
+import { checkScopes } from "../auth/authenticate";
+import { forwardHeaders, type Principal } from "../auth/principal";
 
-export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean): Promise<Response> {
+/** `principal`: who sent the request, when the server has auth (checked by the router first). */
+export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean, principal?: Principal): Promise<Response> {
   const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]) ?? checkProtocolVersionHeader(request);
   if (refused) return refused;
   const body = await readBody(request, rt.options.maxBodyBytes);
@@ -31,18 +34,23 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
     return rpcErrorResponse(400, parsed.entry.error.code, parsed.entry.error.message, parsed.entry.id);
   }
   const exchange = toExchange(parsed);
+  // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
+  if (principal && rt.options.auth) {
+    const denied = checkScopes(exchange.requests, principal, rt.options.auth);
+    if (denied) return denied;
+  }
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return rpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch", init.id);
-    return sessions ? initializeSession(init, env, rt) : initializeStateless(init, rt);
+    return sessions ? initializeSession(init, env, rt, principal) : initializeStateless(init, rt);
   }
 
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    return answer(exchange, { server: rt.server, env, sessions: false, session: undefined, protocolVersion: version, channel: undefined, ops: undefined });
+    return answer(exchange, { server: rt.server, env, sessions: false, session: undefined, protocolVersion: version, channel: undefined, ops: undefined, principal });
   }
 
   const sessionId = request.headers.get(HEADER_SESSION_ID);
@@ -56,13 +64,15 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
 
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
-    return stub.fetch(new Request(request.url, { method: "POST", headers: request.headers, body: body.text }));
+    // forwardHeaders: the principal goes to the object in a header only the Worker sets (a client's is removed).
+    return stub.fetch(new Request(request.url, { method: "POST", headers: forwardHeaders(request.headers, principal), body: body.text }));
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
-  const state = (await stub.confirm()) as SessionState | null;
-  if (state === null) return sessionNotFound();
+  // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
+  const state = (await stub.confirm(principal?.subject)) as SessionState | null;
+  if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  return answer(exchange, { server: rt.server, env, sessions: true, session, protocolVersion: state.protocolVersion, channel: undefined, ops: undefined });
+  return answer(exchange, { server: rt.server, env, sessions: true, session, protocolVersion: state.protocolVersion, channel: undefined, ops: undefined, principal });
 }
 
 function sessionNotFound(): Response {
@@ -98,12 +108,13 @@ function runInitialize<Env>(init: RequestMessage, rt: EdgeRuntime<Env>, sessions
   }
 }
 
-async function initializeSession<Env>(init: RequestMessage, env: Env, rt: EdgeRuntime<Env>): Promise<Response> {
+async function initializeSession<Env>(init: RequestMessage, env: Env, rt: EdgeRuntime<Env>, principal: Principal | undefined): Promise<Response> {
   const { response, state } = runInitialize(init, rt, true);
   if (!state) return json(toWire(response));
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
-  await namespace.get(id).init(state);
+  // Auth: the session is bound to the principal that created it.
+  await namespace.get(id).init(principal ? { ...state, subject: principal.subject } : state);
   return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
 }
 

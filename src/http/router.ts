@@ -13,6 +13,8 @@ import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { rpcErrorResponse } from "./respond";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
+import { authenticate, metadataResponse } from "../auth/authenticate";
+import { forwardRequest, type Principal } from "../auth/principal";
 
 const ALLOW_HEADERS = ["Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID].join(", ");
 
@@ -52,7 +54,7 @@ function methodNotAllowed(allow: string): Response {
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
-async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>): Promise<Response> {
+async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, principal?: Principal): Promise<Response> {
   const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
@@ -60,7 +62,20 @@ async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env,
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
-  return namespace.get(id).fetch(request);
+  return namespace.get(id).fetch(forwardRequest(request, principal));
+}
+
+/**
+ * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
+ * handed the verified principal. Without auth, the handler itself with no principal.
+ */
+function guarded<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, handler: (request: Request, env: Env, principal: Principal | undefined) => Promise<Response>) {
+  const auth = rt.options.auth;
+  if (!auth) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, undefined);
+  return async (request: IRequest, env: Env) => {
+    const outcome = await authenticate(request as unknown as Request, auth, env);
+    return outcome.ok ? handler(request as unknown as Request, env, outcome.principal) : outcome.response;
+  };
 }
 
 /** Builds the fetch handler for one server. */
@@ -74,20 +89,25 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
   });
   const mount = (path: string, sessions: boolean) => {
     const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-    router.post(path, (request: IRequest, env: Env) => handlePost(request as unknown as Request, env, rt, sessions));
+    router.post(path, guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)));
     router.options(path, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, allow));
     if (sessions) {
-      router.get(path, (request: IRequest, env: Env) => forwardToSession(request as unknown as Request, env, rt));
-      router.delete(path, (request: IRequest, env: Env) => forwardToSession(request as unknown as Request, env, rt));
+      router.get(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
+      router.delete(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
     }
     // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
     router.all(path, () => methodNotAllowed(allow));
   };
+  if (rt.options.auth) {
+    // RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL.
+    const auth = rt.options.auth;
+    for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
+  }
   mount(rt.options.path, rt.options.sessions);
   if (rt.options.sessions && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
     const { legacySsePath, legacyMessagesPath } = rt.options;
-    router.get(legacySsePath, (request: IRequest, env: Env) => openLegacyStream(request as unknown as Request, env, rt, legacyMessagesPath));
-    router.post(legacyMessagesPath, (request: IRequest, env: Env) => postLegacyMessage(request as unknown as Request, env, rt));
+    router.get(legacySsePath, guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)));
+    router.post(legacyMessagesPath, guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)));
     router.options(legacySsePath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "GET, OPTIONS"));
     router.options(legacyMessagesPath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "POST, OPTIONS"));
   }

@@ -7,6 +7,7 @@
  */
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
+import type { Principal } from "../auth/principal";
 import { checkElicitationSchema } from "./elicitation-schema";
 import type { ProtocolVersion } from "./versions";
 import {
@@ -20,6 +21,8 @@ export interface SessionState {
   clientInfo: Implementation | undefined;
   clientCapabilities: ClientCapabilities;
   logLevel: LoggingLevel | undefined;
+  /** With auth: the subject of the principal that created the session; only that principal may use it. */
+  subject?: string;
 }
 
 export interface SessionInfo extends SessionState {
@@ -38,6 +41,8 @@ export interface HandlerContext<Env = unknown> {
   session: SessionInfo | undefined;
   /** The request's `_meta`, if any. */
   meta: Record<string, unknown> | undefined;
+  /** With auth: who sent the request (subject, scopes, claims), as the access token proved. Never the token. */
+  principal: Principal | undefined;
 }
 
 export interface SamplingRequest extends CreateMessageParams {}

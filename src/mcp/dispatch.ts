@@ -6,6 +6,7 @@
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "./context";
+import type { Principal } from "../auth/principal";
 import type { McpServer } from "./server";
 import type { ProtocolVersion } from "./versions";
 import type { LoggingLevel } from "./types";
@@ -32,6 +33,8 @@ export interface DispatchContext<Env> {
   /** Present where interactive handlers can run; absent in the Worker's JSON lane. */
   channel: Channel | undefined;
   ops: SessionOps | undefined;
+  /** The authenticated principal, when the server has auth. */
+  principal?: Principal;
 }
 
 export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;
@@ -70,6 +73,7 @@ export async function dispatchRequest<Env>(request: RequestMessage, dc: Dispatch
     protocolVersion: dc.protocolVersion,
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
+    principal: dc.principal,
   };
   try {
     return resultMessage(request.id, await handler(params, dc, hc));

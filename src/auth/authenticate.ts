@@ -1,0 +1,137 @@
+/**
+ * The resource server's gate, run in the Worker before any MCP work: reads the bearer token
+ * (header only; OAuth 2.1 §5.1, never the query string), has the configured verifier check it,
+ * enforces audience binding (RFC 8707), expiry and the baseline scopes, and yields the
+ * principal. Also the per-tool / per-resource scope check of one POST's requests. The token
+ * itself goes no further than the verifier.
+ */
+import { TRANSPORT_ERROR } from "../jsonrpc/errors";
+import type { RequestMessage } from "../jsonrpc/messages";
+import { rpcErrorResponse } from "../http/respond";
+import { audienceMatches } from "./canonical";
+import { refuse, unauthenticated } from "./challenge";
+import { TokenError, type ResolvedAuth, type VerifiedToken } from "./options";
+import type { Principal } from "./principal";
+
+export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; response: Response };
+
+/**
+ * `Bearer` 1*SP token. RFC 6750 §2.1's b64token is narrower, but real authorization servers
+ * (the built-in one's tokens are `user:grant:secret`) use other visible characters; what stays
+ * malformed is a missing token, or more than one (spaces, or two headers joined by ", ").
+ */
+const BEARER = /^Bearer +([\x21-\x7E]+) *$/i;
+const BEARER_SCHEME = /^Bearer(?: |$)/i;
+
+type ParsedAuthorization = { kind: "token"; token: string } | { kind: "other-scheme" } | { kind: "malformed" };
+
+export function parseAuthorization(header: string): ParsedAuthorization {
+  const match = BEARER.exec(header);
+  if (match) return { kind: "token", token: match[1] as string };
+  return BEARER_SCHEME.test(header.trimStart()) ? { kind: "malformed" } : { kind: "other-scheme" };
+}
+
+/** OAuth 2.1 §5.1 / MCP 2025-06-18: access tokens MUST NOT be sent in the URI query string. */
+export function hasQueryToken(url: string): boolean {
+  if (!url.includes("access_token")) return false;
+  return new URL(url).searchParams.has("access_token");
+}
+
+function fail(response: Response): AuthOutcome {
+  return { ok: false, response };
+}
+
+function unavailable(): Response {
+  return rpcErrorResponse(503, TRANSPORT_ERROR, "Service Unavailable: the access token could not be checked right now; try again", null, { "Retry-After": "5" });
+}
+
+/** What is wrong with a verifier's answer, or undefined when it stands. */
+function problemWith(token: VerifiedToken, resource: string, now: number): string | undefined {
+  if (typeof token.subject !== "string" || token.subject.length === 0) return "the access token names no subject";
+  if (!audienceMatches(token.audience, resource)) return `the access token was not issued for this resource (${resource})`;
+  if (token.expiresAt !== undefined && !(token.expiresAt > now)) return "the access token expired";
+  if (!Array.isArray(token.scopes) || !token.scopes.every((s) => typeof s === "string")) return "the access token's scopes are unreadable";
+  return undefined;
+}
+
+function toPrincipal(token: VerifiedToken): Principal {
+  const principal: Principal = { subject: token.subject, scopes: [...token.scopes], claims: token.claims ?? {} };
+  if (typeof token.clientId === "string") principal.clientId = token.clientId;
+  return principal;
+}
+
+/** Authenticates one request to a protected route. */
+export async function authenticate(request: Request, auth: ResolvedAuth, env: unknown): Promise<AuthOutcome> {
+  if (hasQueryToken(request.url)) {
+    return fail(refuse(auth, "invalid_request", "access tokens are not accepted in the query string; send them in the Authorization header"));
+  }
+  const header = request.headers.get("Authorization");
+  if (header === null) return fail(unauthenticated(auth));
+  const parsed = parseAuthorization(header);
+  switch (parsed.kind) {
+    case "other-scheme":
+      // RFC 6750 §3.1: no credentials in a scheme we support is "no authentication information".
+      return fail(unauthenticated(auth));
+    case "malformed":
+      return fail(refuse(auth, "invalid_request", "malformed Authorization header; expected: Bearer <token>"));
+    case "token":
+      break;
+  }
+  let verified: VerifiedToken | null;
+  try {
+    verified = await auth.verify(parsed.token, { resource: auth.resource, env });
+  } catch (error) {
+    if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description));
+    console.error("mcp-edge: token verification failed", error);
+    return fail(unavailable());
+  }
+  if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid"));
+  const problem = problemWith(verified, auth.resource, Math.floor(Date.now() / 1000));
+  if (problem) return fail(refuse(auth, "invalid_token", problem));
+  const principal = toPrincipal(verified);
+  const missing = auth.requiredScopes.filter((s) => !principal.scopes.includes(s));
+  if (missing.length > 0) {
+    return fail(refuse(auth, "insufficient_scope", `this server needs the scope ${missing.join(" ")}`, auth.requiredScopes));
+  }
+  return { ok: true, principal };
+}
+
+/** The scopes one request needs beyond the baseline (a tool's, or a resource URI's). */
+export function scopesFor(request: RequestMessage, auth: ResolvedAuth): readonly string[] {
+  const params = request.params ?? {};
+  if (request.method === "tools/call") {
+    return typeof params.name === "string" ? (auth.toolScopes.get(params.name) ?? []) : [];
+  }
+  if (request.method === "resources/read" || request.method === "resources/subscribe" || request.method === "resources/unsubscribe") {
+    const uri = params.uri;
+    if (typeof uri !== "string") return [];
+    const needed: string[] = [];
+    for (const rule of auth.resourceScopes) {
+      if (rule.prefix ? uri.startsWith(rule.pattern) : uri === rule.pattern) needed.push(...rule.scopes);
+    }
+    return needed;
+  }
+  return [];
+}
+
+/** 403 insufficient_scope naming every scope the refused operation needs, or undefined when all are granted. */
+export function checkScopes(requests: readonly RequestMessage[], principal: Principal, auth: ResolvedAuth): Response | undefined {
+  if (auth.toolScopes.size === 0 && auth.resourceScopes.length === 0) return undefined;
+  for (const request of requests) {
+    const needed = scopesFor(request, auth);
+    const missing = needed.filter((s) => !principal.scopes.includes(s));
+    if (missing.length === 0) continue;
+    const all = [...new Set([...auth.requiredScopes, ...needed])];
+    const what = request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
+    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, all);
+  }
+  return undefined;
+}
+
+/** GET of the protected resource metadata document (RFC 9728 §3). */
+export function metadataResponse(auth: ResolvedAuth): Response {
+  return new Response(auth.metadataBody, {
+    status: 200,
+    headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" },
+  });
+}

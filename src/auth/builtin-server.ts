@@ -1,0 +1,103 @@
+/**
+ * The built-in authorization server option: Cloudflare's `@cloudflare/workers-oauth-provider`
+ * in the same Worker as the MCP server. It owns RFC 8414 metadata, RFC 7591 dynamic client
+ * registration, the token endpoint (authorization code + PKCE S256, refresh-token rotation,
+ * RFC 8707 resource binding, revocation) and its KV storage (binding `OAUTH_KV`); you own the
+ * `/authorize` page (sign-in and consent). Its tokens are opaque, so the resource server
+ * checks them through `verify`, which asks the provider's own token store.
+ */
+import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { canonicalResource } from "./canonical";
+import type { TokenVerifier, VerifiedToken } from "./options";
+
+/** The bindings the built-in authorization server needs. */
+export interface AuthorizationServerEnv {
+  /** KV namespace for clients, grants and token hashes (miniflare provides one locally). */
+  OAUTH_KV: KVNamespace;
+}
+
+/** Your sign-in and consent page: validate with `oauth.parseAuthRequest`, finish with `oauth.completeAuthorization`. */
+export type AuthorizeHandler<Env> = (request: Request, env: Env, oauth: OAuthHelpers) => Promise<Response>;
+
+export interface AuthorizationServerOptions<Env> {
+  /** The issuer: this Worker's origin, e.g. "https://mcp.example.com" (http only on loopback hosts, for wrangler dev). */
+  issuer: string;
+  /** The MCP server's canonical URI, the one audience tokens are issued for (same as `auth.resource`). */
+  resource: string;
+  /** Every scope this server can grant (RFC 8414 `scopes_supported`). */
+  scopesSupported?: string[];
+  /** Serves `/authorize`. */
+  authorize: AuthorizeHandler<Env>;
+  /** Access token lifetime in seconds (default 3600). */
+  accessTokenTTL?: number;
+  /** Refresh token (grant) lifetime in seconds (default 30 days). */
+  refreshTokenTTL?: number;
+}
+
+export const AUTHORIZE_PATH = "/authorize";
+export const TOKEN_PATH = "/oauth/token";
+export const REGISTER_PATH = "/oauth/register";
+const METADATA_PATH = "/.well-known/oauth-authorization-server";
+
+export interface BuiltinAuthorizationServer<Env> {
+  /** The provider itself, for `getOAuthApi(env)` (clients, grants, revocation) and `purgeExpiredData`. */
+  provider: OAuthAuthorizationServer<Env>;
+  /** Pass as `auth.verify`: checks the provider's opaque tokens for the configured resource. */
+  verify: TokenVerifier<Env>;
+  /** Answers the authorization server's own paths, or undefined for any other path. */
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined;
+}
+
+export function createAuthorizationServer<Env extends AuthorizationServerEnv>(options: AuthorizationServerOptions<Env>): BuiltinAuthorizationServer<Env> {
+  const issuer = canonicalResource(options.issuer);
+  const resource = canonicalResource(options.resource);
+  if (!issuer || new URL(issuer).pathname !== "/") throw new TypeError("createAuthorizationServer: issuer must be an origin such as https://mcp.example.com");
+  if (!resource) throw new TypeError("createAuthorizationServer: resource must be an absolute http(s) URI");
+  const provider = new OAuthAuthorizationServer<Env>({
+    issuer,
+    resources: [resource],
+    authorizeEndpoint: AUTHORIZE_PATH,
+    tokenEndpoint: TOKEN_PATH,
+    clientRegistrationEndpoint: REGISTER_PATH,
+    scopesSupported: options.scopesSupported,
+    accessTokenTTL: options.accessTokenTTL ?? 3600,
+    refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
+  });
+  const owned = new Set([TOKEN_PATH, REGISTER_PATH, METADATA_PATH]);
+
+  const verify: TokenVerifier<Env> = async (token, { env }) => {
+    const validated = await provider.validateToken<Record<string, unknown>>(resource, token, env);
+    if (!validated) return null;
+    const verified: VerifiedToken = {
+      subject: validated.userId,
+      scopes: validated.scope,
+      audience: validated.audience,
+      clientId: validated.clientId,
+      expiresAt: validated.expiresAt,
+      // The props your authorize page stored with the grant; the token itself stays here.
+      claims: validated.props ?? {},
+    };
+    return verified;
+  };
+
+  return {
+    provider,
+    verify,
+    fetch(request, env, ctx) {
+      const path = new URL(request.url).pathname;
+      if (path === AUTHORIZE_PATH) return options.authorize(request, env, provider.getOAuthApi(env));
+      if (owned.has(path)) return provider.fetch(request, env, ctx);
+      return undefined;
+    },
+  };
+}
+
+/** One Worker serving the authorization server's paths first and the MCP server for everything else. */
+export function withAuthorizationServer<Env>(mcp: ExportedHandler<Env>, server: Pick<BuiltinAuthorizationServer<Env>, "fetch">): ExportedHandler<Env> {
+  return {
+    fetch(request, env, ctx) {
+      const plain = request as unknown as Request;
+      return server.fetch(plain, env, ctx) ?? (mcp.fetch as NonNullable<ExportedHandler<Env>["fetch"]>)(request, env, ctx);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The resource server's refusals (2025-06-18 Authorization > Error Handling, RFC 6750 §3, RFC
+ * 9728 §5.1): 401 with a Bearer challenge naming the metadata URL, 403 insufficient_scope naming
+ * the scopes needed, 400 invalid_request. Bodies are JSON-RPC errors like every HTTP refusal.
+ */
+import { TRANSPORT_ERROR } from "../jsonrpc/errors";
+import { rpcErrorResponse } from "../http/respond";
+import type { ResolvedAuth } from "./options";
+
+export type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
+
+/** RFC 6750 §3: error_description is printable ASCII without `"` and `\`. */
+function quotable(text: string): string {
+  return text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
+}
+
+export function challenge(auth: ResolvedAuth, error?: BearerError, description?: string, scopes?: readonly string[]): string {
+  const parts = [`resource_metadata="${auth.metadataUrl}"`];
+  if (error) parts.push(`error="${error}"`);
+  if (error && description) parts.push(`error_description="${quotable(description)}"`);
+  if (scopes && scopes.length > 0) parts.push(`scope="${scopes.join(" ")}"`);
+  return `Bearer ${parts.join(", ")}`;
+}
+
+const STATUS: Record<BearerError, number> = { invalid_request: 400, invalid_token: 401, insufficient_scope: 403 };
+const TITLE: Record<BearerError, string> = { invalid_request: "Bad Request", invalid_token: "Unauthorized", insufficient_scope: "Forbidden" };
+
+/** 401 for a request without credentials: no error code (RFC 6750 §3.1), the baseline scopes to ask for. */
+export function unauthenticated(auth: ResolvedAuth): Response {
+  return rpcErrorResponse(401, TRANSPORT_ERROR, "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)", null, {
+    "WWW-Authenticate": challenge(auth, undefined, undefined, auth.requiredScopes),
+  });
+}
+
+/** 400 invalid_request, 401 invalid_token or 403 insufficient_scope, with the matching challenge. */
+export function refuse(auth: ResolvedAuth, error: BearerError, description: string, scopes?: readonly string[]): Response {
+  const wanted = scopes ?? (error === "invalid_token" ? auth.requiredScopes : undefined);
+  return rpcErrorResponse(STATUS[error], TRANSPORT_ERROR, `${TITLE[error]}: ${description}`, null, {
+    "WWW-Authenticate": challenge(auth, error, description, wanted),
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * A minimal sign-in-free consent page for the demo: it approves a fixed demo user, so anyone
+ * can try the whole OAuth flow locally. A real deployment replaces it with its own sign-in
+ * (or an upstream identity provider) in front of the same consent steps. The page shows what
+ * the MCP guidance asks for (client name, scopes, redirect host, a loopback warning), escapes
+ * everything the client chose, and uses the provider's consent handle (one use, bound to this
+ * browser by a cookie, no framing).
+ */
+import { AuthorizationError, CimdFetchError, type ConsentDescription, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { AuthorizeHandler } from "./builtin-server";
+
+export const DEMO_USER = { id: "demo-user", name: "Demo User" };
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function page(details: ConsentDescription, handle: string): string {
+  const name = escape(details.clientName);
+  const origin = details.clientDomain ? `Published by <strong>${escape(details.clientDomain)}</strong>.` : "This app registered itself; its name is not verified.";
+  const scopes = details.scope
+    .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}" checked> ${escape(scope)}</label>`)
+    .join("<br>");
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>Authorize ${name}</title>
+<h1>Allow ${name} to use the mcp-edge demo as ${escape(DEMO_USER.name)}?</h1>
+<p>Signed in as <strong>${escape(DEMO_USER.id)}</strong> (demo: no password).</p>
+<p>${origin} Access will be sent to <strong>${escape(details.redirectHost)}</strong>.</p>
+${details.redirectIsLoopback ? "<p><strong>This sends access to an app on your computer.</strong> Continue only if you just started signing in from it.</p>" : ""}
+<form method="post">
+  <input type="hidden" name="handle" value="${escape(handle)}">
+  ${scopes}
+  <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Deny</button></p>
+</form>`;
+}
+
+function plain(status: number, message: string): Response {
+  return new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+async function show(request: Request, oauth: OAuthHelpers): Promise<Response> {
+  const authRequest = await oauth.parseAuthRequest(request);
+  const details = await oauth.describeConsent(authRequest);
+  const consent = await oauth.beginConsent(authRequest);
+  consent.headers.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(page(details, consent.handle), { headers: consent.headers });
+}
+
+async function decide(request: Request, oauth: OAuthHelpers): Promise<Response> {
+  const form = await request.clone().formData();
+  const handle = String(form.get("handle") ?? "");
+  if (form.get("decision") !== "approve") {
+    const denied = await oauth.denyConsent(request, handle);
+    return new Response(null, { status: 302, headers: denied.headers });
+  }
+  const approved = await oauth.approveConsent(request, handle, { scope: form.getAll("scope").map(String) });
+  const { redirectTo } = await oauth.completeAuthorization({
+    request: approved.request, // from storage, not from the form
+    userId: DEMO_USER.id,
+    metadata: {},
+    scope: approved.request.scope,
+    props: { userId: DEMO_USER.id, name: DEMO_USER.name },
+  });
+  approved.headers.set("Location", redirectTo);
+  return new Response(null, { status: 302, headers: approved.headers });
+}
+
+/** The demo's `/authorize`: GET shows the consent page, POST approves (or denies) for the demo user. */
+export const demoAuthorize: AuthorizeHandler<unknown> = async (request, _env, oauth) => {
+  try {
+    if (request.method === "GET") return await show(request, oauth);
+    if (request.method === "POST") return await decide(request, oauth);
+    return plain(405, "Method Not Allowed");
+  } catch (error) {
+    // A redirect back to the client only once the library validated client and redirect URI.
+    if (error instanceof AuthorizationError && error.redirectTo) return Response.redirect(error.redirectTo, 302);
+    if (error instanceof AuthorizationError) return plain(400, error.description);
+    if (error instanceof CimdFetchError) return plain(400, "This app could not be verified.");
+    throw error;
+  }
+};

@@ -1,0 +1,14 @@
+/**
+ * mcp-edge's authorization API: the resource-server options (`createMcpEdge(server, { auth })`),
+ * the token verifiers, the principal handlers see, and the built-in authorization server.
+ */
+export type { AuthOptions, TokenVerifier, VerifiedToken, VerifyContext } from "./options";
+export { TokenError } from "./options";
+export type { Principal } from "./principal";
+export { jwtVerifier, DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions } from "./jwt";
+export { introspectionVerifier, type IntrospectionVerifierOptions } from "./introspection";
+export { canonicalResource } from "./canonical";
+export {
+  createAuthorizationServer, withAuthorizationServer, AUTHORIZE_PATH, TOKEN_PATH, REGISTER_PATH,
+  type AuthorizationServerOptions, type AuthorizationServerEnv, type AuthorizeHandler, type BuiltinAuthorizationServer,
+} from "./builtin-server";

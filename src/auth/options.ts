@@ -1,0 +1,124 @@
+/**
+ * Resource-server configuration (`createMcpEdge(server, { auth })`) and its resolved form:
+ * the canonical resource URI, the protected resource metadata document (RFC 9728) built once,
+ * its URL and the paths it is served at. Token verification itself is a pluggable function.
+ */
+import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
+
+export const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+
+/** What a verifier learns about the request: the resource the token must be for, and the bindings. */
+export interface VerifyContext<Env = unknown> {
+  /** This server's canonical URI (RFC 8707): a valid token's audience names it. */
+  resource: string;
+  env: Env;
+}
+
+/** A token a verifier accepted. The runtime still checks `audience` and `expiresAt` itself. */
+export interface VerifiedToken {
+  subject: string;
+  scopes: readonly string[];
+  /** The token's audience (`aud`, or the introspection answer's); must name this resource. */
+  audience: string | readonly string[];
+  clientId?: string;
+  /** Seconds since the epoch. */
+  expiresAt?: number;
+  /** Claims handlers may read (never the token itself). */
+  claims: Record<string, unknown>;
+}
+
+/**
+ * Checks a bearer token. Resolve null (or throw `TokenError`) for a token that is not valid
+ * here: the client gets 401 invalid_token. Any other failure (the authorization server is
+ * unreachable) is logged and answered 503, never 401, so clients do not discard good tokens.
+ */
+export type TokenVerifier<Env = unknown> = (token: string, context: VerifyContext<Env>) => Promise<VerifiedToken | null>;
+
+/** Thrown by a verifier to refuse a token with a reason the client may see (401 invalid_token). */
+export class TokenError extends Error {
+  constructor(readonly description: string) {
+    super(description);
+    this.name = "TokenError";
+  }
+}
+
+export interface AuthOptions {
+  /** The canonical URI of this MCP server (RFC 8707 / RFC 9728 `resource`), e.g. "https://mcp.example.com/mcp". */
+  resource: string;
+  /** Issuer URLs of the authorization servers whose tokens are accepted (at least one). */
+  authorizationServers: string[];
+  /** Verifies bearer tokens: `jwtVerifier(...)`, `introspectionVerifier(...)`, the built-in server's, or your own. */
+  // `never`: a verifier typed for any Env fits here (the runtime passes the Worker's env through).
+  verify: TokenVerifier<never>;
+  /** Scopes every request needs; named in 401 challenges and published as `scopes_supported` unless that is set. */
+  requiredScopes?: string[];
+  /** `scopes_supported` of the protected resource metadata (default: `requiredScopes`). */
+  scopesSupported?: string[];
+  /** Extra scopes per tool name, checked on `tools/call` (403 insufficient_scope). */
+  toolScopes?: Record<string, string[]>;
+  /** Extra scopes per resource URI (exact, or a prefix ending in "*"), checked on reads and subscriptions. */
+  resourceScopes?: Record<string, string[]>;
+  /** `resource_name` of the metadata document. */
+  resourceName?: string;
+  /** `resource_documentation` of the metadata document. */
+  resourceDocumentation?: string;
+}
+
+export interface ResolvedAuth {
+  resource: string;
+  verify: TokenVerifier<unknown>;
+  requiredScopes: readonly string[];
+  toolScopes: ReadonlyMap<string, readonly string[]>;
+  resourceScopes: readonly { pattern: string; prefix: boolean; scopes: readonly string[] }[];
+  /** Absolute URL of the metadata document, sent in every challenge. */
+  metadataUrl: string;
+  /** Paths the document is served at: the path-suffixed form (RFC 9728 §3.1) and the bare one. */
+  metadataPaths: readonly string[];
+  /** The document, serialised once. */
+  metadataBody: string;
+}
+
+function checkScopeList(name: string, scopes: unknown): string[] {
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === "string" && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s))) {
+    throw new TypeError(`mcp-edge option ${name} must be a list of scope tokens`);
+  }
+  return scopes as string[];
+}
+
+export function resolveAuth(o: AuthOptions): ResolvedAuth {
+  const resource = canonicalResource(o.resource);
+  if (!resource) throw new TypeError("mcp-edge option auth.resource must be an absolute http(s) URI without a fragment");
+  const servers = o.authorizationServers ?? [];
+  if (servers.length === 0) throw new TypeError("mcp-edge option auth.authorizationServers needs at least one issuer URL");
+  for (const s of servers) {
+    if (!canonicalResource(s)) throw new TypeError(`mcp-edge option auth.authorizationServers: "${s}" is not an absolute http(s) URL`);
+  }
+  if (typeof o.verify !== "function") throw new TypeError("mcp-edge option auth.verify must be a token verifier function");
+  const requiredScopes = checkScopeList("auth.requiredScopes", o.requiredScopes ?? []);
+  const scopesSupported = checkScopeList("auth.scopesSupported", o.scopesSupported ?? requiredScopes);
+  const toolScopes = new Map<string, readonly string[]>();
+  for (const [tool, scopes] of Object.entries(o.toolScopes ?? {})) toolScopes.set(tool, checkScopeList(`auth.toolScopes.${tool}`, scopes));
+  const resourceScopes = Object.entries(o.resourceScopes ?? {}).map(([pattern, scopes]) => {
+    const prefix = pattern.endsWith("*");
+    return { pattern: prefix ? pattern.slice(0, -1) : pattern, prefix, scopes: checkScopeList(`auth.resourceScopes["${pattern}"]`, scopes) };
+  });
+  const metadata: Record<string, unknown> = {
+    resource,
+    authorization_servers: servers,
+    bearer_methods_supported: ["header"],
+  };
+  if (scopesSupported.length > 0) metadata.scopes_supported = scopesSupported;
+  if (o.resourceName !== undefined) metadata.resource_name = o.resourceName;
+  if (o.resourceDocumentation !== undefined) metadata.resource_documentation = o.resourceDocumentation;
+  const suffixed = metadataPathFor(resource);
+  return {
+    resource,
+    verify: o.verify as TokenVerifier<unknown>,
+    requiredScopes,
+    toolScopes,
+    resourceScopes,
+    metadataUrl: metadataUrlFor(resource),
+    metadataPaths: suffixed === BARE_METADATA_PATH ? [BARE_METADATA_PATH] : [suffixed, BARE_METADATA_PATH],
+    metadataBody: JSON.stringify(metadata),
+  };
+}
