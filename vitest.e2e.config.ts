@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["test/e2e/**/*.test.ts"],
+    // Empties results/compat/: each file writes its client-compatibility record there.
+    globalSetup: ["test/e2e/clients/helpers/global-setup.mjs"],
     fileParallelism: false,
     testTimeout: 60_000,
     // Starting wrangler dev (esbuild bundle + workerd) and stopping its process group.

@@ -17,10 +17,15 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** Extra arguments for `wrangler dev`. */
   args?: string[];
+  /**
+   * Serve HTTPS with this PEM key and certificate (wrangler's `--local-protocol https`); `url`
+   * becomes `https://127.0.0.1:<port>` and the readiness probe trusts only this certificate.
+   */
+  https?: { keyPath: string; certPath: string };
 }
 
 export interface DevServer {
-  /** Origin of the Worker, e.g. "http://127.0.0.1:41234" (no trailing slash). */
+  /** Origin of the Worker, e.g. "http://127.0.0.1:41234" (https:// with the `https` option; no trailing slash). */
   url: string;
   /** The MCP endpoint, `${url}/mcp`. */
   mcpUrl: string;

@@ -4,11 +4,15 @@
 // Invariant: every started server is in `live` until its whole process group has exited; the
 // exit/signal hooks kill whatever is still in `live`.
 //
+// With `https: { keyPath, certPath }` wrangler serves HTTPS (--local-protocol https) and the
+// readiness probe trusts only that certificate.
+//
 // CLI: `node scripts/dev-server.mjs [--port N] [--config wrangler.toml]` prints the MCP URL and
 // runs until Ctrl-C (wrangler's output goes to stderr).
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request as httpsRequest } from "node:https";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -156,19 +160,39 @@ async function waitGroupGone(pgid, ms) {
   return true;
 }
 
-/** Any HTTP answer means workerd is serving; the body is a harmless ping. */
-async function probe(url) {
+const PROBE_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const PROBE_BODY = JSON.stringify({ jsonrpc: "2.0", id: "dev-server-ready-probe", method: "ping" });
+
+/**
+ * Any HTTP answer means workerd is serving; the body is a harmless ping. Resolves true, or the
+ * reason it failed. Over HTTPS it trusts only the given CA (the server's own certificate).
+ * @param {string} url
+ * @param {Buffer} [ca]
+ * @returns {Promise<true | string>}
+ */
+async function probe(url, ca) {
+  if (ca) {
+    return new Promise((resolveProbe) => {
+      const req = httpsRequest(`${url}/mcp`, { method: "POST", ca, headers: PROBE_HEADERS, timeout: PROBE_TIMEOUT_MS }, (res) => {
+        res.resume();
+        resolveProbe(true);
+      });
+      req.on("timeout", () => req.destroy(new Error("probe timed out")));
+      req.on("error", (err) => resolveProbe(String(err?.message ?? err)));
+      req.end(PROBE_BODY);
+    });
+  }
   try {
     const res = await fetch(`${url}/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: "dev-server-ready-probe", method: "ping" }),
+      headers: PROBE_HEADERS,
+      body: PROBE_BODY,
       signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
     await res.body?.cancel().catch(() => {});
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return String(err?.cause?.message ?? err?.message ?? err);
   }
 }
 
@@ -195,6 +219,7 @@ export async function startDevServer(options = {}) {
 async function startOnce(options) {
   const configPath = resolve(options.configPath ?? join(REPO_ROOT, "wrangler.toml"));
   const cwd = options.cwd ?? dirname(configPath);
+  const ca = options.https ? readFileSync(options.https.certPath) : undefined;
   const [port, inspectorPort] = options.port
     ? [options.port, (await findFreePorts(1, HOST, [options.port]))[0]]
     : await findFreePorts(2, HOST);
@@ -210,9 +235,12 @@ async function startOnce(options) {
     "--persist-to", persistDir,
     "--log-level", options.logLevel ?? "warn",
     "--show-interactive-dev-session=false",
+    ...(options.https
+      ? ["--local-protocol", "https", "--https-key-path", resolve(options.https.keyPath), "--https-cert-path", resolve(options.https.certPath)]
+      : []),
     ...(options.args ?? []),
   ];
-  const url = `http://${HOST}:${port}`;
+  const url = `${options.https ? "https" : "http"}://${HOST}:${port}`;
   const lines = [];
   const echo = options.echo ?? process.env.MCP_EDGE_DEV_LOGS === "1";
 
@@ -295,8 +323,9 @@ async function startOnce(options) {
     if (!pgid) throw new Error("could not spawn wrangler");
     for (;;) {
       if (exitInfo) throw new Error(`wrangler dev exited before it was ready (code ${exitInfo.code}, signal ${exitInfo.signal})`);
-      if (await probe(url)) break;
-      if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${url} within ${options.readyTimeoutMs ?? READY_TIMEOUT_MS} ms`);
+      const probed = await probe(url, ca);
+      if (probed === true) break;
+      if (Date.now() > deadline) throw new Error(`wrangler dev did not answer on ${url} within ${options.readyTimeoutMs ?? READY_TIMEOUT_MS} ms (last probe: ${probed})`);
       await sleep(PROBE_INTERVAL_MS);
     }
   } catch (err) {

@@ -27,5 +27,5 @@ export function encodeSseComment(text: string): Uint8Array {
 
 export const SSE_HEADERS: Record<string, string> = {
   "Content-Type": "text/event-stream",
-  "Cache-Control": "no-cache, no-transform",
+  "Cache-Control": "no-store, no-transform",
 };

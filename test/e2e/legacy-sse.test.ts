@@ -12,12 +12,14 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, expect, it } from "vitest";
+import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
 import { useDevServer } from "./helpers/server";
 
 const LEGACY_VERSION = "2024-11-05";
 
 const server = useDevServer();
+useCompatRecord(SDK_ROWS.legacySse);
 
 const clients: Client[] = [];
 

@@ -18,10 +18,12 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
 import { useDevServer } from "./helpers/server";
 
 const server = useDevServer();
+useCompatRecord(SDK_ROWS.sessions);
 
 /** Every client a test opened; closed after each test so no stream or reconnect timer outlives it. */
 const clients: Client[] = [];
