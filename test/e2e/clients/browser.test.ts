@@ -150,12 +150,12 @@ async function pageClient(mcpUrl: string) {
     out.progressResult = streamed.find((m) => m.id === 3)?.result;
 
     // The standalone GET stream: headers, then the first bytes (the priming event), then hang up.
-    // `cache: "no-store"`: the server marks SSE answers `Cache-Control: no-cache, no-transform`,
-    // which lets Chromium keep this stream in its HTTP cache; after the abort below, that entry
-    // makes Chromium send the next DELETE to the same URL twice (the second copy gets 404).
-    // Until SSE answers say `no-store`, a page has to ask for it itself.
+    // No cache option on purpose: the server's SSE answers say `Cache-Control: no-store`. With
+    // `no-cache` Chromium kept this stream in its HTTP cache, and after the abort below sent the
+    // next DELETE to the same URL twice (the second copy got 404); the DELETE assertions below
+    // catch that if it comes back.
     const abort = new AbortController();
-    const get = await fetch(mcpUrl, { cache: "no-store", headers: { accept: "text/event-stream", ...session }, signal: abort.signal });
+    const get = await fetch(mcpUrl, { headers: { accept: "text/event-stream", ...session }, signal: abort.signal });
     out.getStatus = get.status;
     out.getType = get.headers.get("content-type");
     const reader = get.body!.getReader();
