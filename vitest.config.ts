@@ -1,6 +1,7 @@
 // Tests that run inside workerd (the real Worker, Durable Objects and SQLite storage):
 // "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
-// small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour.
+// small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
+// "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml).
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
@@ -14,6 +15,10 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tuned/wrangler.toml" } })],
         test: { name: "tuned", include: ["test/tuned/**/*.test.ts"] },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/list-changed/wrangler.toml" } })],
+        test: { name: "list-changed", include: ["test/list-changed/**/*.test.ts"] },
       },
     ],
   },

@@ -19,7 +19,7 @@ import { encodeSseEvent } from "../src/sse/encode";
 import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
 import { PendingRequests } from "./pending";
 import { LiveStreams } from "./streams";
-import { registryObjectId, ResourceRegistry, type UpdateDelivery } from "./resource-registry";
+import { listChangedRegistryId, registryObjectId, ResourceRegistry, type ListKind, type RegistryEvent, type UpdateDelivery } from "./resource-registry";
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { decodePrincipal, HEADER_PRINCIPAL, type Principal } from "../src/auth/principal";
@@ -100,6 +100,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     this.state = state;
     this.log.setMeta("state", state);
     this.touch(true);
+    await this.registerForListChanges();
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
@@ -132,12 +133,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** Fans an update out to every subscribed session; forgets sessions that no longer exist. */
-  async registryNotify(uri: string): Promise<number> {
+  async registryNotify(event: string | RegistryEvent): Promise<number> {
     const namespace = this.sessionNamespace();
     const registry = this.registry();
+    const deliver = (stub: DurableObjectStub<McpSessionObject>): Promise<UpdateDelivery> =>
+      typeof event === "string" ? stub.resourceUpdated(event) : stub.listChanged(event.list);
     const results = await Promise.all(
       registry.sessions().map(async (sessionId) => {
-        const delivery = await namespace.get(namespace.idFromString(sessionId)).resourceUpdated(uri).catch(() => "no-stream" as const);
+        const delivery = await deliver(namespace.get(namespace.idFromString(sessionId))).catch(() => "no-stream" as const);
         if (delivery === "gone" || delivery === "not-subscribed") registry.remove(sessionId);
         return delivery === "sent" ? 1 : 0;
       }),
@@ -155,6 +158,19 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     const namespace = (this.env as EdgeEnv).MCP_SESSION;
     if (!namespace) throw new Error("mcp-edge: the MCP_SESSION binding is missing");
     return namespace;
+  }
+
+  /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
+  async listChanged(list: ListKind): Promise<UpdateDelivery> {
+    if (!this.state) return "gone";
+    return this.sendStandalone(notification(`notifications/${list}/list_changed`)) ? "sent" : "no-stream";
+  }
+
+  /** With `listChanged` declared, each session registers so notifyListChanged can reach it. */
+  private async registerForListChanges(): Promise<void> {
+    if (!this.server.listChanged) return;
+    const namespace = this.sessionNamespace();
+    await namespace.get(listChangedRegistryId(namespace)).registryAdd(this.ctx.id.toString());
   }
 
   /** Keeps the URI's registry object in step with this session's subscriptions. */
@@ -457,6 +473,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       const state = subject === undefined ? negotiated : { ...negotiated, subject };
       this.state = state;
       this.log.setMeta("state", state);
+      this.ctx.waitUntil(this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)));
       return { kind: "result", id: request.id, result };
     } catch (error) {
       return errorMessage(request.id, toErrorObject(error, request));

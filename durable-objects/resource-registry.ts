@@ -13,6 +13,16 @@ const SCHEMA = "CREATE TABLE IF NOT EXISTS registry_subscribers (session_id TEXT
 const NAME_PREFIX = "mcp-edge:resource:";
 
 export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone";
+export type ListKind = "tools" | "resources" | "prompts";
+/** What a registry fans out: a resource URI's update (a string), or a list change. */
+export type RegistryEvent = { list: ListKind };
+
+const LIST_CHANGED_NAME = "mcp-edge:list-changed";
+
+/** The registry object of all sessions of a server that declares listChanged. */
+export function listChangedRegistryId(namespace: { idFromName(name: string): DurableObjectId }): DurableObjectId {
+  return namespace.idFromName(LIST_CHANGED_NAME);
+}
 
 /** The registry object of one resource URI. */
 export function registryObjectId(namespace: { idFromName(name: string): DurableObjectId }, uri: string): DurableObjectId {

@@ -1,7 +1,7 @@
 /** mcp-edge's public API: define a server, then serve it from a Worker with createMcpEdge. */
 export { defineServer, McpServer } from "./mcp/server";
 export type {
-  ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult,
+  ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult, EnabledPredicate,
 } from "./mcp/server";
 export type { HandlerContext, InteractiveContext, SessionInfo, SamplingRequest } from "./mcp/context";
 export { text, image, audio, resourceLink, embeddedResource, toolError, toBase64 } from "./mcp/content";
@@ -10,7 +10,7 @@ export type { JsonSchema, StandardJsonSchema } from "./mcp/schema";
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge } from "./edge";
-export { notifyResourceUpdated } from "./notify";
+export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export type { EdgeOptions, SessionOptions } from "./options";
 export type { EdgeEnv } from "./env";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";

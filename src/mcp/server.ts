@@ -20,9 +20,20 @@ export interface ServerConfig {
   instructions?: string;
   /** Items per page on every list method (default 100). */
   pageSize?: number;
+  /**
+   * Declare `listChanged` for tools, resources and prompts: sessions register so that
+   * `notifyListChanged(env, kind)` reaches them (use with `enabled` predicates). Default false.
+   */
+  listChanged?: boolean;
 }
 
-export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined> {
+/**
+ * Decides per request whether a definition exists for this caller (a feature flag, the
+ * principal, the session). A disabled definition is absent from lists and unknown to calls.
+ */
+export type EnabledPredicate<Env> = (ctx: HandlerContext<Env>) => Awaitable<boolean>;
+
+export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined, Env = unknown> {
   title?: string;
   description: string;
   /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
@@ -31,6 +42,7 @@ export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaI
   output?: O;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
+  enabled?: EnabledPredicate<Env>;
 }
 
 type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
@@ -45,6 +57,7 @@ export interface ToolDefinition<Env> {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
+  enabled: EnabledPredicate<Env> | undefined;
 }
 
 export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
@@ -63,6 +76,7 @@ export interface ResourceConfig<Env> {
   _meta?: Record<string, unknown>;
   /** Completions for template variables (templates only). */
   complete?: Record<string, Completer<Env>>;
+  enabled?: EnabledPredicate<Env>;
 }
 
 /** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
@@ -77,6 +91,7 @@ export type ResourceContentsInput =
 export interface ResourceDefinition<Env> {
   uri: string;
   listing: Record<string, unknown>;
+  enabled: EnabledPredicate<Env> | undefined;
   read: (uri: string, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
 }
 
@@ -85,6 +100,7 @@ export interface ResourceTemplateDefinition<Env> {
   listing: Record<string, unknown>;
   mimeType: string | undefined;
   complete: Record<string, Completer<Env>>;
+  enabled: EnabledPredicate<Env> | undefined;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
 }
 
@@ -101,6 +117,7 @@ export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   description: string;
   arguments?: A;
   _meta?: Record<string, unknown>;
+  enabled?: EnabledPredicate<Env>;
 }
 
 type PromptArgs<A extends readonly { name: string; required?: boolean }[]> = {
@@ -111,6 +128,7 @@ export interface PromptDefinition<Env> {
   name: string;
   listing: Record<string, unknown>;
   arguments: readonly PromptArgument<Env>[];
+  enabled: EnabledPredicate<Env> | undefined;
   get: (args: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<GetPromptResult>;
 }
 
@@ -126,6 +144,7 @@ export class McpServer<Env = unknown> {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
+  readonly listChanged: boolean;
   readonly tools = new Map<string, ToolDefinition<Env>>();
   readonly resources = new Map<string, ResourceDefinition<Env>>();
   readonly templates: ResourceTemplateDefinition<Env>[] = [];
@@ -138,13 +157,14 @@ export class McpServer<Env = unknown> {
     this.info = config.title ? { name: config.name, version: config.version, title: config.title } : { name: config.name, version: config.version };
     this.instructions = config.instructions;
     this.pageSize = config.pageSize ?? 100;
+    this.listChanged = config.listChanged ?? false;
     if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
   }
 
   /** A simple tool: answered in the Worker, its context cannot send messages to the client. */
   tool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
     name: string,
-    config: ToolConfig<I, O>,
+    config: ToolConfig<I, O, Env>,
     handler: ToolHandler<ToolArgs<I>, HandlerContext<Env>>,
   ): this {
     return this.addTool(name, config, false, handler as ToolDefinition<Env>["handler"]);
@@ -156,7 +176,7 @@ export class McpServer<Env = unknown> {
    */
   interactiveTool<I extends SchemaInput | undefined = undefined, O extends SchemaInput | undefined = undefined>(
     name: string,
-    config: ToolConfig<I, O>,
+    config: ToolConfig<I, O, Env>,
     handler: ToolHandler<ToolArgs<I>, InteractiveContext<Env>>,
   ): this {
     return this.addTool(name, config, true, handler as ToolDefinition<Env>["handler"]);
@@ -164,7 +184,7 @@ export class McpServer<Env = unknown> {
 
   private addTool(
     name: string,
-    config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined>,
+    config: ToolConfig<SchemaInput | undefined, SchemaInput | undefined, Env>,
     interactive: boolean,
     handler: ToolDefinition<Env>["handler"],
   ): this {
@@ -184,7 +204,7 @@ export class McpServer<Env = unknown> {
       annotations: config.annotations,
       _meta: config._meta,
     });
-    this.tools.set(name, { name, interactive, listing, input, output, handler });
+    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled });
     return this;
   }
 
@@ -196,7 +216,7 @@ export class McpServer<Env = unknown> {
       uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
       size: config.size, annotations: config.annotations, _meta: config._meta,
     });
-    this.resources.set(uri, { uri, listing, read });
+    this.resources.set(uri, { uri, listing, enabled: config.enabled, read });
     return this;
   }
 
@@ -212,7 +232,7 @@ export class McpServer<Env = unknown> {
       uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
       annotations: config.annotations, _meta: config._meta,
     });
-    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, read });
+    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, enabled: config.enabled, read });
     return this;
   }
 
@@ -234,7 +254,7 @@ export class McpServer<Env = unknown> {
         : undefined,
       _meta: config._meta,
     });
-    this.prompts.set(name, { name, listing, arguments: args, get: get as PromptDefinition<Env>["get"] });
+    this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, get: get as PromptDefinition<Env>["get"] });
     return this;
   }
 
@@ -253,12 +273,27 @@ export class McpServer<Env = unknown> {
   /** Capabilities derived from what is registered; `sessions` says whether session features exist. */
   capabilities(sessions: boolean): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
-    if (this.tools.size > 0) caps.tools = { listChanged: false };
-    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: sessions, listChanged: false };
-    if (this.prompts.size > 0) caps.prompts = { listChanged: false };
+    // list_changed notifications need sessions to carry them.
+    const listChanged = this.listChanged && sessions;
+    if (this.tools.size > 0) caps.tools = { listChanged };
+    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: sessions, listChanged };
+    if (this.prompts.size > 0) caps.prompts = { listChanged };
     if (this.hasCompletions()) caps.completions = {};
     return caps;
   }
+}
+
+/** Whether a definition is enabled for this request (no predicate: always). */
+export async function isEnabled<Env>(definition: { enabled: EnabledPredicate<Env> | undefined }, ctx: HandlerContext<Env>): Promise<boolean> {
+  return definition.enabled ? await definition.enabled(ctx) : true;
+}
+
+/** The items whose definitions are enabled for this request, in order. */
+export async function enabledOnly<Env, T extends { enabled: EnabledPredicate<Env> | undefined }>(items: Iterable<T>, ctx: HandlerContext<Env>): Promise<T[]> {
+  const all = [...items];
+  if (all.every((item) => item.enabled === undefined)) return all;
+  const flags = await Promise.all(all.map((item) => isEnabled(item, ctx)));
+  return all.filter((_, i) => flags[i]);
 }
 
 /** Starts a server definition. */

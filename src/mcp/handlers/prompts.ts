@@ -4,9 +4,10 @@ import type { Params } from "../../jsonrpc/messages";
 import type { HandlerContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
+import { enabledOnly, isEnabled } from "../server";
 
-export async function listPrompts<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
-  const all = [...dc.server.prompts.values()].map((p) => p.listing);
+export async function listPrompts<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const all = (await enabledOnly(dc.server.prompts.values(), hc)).map((p) => p.listing);
   const { page, nextCursor } = paginate("prompts", all, params, dc.server.pageSize);
   return nextCursor ? { prompts: page, nextCursor } : { prompts: page };
 }
@@ -15,7 +16,7 @@ export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, h
   const name = params.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'prompts/get needs a string "name"');
   const prompt = dc.server.prompts.get(name);
-  if (!prompt) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
+  if (!prompt || !(await isEnabled(prompt, hc))) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
   const raw = params.arguments ?? {};
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
   const args: Record<string, string> = {};

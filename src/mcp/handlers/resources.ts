@@ -4,18 +4,19 @@ import type { Params } from "../../jsonrpc/messages";
 import type { HandlerContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
+import { enabledOnly, isEnabled } from "../server";
 import type { ReadResult, ResourceContentsInput } from "../server";
 import { toBase64 } from "../content";
 import type { ResourceContents } from "../types";
 
-export async function listResources<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
-  const all = [...dc.server.resources.values()].map((r) => r.listing);
+export async function listResources<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const all = (await enabledOnly(dc.server.resources.values(), hc)).map((r) => r.listing);
   const { page, nextCursor } = paginate("resources", all, params, dc.server.pageSize);
   return nextCursor ? { resources: page, nextCursor } : { resources: page };
 }
 
-export async function listResourceTemplates<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
-  const all = dc.server.templates.map((t) => t.listing);
+export async function listResourceTemplates<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const all = (await enabledOnly(dc.server.templates, hc)).map((t) => t.listing);
   const { page, nextCursor } = paginate("templates", all, params, dc.server.pageSize);
   return nextCursor ? { resourceTemplates: page, nextCursor } : { resourceTemplates: page };
 }
@@ -39,13 +40,14 @@ function normalise(uri: string, mimeType: string | undefined, result: ReadResult
 /** Finds the definition serving a URI: a static resource first, then the first matching template. */
 export async function readResource<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/read");
+  // A disabled definition does not exist for this caller.
   const fixed = dc.server.resources.get(uri);
-  if (fixed) {
+  if (fixed && (await isEnabled(fixed, hc))) {
     return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, hc)) };
   }
   for (const t of dc.server.templates) {
     const variables = t.template.match(uri);
-    if (variables) return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, hc)) };
+    if (variables && (await isEnabled(t, hc))) return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, hc)) };
   }
   throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
 }

@@ -4,12 +4,13 @@ import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
+import { enabledOnly, isEnabled } from "../server";
 import { reportsInputErrorsAsToolErrors } from "../versions";
 import { toolError } from "../content";
 import type { CallToolResult } from "../types";
 
-export async function listTools<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
-  const all = [...dc.server.tools.values()].map((t) => t.listing);
+export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  const all = (await enabledOnly(dc.server.tools.values(), hc)).map((t) => t.listing);
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }
@@ -22,7 +23,8 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   const name = params.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'tools/call needs a string "name"');
   const tool = dc.server.tools.get(name);
-  if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  // A disabled tool does not exist for this caller.
+  if (!tool || !(await isEnabled(tool, hc))) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const rawArgs = params.arguments ?? {};
   if (!isObject(rawArgs)) throw new RpcError(INVALID_PARAMS, `tools/call "${name}": "arguments" must be an object`);
 
