@@ -9,7 +9,7 @@ import { INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_N
 import { errorMessage, isResponse, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
-import { dispatchRequest, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
+import { dispatchRequest, toErrorObject, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
 import { replyBody, toExchange, type Exchange } from "../src/mcp/exchange";
 import { isInteractiveCall } from "../src/mcp/routing";
 import type { McpServer } from "../src/mcp/server";
@@ -23,13 +23,9 @@ import { listChangedRegistryId, registryObjectId, ResourceRegistry, type ListKin
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { decodePrincipal, HEADER_PRINCIPAL, type Principal } from "../src/auth/principal";
-import { toErrorObject } from "../src/mcp/dispatch";
-import { encodeSseNamedEvent } from "../src/sse/encode";
+import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 
-/** Internal URLs of the 2024-11-05 HTTP+SSE transport (the Worker forwards to these). */
-export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
-export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
-export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
+export { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "./legacy-transport";
 
 const HEADER_LAST_EVENT_ID = "Last-Event-ID";
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
@@ -72,6 +68,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     this.log = new EventLog(ctx.storage.sql, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
     this.pending = new PendingRequests(options.maxPendingRequests, options.requestTimeoutMs);
+    this.legacyHost = this.createLegacyHost();
     ctx.blockConcurrencyWhile(async () => this.restore());
   }
 
@@ -186,8 +183,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
-    if (request.url === LEGACY_OPEN_URL) return this.openLegacy(request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
-    if (request.url === LEGACY_POST_URL) return this.handleLegacyPost(await request.text(), principal);
+    if (request.url === LEGACY_OPEN_URL) return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
+    if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     // Another principal's request on this session is answered as if the session did not exist.
     if (!this.state || this.state.subject !== principal?.subject) {
       return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
@@ -422,62 +419,39 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     return response;
   }
 
-  // ---- 2024-11-05 HTTP+SSE transport -----------------------------------------------------
+  // ---- 2024-11-05 HTTP+SSE transport (legacy-transport.ts) --------------------------------
 
-  /** GET /sse: this new object becomes a session whose one stream starts with the endpoint event. */
-  private openLegacy(endpoint: string, principal: Principal | undefined): Response {
-    if (this.state || this.terminated || this.log.getMeta<number>("legacy_stream") !== undefined) {
-      return rpcError(409, TRANSPORT_ERROR, "Conflict: this session's legacy stream was already opened");
-    }
-    const stream = this.log.openStream("get");
-    this.log.setMeta("legacy_stream", stream);
-    // Auth: the legacy session belongs to the principal that opened its stream.
-    if (principal) this.log.setMeta("legacy_subject", principal.subject);
-    this.touch(true);
-    const response = this.live.attach(stream);
-    this.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
-    return response;
-  }
+  /** Built in the constructor, once the log and streams exist. */
+  private readonly legacyHost: LegacyHost;
 
-  /** POST to the endpoint: 202 at once; every response goes on the legacy stream. */
-  private handleLegacyPost(text: string, principal: Principal | undefined): Response {
-    const stream = this.log.getMeta<number>("legacy_stream");
-    const owner = this.log.getMeta<string>("legacy_subject");
-    if (stream === undefined || this.terminated || !this.live.isAttached(stream) || owner !== principal?.subject) {
-      return rpcError(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
-    }
-    const parsed = parseBody(text);
-    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
-    this.touch();
-    const exchange = toExchange(parsed);
-    for (const invalid of exchange.invalid) this.emit(stream, invalid);
-    for (const message of exchange.others) this.receive(message);
-    for (const request of exchange.requests) {
-      if (request.method === "initialize") {
-        this.emit(stream, this.initializeLegacy(request));
-      } else if (!this.state) {
-        this.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
-      } else {
+  private createLegacyHost(): LegacyHost {
+    return {
+      log: this.log,
+      live: this.live,
+      isTaken: () => this.state !== null || this.terminated,
+      isInitialized: () => this.state !== null,
+      isTerminated: () => this.terminated,
+      touch: (force) => this.touch(force),
+      emit: (stream, message) => this.emit(stream, message),
+      receive: (message) => this.receive(message),
+      start: (stream, request, principal) => {
         this.log.addInflight(stream, idKey(request.id));
         void this.run(stream, request, principal);
-      }
-    }
-    return new Response(null, { status: 202 });
-  }
-
-  private initializeLegacy(request: RequestMessage): ResponseMessage {
-    if (this.state) return errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" });
-    try {
-      const { result, state: negotiated } = initialize(this.server, request.params, true);
-      const subject = this.log.getMeta<string>("legacy_subject");
-      const state = subject === undefined ? negotiated : { ...negotiated, subject };
-      this.state = state;
-      this.log.setMeta("state", state);
-      this.ctx.waitUntil(this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)));
-      return { kind: "result", id: request.id, result };
-    } catch (error) {
-      return errorMessage(request.id, toErrorObject(error, request));
-    }
+      },
+      initialize: (request, subject) => {
+        try {
+          const { result, state: negotiated } = initialize(this.server, request.params, true);
+          const state = subject === undefined ? negotiated : { ...negotiated, subject };
+          this.state = state;
+          this.log.setMeta("state", state);
+          this.ctx.waitUntil(this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)));
+          return { kind: "result", id: request.id, result };
+        } catch (error) {
+          return errorMessage(request.id, toErrorObject(error, request));
+        }
+      },
+      error: rpcError,
+    };
   }
 
   // ---- DELETE and housekeeping -----------------------------------------------------------

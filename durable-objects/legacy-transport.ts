@@ -1,0 +1,79 @@
+/**
+ * The 2024-11-05 HTTP+SSE transport inside a session object: GET /sse makes a fresh object
+ * the session and opens its one stream with the `endpoint` event; each POST to the endpoint
+ * is answered 202 and everything it causes travels on that stream. No resumption exists in
+ * that revision, so a session whose stream is gone is gone.
+ *
+ * Meta keys: legacy_stream (the stream number), legacy_subject (the principal that opened it).
+ */
+import { INVALID_REQUEST, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
+import { parseBody } from "../src/jsonrpc/parse";
+import type { Principal } from "../src/auth/principal";
+import { toExchange } from "../src/mcp/exchange";
+import { encodeSseNamedEvent } from "../src/sse/encode";
+import type { EventLog } from "./event-log";
+import type { LiveStreams } from "./streams";
+
+/** Internal URLs of the legacy transport (the Worker forwards to these). */
+export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
+export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
+export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
+
+/** What the legacy transport needs from its session object. */
+export interface LegacyHost {
+  readonly log: EventLog;
+  readonly live: LiveStreams;
+  /** True once the object is a session of either transport, or was terminated. */
+  isTaken(): boolean;
+  isInitialized(): boolean;
+  isTerminated(): boolean;
+  touch(force?: boolean): void;
+  emit(stream: number, message: Message | ResponseMessage): void;
+  receive(message: Message): void;
+  /** Runs a request on a stream (records it in flight first). */
+  start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
+  /** Answers initialize, making the object a session owned by `subject`. */
+  initialize(request: RequestMessage, subject: string | undefined): ResponseMessage;
+  error(status: number, code: number, message: string): Response;
+}
+
+export function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {
+  if (host.isTaken() || host.log.getMeta<number>("legacy_stream") !== undefined) {
+    return host.error(409, TRANSPORT_ERROR, "Conflict: this session's legacy stream was already opened");
+  }
+  const stream = host.log.openStream("get");
+  host.log.setMeta("legacy_stream", stream);
+  // Auth: the legacy session belongs to the principal that opened its stream.
+  if (principal) host.log.setMeta("legacy_subject", principal.subject);
+  host.touch(true);
+  const response = host.live.attach(stream);
+  host.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
+  return response;
+}
+
+export function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Response {
+  const stream = host.log.getMeta<number>("legacy_stream");
+  const owner = host.log.getMeta<string>("legacy_subject");
+  if (stream === undefined || host.isTerminated() || !host.live.isAttached(stream) || owner !== principal?.subject) {
+    return host.error(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+  }
+  const parsed = parseBody(text);
+  if (!parsed.ok) return host.error(400, parsed.error.code, parsed.error.message);
+  host.touch();
+  const exchange = toExchange(parsed);
+  for (const invalid of exchange.invalid) host.emit(stream, invalid);
+  for (const message of exchange.others) host.receive(message);
+  for (const request of exchange.requests) {
+    if (request.method === "initialize") {
+      host.emit(stream, host.isInitialized()
+        ? errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" })
+        : host.initialize(request, owner));
+    } else if (!host.isInitialized()) {
+      host.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
+    } else {
+      host.start(stream, request, principal);
+    }
+  }
+  return new Response(null, { status: 202 });
+}
