@@ -2,13 +2,43 @@
  * The SSE connections currently attached to the session: one writer per stream number,
  * keep-alive comments on each, and close. Owns connections only — what was sent is the event
  * log's business, so a stream with no connection simply has nothing written here.
+ * Frames are written in order; those sent while an earlier write is still being taken by the
+ * client are coalesced into the next write (each write costs a trip through the runtime's
+ * pipes, a frame costs a memcpy), so a burst of events leaves as a few large chunks.
  */
 import { encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../src/sse/encode";
+
+/** The most one coalesced write holds; a burst larger than this leaves in several writes. */
+const MAX_WRITE_BYTES = 256 * 1024;
 
 interface Connection {
   writer: WritableStreamDefaultWriter<Uint8Array>;
   keepAlive: ReturnType<typeof setInterval>;
   closed: boolean;
+  /** Frames waiting for the write in flight to finish, oldest first. */
+  queued: Uint8Array[];
+  writing: boolean;
+  /** close() was called: end the connection once the queued frames are written. */
+  ending: boolean;
+}
+
+/** Takes frames off the front of `queued` up to MAX_WRITE_BYTES (at least one) as one chunk. */
+function takeChunk(queued: Uint8Array[]): Uint8Array {
+  let count = 0;
+  let bytes = 0;
+  while (count < queued.length && (count === 0 || bytes + queued[count]!.byteLength <= MAX_WRITE_BYTES)) {
+    bytes += queued[count]!.byteLength;
+    count++;
+  }
+  const frames = queued.splice(0, count);
+  if (frames.length === 1) return frames[0]!;
+  const chunk = new Uint8Array(bytes);
+  let offset = 0;
+  for (const frame of frames) {
+    chunk.set(frame, offset);
+    offset += frame.byteLength;
+  }
+  return chunk;
 }
 
 export class LiveStreams {
@@ -24,6 +54,9 @@ export class LiveStreams {
     const connection: Connection = {
       writer,
       closed: false,
+      queued: [],
+      writing: false,
+      ending: false,
       keepAlive: setInterval(() => this.send(stream, KEEPALIVE_FRAME), this.keepAliveMs),
     };
     this.connections.set(stream, connection);
@@ -40,19 +73,21 @@ export class LiveStreams {
   send(stream: number, frame: Uint8Array): void {
     const connection = this.connections.get(stream);
     if (!connection || connection.closed) return;
-    connection.writer.write(frame).catch(() => this.drop(stream, connection));
+    connection.queued.push(frame);
+    if (!connection.writing) this.writeQueued(stream, connection);
   }
 
   sendEvent(stream: number, id: string, data: string): void {
     if (this.connections.has(stream)) this.send(stream, encodeSseEvent(data, id));
   }
 
-  /** Ends the stream's connection (the stream itself may go on in the log). */
+  /** Ends the stream's connection after the frames already sent (the stream itself may go on in the log). */
   close(stream: number): void {
     const connection = this.connections.get(stream);
     if (!connection) return;
     this.drop(stream, connection);
-    connection.writer.close().catch(() => undefined);
+    connection.ending = true;
+    if (!connection.writing) this.writeQueued(stream, connection);
   }
 
   closeAll(): void {
@@ -61,6 +96,23 @@ export class LiveStreams {
 
   count(): number {
     return this.connections.size;
+  }
+
+  /** Writes everything queued (one chunk at a time), then closes the writer if the connection is ending. */
+  private writeQueued(stream: number, connection: Connection): void {
+    if (connection.queued.length === 0) {
+      connection.writing = false;
+      if (connection.ending) connection.writer.close().catch(() => undefined);
+      return;
+    }
+    connection.writing = true;
+    connection.writer.write(takeChunk(connection.queued)).then(
+      () => this.writeQueued(stream, connection),
+      () => {
+        connection.queued.length = 0;
+        this.drop(stream, connection);
+      },
+    );
   }
 
   private drop(stream: number, connection: Connection): void {

@@ -17,6 +17,8 @@ export interface DevServerOptions {
   readyTimeoutMs?: number;
   /** Extra arguments for `wrangler dev`. */
   args?: string[];
+  /** Where this server's temp folder (Durable Object storage, dev registry) is made; default os.tmpdir(). */
+  tmpDir?: string;
   /**
    * Serve HTTPS with this PEM key and certificate (wrangler's `--local-protocol https`); `url`
    * becomes `https://127.0.0.1:<port>` and the readiness probe trusts only this certificate.

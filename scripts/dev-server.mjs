@@ -223,7 +223,7 @@ async function startOnce(options) {
   const [port, inspectorPort] = options.port
     ? [options.port, (await findFreePorts(1, HOST, [options.port]))[0]]
     : await findFreePorts(2, HOST);
-  const workDir = mkdtempSync(join(tmpdir(), "mcp-edge-dev-"));
+  const workDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "mcp-edge-dev-"));
   const persistDir = join(workDir, "state");
   const args = [
     WRANGLER, "dev",

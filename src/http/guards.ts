@@ -16,9 +16,9 @@ export interface OriginPolicy {
 /** The host name of a Host header value or URL authority, lower-cased, without port. */
 export function hostName(authority: string): string {
   const lower = authority.toLowerCase();
-  if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
-  const colon = lower.indexOf(":");
-  return colon === -1 ? lower : lower.slice(0, colon);
+  // host[:port] with a numeric port only; anything else stays whole, so it matches no allowed host.
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(lower);
+  return m ? (m[1] as string) : lower;
 }
 
 function isAllowedHost(name: string, policy: OriginPolicy): boolean {
@@ -51,19 +51,21 @@ export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Resp
   return undefined;
 }
 
-function acceptsType(accept: string, type: string): boolean {
+/** The media ranges of an Accept header, lower-cased, without parameters. */
+function mediaRanges(accept: string): string[] {
+  return accept.split(",").map((part) => part.split(";")[0]?.trim().toLowerCase() ?? "");
+}
+
+function acceptsType(ranges: readonly string[], type: string): boolean {
   const [major] = type.split("/");
-  return accept
-    .split(",")
-    .map((part) => part.split(";")[0]?.trim().toLowerCase() ?? "")
-    .some((range) => range === type || range === "*/*" || range === `${major}/*`);
+  return ranges.some((range) => range === type || range === "*/*" || range === `${major}/*`);
 }
 
 /** POST must accept both JSON and SSE; GET must accept SSE (2025-06-18 Streamable HTTP). */
 export function checkAccept(request: Request, types: readonly string[]): Response | undefined {
-  const accept = request.headers.get("Accept") ?? "";
-  const missing = types.filter((t) => !acceptsType(accept, t));
-  if (missing.length === 0) return undefined;
+  // Parsed once per request, not once per required type: this runs on every POST.
+  const ranges = mediaRanges(request.headers.get("Accept") ?? "");
+  if (types.every((t) => acceptsType(ranges, t))) return undefined;
   return rpcErrorResponse(406, TRANSPORT_ERROR, `Not Acceptable: the Accept header must include ${types.join(" and ")}`);
 }
 
@@ -87,11 +89,21 @@ export function tooLarge(limit: number): Response {
   return rpcErrorResponse(413, LIMIT_EXCEEDED, `Payload Too Large: the body exceeds ${limit} bytes`);
 }
 
-/** Reads the body as UTF-8 text, stopping with 413 as soon as it passes `limit` bytes. */
+/**
+ * Reads the body as UTF-8 text, stopping with 413 as soon as it passes `limit` bytes. A body
+ * with a declared Content-Length (within the limit) is read in one native call; only a body of
+ * unknown length is read chunk by chunk, so it can be cut off at the limit.
+ */
 export async function readBody(request: Request, limit: number): Promise<{ ok: true; text: string } | { ok: false; response: Response }> {
   const declared = Number(request.headers.get("Content-Length") ?? "NaN");
   if (declared > limit) return { ok: false, response: tooLarge(limit) };
   if (!request.body) return { ok: true, text: "" };
+  if (Number.isFinite(declared)) {
+    const bytes = await request.arrayBuffer();
+    // The declared length bounds what the connection delivers; an in-process Request may still lie.
+    if (bytes.byteLength > limit) return { ok: false, response: tooLarge(limit) };
+    return { ok: true, text: new TextDecoder().decode(bytes) };
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

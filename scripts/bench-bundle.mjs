@@ -1,0 +1,71 @@
+// Bundle size, as Cloudflare would receive it: `wrangler deploy --dry-run --minify --outdir`
+// (offline), the Worker's bytes and gzip bytes, and what each dependency contributes according
+// to esbuild's metafile. Owns a temp folder per measurement, deleted before returning.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const BUILD_TIMEOUT_MS = 120_000;
+
+function run(command, args, { cwd, env }) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), BUILD_TIMEOUT_MS);
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun(output);
+      else reject(new Error(`${args.join(" ")} failed (code ${code}, signal ${signal}):\n${output}`));
+    });
+  });
+}
+
+/** "zod" for node_modules/zod/..., "src/mcp" for the repository's own folders, the file otherwise. */
+function ownerOf(path, repoRoot) {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg) return pkg[1];
+  const parts = relative(repoRoot, path).split("/");
+  return parts.length > 2 ? parts.slice(0, 2).join("/") : parts.join("/");
+}
+
+/**
+ * Builds the Worker of `configPath` like `wrangler deploy` would, without deploying.
+ * @returns {Promise<{ bytes: number, gzipBytes: number, parts: { name: string, bytes: number, gzipShare: number }[] }>}
+ */
+export async function measureBundle({ repoRoot, configPath, env }) {
+  const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-bundle-"));
+  try {
+    const metafile = join(outdir, "meta.json");
+    await run(process.execPath, [
+      join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
+      "deploy", "--dry-run", "--minify", "--config", configPath, "--outdir", outdir, "--metafile", metafile,
+    ], { cwd: dirname(configPath), env: { ...process.env, ...env } });
+    const script = readdirSync(outdir).find((f) => f.endsWith(".js"));
+    if (!script) throw new Error(`wrangler wrote no .js file to ${outdir}`);
+    const code = readFileSync(join(outdir, script));
+    const bytes = statSync(join(outdir, script)).size;
+    const gzipBytes = gzipSync(code).byteLength;
+
+    // esbuild names inputs relative to its working directory (the config's folder).
+    const meta = JSON.parse(readFileSync(metafile, "utf8"));
+    const output = Object.entries(meta.outputs).find(([name]) => name.endsWith(script))?.[1];
+    const byOwner = new Map();
+    for (const [input, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+      const owner = ownerOf(resolve(dirname(configPath), input), repoRoot);
+      byOwner.set(owner, (byOwner.get(owner) ?? 0) + bytesInOutput);
+    }
+    const inputsTotal = [...byOwner.values()].reduce((a, b) => a + b, 0);
+    const parts = [...byOwner]
+      .map(([name, partBytes]) => ({ name, bytes: partBytes, gzipShare: Math.round((partBytes / inputsTotal) * gzipBytes) }))
+      .sort((a, b) => b.bytes - a.bytes);
+    return { bytes, gzipBytes, parts };
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+}

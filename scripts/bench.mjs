@@ -1,0 +1,561 @@
+// `npm run bench`: mcp-edge side by side with the platform's floor, in one run on 127.0.0.1.
+// Starts two Workers under `wrangler dev` (scripts/dev-server.mjs): the demo server built with
+// bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
+// JSON-RPC result (bench/floor). Drives both with the same bounded closed-loop load
+// (scripts/bench-load.mjs, undici), alternating floor and mcp-edge run by run, and reports per
+// scenario ops/s, p50/p99 latency, errors and the ratio to the floor, the Durable Object round
+// trips per request kind (counted by the bench Worker), and bundle sizes. Prints Markdown tables
+// and writes JSON. Benchmarks print numbers: only errors fail a run, never a slow result.
+// `--smoke` is a short run for CI that only asserts every scenario completed without errors.
+
+import { accessSync, constants as fsConstants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { measureBundle } from "./bench-bundle.mjs";
+import { createPool, runLoad, send } from "./bench-load.mjs";
+import { startDevServer } from "./dev-server.mjs";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const DEMO_CONFIG = join(REPO_ROOT, "bench", "demo", "wrangler.toml");
+const FLOOR_CONFIG = join(REPO_ROOT, "bench", "floor", "wrangler.toml");
+const RUNTIME_CONFIG = join(REPO_ROOT, "bench", "runtime", "wrangler.toml");
+const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
+
+const PROTOCOL_VERSION = "2025-11-25";
+const ACCEPT_BOTH = "application/json, text/event-stream";
+/** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
+const MEMORY_TMP = "/dev/shm";
+/**
+ * wrangler 4 turns its devtools inspector proxy off only in a VS Code debug terminal, which it
+ * detects by this variable (wrangler-dist/cli.js, `inVscodeJsDebugTerminal`); without a
+ * bootloader in NODE_OPTIONS nothing else reads it.
+ */
+const INSPECTOR_OFF_ENV = { VSCODE_INSPECTOR_OPTIONS: "{}" };
+/** Events the replay scenario resumes: the last REPLAY_TAIL of the stream. */
+const REPLAY_TAIL = 100;
+
+/** Full run and smoke run defaults; every one can be overridden on the command line. */
+const DEFAULTS = {
+  full: { connections: 10, requests: 3000, rounds: 3, notifications: 20_000, streams: 3, replayEvents: 100_000 },
+  smoke: { connections: 2, requests: 40, rounds: 1, notifications: 500, streams: 1, replayEvents: 2_000 },
+};
+
+/** DESIGN.md "Performance budgets". */
+const BUDGETS = {
+  stateless: { ratio: 0.8 },
+  simple: { ratio: 0.5 },
+  interactive: { ratio: 0.4 },
+  sessions: { perSecond: 150 },
+  notifications: { ratio: 0.8 },
+  replay: { maxRatio: 1.5 },
+  runtimeBundleGzip: 60 * 1024,
+};
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --connections <n>     concurrent clients (default ${DEFAULTS.full.connections})
+  --requests <n>        operations per measured run (default ${DEFAULTS.full.requests}; session creation runs a quarter as many)
+  --duration <s>        time-bound each measured run instead of counting operations
+  --rounds <n>          floor/mcp-edge run pairs per scenario; the table shows medians (default ${DEFAULTS.full.rounds})
+  --notifications <n>   progress notifications per SSE stream (default ${DEFAULTS.full.notifications})
+  --streams <n>         SSE streams per notification run (default ${DEFAULTS.full.streams})
+  --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
+  --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
+  --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
+  --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
+  --smoke               a short run that only asserts every scenario completed without errors
+  -h, --help`;
+
+function isWritableDir(path) {
+  try {
+    accessSync(path, fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      connections: { type: "string" },
+      requests: { type: "string" },
+      duration: { type: "string" },
+      rounds: { type: "string" },
+      notifications: { type: "string" },
+      streams: { type: "string" },
+      "replay-events": { type: "string" },
+      json: { type: "string" },
+      storage: { type: "string" },
+      inspector: { type: "boolean" },
+      smoke: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const base = values.smoke ? DEFAULTS.smoke : DEFAULTS.full;
+  const int = (name, fallback) => {
+    if (values[name] === undefined) return fallback;
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n <= 0) {
+      console.error(`--${name} must be a positive integer\n\n${USAGE}`);
+      process.exit(2);
+    }
+    return n;
+  };
+  const replayEvents = int("replay-events", base.replayEvents);
+  if (replayEvents <= REPLAY_TAIL || replayEvents > 100_000) {
+    console.error(`--replay-events must be between ${REPLAY_TAIL + 1} and 100000 (stream_progress sends at most 100,000)`);
+    process.exit(2);
+  }
+  const storage = values.storage ?? (isWritableDir(MEMORY_TMP) ? "memory" : "disk");
+  if (storage !== "memory" && storage !== "disk") {
+    console.error(`--storage must be "memory" or "disk"`);
+    process.exit(2);
+  }
+  if (storage === "memory" && !isWritableDir(MEMORY_TMP)) {
+    console.error(`--storage memory needs a writable ${MEMORY_TMP}`);
+    process.exit(2);
+  }
+  return {
+    smoke: values.smoke ?? false,
+    storage,
+    inspector: values.inspector ?? false,
+    connections: int("connections", base.connections),
+    requests: int("requests", base.requests),
+    durationMs: values.duration === undefined ? undefined : int("duration", 0) * 1000,
+    rounds: int("rounds", base.rounds),
+    notifications: int("notifications", base.notifications),
+    streams: int("streams", base.streams),
+    replayEvents,
+    json: values.json ?? (values.smoke ? undefined : join(REPO_ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)),
+  };
+}
+
+// ---- MCP messages, serialised once ---------------------------------------------------------
+
+const rpc = (id, method, params) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+const INITIALIZE = rpc(0, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcp-edge-bench", version: "1.0.0" } });
+const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+const ECHO_CALL = rpc(1, "tools/call", { name: "echo", arguments: { text: "hello" } });
+const progressCall = (count) => rpc(2, "tools/call", { name: "stream_progress", arguments: { count }, _meta: { progressToken: 1 } });
+
+const POST_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH };
+const sessionHeaders = (sessionId) => ({ ...POST_HEADERS, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION });
+
+function countOf(text, needle) {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+function expectEcho(text) {
+  if (JSON.parse(text).result?.content?.[0]?.text !== "hello") throw new Error(`unexpected echo answer: ${text.slice(0, 200)}`);
+}
+
+/** An SSE body must hold `count` progress notifications and end with the tool's `done <count>`. */
+function expectProgressStream(text, count) {
+  const progress = countOf(text, '"notifications/progress"');
+  if (progress !== count || !text.includes(`done ${count}`)) {
+    throw new Error(`SSE stream had ${progress} of ${count} progress notifications${text.includes(`done ${count}`) ? "" : " and no result"}`);
+  }
+}
+
+async function openSession(pool) {
+  const init = await send(pool, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
+  const sessionId = init.headers["mcp-session-id"];
+  if (typeof sessionId !== "string") throw new Error("initialize answered without Mcp-Session-Id");
+  await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
+  return sessionId;
+}
+
+async function closeSession(pool, sessionId) {
+  await send(pool, { method: "DELETE", path: "/mcp", headers: sessionHeaders(sessionId), expect: 204 });
+}
+
+// ---- scenarios -------------------------------------------------------------------------------
+
+/** Each scenario: what a floor operation and an mcp-edge operation are, and how many to run. */
+function requestScenarios(opts, demo, floor) {
+  const sessionsOf = async () => Promise.all(Array.from({ length: opts.connections }, () => openSession(demo)));
+  const floorEcho = async () => expectEcho((await send(floor, { path: "/mcp", headers: POST_HEADERS, body: ECHO_CALL })).text);
+  return [
+    {
+      key: "stateless",
+      name: "stateless tools/call (echo)",
+      unit: "req/s",
+      floor: floorEcho,
+      ours: async () => expectEcho((await send(demo, { path: "/stateless/mcp", headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION }, body: ECHO_CALL })).text),
+    },
+    {
+      key: "simple",
+      name: "session tools/call, simple (Worker lane + confirm)",
+      unit: "req/s",
+      setup: sessionsOf,
+      floor: floorEcho,
+      ours: async (client, sessions) => expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: ECHO_CALL })).text),
+    },
+    {
+      key: "interactive",
+      name: "session tools/call, interactive (DO lane, SSE)",
+      unit: "req/s",
+      setup: sessionsOf,
+      floor: floorEcho,
+      ours: async (client, sessions) => {
+        const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: progressCall(1) });
+        expectProgressStream(res.text, 1);
+      },
+      // Not budgets: what the platform alone costs for an SSE answer, from the Worker and from a
+      // Durable Object (under wrangler dev, every SSE response also costs a message to wrangler's
+      // Node process).
+      references: [
+        {
+          name: "floor Worker answering with SSE (1 notification + result)",
+          operation: async () => expectProgressStream((await send(floor, { path: "/sse?count=1", headers: POST_HEADERS, body: progressCall(1) })).text, 1),
+        },
+        {
+          name: "floor Worker → Durable Object answering with SSE, no storage",
+          operation: async (client) => expectProgressStream((await send(floor, { path: `/do-sse?count=1&object=${client}`, headers: POST_HEADERS, body: progressCall(1) })).text, 1),
+        },
+      ],
+    },
+    {
+      key: "sessions",
+      name: "session creation (initialize + initialized + call + DELETE)",
+      unit: "sessions/s",
+      operations: Math.max(1, Math.ceil(opts.requests / 4)),
+      floor: async () => {
+        await send(floor, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
+        await send(floor, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZED });
+        await floorEcho();
+        await send(floor, { method: "DELETE", path: "/mcp", headers: POST_HEADERS, expect: 204 });
+      },
+      ours: async () => {
+        const sessionId = await openSession(demo);
+        expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL })).text);
+        await closeSession(demo, sessionId);
+      },
+    },
+    {
+      key: "notifications",
+      name: `notifications on one SSE stream (${opts.notifications.toLocaleString("en-US")} per stream)`,
+      unit: "notifications/s",
+      connections: 1,
+      operations: opts.streams,
+      countOnly: true,
+      warmupOperations: 1,
+      perOperation: opts.notifications,
+      setup: async () => [await openSession(demo)],
+      floor: async () => expectProgressStream((await send(floor, { path: `/sse?count=${opts.notifications}`, headers: POST_HEADERS, body: progressCall(opts.notifications) })).text, opts.notifications),
+      ours: async (_client, sessions) => {
+        const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[0]), body: progressCall(opts.notifications) });
+        expectProgressStream(res.text, opts.notifications);
+      },
+    },
+  ];
+}
+
+function median(values) {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Medians over rounds; errors are summed. `perOperation` turns ops/s into e.g. notifications/s. */
+function summarise(runs, perOperation = 1) {
+  return {
+    perSecond: median(runs.map((r) => r.perSecond * perOperation)),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    operations: runs.reduce((n, r) => n + r.operations, 0),
+    completed: runs.reduce((n, r) => n + r.completed, 0),
+    errorSamples: runs.flatMap((r) => r.errorSamples).slice(0, 5),
+    rounds: runs,
+  };
+}
+
+async function measure(opts, scenario, operation, state) {
+  const connections = scenario.connections ?? opts.connections;
+  const operations = scenario.operations ?? opts.requests;
+  const warmup = scenario.warmupOperations ?? Math.max(connections * 5, Math.ceil(operations / 10));
+  await runLoad({ connections, requests: warmup, operation: (c) => operation(c, state) });
+  return runLoad({ connections, requests: operations, durationMs: scenario.countOnly ? undefined : opts.durationMs, operation: (c) => operation(c, state) });
+}
+
+async function runRequestScenario(opts, scenario) {
+  process.stderr.write(`bench: ${scenario.name} …`);
+  const state = scenario.setup ? await scenario.setup() : undefined;
+  const floorRuns = [];
+  const ourRuns = [];
+  const references = (scenario.references ?? []).map((ref) => ({ ...ref, runs: [] }));
+  for (let round = 0; round < opts.rounds; round++) {
+    floorRuns.push(await measure(opts, scenario, scenario.floor, undefined));
+    for (const ref of references) ref.runs.push(await measure(opts, scenario, ref.operation, undefined));
+    ourRuns.push(await measure(opts, scenario, scenario.ours, state));
+    process.stderr.write(".");
+  }
+  process.stderr.write("\n");
+  const floor = summarise(floorRuns, scenario.perOperation);
+  const ours = summarise(ourRuns, scenario.perOperation);
+  const referenceSummaries = references.map((ref) => {
+    const summary = summarise(ref.runs, scenario.perOperation);
+    return { name: ref.name, ...summary, oursRatio: ours.perSecond / summary.perSecond };
+  });
+  return { key: scenario.key, name: scenario.name, unit: scenario.unit, ours, floor, references: referenceSummaries, ratio: ours.perSecond / floor.perSecond };
+}
+
+/** Stores a stream of `events` events (count-1 progress notifications + the response) and returns the replay cursor for its last REPLAY_TAIL. */
+async function storeStream(demo, events) {
+  const sessionId = await openSession(demo);
+  const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessionId), body: progressCall(events - 1) });
+  expectProgressStream(res.text, events - 1);
+  const last = /id: (\d+)_(\d+)\n(?![\s\S]*id: )/.exec(res.text);
+  if (!last) throw new Error("the stored stream carried no event ids");
+  const [stream, seq] = [Number(last[1]), Number(last[2])];
+  return { sessionId, lastEventId: `${stream}_${seq - REPLAY_TAIL}`, stored: seq };
+}
+
+async function runReplayScenario(opts, demo) {
+  process.stderr.write(`bench: replay (storing ${opts.replayEvents.toLocaleString("en-US")} events) …`);
+  const small = await storeStream(demo, REPLAY_TAIL);
+  const large = await storeStream(demo, opts.replayEvents);
+  const replay = (target) => async () => {
+    const res = await send(demo, {
+      method: "GET",
+      path: "/mcp",
+      headers: { accept: "text/event-stream", "mcp-session-id": target.sessionId, "mcp-protocol-version": PROTOCOL_VERSION, "last-event-id": target.lastEventId },
+    });
+    const events = countOf(res.text, "\nid: ") + (res.text.startsWith("id: ") ? 1 : 0);
+    if (events !== REPLAY_TAIL || !res.text.includes("done ")) throw new Error(`replay sent ${events} events, expected ${REPLAY_TAIL} ending with the response`);
+  };
+  const scenario = {};
+  const smallRuns = [];
+  const largeRuns = [];
+  for (let round = 0; round < opts.rounds; round++) {
+    smallRuns.push(await measure(opts, scenario, replay(small), undefined));
+    largeRuns.push(await measure(opts, scenario, replay(large), undefined));
+    process.stderr.write(".");
+  }
+  process.stderr.write("\n");
+  const smallSummary = summarise(smallRuns);
+  const largeSummary = summarise(largeRuns);
+  return {
+    key: "replay",
+    name: `replay of the last ${REPLAY_TAIL} events`,
+    unit: "req/s",
+    small: { stored: small.stored, ...smallSummary },
+    large: { stored: large.stored, ...largeSummary },
+    // Cost ratio: how much slower a replay from the large stream is (1 = the same).
+    ratio: smallSummary.perSecond / largeSummary.perSecond,
+    p50Ratio: largeSummary.p50 / smallSummary.p50,
+  };
+}
+
+/** README "How requests are served": the calls each request kind makes to the session object. */
+async function countRoundTrips(demo) {
+  const counted = async ({ method = "POST", path = "/mcp", headers = {}, body, expect = 200, stream = false }) => {
+    const res = await demo.request({ method, path, headers: { ...headers, "x-bench-count-round-trips": "1" }, body });
+    // An open standalone stream never ends by itself: take the headers and hang up.
+    let text = "";
+    if (stream) res.body.destroy();
+    else text = await res.body.text();
+    if (res.statusCode !== expect) throw new Error(`${method} ${path}: HTTP ${res.statusCode}, expected ${expect}: ${text.slice(0, 200)}`);
+    const calls = String(res.headers["x-bench-round-trips"]);
+    return { calls: calls === "none" ? [] : calls.split(","), headers: res.headers, text };
+  };
+  const rows = [];
+  const add = async (request, expected, spec) => {
+    const answer = await counted(spec);
+    rows.push({ request, calls: answer.calls, expected });
+    return answer;
+  };
+  const init = await add("initialize", ["init"], { headers: POST_HEADERS, body: INITIALIZE });
+  const h = sessionHeaders(String(init.headers["mcp-session-id"]));
+  await add("notifications/initialized", ["fetch"], { headers: h, body: INITIALIZED, expect: 202 });
+  await add("ping", ["confirm"], { headers: h, body: rpc(3, "ping") });
+  await add("tools/list", ["confirm"], { headers: h, body: rpc(4, "tools/list") });
+  await add("tools/call, simple tool (echo)", ["confirm"], { headers: h, body: ECHO_CALL });
+  await add("resources/read", ["confirm"], { headers: h, body: rpc(5, "resources/read", { uri: "test://static-text" }) });
+  const interactive = await add("tools/call, interactive tool (stream_progress, SSE)", ["fetch"], { headers: h, body: progressCall(2) });
+  await add("logging/setLevel", ["fetch"], { headers: h, body: rpc(6, "logging/setLevel", { level: "info" }) });
+  await add("GET (standalone stream)", ["fetch"], { method: "GET", headers: { ...h, accept: "text/event-stream" }, stream: true });
+  const firstId = /id: (\d+_[1-9]\d*)\n/.exec(interactive.text)?.[1];
+  if (!firstId) throw new Error("the interactive call's stream carried no event id");
+  await add("GET with Last-Event-ID (replay)", ["fetch"], { method: "GET", headers: { ...h, accept: "text/event-stream", "last-event-id": firstId } });
+  await add("DELETE", ["fetch"], { method: "DELETE", headers: h, expect: 204 });
+  await add("forged Mcp-Session-Id", [], { headers: sessionHeaders("a".repeat(64)), body: rpc(7, "ping"), expect: 404 });
+  await add("stateless tools/call", [], { path: "/stateless/mcp", headers: POST_HEADERS, body: ECHO_CALL });
+  return rows.map((r) => ({ ...r, ok: r.calls.join(",") === r.expected.join(",") }));
+}
+
+// ---- report ----------------------------------------------------------------------------------
+
+const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
+const kb = (bytes) => `${fmt(bytes / 1024, 1)} KB`;
+
+function verdicts(results, bundles) {
+  const byKey = Object.fromEntries(results.map((r) => [r.key, r]));
+  const list = [];
+  const ratioBudget = (key, label) => {
+    const r = byKey[key];
+    if (r) list.push({ budget: `${label} ≥ ${BUDGETS[key].ratio} × floor`, measured: `${fmt(r.ratio, 2)} ×`, holds: r.ratio >= BUDGETS[key].ratio });
+  };
+  ratioBudget("stateless", "stateless tools/call");
+  ratioBudget("simple", "simple tools/call in a session");
+  ratioBudget("interactive", "interactive tools/call (DO lane)");
+  if (byKey.sessions) {
+    list.push({ budget: `session creation ≥ ${BUDGETS.sessions.perSecond} sessions/s`, measured: `${fmt(byKey.sessions.ours.perSecond)} /s`, holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond });
+  }
+  ratioBudget("notifications", "notifications on one SSE stream");
+  if (byKey.replay) {
+    list.push({ budget: `replay cost, ${fmt(byKey.replay.large.stored)} vs ${fmt(byKey.replay.small.stored)} stored events ≤ ${BUDGETS.replay.maxRatio}`, measured: `${fmt(byKey.replay.ratio, 2)} ×`, holds: byKey.replay.ratio <= BUDGETS.replay.maxRatio });
+  }
+  if (bundles.runtime) {
+    list.push({ budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`, measured: kb(bundles.runtime.gzipBytes), holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip });
+  }
+  return list;
+}
+
+function renderReport({ machine, options, results, roundTrips, bundles, budgets }) {
+  const lines = [];
+  lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
+  lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per run, ${options.rounds} round(s) of floor then mcp-edge per scenario (medians shown); Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}, wrangler inspector ${options.inspector ? "on" : "off"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
+  lines.push("");
+  lines.push("| scenario | unit | mcp-edge | p50 ms | p99 ms | errors | floor | p50 ms | p99 ms | errors | ratio |");
+  lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of results) {
+    if (r.key === "replay") {
+      for (const [label, side] of [["small", r.small], ["large", r.large]]) {
+        const ratio = label === "large" ? `${fmt(r.ratio, 2)} × cost` : "";
+        lines.push(`| ${r.name}, ${fmt(side.stored)} stored | ${r.unit} | ${fmt(side.perSecond)} | ${fmt(side.p50, 1)} | ${fmt(side.p99, 1)} | ${side.errors} | — | — | — | — | ${ratio} |`);
+      }
+      continue;
+    }
+    const digits = r.ours.p50 < 10 ? 1 : 0;
+    lines.push(`| ${r.name} | ${r.unit} | ${fmt(r.ours.perSecond)} | ${fmt(r.ours.p50, digits)} | ${fmt(r.ours.p99, digits)} | ${r.ours.errors} | ${fmt(r.floor.perSecond)} | ${fmt(r.floor.p50, digits)} | ${fmt(r.floor.p99, digits)} | ${r.floor.errors} | ${fmt(r.ratio, 2)} × |`);
+    for (const ref of r.references) {
+      lines.push(`| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this) |`);
+    }
+  }
+  if (roundTrips) {
+    lines.push("");
+    lines.push("| request | calls to the session object | as documented |");
+    lines.push("|---|---|---|");
+    for (const r of roundTrips) lines.push(`| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`);
+  }
+  lines.push("");
+  lines.push("| bundle (wrangler deploy --dry-run --minify) | bytes | gzip | largest parts (minified bytes in the bundle, ≈ gzip share) |");
+  lines.push("|---|---:|---:|---|");
+  for (const [label, b] of [["runtime (bench/runtime: one-tool server)", bundles.runtime], ["demo (wrangler.toml)", bundles.demo]]) {
+    if (!b) continue;
+    const parts = b.parts.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`).join("; ");
+    lines.push(`| ${label} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${parts} |`);
+  }
+  lines.push("");
+  lines.push("| budget (DESIGN.md) | measured | holds |");
+  lines.push("|---|---:|---|");
+  // A smoke run is far too short to judge a budget; it only proves every scenario still runs.
+  const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds ? "yes" : "**no**");
+  for (const v of budgets) lines.push(`| ${v.budget} | ${v.measured} | ${verdict(v)} |`);
+  return lines.join("\n");
+}
+
+function versionOf(pkg) {
+  try {
+    return JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return "?";
+  }
+}
+
+function machineInfo() {
+  const cpu = cpus();
+  return {
+    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    cpu: cpu[0]?.model.trim() ?? "unknown CPU",
+    cores: cpu.length,
+    memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+    os: `${platform()} ${release()}`,
+    node: process.versions.node,
+    wrangler: versionOf("wrangler"),
+    workerd: versionOf("workerd"),
+    loadBefore: loadavg()[0].toFixed(2),
+  };
+}
+
+// ---- main ------------------------------------------------------------------------------------
+
+async function main() {
+  const opts = parseOptions(process.argv.slice(2));
+  const machine = machineInfo();
+  const started = performance.now();
+  const servers = [];
+  const pools = [];
+  const results = [];
+  let roundTrips;
+  const bundles = {};
+  try {
+    process.stderr.write("bench: starting the demo and floor Workers (wrangler dev) …\n");
+    const serverOptions = {
+      tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(),
+      env: opts.inspector ? {} : INSPECTOR_OFF_ENV,
+    };
+    const [demoServer, floorServer] = await Promise.all([
+      startDevServer({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s)),
+      startDevServer({ ...serverOptions, configPath: FLOOR_CONFIG }).then((s) => (servers.push(s), s)),
+    ]);
+    const demo = createPool(demoServer.url, opts.connections);
+    const floor = createPool(floorServer.url, opts.connections);
+    pools.push(demo, floor);
+
+    for (const scenario of requestScenarios(opts, demo, floor)) results.push(await runRequestScenario(opts, scenario));
+    results.push(await runReplayScenario(opts, demo));
+    process.stderr.write("bench: counting Durable Object round trips …\n");
+    roundTrips = await countRoundTrips(demo);
+  } finally {
+    await Promise.allSettled(pools.map((p) => p.close()));
+    await Promise.allSettled(servers.map((s) => s.stop()));
+  }
+  process.stderr.write("bench: measuring bundles (wrangler deploy --dry-run) …\n");
+  bundles.runtime = await measureBundle({ repoRoot: REPO_ROOT, configPath: RUNTIME_CONFIG });
+  bundles.demo = await measureBundle({ repoRoot: REPO_ROOT, configPath: DEMO_BUNDLE_CONFIG });
+
+  machine.loadAfter = loadavg()[0].toFixed(2);
+  const budgets = verdicts(results, bundles);
+  const command = `npm run bench --${process.argv.slice(2).map((a) => ` ${a}`).join("")}`.replace(/ --$/, "");
+  const report = { machine, command, options: opts, results, roundTrips, bundles, budgets, seconds: (performance.now() - started) / 1000 };
+  console.log(renderReport(report));
+
+  const failures = [
+    ...results.flatMap((r) => (r.key === "replay" ? [["replay (100)", r.small], ["replay (large)", r.large]] : [[`${r.name} (mcp-edge)`, r.ours], [`${r.name} (floor)`, r.floor]]))
+      .concat(results.flatMap((r) => (r.references ?? []).map((ref) => [ref.name, ref])))
+      .filter(([, side]) => side.errors > 0 || side.completed === 0)
+      .map(([name, side]) => `${name}: ${side.errors} errors of ${side.operations} operations${side.errorSamples.length ? ` (${side.errorSamples[0]})` : ""}`),
+    ...(roundTrips ?? []).filter((r) => !r.ok).map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
+  ];
+  if (opts.json) {
+    mkdirSync(dirname(resolve(opts.json)), { recursive: true });
+    writeFileSync(resolve(opts.json), JSON.stringify(report, null, 2) + "\n");
+    console.error(`bench: results written to ${opts.json}`);
+  }
+  console.error(`bench: ${fmt(report.seconds, 0)} s`);
+  if (failures.length > 0) {
+    console.error(`bench: ${failures.length} scenario(s) did not complete cleanly:\n  ${failures.join("\n  ")}`);
+    process.exitCode = 1;
+  } else if (opts.smoke) {
+    console.error("bench --smoke: every scenario completed without errors");
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench: ${err?.stack ?? err}`);
+  process.exitCode = 1;
+});
