@@ -5,7 +5,7 @@
  * RPC and forwards POST (with its body), GET and DELETE through `fetch`.
  */
 import { DurableObject } from "cloudflare:workers";
-import { INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, SESSION_RESTARTED, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, SESSION_RESTARTED, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
 import { errorMessage, isResponse, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
@@ -309,7 +309,15 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     try {
       const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream), principal), controller.signal);
       // 2025-06-18 Cancellation: a cancelled request gets no response.
-      if (!controller.signal.aborted) this.emit(stream, response);
+      if (!controller.signal.aborted) {
+        try {
+          this.emit(stream, response);
+        } catch (error) {
+          // Storage refused the response: the client still gets a (non-resumable) error for its id.
+          const failure = errorMessage(request.id, error instanceof RpcError ? error.toJSON() : { code: INTERNAL_ERROR, message: "Internal error" });
+          this.live.send(stream, encodeSseEvent(JSON.stringify(toWire(failure))));
+        }
+      }
     } finally {
       this.work.delete(key);
       this.log.removeInflight(stream, key);
@@ -369,7 +377,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       if (!isResponse(message)) throw new RpcError(LIMIT_EXCEEDED, `${message.method} was not sent: the message is ${limit}`);
       data = JSON.stringify(toWire(errorMessage(message.id, { code: LIMIT_EXCEEDED, message: `The response is ${limit}` })));
     }
-    const id = this.log.append(stream, data);
+    let id: string;
+    try {
+      id = this.log.append(stream, data);
+    } catch (error) {
+      // Never send what was not stored, and never show the storage engine's message.
+      console.error("mcp-edge: storing an event failed", error);
+      throw new RpcError(INTERNAL_ERROR, "The session could not store a message, so it was not sent");
+    }
     this.live.sendEvent(stream, id, data);
   }
 
@@ -389,6 +404,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     // A new GET gets its own stream and becomes the one standalone messages go to: the older
     // one may be a connection that died unnoticed, and a message is never sent on two streams.
     const open = this.log.latestOpen("get");
+    if (this.live.count() >= this.options.maxStreams) {
+      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); close one first`);
+    }
     if (open !== undefined) this.log.markDone(open, Date.now());
     const stream = this.log.openStream("get");
     this.log.enforceStreamCap(this.options.maxStreams);

@@ -57,7 +57,9 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
     }
     const json = std.jsonSchema[side]({ target: "draft-2020-12" });
     const toValidation = (r: StandardResult<unknown>): Validation =>
-      r.issues ? { ok: false, message: r.issues.map((i) => formatPath(i.path) + i.message).join("; ") } : { ok: true, value: r.value };
+      r.issues
+        ? { ok: false, message: r.issues.map((i) => formatPath(i.path) + i.message.replace(/, received undefined$/, ", but it is missing")).join("; ") }
+        : { ok: true, value: r.value };
     return {
       json,
       validate(value) {

@@ -10,6 +10,18 @@ import type { McpServer } from "../server";
 import { negotiateVersion } from "../versions";
 import type { ClientCapabilities, Implementation } from "../types";
 
+/** The session object stores the client's capabilities and info: they must stay small and shallow. */
+const MAX_CLIENT_STATE_BYTES = 64 * 1024;
+const MAX_CLIENT_STATE_DEPTH = 32;
+
+function depthOf(value: unknown, limit: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (limit <= 0) return 1;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, limit - 1));
+  return deepest + 1;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -27,6 +39,10 @@ export function initialize<Env>(server: McpServer<Env>, params: Params | undefin
       throw new RpcError(INVALID_PARAMS, 'initialize: "clientInfo" needs string "name" and "version"');
     }
     clientInfo = { name: info.name, version: info.version, ...(typeof info.title === "string" ? { title: info.title } : {}) };
+  }
+  const stored = { capabilities, clientInfo: info };
+  if (depthOf(stored, MAX_CLIENT_STATE_DEPTH + 1) > MAX_CLIENT_STATE_DEPTH || JSON.stringify(stored).length > MAX_CLIENT_STATE_BYTES) {
+    throw new RpcError(INVALID_PARAMS, `initialize: "capabilities" and "clientInfo" must be at most ${MAX_CLIENT_STATE_BYTES} bytes of JSON, nested at most ${MAX_CLIENT_STATE_DEPTH} deep`);
   }
   const protocolVersion = negotiateVersion(params.protocolVersion);
   const result: Params = {
