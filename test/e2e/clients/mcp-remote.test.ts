@@ -70,10 +70,21 @@ async function receive(match: (m: Message) => boolean, from = 0, timeoutMs = 30_
 }
 
 /** The initialize mcp-remote forwarded for the test's client, as seen on the HTTP side. */
-function desktopHandshake() {
-  const found = summarise(tap!.exchanges).handshakes.find((h) => h.clientName?.startsWith("e2e-desktop-client"));
-  if (!found) throw new Error("mcp-remote never forwarded the client's initialize");
-  return found;
+/**
+ * The handshake the bridge made for our client, once the tap has recorded its answer: the
+ * answer reaches stdio while the tap may still be finishing the HTTP exchange, so wait (5 s at most).
+ */
+async function desktopHandshake() {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const found = summarise(tap!.exchanges).handshakes.find((h) => h.clientName?.startsWith("e2e-desktop-client"));
+    if (found?.negotiated !== undefined) return found;
+    if (Date.now() > deadline) {
+      if (!found) throw new Error("mcp-remote never forwarded the client's initialize");
+      return found;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Sends a request and waits for its response. */
@@ -100,7 +111,7 @@ it("initializes through the bridge and negotiates the latest revision with the W
   // The HTTP side: mcp-remote forwarded this initialize to the Worker (its client name tagged
   // "via mcp-remote"), which answered with a session. (mcp-remote first opens a session of its own
   // while it picks a transport; that one is not ours.)
-  const ours = desktopHandshake();
+  const ours = await desktopHandshake();
   expect(ours.negotiated).toBe(LATEST_PROTOCOL_VERSION);
   expect(ours.sessionId).toMatch(/^[0-9a-f]{64}$/);
   compat.protocol = ours.negotiated;
@@ -139,8 +150,8 @@ it("relays the server's sampling request to the stdio client and its answer back
   expect(result.result.content).toEqual([{ type: "text", text: "LLM response: Hello from stdio" }]);
 });
 
-it("keeps the client's requests on its one HTTP session, with the negotiated revision on each", () => {
-  const ours = desktopHandshake();
+it("keeps the client's requests on its one HTTP session, with the negotiated revision on each", async () => {
+  const ours = await desktopHandshake();
   const later = tap!.exchanges.slice(ours.index + 1).filter((x) => x.method === "POST");
   expect(later.length).toBeGreaterThanOrEqual(6); // initialized, 4 calls, the sampling answer
   for (const x of later) {
