@@ -9,6 +9,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUILD_TIMEOUT_MS = 120_000;
+/** Keeps the dry run off the network: no metrics, no error reports, no update check (it runs with the banner). */
+const OFFLINE_ENV = { WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", WRANGLER_HIDE_BANNER: "true", NO_COLOR: "1" };
 
 function run(command, args, { cwd, env }) {
   return new Promise((resolveRun, reject) => {
@@ -45,7 +47,7 @@ export async function measureBundle({ repoRoot, configPath, env }) {
     await run(process.execPath, [
       join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
       "deploy", "--dry-run", "--minify", "--config", configPath, "--outdir", outdir, "--metafile", metafile,
-    ], { cwd: dirname(configPath), env: { ...process.env, ...env } });
+    ], { cwd: dirname(configPath), env: { ...process.env, ...OFFLINE_ENV, ...env } });
     const script = readdirSync(outdir).find((f) => f.endsWith(".js"));
     if (!script) throw new Error(`wrangler wrote no .js file to ${outdir}`);
     const code = readFileSync(join(outdir, script));

@@ -5,6 +5,7 @@
 // Invariant: every operation is timed from before its first byte is sent to after its last
 // response byte is read; a failing operation is counted as an error and never timed.
 
+import { readdirSync, readFileSync } from "node:fs";
 import { Pool } from "undici";
 
 /** Generous per-request limits: a stuck request is an error, never a hang. */
@@ -12,6 +13,9 @@ const HEADERS_TIMEOUT_MS = 60_000;
 const BODY_TIMEOUT_MS = 120_000;
 /** The error messages kept per run, for the report. */
 const ERRORS_KEPT = 5;
+/** Idle means: the servers used at most IDLE_TICKS clock ticks (10 ms each) of CPU in IDLE_WINDOW_MS. */
+const IDLE_WINDOW_MS = 200;
+const IDLE_TICKS = 2;
 
 /** A keep-alive connection pool to one origin, sized for `connections` concurrent operations. */
 export function createPool(origin, connections) {
@@ -46,8 +50,8 @@ export function quantile(sorted, q) {
 /**
  * Runs `operation(client)` in a closed loop on `connections` logical clients.
  * `client` is the index of the logical client (0..connections-1): operations that belong to a
- * session use it to pick their session. Returns ops/s over the run's wall time and latency
- * percentiles (ms) of the operations that succeeded.
+ * session use it to pick their session. Returns ops/s over the run's wall time, and the
+ * latencies (ms, ascending) and percentiles of the operations that succeeded.
  */
 export async function runLoad({ connections, requests, durationMs, operation }) {
   const latencies = [];
@@ -75,6 +79,7 @@ export async function runLoad({ connections, requests, durationMs, operation }) 
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   return {
+    latencies,
     operations: started,
     completed: latencies.length,
     errors: errorCount,
@@ -85,4 +90,43 @@ export async function runLoad({ connections, requests, durationMs, operation }) 
     p99: quantile(latencies, 0.99),
     mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : NaN,
   };
+}
+
+/** CPU clock ticks used so far by every process in the given process groups (Linux /proc), or undefined. */
+function groupTicks(pgids) {
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  let ticks = 0;
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid pgrp ... utime(14) stime(15)"; comm may hold spaces.
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (pgids.includes(Number(fields[2]))) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks;
+}
+
+/**
+ * Waits until the servers' process groups are idle (work a burst left behind is done), at least
+ * `minMs` and at most `maxMs`. Where /proc is missing it just waits `minMs`.
+ */
+export async function waitForIdle(pgids, minMs, maxMs) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const deadline = performance.now() + maxMs;
+  await sleep(minMs);
+  let before = groupTicks(pgids);
+  if (before === undefined) return;
+  while (performance.now() < deadline) {
+    await sleep(IDLE_WINDOW_MS);
+    const now = groupTicks(pgids);
+    if (now - before <= IDLE_TICKS) return;
+    before = now;
+  }
 }

@@ -1,0 +1,100 @@
+// The benchmark's report: the budgets of DESIGN.md "Performance budgets", the verdict on each,
+// and the Markdown tables `npm run bench` prints (the README's Benchmarks section shows one).
+// Pure: takes the measured results, returns text and verdicts.
+
+/** DESIGN.md "Performance budgets". */
+export const BUDGETS = {
+  stateless: { ratio: 0.8 },
+  simple: { ratio: 0.5 },
+  interactive: { ratio: 0.4 },
+  sessions: { perSecond: 150 },
+  notifications: { ratio: 0.8 },
+  replay: { maxRatio: 1.5 },
+  runtimeBundleGzip: 60 * 1024,
+};
+
+/** The median of the finite values (NaN when there are none). */
+export function median(values) {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** A number for the tables: thousands separators, `digits` decimals, "—" when not finite. */
+export const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
+const kb = (bytes) => `${fmt(bytes / 1024, 1)} KB`;
+
+/** One verdict per budget that this run measured: { budget, measured, holds }. */
+export function verdicts(results, bundles) {
+  const byKey = Object.fromEntries(results.map((r) => [r.key, r]));
+  const list = [];
+  const ratioBudget = (key, label) => {
+    const r = byKey[key];
+    if (r) list.push({ budget: `${label} ≥ ${BUDGETS[key].ratio} × floor`, measured: `${fmt(r.ratio, 2)} ×`, holds: r.ratio >= BUDGETS[key].ratio });
+  };
+  ratioBudget("stateless", "stateless tools/call");
+  ratioBudget("simple", "simple tools/call in a session");
+  ratioBudget("interactive", "interactive tools/call (DO lane)");
+  if (byKey.sessions) {
+    list.push({ budget: `session creation ≥ ${BUDGETS.sessions.perSecond} sessions/s`, measured: `${fmt(byKey.sessions.ours.perSecond)} /s`, holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond });
+  }
+  ratioBudget("notifications", "notifications on one SSE stream");
+  if (byKey.replay) {
+    list.push({ budget: `replay cost, ${fmt(byKey.replay.large.stored)} vs ${fmt(byKey.replay.small.stored)} stored events ≤ ${BUDGETS.replay.maxRatio}`, measured: `${fmt(byKey.replay.ratio, 2)} ×`, holds: byKey.replay.ratio <= BUDGETS.replay.maxRatio });
+  }
+  if (bundles.runtime) {
+    list.push({ budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`, measured: kb(bundles.runtime.gzipBytes), holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip });
+  }
+  return list;
+}
+
+/** The run as Markdown: header lines, then the scenario, round-trip, bundle and budget tables. */
+export function renderReport({ machine, options, results, roundTrips, bundles, budgets }) {
+  const lines = [];
+  lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
+  lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}, wrangler inspector ${options.inspector ? "on" : "off"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
+  if (results.length > 0) {
+    lines.push("");
+    lines.push("| scenario | unit | mcp-edge | p50 ms | p99 ms | errors | floor | p50 ms | p99 ms | errors | ratio |");
+    lines.push("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  }
+  for (const r of results) {
+    if (r.key === "replay") {
+      for (const [label, side] of [["small", r.small], ["large", r.large]]) {
+        const ratio = label === "large" ? `${fmt(r.ratio, 2)} × cost` : "";
+        lines.push(`| ${r.name}, ${fmt(side.stored)} stored | ${r.unit} | ${fmt(side.perSecond)} | ${fmt(side.p50, 1)} | ${fmt(side.p99, 1)} | ${side.errors} | — | — | — | — | ${ratio} |`);
+      }
+      continue;
+    }
+    const digits = r.ours.p50 < 10 ? 1 : 0;
+    lines.push(`| ${r.name} | ${r.unit} | ${fmt(r.ours.perSecond)} | ${fmt(r.ours.p50, digits)} | ${fmt(r.ours.p99, digits)} | ${r.ours.errors} | ${fmt(r.floor.perSecond)} | ${fmt(r.floor.p50, digits)} | ${fmt(r.floor.p99, digits)} | ${r.floor.errors} | ${fmt(r.ratio, 2)} × |`);
+    for (const ref of r.references) {
+      lines.push(`| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this) |`);
+    }
+  }
+  if (roundTrips) {
+    lines.push("");
+    lines.push("| request | calls to the session object | as documented |");
+    lines.push("|---|---|---|");
+    for (const r of roundTrips) lines.push(`| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`);
+  }
+  if (bundles.runtime || bundles.demo) {
+    lines.push("");
+    lines.push("| bundle (wrangler deploy --dry-run --minify) | bytes | gzip | largest parts (minified bytes in the bundle, ≈ gzip share) |");
+    lines.push("|---|---:|---:|---|");
+  }
+  for (const [label, b] of [["runtime (bench/runtime: one-tool server)", bundles.runtime], ["demo (wrangler.toml)", bundles.demo]]) {
+    if (!b) continue;
+    const parts = b.parts.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`).join("; ");
+    lines.push(`| ${label} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${parts} |`);
+  }
+  lines.push("");
+  lines.push("| budget (DESIGN.md) | measured | holds |");
+  lines.push("|---|---:|---|");
+  // A smoke run is far too short to judge a budget; it only proves every scenario still runs.
+  const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds ? "yes" : "**no**");
+  for (const v of budgets) lines.push(`| ${v.budget} | ${v.measured} | ${verdict(v)} |`);
+  return lines.join("\n");
+}
+
