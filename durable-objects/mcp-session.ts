@@ -57,6 +57,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private state: SessionState | null = null;
   private terminated = false;
   private lastActivityWrite = 0;
+  /** The alarm this object last set or read: undefined until known, null when none is set. */
+  private alarmAt: number | null | undefined;
 
   constructor(
     ctx: DurableObjectState,
@@ -203,6 +205,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    // The alarm that is running is no longer set; whatever is set below is the next one.
+    this.alarmAt = null;
     if (this.terminated || !this.state) {
       // Termination is durable: the tombstone was written first; now nothing is left.
       await this.ctx.storage.deleteAll();
@@ -218,7 +222,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       return;
     }
     this.log.deleteFinishedBefore(now - this.options.completedStreamGraceMs);
-    await this.ctx.storage.setAlarm(Math.min(lastActive + this.options.idleTimeoutMs, now + this.options.completedStreamGraceMs) + 1);
+    await this.setAlarmAt(Math.min(lastActive + this.options.idleTimeoutMs, now + this.options.completedStreamGraceMs) + 1);
   }
 
   // ---- POST ----------------------------------------------------------------------------
@@ -481,7 +485,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.live.closeAll();
-    await this.ctx.storage.setAlarm(Date.now());
+    await this.setAlarmAt(Date.now());
     return new Response(null, { status: 204 });
   }
 
@@ -494,12 +498,28 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     this.scheduleAlarm();
   }
 
+  /**
+   * Makes sure an alarm fires by the earliest time housekeeping could have work. Runs after
+   * every finished stream, so the alarm's time is kept in memory: storage is read once per
+   * object lifetime and written only when the alarm must move earlier.
+   */
   private scheduleAlarm(): void {
     const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
+    if (this.alarmAt !== undefined) {
+      if (this.alarmAt === null || this.alarmAt > at) void this.setAlarmAt(at);
+      return;
+    }
     void this.ctx.storage.getAlarm().then((current) => {
-      if (current === null || current > at) return this.ctx.storage.setAlarm(at);
+      // A setAlarmAt while the read was in flight is newer than what was read.
+      if (this.alarmAt === undefined) this.alarmAt = current;
+      if (this.alarmAt === null || this.alarmAt > at) return this.setAlarmAt(at);
       return undefined;
     });
+  }
+
+  private setAlarmAt(at: number): Promise<void> {
+    this.alarmAt = at;
+    return this.ctx.storage.setAlarm(at);
   }
 }
 

@@ -39,16 +39,20 @@ export function allowedOrigin(request: Request, policy: OriginPolicy): string | 
   return isAllowedHost(hostName(url.host), policy) ? origin : false;
 }
 
-/** DNS-rebinding protection (2025-06-18 Streamable HTTP > Security Warning): Host and Origin. */
-export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | undefined {
+/**
+ * DNS-rebinding protection (2025-06-18 Streamable HTTP > Security Warning): Host and Origin.
+ * Returns the 403 to send, or the Origin to answer with CORS headers (undefined when absent).
+ */
+export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | string | undefined {
   const host = request.headers.get("Host") ?? new URL(request.url).host;
   if (!isAllowedHost(hostName(host), policy)) {
     return rpcErrorResponse(403, TRANSPORT_ERROR, `Forbidden: host "${hostName(host)}" is not an allowed host (configure allowedHosts)`);
   }
-  if (allowedOrigin(request, policy) === false) {
+  const origin = allowedOrigin(request, policy);
+  if (origin === false) {
     return rpcErrorResponse(403, TRANSPORT_ERROR, "Forbidden: Origin is not allowed (configure allowedOrigins)");
   }
-  return undefined;
+  return origin;
 }
 
 /** The media ranges of an Accept header, lower-cased, without parameters. */

@@ -7,7 +7,7 @@ import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { sessionObjectId } from "../mcp/session-id";
-import { allowedOrigin, checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
+import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import { HEADER_LAST_EVENT_ID, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
@@ -22,10 +22,22 @@ function splitList(value: string | undefined): string[] {
   return value ? value.split(",").map((s) => s.trim()).filter((s) => s.length > 0) : [];
 }
 
-function policyFor<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, env: Env): OriginPolicy {
-  return {
-    allowedHosts: [...rt.options.allowedHosts, ...splitList(env.MCP_ALLOWED_HOSTS).map((h) => h.toLowerCase())],
-    allowedOrigins: [...rt.options.allowedOrigins, ...splitList(env.MCP_ALLOWED_ORIGINS)],
+/**
+ * The Host/Origin policy: the options plus the env's lists. Built once per distinct env value
+ * (in practice once per isolate), not on every request.
+ */
+function policySource<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (env: Env) => OriginPolicy {
+  let cached: { hosts: string | undefined; origins: string | undefined; policy: OriginPolicy } | undefined;
+  return (env) => {
+    const hosts = env.MCP_ALLOWED_HOSTS;
+    const origins = env.MCP_ALLOWED_ORIGINS;
+    if (cached && cached.hosts === hosts && cached.origins === origins) return cached.policy;
+    const policy: OriginPolicy = {
+      allowedHosts: [...rt.options.allowedHosts, ...splitList(hosts).map((h) => h.toLowerCase())],
+      allowedOrigins: [...rt.options.allowedOrigins, ...splitList(origins)],
+    };
+    cached = { hosts, origins, policy };
+    return policy;
   };
 }
 
@@ -80,8 +92,9 @@ function guarded<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, handler: (request: R
 
 /** Builds the fetch handler for one server. */
 export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> {
-  const router = Router<IRequest, [Env, ExecutionContext]>({
-    before: [(request: IRequest, env: Env) => checkHostAndOrigin(request as unknown as Request, policyFor(rt, env))],
+  const policyFor = policySource(rt);
+  // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
+  const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
       console.error("mcp-edge: request failed", error);
       return rpcErrorResponse(500, INTERNAL_ERROR, "Internal error");
@@ -90,7 +103,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
   const mount = (path: string, sessions: boolean) => {
     const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
     router.post(path, guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)));
-    router.options(path, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, allow));
+    router.options(path, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, allow));
     if (sessions) {
       router.get(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
       router.delete(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
@@ -108,15 +121,17 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
     const { legacySsePath, legacyMessagesPath } = rt.options;
     router.get(legacySsePath, guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)));
     router.post(legacyMessagesPath, guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)));
-    router.options(legacySsePath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "GET, OPTIONS"));
-    router.options(legacyMessagesPath, (request: IRequest, env: Env) => preflight(allowedOrigin(request as unknown as Request, policyFor(rt, env)) || undefined, "POST, OPTIONS"));
+    router.options(legacySsePath, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, "GET, OPTIONS"));
+    router.options(legacyMessagesPath, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, "POST, OPTIONS"));
   }
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
   router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
 
   return async (request, env, ctx) => {
-    const response: Response = await router.fetch(request, env, ctx);
-    const origin = allowedOrigin(request, policyFor(rt, env));
-    return withCors(response, origin || undefined);
+    // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
+    const checked = checkHostAndOrigin(request, policyFor(env));
+    if (checked instanceof Response) return checked;
+    const response: Response = await router.fetch(request, env, ctx, checked);
+    return withCors(response, checked);
   };
 }
