@@ -62,6 +62,13 @@ export function parseEventId(value: string): { stream: number; seq: number } | u
 
 export class EventLog {
   private readonly nextSeq = new Map<number, number>();
+  /**
+   * Rows in `streams` and the ids of the finished ones (ascending): read once, then kept in
+   * step here (every insert, `done_at` update and delete of `streams` is in this class), so
+   * opening a stream at the cap costs no query to find what to trim.
+   */
+  private streamRows: number | undefined;
+  private finishedIds: number[] | undefined;
 
   constructor(private readonly sql: SqlStorage, private readonly maxEventsPerStream: number) {
     sql.exec(SCHEMA);
@@ -79,6 +86,7 @@ export class EventLog {
   openStream(kind: StreamKind): number {
     const row = this.sql.exec<{ id: number }>("INSERT INTO streams (kind) VALUES (?) RETURNING id", kind).one();
     this.nextSeq.set(row.id, 1);
+    if (this.streamRows !== undefined) this.streamRows++;
     return row.id;
   }
 
@@ -93,7 +101,13 @@ export class EventLog {
   }
 
   markDone(stream: number, now: number): void {
-    this.sql.exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL", now, stream);
+    const changed = this.sql.exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING id", now, stream).toArray().length;
+    const ids = this.finishedIds;
+    if (changed === 0 || ids === undefined) return;
+    // Streams usually finish in the order they opened: the insertion point is almost always the end.
+    let at = ids.length;
+    while (at > 0 && (ids[at - 1] as number) > stream) at--;
+    ids.splice(at, 0, stream);
   }
 
   /** Stores one event and returns its id. */
@@ -148,24 +162,28 @@ export class EventLog {
   /** Deletes finished streams (and their events) that finished before `before`. */
   deleteFinishedBefore(before: number): number {
     const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before).toArray().map((r) => r.id);
-    for (const id of ids) {
-      this.sql.exec("DELETE FROM events WHERE stream = ?", id);
-      this.sql.exec("DELETE FROM streams WHERE id = ?", id);
-      this.nextSeq.delete(id);
-    }
+    for (const id of ids) this.deleteStream(id);
     return ids.length;
   }
 
-  /** Oldest finished streams beyond `keep` streams in total are deleted first. */
+  /**
+   * Oldest finished streams beyond `keep` streams in total are deleted first. Runs whenever a
+   * stream opens, so the total is kept in memory rather than counted each time.
+   */
   enforceStreamCap(keep: number): void {
-    const total = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
-    if (total <= keep) return;
-    const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id LIMIT ?", total - keep).toArray();
-    for (const { id } of ids) {
-      this.sql.exec("DELETE FROM events WHERE stream = ?", id);
-      this.sql.exec("DELETE FROM streams WHERE id = ?", id);
-      this.nextSeq.delete(id);
-    }
+    this.streamRows ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
+    if (this.streamRows <= keep) return;
+    this.finishedIds ??= this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id").toArray().map((r) => r.id);
+    for (const id of this.finishedIds.slice(0, this.streamRows - keep)) this.deleteStream(id);
+  }
+
+  private deleteStream(id: number): void {
+    this.sql.exec("DELETE FROM events WHERE stream = ?", id);
+    const deleted = this.sql.exec("DELETE FROM streams WHERE id = ? RETURNING id", id).toArray().length;
+    this.nextSeq.delete(id);
+    if (this.streamRows !== undefined) this.streamRows -= deleted;
+    const at = this.finishedIds?.indexOf(id) ?? -1;
+    if (at >= 0) this.finishedIds?.splice(at, 1);
   }
 
   subscribe(uri: string): void {

@@ -5,6 +5,9 @@
  * Frames are written in order; those sent while an earlier write is still being taken by the
  * client are coalesced into the next write (each write costs a trip through the runtime's
  * pipes, a frame costs a memcpy), so a burst of events leaves as a few large chunks.
+ * Keep-alives come from one timer for all connections (a timer per stream cost as much as the
+ * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
+ * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
  */
 import { encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../src/sse/encode";
 
@@ -13,7 +16,8 @@ const MAX_WRITE_BYTES = 256 * 1024;
 
 interface Connection {
   writer: WritableStreamDefaultWriter<Uint8Array>;
-  keepAlive: ReturnType<typeof setInterval>;
+  /** Something was sent since the last keep-alive tick. */
+  sent: boolean;
   closed: boolean;
   /** Frames waiting for the write in flight to finish, oldest first. */
   queued: Uint8Array[];
@@ -43,23 +47,26 @@ function takeChunk(queued: Uint8Array[]): Uint8Array {
 
 export class LiveStreams {
   private readonly connections = new Map<number, Connection>();
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly keepAliveMs: number) {}
 
   /** Opens a connection for a stream (replacing an older one) and returns the SSE response. */
   attach(stream: number, headers: Record<string, string> = {}): Response {
     this.close(stream);
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const writer = writable.getWriter();
+    // A native byte pipe: frames go to the HTTP response without a JavaScript transform step.
+    const { readable, writable } = new IdentityTransformStream();
+    const writer = writable.getWriter() as WritableStreamDefaultWriter<Uint8Array>;
     const connection: Connection = {
       writer,
       closed: false,
       queued: [],
       writing: false,
       ending: false,
-      keepAlive: setInterval(() => this.send(stream, KEEPALIVE_FRAME), this.keepAliveMs),
+      sent: false,
     };
     this.connections.set(stream, connection);
+    this.ticker ??= setInterval(() => this.keepAlive(), Math.max(1, Math.floor(this.keepAliveMs / 2)));
     // A client that goes away rejects the writer; the stream's events stay in the log.
     writer.closed.catch(() => this.drop(stream, connection));
     return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
@@ -73,6 +80,7 @@ export class LiveStreams {
   send(stream: number, frame: Uint8Array): void {
     const connection = this.connections.get(stream);
     if (!connection || connection.closed) return;
+    connection.sent = true;
     connection.queued.push(frame);
     if (!connection.writing) this.writeQueued(stream, connection);
   }
@@ -98,6 +106,21 @@ export class LiveStreams {
     return this.connections.size;
   }
 
+  /** One tick: a comment on every connection that has been quiet since the previous tick. */
+  private keepAlive(): void {
+    // Stopped at the first quiet tick, not at every close: one stream after another would
+    // otherwise start and stop a timer per request.
+    if (this.connections.size === 0) {
+      if (this.ticker !== undefined) clearInterval(this.ticker);
+      this.ticker = undefined;
+      return;
+    }
+    for (const [stream, connection] of this.connections) {
+      if (!connection.sent) this.send(stream, KEEPALIVE_FRAME);
+      connection.sent = false;
+    }
+  }
+
   /** Writes everything queued (one chunk at a time), then closes the writer if the connection is ending. */
   private writeQueued(stream: number, connection: Connection): void {
     if (connection.queued.length === 0) {
@@ -118,7 +141,6 @@ export class LiveStreams {
   private drop(stream: number, connection: Connection): void {
     if (connection.closed) return;
     connection.closed = true;
-    clearInterval(connection.keepAlive);
     if (this.connections.get(stream) === connection) this.connections.delete(stream);
   }
 }

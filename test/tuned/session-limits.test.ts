@@ -1,4 +1,5 @@
 /** Session behaviour that depends on timing and limits, with small limits (entry.ts). */
+import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { isResponseTo, SseReader } from "../helpers/sse";
 import { callOnStream, getStream, send, sseOf, startSession } from "../helpers/session";
@@ -54,5 +55,41 @@ describe("session limits and timing", () => {
     expect(third.status).toBe(429);
     expect(await third.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32003 } });
     await Promise.all(open.map((r: SseReader) => r.cancel()));
+  });
+
+  it("keeps the newest maxStreams streams: the oldest finished one goes first, also after a restart and when an older stream is still open", { timeout: 30_000 }, async () => {
+    const s = await startSession("2025-06-18");
+    /** A finished call's stream; returns the id of its first event (a replay cursor into it). */
+    const finishedCall = async (id: number): Promise<string> => {
+      const events = await (await callOnStream(s, id, "stream_progress", { count: 1 }, `p${id}`)).all();
+      expect(events.at(-1)?.json).toMatchObject({ id, result: {} });
+      return events[0]!.id!;
+    };
+    /** 200 when the stream is still stored (its rest is replayed), 400 once it was deleted. */
+    const replayStatus = async (cursor: string): Promise<number> => {
+      const res = await getStream(s, cursor);
+      await res.body?.cancel();
+      return res.status;
+    };
+    const a = await finishedCall(1);
+    const b = await finishedCall(2);
+    expect([await replayStatus(a), await replayStatus(b)]).toEqual([200, 200]);
+    const c = await finishedCall(3); // a third stream: the cap (2) deletes the oldest, a
+    expect([await replayStatus(a), await replayStatus(b), await replayStatus(c)]).toEqual([400, 200, 200]);
+
+    await abortAllDurableObjects(); // the object restarts and rebuilds what it keeps in memory
+    const d = await finishedCall(4);
+    expect([await replayStatus(b), await replayStatus(c), await replayStatus(d)]).toEqual([400, 200, 200]);
+
+X
+    // own finish leaves e and f; the next call deletes e, the oldest finished.
+    const e = await callOnStream(s, 5, "slow_countdown", { seconds: 1 }, "p5");
+    const f = await finishedCall(6);
+    expect([await replayStatus(c), await replayStatus(d)]).toEqual([400, 400]);
+    const eEvents = await e.all();
+    expect(eEvents.at(-1)?.json).toMatchObject({ id: 5, result: {} });
+    expect([await replayStatus(eEvents[0]!.id!), await replayStatus(f)]).toEqual([200, 200]);
+    const g = await finishedCall(7);
+    expect([await replayStatus(eEvents[0]!.id!), await replayStatus(f), await replayStatus(g)]).toEqual([400, 200, 200]);
   });
 });
