@@ -16,8 +16,9 @@ export function streamReply(
   run: (request: RequestMessage, channel: Channel) => Promise<ResponseMessage>,
   headers: Record<string, string>,
 ): Response {
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
+  // A native byte pipe (no JavaScript transform step), as for the session object's streams.
+  const { readable, writable } = new IdentityTransformStream();
+  const writer = writable.getWriter() as WritableStreamDefaultWriter<Uint8Array>;
   let open = true;
   const send = (message: Record<string, unknown>): Promise<void> =>
     open ? writer.write(encodeSseEvent(JSON.stringify(message))).catch(() => { open = false; }) : Promise.resolve();

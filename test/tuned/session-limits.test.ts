@@ -81,8 +81,8 @@ describe("session limits and timing", () => {
     const d = await finishedCall(4);
     expect([await replayStatus(b), await replayStatus(c), await replayStatus(d)]).toEqual([400, 200, 200]);
 
-X
-    // own finish leaves e and f; the next call deletes e, the oldest finished.
+    // An open stream is never deleted: with e still running, f's arrival deletes c and d (four
+    // streams, two over the cap); e's finish deletes nothing; the next call deletes e, the oldest finished.
     const e = await callOnStream(s, 5, "slow_countdown", { seconds: 1 }, "p5");
     const f = await finishedCall(6);
     expect([await replayStatus(c), await replayStatus(d)]).toEqual([400, 400]);
