@@ -2,13 +2,14 @@
  * The demo Worker as the benchmark runs it: src/index.ts with a per-stream event cap large
  * enough for the replay scenario (100,000 stored events), so the demo keeps its defaults.
  * A request with `X-Bench-Count-Round-Trips: 1` also gets `X-Bench-Round-Trips`: the calls it
- * made to session objects (RPC method names or "fetch"), counted the way
- * test/workers/http/durable-object-round-trips.test.ts counts them. Requests without the
+ * made to session objects (RPC method names or "fetch"), counted by the
+ * same wrapper as test/workers/http/durable-object-round-trips.test.ts uses. Requests without the
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
+import { countingEnv } from "../../test/helpers/counting-namespace";
 
 /** Room for the 100,000-event stream of the replay scenario, its response and a margin. */
 const BENCH_MAX_EVENTS_PER_STREAM = 200_000;
@@ -18,33 +19,6 @@ const edge = createMcpEdge(demoServer, {
   statelessPath: "/stateless/mcp",
   session: { maxEventsPerStream: BENCH_MAX_EVENTS_PER_STREAM },
 });
-
-/** Wraps the session namespace so every call on a stub it hands out is recorded in `calls`. */
-function countingEnv(env: EdgeEnv, calls: string[]): EdgeEnv {
-  const real = env.MCP_SESSION;
-  if (!real) return env;
-  const namespace = new Proxy(real, {
-    get(target, prop) {
-      if (prop === "get") {
-        return (id: DurableObjectId) => {
-          const stub = target.get(id);
-          return new Proxy(stub, {
-            get(s, name) {
-              if (typeof name !== "string" || name === "then") return Reflect.get(s, name);
-              return (...args: unknown[]) => {
-                calls.push(name);
-                return (s as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
-              };
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { ...env, MCP_SESSION: namespace };
-}
 
 export default {
   async fetch(request, env, ctx) {

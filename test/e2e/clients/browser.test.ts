@@ -72,13 +72,13 @@ async function openPage(origin: string): Promise<{ context: BrowserContext; page
   const network: NetworkLog = { requests: new Map(), corsErrors: [] };
   const entry = (id: string) => network.requests.get(id) ?? network.requests.set(id, {}).get(id)!;
   // Status codes from the *ExtraInfo events: those come for CORS-blocked answers too.
-  cdp.on("Network.requestWillBeSent", (e: any) => {
+  cdp.on("Network.requestWillBeSent", (e) => {
     if (e.request.url.startsWith(server.mcpUrl)) entry(e.requestId).method = e.request.method;
   });
-  cdp.on("Network.responseReceivedExtraInfo", (e: any) => {
+  cdp.on("Network.responseReceivedExtraInfo", (e) => {
     entry(e.requestId).status = e.statusCode;
   });
-  cdp.on("Network.loadingFailed", (e: any) => {
+  cdp.on("Network.loadingFailed", (e) => {
     if (e.corsErrorStatus) network.corsErrors.push(e.corsErrorStatus.corsError);
   });
   await cdp.send("Network.enable");

@@ -2,6 +2,7 @@
 // against the Worker under wrangler dev. The Inspector needs Node >= 22, so it runs on the pinned
 // Node 22 from .tools/ (scripts/tools.mjs). Its traffic goes through a recording proxy so the test
 // can also see the handshake: the revision the server answered with, the session it used.
+import type { CallToolResult, GetPromptResult, ListResourcesResult, ListToolsResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { useDevServer } from "../helpers/server";
 import { packageVersion } from "./helpers/compat.mjs";
@@ -37,8 +38,12 @@ afterAll(async () => {
   home?.remove();
 });
 
-/** Runs `inspector --cli <url> --transport http <args> --format json` and parses its one JSON object. */
-async function inspector(...args: string[]): Promise<{ result: any }> {
+/**
+ * Runs `inspector --cli <url> --transport http <args> --format json` and parses its one JSON
+ * object; `T` is the MCP result type the invocation's method returns (not checked at run time:
+ * the assertions do that).
+ */
+async function inspector<T>(...args: string[]): Promise<{ result: T }> {
   const from = tap!.exchanges.length;
   const run = await runProcess(node, [packageBin(INSPECTOR, "inspector"), "--cli", `${tap!.url}/mcp`, "--transport", "http", ...args, "--format", "json"], {
     env: { HOME: home!.path, NO_COLOR: "1", FORCE_COLOR: "0" },
@@ -46,7 +51,7 @@ async function inspector(...args: string[]): Promise<{ result: any }> {
   });
   const context = `inspector ${args.join(" ")}: exit ${run.code}${run.timedOut ? " (timed out)" : ""}\nstdout: ${run.stdout.slice(0, 2_000)}\nstderr: ${run.stderr.slice(-2_000)}`;
   expect(run.code, context).toBe(0);
-  let parsed: { result: any };
+  let parsed: { result: T };
   try {
     parsed = JSON.parse(run.stdout);
   } catch {
@@ -61,10 +66,10 @@ async function inspector(...args: string[]): Promise<{ result: any }> {
 }
 
 it("tools/list: lists the demo's tools with their input schemas", async () => {
-  const { result } = await inspector("--method", "tools/list");
-  const names = result.tools.map((t: { name: string }) => t.name);
+  const { result } = await inspector<ListToolsResult>("--method", "tools/list");
+  const names = result.tools.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(["echo", "add", "stream_progress", "test_simple_text"]));
-  expect(result.tools.find((t: { name: string }) => t.name === "echo").inputSchema).toMatchObject({
+  expect(result.tools.find((t) => t.name === "echo")?.inputSchema).toMatchObject({
     type: "object",
     properties: { text: { type: "string" } },
     required: ["text"],
@@ -74,27 +79,27 @@ it("tools/list: lists the demo's tools with their input schemas", async () => {
 });
 
 it("tools/call with --tool-arg: echo text=hi", async () => {
-  const { result } = await inspector("--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=hi");
+  const { result } = await inspector<CallToolResult>("--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=hi");
   expect(result).toEqual({ content: [{ type: "text", text: "hi" }] });
 });
 
 it("tools/call with numeric arguments: add a=2 b=40 returns structured content", async () => {
-  const { result } = await inspector("--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40");
+  const { result } = await inspector<CallToolResult>("--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=40");
   expect(result.structuredContent).toEqual({ sum: 42 });
   expect(result.content).toEqual([{ type: "text", text: "2 + 40 = 42" }]);
 });
 
 it("resources/list and resources/read", async () => {
-  const listed = await inspector("--method", "resources/list");
-  expect(listed.result.resources.map((r: { uri: string }) => r.uri)).toEqual(
+  const listed = await inspector<ListResourcesResult>("--method", "resources/list");
+  expect(listed.result.resources.map((r) => r.uri)).toEqual(
     expect.arrayContaining(["test://static-text", "test://static-binary", "test://watched-resource"]),
   );
-  const read = await inspector("--method", "resources/read", "--uri", "test://static-text");
+  const read = await inspector<ReadResourceResult>("--method", "resources/read", "--uri", "test://static-text");
   expect(read.result.contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
 });
 
 it("prompts/get with --prompt-args: test_prompt_with_arguments arg1=a arg2=b", async () => {
-  const { result } = await inspector("--method", "prompts/get", "--prompt-name", "test_prompt_with_arguments", "--prompt-args", "arg1=a", "arg2=b");
+  const { result } = await inspector<GetPromptResult>("--method", "prompts/get", "--prompt-name", "test_prompt_with_arguments", "--prompt-args", "arg1=a", "arg2=b");
   expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Prompt with arguments: arg1='a', arg2='b'" } }]);
 });
 

@@ -46,7 +46,15 @@ afterAll(async () => {
   home?.remove();
 });
 
-type Message = { jsonrpc: "2.0"; id?: number | string; method?: string; params?: any; result?: any; error?: any };
+/** A JSON-RPC message on the bridge's stdio; members are read through the assertions. */
+type Message = {
+  jsonrpc: "2.0";
+  id?: number | string;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 function send(message: Message): void {
   bridge!.write(`${JSON.stringify(message)}\n`);
@@ -88,7 +96,7 @@ async function desktopHandshake() {
 }
 
 /** Sends a request and waits for its response. */
-async function request(id: number, method: string, params?: unknown): Promise<Message> {
+async function request(id: number, method: string, params?: Record<string, unknown>): Promise<Message> {
   const from = bridge!.lines.length;
   send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
   return receive((m) => m.id === id && (m.result !== undefined || m.error !== undefined), from);
@@ -119,7 +127,7 @@ it("initializes through the bridge and negotiates the latest revision with the W
 
 it("tools/list over stdio", async () => {
   const listed = await request(2, "tools/list");
-  const names = listed.result.tools.map((t: { name: string }) => t.name);
+  const names = (listed.result?.tools as { name: string }[]).map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(["echo", "add", "stream_progress", "test_sampling"]));
 });
 
@@ -131,12 +139,12 @@ it("tools/call echo over stdio", async () => {
 it("relays an interactive tool's progress notifications from the SSE stream to stdio", async () => {
   const from = bridge!.lines.length;
   const called = await request(4, "tools/call", { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "p-4" } });
-  expect(called.result.content).toEqual([{ type: "text", text: "done 3" }]);
+  expect(called.result?.content).toEqual([{ type: "text", text: "done 3" }]);
   const progress = bridge!.lines
     .slice(from)
     .map(parse)
     .filter((m) => m?.method === "notifications/progress" && m.params?.progressToken === "p-4")
-    .map((m) => m!.params.progress);
+    .map((m) => m!.params?.progress);
   expect(progress).toEqual([1, 2, 3]);
 });
 
@@ -144,10 +152,10 @@ it("relays the server's sampling request to the stdio client and its answer back
   const from = bridge!.lines.length;
   send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hello" } } });
   const asked = await receive((m) => m.method === "sampling/createMessage", from);
-  expect(asked.params.messages).toEqual([{ role: "user", content: { type: "text", text: "Say hello" } }]);
+  expect(asked.params?.messages).toEqual([{ role: "user", content: { type: "text", text: "Say hello" } }]);
   send({ jsonrpc: "2.0", id: asked.id, result: { model: "e2e-model", role: "assistant", content: { type: "text", text: "Hello from stdio" } } });
   const result = await receive((m) => m.id === 5 && m.result !== undefined, from);
-  expect(result.result.content).toEqual([{ type: "text", text: "LLM response: Hello from stdio" }]);
+  expect(result.result?.content).toEqual([{ type: "text", text: "LLM response: Hello from stdio" }]);
 });
 
 it("keeps the client's requests on its one HTTP session, with the negotiated revision on each", async () => {

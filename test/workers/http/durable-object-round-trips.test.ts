@@ -9,35 +9,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
 import { demoServer } from "../../../src/demo/server";
 import type { EdgeEnv } from "../../../src/http/runtime";
+import { countingEnv } from "../../helpers/counting-namespace";
 import { ACCEPT_BOTH, initializeParams } from "../../helpers/mcp";
 
 const edge = createMcpEdge(demoServer, { statelessPath: "/stateless/mcp" });
 let calls: string[] = [];
 
-function countingEnv(): EdgeEnv {
-  const real = (env as unknown as Required<EdgeEnv>).MCP_SESSION;
-  const namespace = new Proxy(real, {
-    get(target, prop) {
-      if (prop === "get") {
-        return (id: DurableObjectId) => {
-          const stub = target.get(id);
-          return new Proxy(stub, {
-            get(s, name) {
-              if (typeof name !== "string" || name === "then") return Reflect.get(s, name);
-              return (...args: unknown[]) => {
-                calls.push(name);
-                // Call through the stub itself: an RPC method detached from its stub cannot be applied.
-                return (s as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
-              };
-            },
-          });
-        };
-      }
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { MCP_SESSION: namespace } as EdgeEnv;
+function countingEnvNow(): EdgeEnv {
+  return countingEnv({ MCP_SESSION: (env as unknown as Required<EdgeEnv>).MCP_SESSION } as EdgeEnv, calls);
 }
 
 async function send(body: unknown, headers: Record<string, string> = {}, url = "http://127.0.0.1:8787/mcp", method = "POST"): Promise<Response> {
@@ -46,7 +25,7 @@ async function send(body: unknown, headers: Record<string, string> = {}, url = "
     headers: { Host: "127.0.0.1:8787", "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers },
   };
   if (method === "POST") init.body = JSON.stringify(body);
-  const res = await edge.worker.fetch!(new Request(url, init) as Request<unknown, IncomingRequestCfProperties>, countingEnv(), createExecutionContext());
+  const res = await edge.worker.fetch!(new Request(url, init) as Request<unknown, IncomingRequestCfProperties>, countingEnvNow(), createExecutionContext());
   return res;
 }
 
