@@ -22,8 +22,7 @@ const LEAK_PATTERNS: RegExp[] = [
  * `tolerateKnown`) so they keep looking for new ones. Delete an entry once its bug is fixed.
  */
 export const KNOWN_LEAKS: { bug: string; snippet: RegExp }[] = [
-  // BUG-5: zod's wording for a missing tool argument (security-secrets-and-leaks.test.ts).
-  { bug: "BUG-5 missing tool argument reported as 'received undefined'", snippet: /received undefined/ },
+  // Empty: BUG-5 (zod's "received undefined" for a missing tool argument) is fixed and its entry removed.
 ];
 
 /** The leaking snippets of `text`: matches of the patterns that the request did not contain itself. */
