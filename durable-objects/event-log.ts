@@ -194,6 +194,10 @@ export class EventLog {
     this.sql.exec("DELETE FROM subscriptions WHERE uri = ?", uri);
   }
 
+  countSubscriptions(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n;
+  }
+
   isSubscribed(uri: string): boolean {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions WHERE uri = ?", uri).one().n > 0;
   }

@@ -341,6 +341,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       this.log.setMeta("state", this.state);
     },
     subscribe: async (uri) => {
+      if (!this.log.isSubscribed(uri) && this.log.countSubscriptions() >= this.options.maxSubscriptions) {
+        throw new RpcError(LIMIT_EXCEEDED, `Too many subscriptions on this session (limit ${this.options.maxSubscriptions}); unsubscribe from one first`);
+      }
       this.log.subscribe(uri);
       await this.updateRegistry(uri, true);
     },

@@ -26,6 +26,8 @@ export interface SessionOptions {
   maxPendingRequests?: number;
   /** How long a finished POST stream stays replayable after its response (default 5 min). */
   completedStreamGraceMs?: number;
+  /** Resources one session may be subscribed to at once (default 1,000); each URI is at most 8 KiB. */
+  maxSubscriptions?: number;
 }
 
 export interface EdgeOptions {
@@ -68,6 +70,7 @@ export interface ResolvedSessionOptions {
   maxStreams: number;
   maxPendingRequests: number;
   completedStreamGraceMs: number;
+  maxSubscriptions: number;
 }
 
 export interface ResolvedOptions {
@@ -103,6 +106,7 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
     maxStreams: positive("session.maxStreams", s.maxStreams, 100),
     maxPendingRequests: positive("session.maxPendingRequests", s.maxPendingRequests, 32),
     completedStreamGraceMs: positive("session.completedStreamGraceMs", s.completedStreamGraceMs, 5 * 60_000),
+    maxSubscriptions: positive("session.maxSubscriptions", s.maxSubscriptions, 1000),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The demo server with small session limits, for tests of behaviour that the defaults make
- * slow or unreachable (keep-alives, request timeouts, SSE polling, the stream cap).
+ * slow or unreachable (keep-alives, request timeouts, SSE polling, the stream and
+ * subscription caps).
  */
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
@@ -11,6 +12,7 @@ export const TUNED = {
   pollAfterMs: 150,
   maxStreams: 2,
   maxPendingRequests: 32,
+  maxSubscriptions: 3,
 } as const;
 
 const edge = createMcpEdge(demoServer, { session: TUNED });

@@ -92,4 +92,19 @@ describe("session limits and timing", () => {
     const g = await finishedCall(7);
     expect([await replayStatus(eEvents[0]!.id!), await replayStatus(f), await replayStatus(g)]).toEqual([400, 200, 200]);
   });
+
+  it("caps subscriptions per session at maxSubscriptions: a new URI beyond it is -32003, a repeat or a freed slot is fine", async () => {
+    const s = await startSession("2025-06-18");
+    const subscribe = async (uri: string, id: number) => (await send(s, { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } })).json();
+    const uris = [1, 2, 3, 4].map((n) => `test://template/${n}/data`);
+    for (const [i, uri] of uris.slice(0, TUNED.maxSubscriptions).entries()) expect(await subscribe(uri, i)).toEqual({ jsonrpc: "2.0", id: i, result: {} });
+    expect(await subscribe(uris[0]!, 10)).toEqual({ jsonrpc: "2.0", id: 10, result: {} }); // already subscribed: no new slot needed
+    expect(await subscribe(uris[3]!, 11)).toEqual({
+      jsonrpc: "2.0",
+      id: 11,
+      error: { code: -32003, message: `Too many subscriptions on this session (limit ${TUNED.maxSubscriptions}); unsubscribe from one first` },
+    });
+    await send(s, { jsonrpc: "2.0", id: 12, method: "resources/unsubscribe", params: { uri: uris[1] } });
+    expect(await subscribe(uris[3]!, 13)).toEqual({ jsonrpc: "2.0", id: 13, result: {} });
+  });
 });

@@ -62,8 +62,17 @@ function requireOps<Env>(dc: DispatchContext<Env>, method: string) {
   return dc.ops;
 }
 
+/**
+ * The longest URI a session can subscribe to, in UTF-16 units: a subscription is stored for
+ * the session's life, so with maxSubscriptions this bounds what subscriptions can store.
+ */
+export const MAX_SUBSCRIPTION_URI_LENGTH = 8192;
+
 export async function subscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/subscribe");
+  if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
+    throw new RpcError(INVALID_PARAMS, `resources/subscribe: the uri is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`);
+  }
   const ops = requireOps(dc, "resources/subscribe");
   requireKnownResource(uri, dc);
   await ops.subscribe(uri);

@@ -14,6 +14,22 @@ async function subscribe(s: Session, uri: string): Promise<void> {
 }
 
 describe("resource subscriptions", () => {
+  it("refuses a URI longer than 8,192 characters with -32602 and stores nothing; 8,192 is accepted", async () => {
+    const s = await startSession("2025-06-18");
+    const prefix = "test://template/";
+    const suffix = "/data";
+    const uriOf = (length: number) => prefix + "x".repeat(length - prefix.length - suffix.length) + suffix;
+    await subscribe(s, uriOf(8192));
+    expect(await call(s.sessionId, s.version, "resources/subscribe", { uri: uriOf(8193) }, "long")).toEqual({
+      jsonrpc: "2.0",
+      id: "long",
+      error: { code: -32602, message: "resources/subscribe: the uri is 8193 characters long; at most 8192 can be subscribed to" },
+    });
+    const stored = await runInDurableObject(sessionStub(s.sessionId), (_instance, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n);
+    expect(stored).toBe(1);
+  });
+
   it("sends notifications/resources/updated on the GET stream for a subscribed URI", async () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, WATCHED);
