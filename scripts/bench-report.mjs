@@ -50,7 +50,7 @@ export function verdicts(results, bundles) {
 }
 
 /** The run as Markdown: header lines, then the scenario, round-trip, bundle and budget tables. */
-export function renderReport({ machine, options, results, roundTrips, bundles, budgets }) {
+export function renderReport({ machine, options, results, roundTrips, footprint, bundles, budgets }) {
   const lines = [];
   lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
   lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}, wrangler inspector ${options.inspector ? "on" : "off"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
@@ -78,6 +78,14 @@ export function renderReport({ machine, options, results, roundTrips, bundles, b
     lines.push("| request | calls to the session object | as documented |");
     lines.push("|---|---|---|");
     for (const r of roundTrips) lines.push(`| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`);
+  }
+  if (footprint) {
+    const f = footprint;
+    lines.push("");
+    lines.push(`| per live session (${fmt(f.ours.sessions)} opened and kept, per side) | mcp-edge | floor (a new Durable Object storing one row) | ratio |`);
+    lines.push("|---|---:|---:|---:|");
+    lines.push(`| workerd resident memory | ${kb(f.ours.memoryPerSession)} | ${kb(f.floor.memoryPerSession)} | ${fmt(f.ours.memoryPerSession / f.floor.memoryPerSession, 2)} × |`);
+    lines.push(`| local SQLite files | ${kb(f.ours.storagePerSession)} | ${kb(f.floor.storagePerSession)} | ${fmt(f.ours.storagePerSession / f.floor.storagePerSession, 2)} × |`);
   }
   if (bundles.runtime || bundles.demo) {
     lines.push("");

@@ -22,6 +22,7 @@ import { measureBundle } from "./bench-bundle.mjs";
 import { createPool, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
 import { fmt, median, renderReport, verdicts } from "./bench-report.mjs";
 import { startDevServer } from "./dev-server.mjs";
+import { sqliteBytes, workerdRss } from "./footprint.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEMO_CONFIG = join(REPO_ROOT, "bench", "demo", "wrangler.toml");
@@ -45,12 +46,12 @@ const SETTLE_MAX_MS = 5_000;
 const REPLAY_TAIL = 100;
 
 /** Everything a run measures, in order; `--only` picks some. */
-const PARTS = ["stateless", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "bundle"];
+const PARTS = ["stateless", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
 
 /** Full run and smoke run defaults; every one can be overridden on the command line. */
 const DEFAULTS = {
-  full: { connections: 10, requests: 4000, bursts: 10, settleMs: 100, notifications: 20_000, streams: 6, replayEvents: 100_000 },
-  smoke: { connections: 2, requests: 40, bursts: 2, settleMs: 0, notifications: 500, streams: 2, replayEvents: 2_000 },
+  full: { connections: 10, requests: 4000, bursts: 10, settleMs: 100, notifications: 20_000, streams: 6, replayEvents: 100_000, footprintSessions: 1000 },
+  smoke: { connections: 2, requests: 40, bursts: 2, settleMs: 0, notifications: 500, streams: 2, replayEvents: 2_000, footprintSessions: 20 },
 };
 
 const USAGE = `usage: npm run bench -- [options]
@@ -63,6 +64,7 @@ const USAGE = `usage: npm run bench -- [options]
   --notifications <n>   progress notifications per SSE stream (default ${DEFAULTS.full.notifications})
   --streams <n>         SSE streams per side in the notification scenario, one per burst (default ${DEFAULTS.full.streams})
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
+  --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
   --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
@@ -94,6 +96,7 @@ function parseOptions(argv) {
       json: { type: "string" },
       storage: { type: "string" },
       only: { type: "string" },
+      "footprint-sessions": { type: "string" },
       inspector: { type: "boolean" },
       smoke: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -155,6 +158,7 @@ function parseOptions(argv) {
     notifications: int("notifications", base.notifications),
     streams: int("streams", base.streams),
     replayEvents,
+    footprintSessions: int("footprint-sessions", base.footprintSessions),
     json: values.json ?? (values.smoke ? undefined : join(REPO_ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)),
   };
 }
@@ -442,6 +446,40 @@ async function countRoundTrips(demo) {
   return rows.map((r) => ({ ...r, ok: r.calls.join(",") === r.expected.join(",") }));
 }
 
+/**
+ * Memory and local storage per live session, each side measured on its own server: the growth of
+ * the server's workerd resident memory and of its SQLite files while `footprintSessions` sessions
+ * are opened and kept (mcp-edge: initialize + initialized; floor: a new Durable Object storing one
+ * row). Figures, not budgets: resident memory moves with the allocator and GC.
+ */
+async function runFootprint(opts, demo, floor, demoServer, floorServer) {
+  const n = opts.footprintSessions;
+  const measure = async (server, open) => {
+    await waitForIdle(opts.serverGroups, 200, 5_000);
+    const rss = workerdRss(server.pid);
+    const stored = sqliteBytes(server.persistDir);
+    let started = 0;
+    let errors = 0;
+    await Promise.all(Array.from({ length: opts.connections }, async () => {
+      while (started < n) {
+        started++;
+        await open().catch(() => errors++);
+      }
+    }));
+    await waitForIdle(opts.serverGroups, 200, 5_000);
+    return {
+      sessions: n,
+      errors,
+      memoryPerSession: (workerdRss(server.pid) - rss) / n,
+      storagePerSession: (sqliteBytes(server.persistDir) - stored) / n,
+    };
+  };
+  process.stderr.write(`bench: memory and storage of ${n} live sessions per side …\n`);
+  const ours = await measure(demoServer, () => openSession(demo));
+  const base = await measure(floorServer, () => send(floor, { path: "/do-init", headers: POST_HEADERS, body: INITIALIZE }));
+  return { ours, floor: base };
+}
+
 function versionOf(pkg) {
   try {
     return JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
@@ -478,6 +516,7 @@ async function main() {
   const pools = [];
   const results = [];
   let roundTrips;
+  let footprint;
   const bundles = {};
   try {
     if ([...opts.only].every((part) => part === "bundle")) throw new SkipServers();
@@ -503,6 +542,8 @@ async function main() {
       process.stderr.write("bench: counting Durable Object round trips …\n");
       roundTrips = await countRoundTrips(demo);
     }
+    // Last: the sessions it opens stay live, and would weigh on the scenarios above.
+    if (opts.only.has("footprint")) footprint = await runFootprint(opts, demo, floor, demoServer, floorServer);
   } catch (err) {
     if (!(err instanceof SkipServers)) throw err;
   } finally {
@@ -518,7 +559,7 @@ async function main() {
   machine.loadAfter = loadavg()[0].toFixed(2);
   const budgets = verdicts(results, bundles);
   const command = `npm run bench --${process.argv.slice(2).map((a) => ` ${a}`).join("")}`.replace(/ --$/, "");
-  const report = { machine, command, options: { ...opts, only: [...opts.only], serverGroups: undefined }, results, roundTrips, bundles, budgets, seconds: (performance.now() - started) / 1000 };
+  const report = { machine, command, options: { ...opts, only: [...opts.only], serverGroups: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
   console.log(renderReport(report));
 
   const failures = [
@@ -527,6 +568,7 @@ async function main() {
       .filter(([, side]) => side.errors > 0 || side.completed === 0)
       .map(([name, side]) => `${name}: ${side.errors} errors of ${side.operations} operations${side.errorSamples.length ? ` (${side.errorSamples[0]})` : ""}`),
     ...(roundTrips ?? []).filter((r) => !r.ok).map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
+    ...(footprint ? [["mcp-edge", footprint.ours], ["floor", footprint.floor]] : []).filter(([, side]) => side.errors > 0).map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
   ];
   if (opts.json) {
     mkdirSync(dirname(resolve(opts.json)), { recursive: true });

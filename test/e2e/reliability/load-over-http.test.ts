@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { SseReader, type SseEvent } from "../../helpers/sse";
 import { devFetch, devProxyRecoveries } from "../helpers/dev-proxy";
-import { sqliteBytes, workerdRss } from "../helpers/footprint.mjs";
+import { sqliteBytes, workerdRss } from "../../../scripts/footprint.mjs";
 import { useDevServer } from "../helpers/server";
 
 const server = useDevServer();

@@ -1,6 +1,6 @@
-// What a running `wrangler dev` server occupies, for the load tests' figures (Linux only):
+// What a running `wrangler dev` server occupies (Linux only), for the load test and the bench:
 // resident memory of its workerd processes and the bytes of its Durable Object SQLite files.
-// Node-only code lives in .mjs files (with a .d.mts beside it): the e2e TypeScript has no Node types.
+// Plain .mjs with a .d.mts beside it: the e2e TypeScript has no Node types.
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
