@@ -53,7 +53,7 @@ export function verdicts(results, bundles) {
 export function renderReport({ machine, options, results, roundTrips, footprint, bundles, budgets }) {
   const lines = [];
   lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
-  lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}, wrangler inspector ${options.inspector ? "on" : "off"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
+  lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
   if (results.length > 0) {
     lines.push("");
     lines.push("| scenario | unit | mcp-edge | p50 ms | p99 ms | errors | floor | p50 ms | p99 ms | errors | ratio |");

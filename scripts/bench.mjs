@@ -66,6 +66,7 @@ const USAGE = `usage: npm run bench -- [options]
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
   --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
   --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
+  --runner <runner>     "wrangler" (default): both Workers under wrangler dev; "miniflare": both bundled as for deploy and served by Miniflare alone, without wrangler dev's proxy (which sends wrangler's Node process a message for every SSE response)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
@@ -98,6 +99,7 @@ function parseOptions(argv) {
       only: { type: "string" },
       "footprint-sessions": { type: "string" },
       inspector: { type: "boolean" },
+      runner: { type: "string" },
       smoke: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -138,6 +140,11 @@ function parseOptions(argv) {
     console.error(`--storage memory needs a writable ${MEMORY_TMP}`);
     process.exit(2);
   }
+  const runner = values.runner ?? "wrangler";
+  if (runner !== "wrangler" && runner !== "miniflare") {
+    console.error(`--runner must be "wrangler" or "miniflare"`);
+    process.exit(2);
+  }
   const only = new Set(values.only ? values.only.split(",").map((p) => p.trim()) : PARTS);
   for (const part of only) {
     if (!PARTS.includes(part)) {
@@ -150,6 +157,7 @@ function parseOptions(argv) {
     only,
     storage,
     inspector: values.inspector ?? false,
+    runner,
     connections: int("connections", base.connections),
     requests: int("requests", base.requests),
     durationMs: values.duration === undefined ? undefined : int("duration", 0) * 1000,
@@ -524,6 +532,7 @@ async function main() {
     const serverOptions = {
       tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(),
       env: opts.inspector ? {} : INSPECTOR_OFF_ENV,
+      runner: opts.runner,
     };
     const [demoServer, floorServer] = await Promise.all([
       startDevServer({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s)),

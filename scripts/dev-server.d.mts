@@ -15,6 +15,12 @@ export interface DevServerOptions {
   echo?: boolean;
   /** How long to wait for the first HTTP answer; default 90 000 ms. */
   readyTimeoutMs?: number;
+  /**
+   * "wrangler" (default): `wrangler dev`. "miniflare": the Worker bundled by `wrangler deploy
+   * --dry-run` and served by Miniflare alone, without wrangler dev's proxy (no `args`, `https`
+   * or inspector; used by the benchmark).
+   */
+  runner?: "wrangler" | "miniflare";
   /** Extra arguments for `wrangler dev`. */
   args?: string[];
   /** Where this server's temp folder (Durable Object storage, dev registry) is made; default os.tmpdir(). */

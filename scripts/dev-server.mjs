@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const WRANGLER = join(REPO_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const WATCHDOG = join(REPO_ROOT, "scripts", "process-group-watchdog.mjs");
+const MINIFLARE_SERVER = join(REPO_ROOT, "scripts", "miniflare-server.mjs");
 const HOST = "127.0.0.1";
 const READY_TIMEOUT_MS = 90_000;
 const PROBE_TIMEOUT_MS = 2_000;
@@ -225,7 +226,9 @@ async function startOnce(options) {
     : await findFreePorts(2, HOST);
   const workDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "mcp-edge-dev-"));
   const persistDir = join(workDir, "state");
-  const args = [
+  // runner "miniflare": the same Worker served by Miniflare alone (scripts/miniflare-server.mjs),
+  // without wrangler dev's proxy and inspector; used by the benchmark.
+  const args = options.runner === "miniflare" ? [MINIFLARE_SERVER, "--config", configPath, "--port", String(port), "--persist-to", persistDir] : [
     WRANGLER, "dev",
     "--config", configPath,
     "--local",
