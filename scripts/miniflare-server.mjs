@@ -9,7 +9,6 @@
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -43,7 +42,8 @@ function build(outdir) {
   });
 }
 
-const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-miniflare-"));
+// Beside the storage, in the folder dev-server.mjs owns and deletes, so a killed server leaves nothing.
+const outdir = mkdtempSync(join(dirname(resolve(values["persist-to"])), "build-"));
 let mf;
 const stop = async () => {
   await mf?.dispose().catch(() => undefined);
