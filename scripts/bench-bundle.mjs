@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 
 const BUILD_TIMEOUT_MS = 120_000;
@@ -37,21 +37,32 @@ function ownerOf(path, repoRoot) {
 }
 
 /**
- * Builds the Worker of `configPath` like `wrangler deploy` would, without deploying.
+ * Builds the Worker of `configPath` into `outdir` like `wrangler deploy` would, without
+ * deploying (offline), and returns the path of the module it wrote. Also used by
+ * scripts/miniflare-server.mjs to serve exactly what would be uploaded.
+ */
+export async function buildWorker({ repoRoot, configPath, outdir, minify = false, metafile, env }) {
+  await run(process.execPath, [
+    join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
+    "deploy", "--dry-run", ...(minify ? ["--minify"] : []), "--config", configPath, "--outdir", outdir, ...(metafile ? ["--metafile", metafile] : []),
+  ], { cwd: dirname(configPath), env: { ...process.env, ...OFFLINE_ENV, ...env } });
+  const script = readdirSync(outdir).find((f) => f.endsWith(".js"));
+  if (!script) throw new Error(`wrangler wrote no .js file to ${outdir}`);
+  return join(outdir, script);
+}
+
+/**
+ * The minified bundle of `configPath`: bytes, gzip bytes and what each dependency contributes.
  * @returns {Promise<{ bytes: number, gzipBytes: number, parts: { name: string, bytes: number, gzipShare: number }[] }>}
  */
 export async function measureBundle({ repoRoot, configPath, env }) {
   const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-bundle-"));
   try {
     const metafile = join(outdir, "meta.json");
-    await run(process.execPath, [
-      join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
-      "deploy", "--dry-run", "--minify", "--config", configPath, "--outdir", outdir, "--metafile", metafile,
-    ], { cwd: dirname(configPath), env: { ...process.env, ...OFFLINE_ENV, ...env } });
-    const script = readdirSync(outdir).find((f) => f.endsWith(".js"));
-    if (!script) throw new Error(`wrangler wrote no .js file to ${outdir}`);
-    const code = readFileSync(join(outdir, script));
-    const bytes = statSync(join(outdir, script)).size;
+    const scriptPath = await buildWorker({ repoRoot, configPath, outdir, minify: true, metafile, env });
+    const script = basename(scriptPath);
+    const code = readFileSync(scriptPath);
+    const bytes = statSync(scriptPath).size;
     const gzipBytes = gzipSync(code).byteLength;
 
     // esbuild names inputs relative to its working directory (the config's folder).

@@ -12,6 +12,7 @@ import { useDevServer } from "../helpers/server";
 import { chromiumVersion, launchChromium, startPageServer } from "./helpers/browser.mjs";
 import { packageVersion } from "./helpers/compat.mjs";
 import { useCompatRecord } from "./helpers/record";
+import type { WireMessage } from "./helpers/wiretap.mjs";
 
 const EVIL_HOST = "evil.test";
 
@@ -93,7 +94,7 @@ async function openPage(origin: string): Promise<{ context: BrowserContext; page
 async function pageClient(mcpUrl: string) {
   const out: Record<string, unknown> = { origin: location.origin };
   const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const readMessages = async (res: Response): Promise<any[]> => {
+  const readMessages = async (res: Response): Promise<WireMessage[]> => {
     const text = await res.text();
     if ((res.headers.get("content-type") ?? "").includes("text/event-stream")) {
       return text
@@ -120,7 +121,7 @@ async function pageClient(mcpUrl: string) {
     out.sessionId = sessionId;
     const initResult = (await readMessages(init))[0]?.result;
     out.protocolVersion = initResult?.protocolVersion;
-    out.serverName = initResult?.serverInfo?.name;
+    out.serverName = (initResult?.serverInfo as { name?: string } | undefined)?.name;
     const session = { "mcp-session-id": sessionId ?? "", "mcp-protocol-version": String(initResult?.protocolVersion) };
 
     const initialized = await fetch(mcpUrl, {
@@ -146,7 +147,7 @@ async function pageClient(mcpUrl: string) {
     });
     out.progressType = progress.headers.get("content-type");
     const streamed = await readMessages(progress);
-    out.progressValues = streamed.filter((m) => m.method === "notifications/progress").map((m) => m.params.progress);
+    out.progressValues = streamed.filter((m) => m.method === "notifications/progress").map((m) => m.params?.progress);
     out.progressResult = streamed.find((m) => m.id === 3)?.result;
 
     // The standalone GET stream: headers, then the first bytes (the priming event), then hang up.
@@ -210,7 +211,7 @@ async function foreignPage(mcpUrl: string) {
 }
 
 describe("a page on an allowed origin (http://127.0.0.1:<another port>)", () => {
-  let result: Record<string, any> = {};
+  let result: Record<string, unknown> = {};
   let network: NetworkLog = { requests: new Map(), corsErrors: [] };
 
   beforeAll(async () => {
@@ -230,7 +231,7 @@ describe("a page on an allowed origin (http://127.0.0.1:<another port>)", () => 
     expect(result.sessionId).toMatch(/^[0-9a-f]{64}$/);
     expect(result.serverName).toBe("mcp-edge-demo");
     expect(result.protocolVersion).toBe("2025-11-25");
-    compat.protocol = result.protocolVersion;
+    compat.protocol = String(result.protocolVersion);
     expect(result.initializedStatus).toBe(202);
   });
 
@@ -263,7 +264,7 @@ describe("a page on an allowed origin (http://127.0.0.1:<another port>)", () => 
 });
 
 describe(`a page on a foreign origin (http://${EVIL_HOST}:<port>)`, () => {
-  let result: Record<string, any> = {};
+  let result: Record<string, unknown> = {};
   let network: NetworkLog = { requests: new Map(), corsErrors: [] };
 
   beforeAll(async () => {

@@ -23,7 +23,17 @@ export interface Wiretap {
 }
 
 export function startWiretap(target: string): Promise<Wiretap>;
-export function jsonRpcMessages(body: string, contentType?: string | string[]): any[];
+/** A JSON-RPC message as it crossed the wire: nothing is checked, so every member is optional. */
+export interface WireMessage {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export function jsonRpcMessages(body: string, contentType?: string | string[]): WireMessage[];
 export interface Handshake {
   /** Index of the initialize exchange in `exchanges`. */
   index: number;

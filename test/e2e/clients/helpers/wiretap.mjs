@@ -26,7 +26,7 @@ function decoderFor(encoding) {
 /** @param {string} target origin of the Worker, e.g. http://127.0.0.1:8787 */
 export async function startWiretap(target) {
   const upstream = new URL(target);
-  /** @type {any[]} */
+  /** @type {import("./wiretap.d.mts").Exchange[]} */
   const exchanges = [];
   const server = createServer((req, res) => {
     const chunks = [];
