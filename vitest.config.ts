@@ -2,7 +2,7 @@
 // "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
 // small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml).
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
