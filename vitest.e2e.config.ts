@@ -1,6 +1,6 @@
-// End-to-end tests in Node: each file starts the real Worker under `wrangler dev` on 127.0.0.1
-// (scripts/dev-server.mjs) and drives it over HTTP with the official MCP SDK client.
-// Files run one after another: each owns a wrangler + workerd process group on a 2-core machine.
+// End-to-end tests in Node: each file starts the real Worker in its own process (wrangler dev's
+// code in-process, scripts/worker-server.mjs) on 127.0.0.1 and drives it over HTTP with real
+// clients. Files run one after another: each owns a workerd on a 2-core machine.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -11,7 +11,7 @@ export default defineConfig({
     globalSetup: ["test/e2e/clients/helpers/global-setup.mjs"],
     fileParallelism: false,
     testTimeout: 60_000,
-    // Starting wrangler dev (esbuild bundle + workerd) and stopping its process group.
+    // Starting the Worker (esbuild bundle + workerd boot) and disposing of it.
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
   },

@@ -5,7 +5,7 @@
 // Invariant: every operation is timed from before its first byte is sent to after its last
 // response byte is read; a failing operation is counted as an error and never timed.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Pool } from "undici";
 
 /** Generous per-request limits: a stuck request is an error, never a hang. */
@@ -92,40 +92,34 @@ export async function runLoad({ connections, requests, durationMs, operation }) 
   };
 }
 
-/** CPU clock ticks used so far by every process in the given process groups (Linux /proc), or undefined. */
-function groupTicks(pgids) {
-  let entries;
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return undefined;
-  }
+/** CPU clock ticks used so far by the given processes (Linux /proc), or undefined where /proc is missing. */
+function processTicks(pids) {
+  if (!existsSync("/proc/self")) return undefined;
   let ticks = 0;
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const pid of pids) {
     try {
-      // /proc/<pid>/stat: "pid (comm) state ppid pgrp ... utime(14) stime(15)"; comm may hold spaces.
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // /proc/<pid>/stat: "pid (comm) state ... utime(14) stime(15)"; comm may hold spaces.
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (pgids.includes(Number(fields[2]))) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {} // the process has ended
   }
   return ticks;
 }
 
 /**
- * Waits until the servers' process groups are idle (work a burst left behind is done), at least
+ * Waits until the servers' workerd processes are idle (work a burst left behind is done), at least
  * `minMs` and at most `maxMs`. Where /proc is missing it just waits `minMs`.
  */
-export async function waitForIdle(pgids, minMs, maxMs) {
+export async function waitForIdle(pids, minMs, maxMs) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const deadline = performance.now() + maxMs;
   await sleep(minMs);
-  let before = groupTicks(pgids);
+  let before = processTicks(pids);
   if (before === undefined) return;
   while (performance.now() < deadline) {
     await sleep(IDLE_WINDOW_MS);
-    const now = groupTicks(pgids);
+    const now = processTicks(pids);
     if (now - before <= IDLE_TICKS) return;
     before = now;
   }

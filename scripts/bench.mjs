@@ -1,5 +1,5 @@
 // `npm run bench`: mcp-edge side by side with the platform's floor, in one run on 127.0.0.1.
-// Starts two Workers under `wrangler dev` (scripts/dev-server.mjs): the demo server built with
+// Starts two Workers in-process (scripts/worker-server.mjs, `wrangler dev`'s own code): the demo server built with
 // bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
 // JSON-RPC result (bench/floor). Drives both with the same bounded closed-loop load
 // (scripts/bench-load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { measureBundle } from "./bench-bundle.mjs";
 import { createPool, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
 import { fmt, median, renderReport, verdicts } from "./bench-report.mjs";
-import { startDevServer } from "./dev-server.mjs";
+import { startWorker } from "./worker-server.mjs";
 import { sqliteBytes, workerdRss } from "./footprint.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -34,12 +34,6 @@ const PROTOCOL_VERSION = "2025-11-25";
 const ACCEPT_BOTH = "application/json, text/event-stream";
 /** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
 const MEMORY_TMP = "/dev/shm";
-/**
- * wrangler 4 turns its devtools inspector proxy off only in a VS Code debug terminal, which it
- * detects by this variable (wrangler-dist/cli.js, `inVscodeJsDebugTerminal`); without a
- * bootloader in NODE_OPTIONS nothing else reads it.
- */
-const INSPECTOR_OFF_ENV = { VSCODE_INSPECTOR_OPTIONS: "{}" };
 /** The longest wait for the servers to go idle between bursts. */
 const SETTLE_MAX_MS = 5_000;
 /** Events the replay scenario resumes: the last REPLAY_TAIL of the stream. */
@@ -350,7 +344,7 @@ async function runBursts(opts, scenario, sides) {
     for (const i of order) {
       // Work a burst leaves behind (wrangler's Node process hears of every SSE response, the
       // runtime collects garbage) must not be billed to the next side.
-      await waitForIdle(opts.serverGroups, opts.settleMs, SETTLE_MAX_MS);
+      await waitForIdle(opts.serverPids, opts.settleMs, SETTLE_MAX_MS);
       bursts[i].push(await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation }));
     }
     process.stderr.write(".");
@@ -463,8 +457,8 @@ async function countRoundTrips(demo) {
 async function runFootprint(opts, demo, floor, demoServer, floorServer) {
   const n = opts.footprintSessions;
   const measure = async (server, open) => {
-    await waitForIdle(opts.serverGroups, 200, 5_000);
-    const rss = workerdRss(server.pid);
+    await waitForIdle(opts.serverPids, 200, 5_000);
+    const rss = workerdRss(server.workerdPids);
     const stored = sqliteBytes(server.persistDir);
     let started = 0;
     let errors = 0;
@@ -474,11 +468,11 @@ async function runFootprint(opts, demo, floor, demoServer, floorServer) {
         await open().catch(() => errors++);
       }
     }));
-    await waitForIdle(opts.serverGroups, 200, 5_000);
+    await waitForIdle(opts.serverPids, 200, 5_000);
     return {
       sessions: n,
       errors,
-      memoryPerSession: (workerdRss(server.pid) - rss) / n,
+      memoryPerSession: (workerdRss(server.workerdPids) - rss) / n,
       storagePerSession: (sqliteBytes(server.persistDir) - stored) / n,
     };
   };
@@ -528,17 +522,12 @@ async function main() {
   const bundles = {};
   try {
     if ([...opts.only].every((part) => part === "bundle")) throw new SkipServers();
-    process.stderr.write("bench: starting the demo and floor Workers (wrangler dev) …\n");
-    const serverOptions = {
-      tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(),
-      env: opts.inspector ? {} : INSPECTOR_OFF_ENV,
-      runner: opts.runner,
-    };
-    const [demoServer, floorServer] = await Promise.all([
-      startDevServer({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s)),
-      startDevServer({ ...serverOptions, configPath: FLOOR_CONFIG }).then((s) => (servers.push(s), s)),
-    ]);
-    opts.serverGroups = [demoServer.pid, floorServer.pid];
+    process.stderr.write(`bench: starting the demo and floor Workers (${opts.runner}) …\n`);
+    const serverOptions = { tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(), inspector: opts.inspector, runner: opts.runner };
+    // One after the other: each server's workerd processes are told apart by when they appeared.
+    const demoServer = await startWorker({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s));
+    const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG }).then((s) => (servers.push(s), s));
+    opts.serverPids = [...demoServer.workerdPids, ...floorServer.workerdPids];
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);
     pools.push(demo, floor);
@@ -568,7 +557,7 @@ async function main() {
   machine.loadAfter = loadavg()[0].toFixed(2);
   const budgets = verdicts(results, bundles);
   const command = `npm run bench --${process.argv.slice(2).map((a) => ` ${a}`).join("")}`.replace(/ --$/, "");
-  const report = { machine, command, options: { ...opts, only: [...opts.only], serverGroups: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
+  const report = { machine, command, options: { ...opts, only: [...opts.only], serverPids: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
   console.log(renderReport(report));
 
   const failures = [

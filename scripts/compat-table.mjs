@@ -38,11 +38,11 @@ function clientRecords() {
     .map((name) => readJson(join(COMPAT_DIR, name)));
 }
 
-/** The conformance run as a row: its CLI and SDK versions come from .tools/, its verdict from the report. */
+/** The conformance run as a row: its CLI's SDK version comes from node_modules, its verdict from the report. */
 function conformanceRecord() {
   if (!existsSync(CONFORMANCE_JSON)) return undefined;
   const report = readJson(CONFORMANCE_JSON);
-  const sdkDir = join(REPO_ROOT, ".tools", "node_modules", "@modelcontextprotocol", "sdk");
+  const sdkDir = join(REPO_ROOT, "node_modules", "@modelcontextprotocol", "sdk");
   let sdk;
   let latest;
   try {

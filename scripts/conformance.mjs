@@ -1,5 +1,5 @@
-// Runs the official MCP conformance suite (server mode, pinned CLI on a pinned Node 22 from
-// .tools/) against the Worker under `wrangler dev`, or against any running server with --url,
+// Runs the official MCP conformance suite (server mode, the pinned devDependency on this Node)
+// against the Worker under `wrangler dev` (in-process), or against any running server with --url,
 // and prints one verdict per scenario.
 //
 // A scenario passes iff its checks.json has no FAILURE and no WARNING (the SSE resumability
@@ -13,10 +13,17 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startDevServer } from "./dev-server.mjs";
-import { CONFORMANCE_VERSION, ensureTools, REPO_ROOT, toolPaths } from "./tools.mjs";
+import { startWorker } from "./worker-server.mjs";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const requireHere = createRequire(import.meta.url);
+const CONFORMANCE_PACKAGE = requireHere.resolve("@modelcontextprotocol/conformance/package.json");
+const CONFORMANCE_VERSION = JSON.parse(readFileSync(CONFORMANCE_PACKAGE, "utf8")).version;
+/** The CLI and the Node that runs it (this one: the project requires Node >= 22.12, as the CLI does). */
+const TOOLS = { node: process.execPath, conformance: join(dirname(CONFORMANCE_PACKAGE), "dist", "index.js") };
 
 const SUITES = ["active", "pending", "all"];
 const DEFAULT_BASELINE = join(REPO_ROOT, "conformance", "expected-failures.yml");
@@ -99,10 +106,10 @@ function parseOptions(argv) {
 }
 
 /** Reads the baseline with the same YAML parser the CLI uses; reasons come from `# ...` comments. */
-function readBaseline(path, toolsDir) {
+function readBaseline(path) {
   if (!existsSync(path)) fail(`expected-failures file not found: ${path}`);
   const text = readFileSync(path, "utf8");
-  const { parse } = createRequire(join(toolsDir, "node_modules", "_"))("yaml");
+  const { parse } = createRequire(CONFORMANCE_PACKAGE)("yaml");
   let doc;
   try {
     doc = parse(text);
@@ -305,13 +312,8 @@ function printReport(runs, ctx) {
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   const t0 = Date.now();
-  let tools;
-  try {
-    tools = ensureTools();
-  } catch (err) {
-    fail(`could not bootstrap the conformance tools: ${err.message}`);
-  }
-  const baseline = readBaseline(opts.baselinePath, toolPaths().toolsDir);
+  const tools = TOOLS;
+  const baseline = readBaseline(opts.baselinePath);
 
   const list = await runProcess(tools.node, [tools.conformance, "list", "--server"], {
     logPath: "/dev/null",
@@ -330,7 +332,7 @@ async function main() {
   if (!url) {
     console.log("starting the Worker (wrangler dev)...");
     try {
-      server = await startDevServer({ configPath: opts.configPath, echo: opts.verbose });
+      server = await startWorker({ configPath: opts.configPath, echo: opts.verbose });
     } catch (err) {
       rmSync(workDir, { recursive: true, force: true });
       fail(`could not start the Worker: ${err.message}`);
@@ -352,7 +354,7 @@ async function main() {
   } finally {
     if (server) {
       await server.stop();
-      if (opts.verbose || runs.some((r) => r.problems.length)) console.log(`--- wrangler output (last lines) ---\n${server.logs()}\n---`);
+      if (opts.verbose || runs.some((r) => r.problems.length)) console.log(`--- Worker output (last lines) ---\n${server.logs()}\n---`);
     }
   }
 

@@ -1,32 +1,25 @@
-// What a running `wrangler dev` server occupies (Linux only), for the load test and the bench:
-// resident memory of its workerd processes and the bytes of its Durable Object SQLite files.
+// What a running Worker occupies (Linux only), for the load test and the bench: resident memory
+// of its workerd processes and the bytes of its Durable Object SQLite files.
 // Plain .mjs with a .d.mts beside it: the e2e TypeScript has no Node types.
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-/** Resident memory (bytes) of the workerd processes in process group `groupId` (from /proc). */
-export function workerdRss(groupId) {
+/** Resident memory (bytes) of the given processes (from /proc; 0 for one that has ended). */
+export function workerdRss(pids) {
   let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const pid of pids) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // pid (comm) state ppid pgrp …: comm may hold spaces, so fields are split after its ")".
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-      if (pgrp !== groupId || !comm.startsWith("workerd")) continue;
-      const rss = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"));
+      const rss = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       total += rss ? Number(rss[1]) * 1024 : 0;
-    } catch {
-      // The process ended while it was being read.
-    }
+    } catch {}
   }
   return total;
 }
 
-/** Bytes of the SQLite files (database, -wal, -shm) under `dir`, recursively. */
+/** Bytes of the SQLite files (database, -wal, -shm) under `dir`, recursively (0 before the first write makes it). */
 export function sqliteBytes(dir) {
+  if (!existsSync(dir)) return 0;
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);

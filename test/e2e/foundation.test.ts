@@ -6,11 +6,11 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
-import { useDevServer } from "./helpers/server";
+import { useWorker } from "./helpers/server";
 
 const PNG_MAGIC_BASE64 = "iVBORw0KGgo"; // base64 of the PNG signature's first bytes
 
-const server = useDevServer();
+const server = useWorker();
 useCompatRecord(SDK_ROWS.foundation);
 
 /** A connected SDK client on the given path; closed by the caller's afterAll. */

@@ -14,11 +14,11 @@ import {
 import { afterEach, expect, it } from "vitest";
 import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
-import { useDevServer } from "./helpers/server";
+import { useWorker } from "./helpers/server";
 
 const LEGACY_VERSION = "2024-11-05";
 
-const server = useDevServer();
+const server = useWorker();
 useCompatRecord(SDK_ROWS.legacySse);
 
 const clients: Client[] = [];

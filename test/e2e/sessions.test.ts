@@ -20,9 +20,9 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
-import { useDevServer } from "./helpers/server";
+import { useWorker } from "./helpers/server";
 
-const server = useDevServer();
+const server = useWorker();
 useCompatRecord(SDK_ROWS.sessions);
 
 /** Every client a test opened; closed after each test so no stream or reconnect timer outlives it. */

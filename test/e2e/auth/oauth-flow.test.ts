@@ -8,9 +8,9 @@ import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { findFreePort } from "../../../scripts/dev-server.mjs";
+import { findFreePort } from "../../../scripts/worker-server.mjs";
 import { firstText } from "../helpers/results";
-import { useDevServer } from "../helpers/server";
+import { useWorker } from "../helpers/server";
 
 const port = await findFreePort();
 const ORIGIN = `http://127.0.0.1:${port}`;
@@ -18,7 +18,7 @@ const RESOURCE = `${ORIGIN}/mcp`;
 const REDIRECT = "http://127.0.0.1:9/oauth/callback"; // never listened on: the test reads the redirect itself
 const STATE = "e2e-state-1";
 
-useDevServer({ port, configPath: "wrangler.auth.toml", args: ["--var", `MCP_PUBLIC_URL:${ORIGIN}`] });
+useWorker({ port, configPath: "wrangler.auth.toml", vars: { MCP_PUBLIC_URL: ORIGIN } });
 
 /** An OAuthClientProvider with in-memory storage; "redirecting" records the authorization URL. */
 class MemoryOAuthProvider implements OAuthClientProvider {

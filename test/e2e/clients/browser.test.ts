@@ -8,7 +8,7 @@
 // DevTools protocol (Network domain).
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useDevServer } from "../helpers/server";
+import { useWorker } from "../helpers/server";
 import { chromiumVersion, launchChromium, startPageServer } from "./helpers/browser.mjs";
 import { packageVersion } from "./helpers/compat.mjs";
 import { useCompatRecord } from "./helpers/record";
@@ -39,7 +39,7 @@ const compat = useCompatRecord({
   ],
 });
 
-const server = useDevServer();
+const server = useWorker();
 let pages: Awaited<ReturnType<typeof startPageServer>> | undefined;
 let browser: Browser | undefined;
 

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { firstText } from "../helpers/results";
-import { startTestServer, type DevServer } from "../helpers/server";
+import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
 import { useCompatRecord } from "./helpers/record";
 import { packageVersion } from "./helpers/compat.mjs";
 import { createCertificate, fetchTrusting, type TestCertificate } from "./helpers/tls.mjs";
@@ -29,13 +29,13 @@ const compat = useCompatRecord({
 });
 
 let cert: TestCertificate | undefined;
-let server: DevServer | undefined;
+let server: WorkerServer | undefined;
 let trusted: ReturnType<typeof fetchTrusting> | undefined;
 
 beforeAll(async () => {
   cert = createCertificate();
   trusted = fetchTrusting(cert.certPem);
-  server = await startTestServer({ https: { keyPath: cert.keyPath, certPath: cert.certPath } });
+  server = await startWorker({ https: { keyPath: cert.keyPath, certPath: cert.certPath } });
 }, 150_000);
 
 afterAll(async () => {

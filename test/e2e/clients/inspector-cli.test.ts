@@ -1,14 +1,14 @@
 // The MCP Inspector in CLI mode (`inspector --cli <url> --transport http --method …`, JSON output)
-// against the Worker under wrangler dev. The Inspector needs Node >= 22, so it runs on the pinned
-// Node 22 from .tools/ (scripts/tools.mjs). Its traffic goes through a recording proxy so the test
+// against the Worker under wrangler dev (in-process), on the project's own Node (>= 22.12, which the
+// Inspector needs). Its traffic goes through a recording proxy so the test
 // can also see the handshake: the revision the server answered with, the session it used.
 import type { CallToolResult, GetPromptResult, ListResourcesResult, ListToolsResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { useDevServer } from "../helpers/server";
+import { useWorker } from "../helpers/server";
 import { packageVersion } from "./helpers/compat.mjs";
 import { runProcess } from "./helpers/processes.mjs";
 import { useCompatRecord } from "./helpers/record";
-import { node22, packageBin, tempDir } from "./helpers/tools.mjs";
+import { currentNode, packageBin, tempDir } from "./helpers/tools.mjs";
 import { jsonRpcMessages, startWiretap, summarise, type Wiretap } from "./helpers/wiretap.mjs";
 
 const INSPECTOR = "@modelcontextprotocol/inspector";
@@ -22,13 +22,13 @@ const compat = useCompatRecord({
   exercised: ["tools/list", "tools/call with arguments", "resources/list", "resources/read", "prompts/get with arguments"],
 });
 
-const server = useDevServer();
+const server = useWorker();
 let tap: Wiretap | undefined;
 let home: ReturnType<typeof tempDir> | undefined;
 let node = "";
 
 beforeAll(async () => {
-  node = node22(); // a first run installs it from the npm registry: allow for that
+  node = currentNode();
   tap = await startWiretap(server.url);
   home = tempDir("mcp-edge-inspector-home-"); // the Inspector keeps its catalog and storage under $HOME
 }, 300_000);

@@ -5,7 +5,7 @@
 // browser is opened; its config folder and HOME are throwaway folders. Stopped by its PID.
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { useDevServer } from "../helpers/server";
+import { useWorker } from "../helpers/server";
 import { packageVersion } from "./helpers/compat.mjs";
 import { startProcess, type ProcessHandle } from "./helpers/processes.mjs";
 import { useCompatRecord } from "./helpers/record";
@@ -27,7 +27,7 @@ const compat = useCompatRecord({
   ],
 });
 
-const server = useDevServer();
+const server = useWorker();
 let tap: Wiretap | undefined;
 let home: ReturnType<typeof tempDir> | undefined;
 let bridge: ProcessHandle | undefined;

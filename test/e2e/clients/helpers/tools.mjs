@@ -1,10 +1,8 @@
-// Where the client programs live (the bin scripts of the pinned devDependencies; the Node 22 that
-// scripts/tools.mjs keeps in .tools/ for tools needing Node >= 22, i.e. the Inspector), and temp folders.
+// Where the client programs live (the bin scripts of the pinned devDependencies), and temp folders.
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { ensureTools } from "../../../../scripts/tools.mjs";
+import { delimiter, dirname, join } from "node:path";
 import { REPO_ROOT } from "./compat.mjs";
 
 /** Absolute path of a package's bin script, read from its package.json. */
@@ -16,18 +14,18 @@ export function packageBin(name, bin) {
   return join(dir, rel);
 }
 
-/** The pinned Node 22 from .tools/ (installed from the npm registry on first use). */
-export function node22() {
-  return ensureTools({ log: (line) => process.stderr.write(`${line}\n`) }).node;
-}
-
 /** A new empty folder under the system temp folder; remove() deletes it. */
 export function tempDir(prefix) {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** The Node binary running this process (the project's Node, 20 or newer). */
+/** The Node binary running this process (the project's Node, 22.12 or newer). */
 export function currentNode() {
   return process.execPath;
+}
+
+/** PATH with this process's Node first, so that `npm` and the tools it starts run on it too. */
+export function pathWithCurrentNode() {
+  return `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}`;
 }

@@ -1,0 +1,141 @@
+// Starts a Worker in this Node process on 127.0.0.1 (no child Node, no polling, no process groups)
+// for the end-to-end tests, conformance and the bench, with its own throwaway storage.
+// runner "wrangler" (default): wrangler's `unstable_startWorker`, i.e. `wrangler dev` in-process
+// (same bundling, same proxy). runner "miniflare": the bundle `wrangler deploy --dry-run` would
+// upload, served by Miniflare alone (no proxy; the bench's lower-overhead option).
+// Invariant: stop() disposes the runtime (its workerd children exit) and deletes the temp folder.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions, unstable_startWorker } from "wrangler";
+import { buildWorker } from "./bench-bundle.mjs";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const HOST = "127.0.0.1";
+const LOG_LINES_KEPT = 400;
+
+// Off the network and quiet: no metrics, error reports or `request.cf` download; warnings only.
+for (const [key, value] of Object.entries({ WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_LOG: "warn" })) {
+  process.env[key] ??= value;
+}
+
+/** workerd processes this Node process has started (from /proc; [] where /proc is missing). */
+export function workerdChildren() {
+  const pids = [];
+  let entries = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return pids;
+  }
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces.
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === process.pid && comm.startsWith("workerd")) pids.push(Number(name));
+    } catch {}
+  }
+  return pids;
+}
+
+/**
+ * Starts the Worker of `configPath` and resolves once it serves HTTP(S) on 127.0.0.1.
+ * @param {import("./worker-server.d.mts").WorkerServerOptions} [options]
+ * @returns {Promise<import("./worker-server.d.mts").WorkerServer>}
+ */
+export async function startWorker(options = {}) {
+  const configPath = resolve(options.configPath ?? join(REPO_ROOT, "wrangler.toml"));
+  const workDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "mcp-edge-worker-"));
+  const persistDir = join(workDir, "state");
+  const lines = [];
+  const echo = options.echo ?? process.env.MCP_EDGE_DEV_LOGS === "1";
+  const onLog = (log) => {
+    const line = `[${log.level}] ${log.message}`;
+    if (echo) process.stderr.write(`${line}\n`);
+    lines.push(line);
+    if (lines.length > LOG_LINES_KEPT) lines.splice(0, lines.length - LOG_LINES_KEPT);
+  };
+  const before = new Set(workerdChildren());
+  let dispose = async () => {};
+  try {
+    let url;
+    if (options.runner === "miniflare") {
+      if (options.https) throw new Error('runner "miniflare" serves HTTP only');
+      const outdir = join(workDir, "build");
+      const scriptPath = await buildWorker({ repoRoot: REPO_ROOT, configPath, outdir });
+      // modulesRules describe unbundled sources; the dry-run output is one bundled module.
+      const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
+      // wrangler still describes a Worker in Miniflare 4's option shape.
+      const mf = new Miniflare(convertV4MiniflareOptions({
+        ...workerOptions,
+        bindings: { ...workerOptions.bindings, ...options.vars },
+        modules: true,
+        scriptPath,
+        modulesRoot: outdir,
+        host: HOST,
+        port: options.port ?? 0,
+        resourcePersistencePath: persistDir,
+        handleStructuredLogs: onLog,
+      }));
+      dispose = () => mf.dispose();
+      url = await mf.ready;
+    } else {
+      const worker = await unstable_startWorker({
+        config: configPath,
+        bindings: Object.fromEntries(Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: "plain_text", value }])),
+        dev: {
+          server: { hostname: HOST, port: options.port ?? 0, secure: Boolean(options.https), httpsKeyPath: options.https?.keyPath, httpsCertPath: options.https?.certPath },
+          inspector: options.inspector ? { hostname: HOST, port: 0 } : false,
+          persist: persistDir,
+          registry: join(workDir, "registry"), // no dev-registry cross-talk between servers
+          watch: false,
+          structuredLogsHandler: onLog,
+        },
+      });
+      dispose = () => worker.dispose();
+      await worker.ready;
+      url = await worker.url;
+    }
+    const origin = url.origin;
+    let stopping;
+    return {
+      url: origin,
+      mcpUrl: `${origin}/mcp`,
+      port: Number(url.port),
+      persistDir,
+      workerdPids: workerdChildren().filter((pid) => !before.has(pid)),
+      logs: () => lines.join("\n"),
+      stop: () =>
+        (stopping ??= (async () => {
+          try {
+            await dispose();
+          } finally {
+            rmSync(workDir, { recursive: true, force: true });
+          }
+        })()),
+    };
+  } catch (err) {
+    await dispose().catch(() => undefined);
+    rmSync(workDir, { recursive: true, force: true });
+    throw new Error(`could not start ${configPath}: ${err?.message ?? err}\n--- runtime output ---\n${lines.join("\n")}`);
+  }
+}
+
+/** A port that was free on 127.0.0.1 a moment ago, for a Worker that must know its URL before it starts. */
+export function findFreePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen({ host: HOST, port: 0, exclusive: true }, () => {
+      const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+      server.close(() => resolvePort(port));
+    });
+  });
+}
