@@ -7,11 +7,7 @@
  * Durable Object, may log / report progress / sample / elicit), resources, prompts.
  */
 import { z } from "zod";
-import { defineServer } from "../mcp/server";
-import type { EdgeEnv } from "../env";
-import { notifyResourceUpdated } from "../notify";
-import { audio, embeddedResource, image, text, toolError } from "../mcp/content";
-import type { ElicitResult } from "../mcp/types";
+import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv, type ElicitResult } from "../index";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
 
 export const demoServer = defineServer<EdgeEnv>({
