@@ -9,7 +9,10 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 
 export type JsonSchema = Record<string, unknown>;
 
-/** The parts of the Standard Schema / Standard JSON Schema interfaces this runtime uses. */
+/**
+ * The parts of the Standard Schema / Standard JSON Schema interfaces this runtime uses. Optional
+ * members say `| undefined` so that zod matches it under a user's exactOptionalPropertyTypes.
+ */
 export interface StandardJsonSchema<Output = unknown> {
   readonly "~standard": {
     readonly version: 1;
@@ -18,14 +21,14 @@ export interface StandardJsonSchema<Output = unknown> {
     readonly jsonSchema?: {
       input(options: { target: string }): Record<string, unknown>;
       output(options: { target: string }): Record<string, unknown>;
-    };
+    } | undefined;
     readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
   };
 }
 
 type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
 
 /** The MCP SDK's habit: the properties of an object, each a Standard Schema (`{ value: z.number() }`). */
 export type ZodStyleShape = { readonly [key: string]: StandardJsonSchema };
