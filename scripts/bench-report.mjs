@@ -11,6 +11,8 @@ export const BUDGETS = {
   notifications: { ratio: 0.8 },
   replay: { maxRatio: 1.5 },
   runtimeBundleGzip: 60 * 1024,
+  /** The same small server built with mcp-edge, against `agents`' createMcpHandler. */
+  comparedToAgents: 0.6,
 };
 
 /** The median of the finite values (NaN when there are none). */
@@ -45,6 +47,13 @@ export function verdicts(results, bundles) {
   }
   if (bundles.runtime) {
     list.push({ budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`, measured: kb(bundles.runtime.gzipBytes), holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip });
+  }
+  const c = bundles.comparison;
+  if (c) {
+    for (const [key, what] of [["mcpEdge", "with zod"], ["mcpEdgeJsonSchema", "raw JSON Schema"]]) {
+      const ratio = c[key].gzipBytes / c.agents.gzipBytes;
+      list.push({ budget: `same server ${what} ≤ ${BUDGETS.comparedToAgents} × agents createMcpHandler (gzip)`, measured: `${fmt(ratio, 2)} ×`, holds: ratio <= BUDGETS.comparedToAgents });
+    }
   }
   return list;
 }
@@ -96,6 +105,15 @@ export function renderReport({ machine, options, results, roundTrips, footprint,
     if (!b) continue;
     const parts = b.parts.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`).join("; ");
     lines.push(`| ${label} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${parts} |`);
+  }
+  if (bundles.comparison) {
+    const c = bundles.comparison;
+    lines.push("");
+    lines.push("| the same small server (bench/size: 2 tools, 1 resource, 1 prompt), minified | bytes | gzip | zod's share (≈ gzip) | without zod (≈ gzip) | gzip vs agents |");
+    lines.push("|---|---:|---:|---:|---:|---:|");
+    for (const v of Object.values(c)) {
+      lines.push(`| ${v.label} | ${kb(v.bytes)} | ${kb(v.gzipBytes)} | ${kb(v.zodGzipShare)} | ${kb(v.gzipBytes - v.zodGzipShare)} | ${fmt(v.gzipBytes / c.agents.gzipBytes, 2)} × |`);
+    }
   }
   lines.push("");
   lines.push("| budget (DESIGN.md) | measured | holds |");
