@@ -1,8 +1,8 @@
-// The benchmark's report: the budgets of DESIGN.md "Performance budgets", the verdict on each,
+// The benchmark's report: the budgets of docs/DESIGN.md "Budgets", the verdict on each,
 // and the Markdown tables `npm run bench` prints (the README's Benchmarks section shows one).
 // Pure: takes the measured results, returns text and verdicts.
 
-/** DESIGN.md "Performance budgets". */
+/** docs/DESIGN.md "Budgets", with the figures. */
 export const BUDGETS = {
   stateless: { ratio: 0.8 },
   simple: { ratio: 0.5 },
@@ -116,7 +116,7 @@ export function renderReport({ machine, options, results, roundTrips, footprint,
     }
   }
   lines.push("");
-  lines.push("| budget (DESIGN.md) | measured | holds |");
+  lines.push("| budget (docs/DESIGN.md) | measured | holds |");
   lines.push("|---|---:|---|");
   // A smoke run is far too short to judge a budget; it only proves every scenario still runs.
   const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds ? "yes" : "**no**");

@@ -1,6 +1,6 @@
 /**
  * The demo server: every fixture the official MCP conformance suite (0.1.16, server mode)
- * expects, with the exact names and texts of ../shared/conformance/FIXTURES.md, plus a few
+ * expects, with the exact names and texts the suite checks, plus a few
  * tools that are useful on their own (echo, add, stream_progress, slow_countdown, ask_roots).
  *
  * Layout: simple tools (answered in the Worker), interactive tools (run in the session's
