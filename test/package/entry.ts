@@ -7,14 +7,23 @@ import { z } from "zod";
 import { createMcpEdge, defineServer, text, toolError } from "../../src/index";
 
 const server = defineServer({ name: "package-test", version: "1.0.0" })
-  .tool("add", { description: "Adds a and b (b defaults to 0)", input: { a: z.number(), b: z.number().optional() } }, ({ a, b }) => ({
-    content: [text(String(a + (b ?? 0)))],
-  }))
+  .tool("add", { description: "Adds a and b (b defaults to 0)", input: { a: z.number(), b: z.number().optional() } }, ({ a, b }) => {
+    // Type checks (npm run typecheck): the shape types its keys, and `b` is optional, not any.
+    // @ts-expect-error a is a number
+    const notAString: string = a;
+    // @ts-expect-error b may be undefined
+    const notOptional: number = b;
+    void notAString, notOptional;
+    return { content: [text(String(a + (b ?? 0)))] };
+  })
   .tool("greet", { description: "Greets someone", input: z.object({ name: z.string() }) }, ({ name }) => ({ content: [text(`hello ${name}`)] }))
   .interactiveTool("register", { description: "Asks for a name and an age (typed form elicitation)" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Who are you?", z.object({ name: z.string(), age: z.number().int().min(0) }));
     if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
     const { name, age } = answer.content; // typed: string and number
+    // @ts-expect-error age is a number, not any
+    const notAString: string = age;
+    void notAString;
     return { content: [text(`${name.toUpperCase()} is ${age + 1} next year`)] };
   })
   .interactiveTool("connect", { description: "Sends the user to a URL (URL mode elicitation)" }, async (_args, ctx) => {
