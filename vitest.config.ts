@@ -1,7 +1,8 @@
 // Tests that run inside workerd (the real Worker, Durable Objects and SQLite storage):
 // "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
 // small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
-// "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml).
+// "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
+// "package" drives a server written only with the public API, as a user would (test/package).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -19,6 +20,10 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/list-changed/wrangler.toml" } })],
         test: { name: "list-changed", include: ["test/list-changed/**/*.test.ts"] },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/package/wrangler.toml" } })],
+        test: { name: "package", include: ["test/package/**/*.test.ts"] },
       },
     ],
   },

@@ -3,7 +3,7 @@
 // to esbuild's metafile. Owns a temp folder per measurement, deleted before returning.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -81,4 +81,31 @@ export async function measureBundle({ repoRoot, configPath, env }) {
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+/** The same small server (bench/size/): two tools, a resource and a prompt, built with each. */
+export const SIZE_VARIANTS = [
+  { key: "mcpEdge", label: "mcp-edge (zod schemas, session mode)", config: "mcp-edge.wrangler.toml" },
+  { key: "mcpEdgeJsonSchema", label: "mcp-edge (raw JSON Schema, no zod)", config: "mcp-edge-json-schema.wrangler.toml" },
+  { key: "agents", label: "agents createMcpHandler (agents/mcp/server, SDK v2 server)", config: "agents.wrangler.toml" },
+  { key: "sdkV2", label: "SDK v2 createMcpHandler (@modelcontextprotocol/server)", config: "sdk-v2.wrangler.toml" },
+];
+
+/**
+ * Builds each variant of bench/size (installing that folder's pinned alternatives on first use)
+ * and returns its size with the share of zod and of the library itself.
+ */
+export async function measureSizeComparison({ repoRoot }) {
+  const dir = join(repoRoot, "bench", "size");
+  if (!existsSync(join(dir, "node_modules", "agents"))) {
+    process.stderr.write("bench: installing the alternatives for the size comparison (bench/size) …\n");
+    await run(process.platform === "win32" ? "npm.cmd" : "npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, env: process.env });
+  }
+  const sizes = {};
+  for (const variant of SIZE_VARIANTS) {
+    const measured = await measureBundle({ repoRoot, configPath: join(dir, variant.config) });
+    const zod = measured.parts.filter((p) => p.name === "zod").reduce((sum, p) => sum + p.gzipShare, 0);
+    sizes[variant.key] = { ...variant, ...measured, zodGzipShare: zod };
+  }
+  return sizes;
 }

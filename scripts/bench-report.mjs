@@ -1,8 +1,8 @@
-// The benchmark's report: the budgets of DESIGN.md "Performance budgets", the verdict on each,
+// The benchmark's report: the budgets of docs/DESIGN.md "Budgets", the verdict on each,
 // and the Markdown tables `npm run bench` prints (the README's Benchmarks section shows one).
 // Pure: takes the measured results, returns text and verdicts.
 
-/** DESIGN.md "Performance budgets". */
+/** docs/DESIGN.md "Budgets", with the figures. */
 export const BUDGETS = {
   stateless: { ratio: 0.8 },
   simple: { ratio: 0.5 },
@@ -11,6 +11,8 @@ export const BUDGETS = {
   notifications: { ratio: 0.8 },
   replay: { maxRatio: 1.5 },
   runtimeBundleGzip: 60 * 1024,
+  /** The same small server built with mcp-edge, against `agents`' createMcpHandler. */
+  comparedToAgents: 0.6,
 };
 
 /** The median of the finite values (NaN when there are none). */
@@ -45,6 +47,13 @@ export function verdicts(results, bundles) {
   }
   if (bundles.runtime) {
     list.push({ budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`, measured: kb(bundles.runtime.gzipBytes), holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip });
+  }
+  const c = bundles.comparison;
+  if (c) {
+    for (const [key, what] of [["mcpEdge", "with zod"], ["mcpEdgeJsonSchema", "raw JSON Schema"]]) {
+      const ratio = c[key].gzipBytes / c.agents.gzipBytes;
+      list.push({ budget: `same server ${what} ≤ ${BUDGETS.comparedToAgents} × agents createMcpHandler (gzip)`, measured: `${fmt(ratio, 2)} ×`, holds: ratio <= BUDGETS.comparedToAgents });
+    }
   }
   return list;
 }
@@ -97,8 +106,17 @@ export function renderReport({ machine, options, results, roundTrips, footprint,
     const parts = b.parts.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`).join("; ");
     lines.push(`| ${label} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${parts} |`);
   }
+  if (bundles.comparison) {
+    const c = bundles.comparison;
+    lines.push("");
+    lines.push("| the same small server (bench/size: 2 tools, 1 resource, 1 prompt), minified | bytes | gzip | zod's share (≈ gzip) | without zod (≈ gzip) | gzip vs agents |");
+    lines.push("|---|---:|---:|---:|---:|---:|");
+    for (const v of Object.values(c)) {
+      lines.push(`| ${v.label} | ${kb(v.bytes)} | ${kb(v.gzipBytes)} | ${kb(v.zodGzipShare)} | ${kb(v.gzipBytes - v.zodGzipShare)} | ${fmt(v.gzipBytes / c.agents.gzipBytes, 2)} × |`);
+    }
+  }
   lines.push("");
-  lines.push("| budget (DESIGN.md) | measured | holds |");
+  lines.push("| budget (docs/DESIGN.md) | measured | holds |");
   lines.push("|---|---:|---|");
   // A smoke run is far too short to judge a budget; it only proves every scenario still runs.
   const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds ? "yes" : "**no**");

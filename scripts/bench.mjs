@@ -18,7 +18,7 @@ import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { measureBundle } from "./bench-bundle.mjs";
+import { measureBundle, measureSizeComparison } from "./bench-bundle.mjs";
 import { createPool, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
 import { fmt, median, renderReport, verdicts } from "./bench-report.mjs";
 import { startWorker } from "./worker-server.mjs";
@@ -552,6 +552,8 @@ async function main() {
     process.stderr.write("bench: measuring bundles (wrangler deploy --dry-run) …\n");
     bundles.runtime = await measureBundle({ repoRoot: REPO_ROOT, configPath: RUNTIME_CONFIG });
     bundles.demo = await measureBundle({ repoRoot: REPO_ROOT, configPath: DEMO_BUNDLE_CONFIG });
+    // The comparison installs the alternatives once (bench/size); a smoke run skips it.
+    if (!opts.smoke) bundles.comparison = await measureSizeComparison({ repoRoot: REPO_ROOT });
   }
 
   machine.loadAfter = loadavg()[0].toFixed(2);

@@ -1,24 +1,39 @@
 /**
  * createMcpEdge: turns a server definition into the Worker's fetch handler and the session
- * Durable Object class. Export both from your Worker entry.
+ * Durable Object class. Export both from your Worker entry; compose with your own routes
+ * through `fallback` or `handle`.
  */
 import { createSessionClass, type McpSessionObject } from "../durable-objects/mcp-session";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
-import type { McpServer } from "./mcp/server";
+import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
 
-export interface McpEdge<Env extends EdgeEnv> {
-  /** `export default edge.worker` */
-  worker: ExportedHandler<Env>;
+/** A Worker's fetch function, as `export default { fetch }` takes it. */
+export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
+
+export interface McpEdge<Env> {
+  /**
+   * `export default edge.worker`. Paths mcp-edge does not serve go to the `fallback` option,
+   * or get a 404 JSON-RPC error without one.
+   */
+  worker: { fetch: WorkerFetch<Env> };
+  /**
+   * Answers a request for one of mcp-edge's paths (the endpoint, the stateless path, the legacy
+   * transport, the auth metadata) and resolves `undefined` for any other path, untouched and
+   * unchecked, so your own router can answer it.
+   */
+  handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
   /** `export const McpSession = edge.SessionObject` (the class named in wrangler.toml). */
   SessionObject: typeof McpSessionObject<Env>;
 }
 
-export function createMcpEdge<Env extends EdgeEnv>(server: McpServer<Env>, options: EdgeOptions = {}): McpEdge<Env> {
+// `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
+// bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
+export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
-  const rt: EdgeRuntime<Env> = {
-    server,
+  const rt: EdgeRuntime<Env & EdgeEnv> = {
+    server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
       const namespace = env.MCP_SESSION;
@@ -28,9 +43,17 @@ export function createMcpEdge<Env extends EdgeEnv>(server: McpServer<Env>, optio
       return namespace;
     },
   };
-  const fetch = createRouter(rt);
+  const route = createRouter(rt);
+  const fallback = options.fallback;
+  const handle = (request: Request, env: Env, ctx: ExecutionContext) => route(request, env as Env & EdgeEnv, ctx, true);
   return {
-    worker: { fetch: (request, env, ctx) => fetch(request, env, ctx) },
+    worker: {
+      fetch: async (request, env, ctx) => {
+        if (!fallback) return (await route(request, env as Env & EdgeEnv, ctx, false)) as Response;
+        return (await handle(request, env, ctx)) ?? fallback(request, env, ctx);
+      },
+    },
+    handle,
     SessionObject: createSessionClass(server, resolved.session),
   };
 }

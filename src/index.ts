@@ -1,11 +1,23 @@
 /**
- * The demo Worker: the demo server in session mode at /mcp, and the same server stateless at
- * /stateless/mcp. A real project's entry looks the same with its own server definition.
+ * mcp-edge's public API (the package's "." export): define a server, serve it from a Worker
+ * with createMcpEdge, export the Durable Object class it returns. Nothing else is public;
+ * the authorization parts are the "mcp-edge/oauth" subpath, test helpers "mcp-edge/testing".
  */
-import { createMcpEdge } from "./edge";
-import { demoServer } from "./demo/server";
-
-const edge = createMcpEdge(demoServer, { path: "/mcp", statelessPath: "/stateless/mcp" });
-
-export default edge.worker;
-export const McpSession = edge.SessionObject;
+export { defineServer, ServerDefinition } from "./mcp/server";
+export type {
+  ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult,
+  ResourceContentsInput, EnabledPredicate, ToolHandler, Awaitable,
+} from "./mcp/server";
+export type { HandlerContext, InteractiveContext, SessionInfo, SessionState, SamplingRequest, ElicitUrlOptions } from "./mcp/context";
+export { text, image, audio, resourceLink, embeddedResource, toolError, toBase64 } from "./mcp/content";
+export type * from "./mcp/types";
+export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
+export { RpcError } from "./jsonrpc/errors";
+export * as errorCodes from "./jsonrpc/errors";
+export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
+export type { McpSessionObject } from "../durable-objects/mcp-session";
+export { notifyListChanged, notifyResourceUpdated } from "./notify";
+export type { EdgeOptions, SessionOptions } from "./options";
+export type { EdgeEnv } from "./env";
+export type { Principal } from "./auth/principal";
+export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";

@@ -30,7 +30,7 @@ export interface SessionOptions {
   maxSubscriptions?: number;
 }
 
-export interface EdgeOptions {
+export interface EdgeOptions<Env = unknown> {
   /** The MCP endpoint (default "/mcp"). */
   path?: string;
   /** Session mode (default true): a Durable Object per session. False: stateless, Worker only. */
@@ -42,9 +42,10 @@ export interface EdgeOptions {
   /** 2024-11-05 HTTP+SSE transport: the POST endpoint announced to clients (default "/messages"). */
   legacyMessagesPath?: string;
   /**
-   * Host names (no port) a request may be addressed to: the DNS-rebinding check. Default:
-   * localhost, 127.0.0.1 and [::1] only — add your deployed host name, or set the
-   * MCP_ALLOWED_HOSTS variable (comma-separated). "*" allows any host.
+   * Host names (no port) a request may be addressed to, besides the loopback hosts
+   * (localhost, 127.0.0.1, [::1]), which are always allowed: the DNS-rebinding check. Add your
+   * deployed host name here, or in the MCP_ALLOWED_HOSTS variable (comma-separated). "*"
+   * allows any host.
    */
   allowedHosts?: string[];
   /**
@@ -58,6 +59,12 @@ export interface EdgeOptions {
   session?: SessionOptions;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
+  /**
+   * Answers every request whose path mcp-edge does not serve (your own routes, assets, a
+   * framework's fetch). Those requests reach it untouched, before any Host/Origin or auth check.
+   * Without it they get 404.
+   */
+  fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
 }
 
 export interface ResolvedSessionOptions {
@@ -110,7 +117,7 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
   };
 }
 
-export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
+export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
   return {
@@ -119,7 +126,8 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     statelessPath: o.statelessPath,
     legacySsePath: o.legacySsePath === null ? undefined : (o.legacySsePath ?? "/sse"),
     legacyMessagesPath: o.legacySsePath === null ? undefined : (o.legacyMessagesPath ?? "/messages"),
-    allowedHosts: (o.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()),
+    // Additive: loopback stays allowed so `wrangler dev` works with the deployed host listed.
+    allowedHosts: [...LOOPBACK_HOSTS, ...(o.allowedHosts ?? []).map((h) => h.toLowerCase())],
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),

@@ -1,5 +1,5 @@
 /**
- * The demo Worker as the benchmark runs it: src/index.ts with a per-stream event cap large
+ * The demo Worker as the benchmark runs it: src/demo/worker.ts with a per-stream event cap large
  * enough for the replay scenario (100,000 stored events), so the demo keeps its defaults.
  * A request with `X-Bench-Count-Round-Trips: 1` also gets `X-Bench-Round-Trips`: the calls it
  * made to session objects (RPC method names or "fetch"), counted by the

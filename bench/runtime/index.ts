@@ -3,7 +3,7 @@
  * Schema (no schema library), served in session mode. What its bundle holds beyond these lines
  * is the runtime's own cost.
  */
-import { createMcpEdge, defineServer, text, type EdgeEnv } from "../../src/mcp-edge";
+import { createMcpEdge, defineServer, text, type EdgeEnv } from "../../src/index";
 
 const server = defineServer<EdgeEnv>({ name: "bundle-size", version: "1.0.0" });
 

@@ -93,11 +93,13 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(op
 }
 
 /** One Worker serving the authorization server's paths first and the MCP server for everything else. */
-export function withAuthorizationServer<Env>(mcp: ExportedHandler<Env>, server: Pick<BuiltinAuthorizationServer<Env>, "fetch">): ExportedHandler<Env> {
+export function withAuthorizationServer<Env>(
+  mcp: { fetch: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response> },
+  server: Pick<BuiltinAuthorizationServer<Env>, "fetch">,
+): { fetch: (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> } {
   return {
-    fetch(request, env, ctx) {
-      const plain = request as unknown as Request;
-      return server.fetch(plain, env, ctx) ?? (mcp.fetch as NonNullable<ExportedHandler<Env>["fetch"]>)(request, env, ctx);
+    async fetch(request, env, ctx) {
+      return (await server.fetch(request, env, ctx)) ?? mcp.fetch(request, env, ctx);
     },
   };
 }

@@ -1,17 +1,13 @@
 /**
  * The demo server: every fixture the official MCP conformance suite (0.1.16, server mode)
- * expects, with the exact names and texts of ../shared/conformance/FIXTURES.md, plus a few
+ * expects, with the exact names and texts the suite checks, plus a few
  * tools that are useful on their own (echo, add, stream_progress, slow_countdown, ask_roots).
  *
  * Layout: simple tools (answered in the Worker), interactive tools (run in the session's
  * Durable Object, may log / report progress / sample / elicit), resources, prompts.
  */
 import { z } from "zod";
-import { defineServer } from "../mcp/server";
-import type { EdgeEnv } from "../env";
-import { notifyResourceUpdated } from "../notify";
-import { audio, embeddedResource, image, text, toolError } from "../mcp/content";
-import type { ElicitResult } from "../mcp/types";
+import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv, type ElicitResult } from "../index";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
 
 export const demoServer = defineServer<EdgeEnv>({

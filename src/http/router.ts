@@ -14,6 +14,7 @@ import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { rpcErrorResponse } from "./respond";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
+import { checkSessionBinding } from "./misconfiguration";
 import { forwardRequest, type Principal } from "../auth/principal";
 
 const ALLOW_HEADERS = ["Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID].join(", ");
@@ -90,9 +91,32 @@ function guarded<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, handler: (request: R
   };
 }
 
+/**
+ * Answers one request. With `fallthrough`, a path mcp-edge does not serve resolves undefined
+ * before any check, so the Worker's own routes can answer it; without, it gets 404.
+ */
+export type EdgeHandler<Env> = (request: Request, env: Env, ctx: ExecutionContext, fallthrough: boolean) => Promise<Response | undefined>;
+
+/** Every path this server answers: the endpoint(s), the legacy transport, the auth metadata. */
+function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<string>; sessionPaths: Set<string> } {
+  const { options } = rt;
+  const sessionPaths = new Set<string>();
+  if (options.sessions) {
+    sessionPaths.add(options.path);
+    if (options.legacySsePath && options.legacyMessagesPath) {
+      sessionPaths.add(options.legacySsePath);
+      sessionPaths.add(options.legacyMessagesPath);
+    }
+  }
+  const all = new Set<string>([options.path, ...sessionPaths, ...(options.auth?.metadataPaths ?? [])]);
+  if (options.statelessPath) all.add(options.statelessPath);
+  return { all, sessionPaths };
+}
+
 /** Builds the fetch handler for one server. */
-export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response> {
+export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHandler<Env> {
   const policyFor = policySource(rt);
+  const paths = ownedPaths(rt);
   // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
@@ -127,10 +151,16 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
   router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
 
-  return async (request, env, ctx) => {
+  return async (request, env, ctx, fallthrough) => {
+    const pathname = new URL(request.url).pathname;
+    if (fallthrough && !paths.all.has(pathname)) return undefined;
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, policyFor(env));
     if (checked instanceof Response) return checked;
+    if (paths.sessionPaths.has(pathname)) {
+      const misconfigured = checkSessionBinding(env);
+      if (misconfigured) return withCors(misconfigured, checked);
+    }
     const response: Response = await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };

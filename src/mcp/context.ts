@@ -8,12 +8,15 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
-import { checkElicitationSchema } from "./elicitation-schema";
+import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
+import type { InferSchema, SchemaInput } from "./schema";
 import type { ProtocolVersion } from "./versions";
 import {
   LOGGING_LEVELS, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult,
-  type ElicitResult, type Implementation, type LoggingLevel, type Root,
+  type ElicitResult, type Implementation, type LoggingLevel, type Root, type UrlElicitResult,
 } from "./types";
+
+export type { ElicitUrlOptions };
 
 /** The negotiated state of a session, as stored in its Durable Object. */
 export interface SessionState {
@@ -54,8 +57,17 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the client's model for a completion (`sampling/createMessage`). */
   sample(params: SamplingRequest): Promise<CreateMessageResult>;
-  /** Asks the user for input (`elicitation/create`); the schema must be the spec's flat primitive subset. */
-  elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult>;
+  /**
+   * Asks the user to fill a form (`elicitation/create`). The schema is a zod object (or shape,
+   * or any Standard Schema: the accepted content is then checked and typed) or JSON Schema;
+   * either way it must be the spec's flat primitive subset.
+   */
+  elicit<const S extends SchemaInput>(message: string, requestedSchema: S): Promise<ElicitResult<ElicitContent<S>>>;
+  /**
+   * Sends the user to a URL for an interaction that must not pass through the client (URL
+   * mode elicitation, 2025-11-25): "accept" means the user agreed to open it, not that they finished.
+   */
+  elicitUrl(message: string, url: string, options?: ElicitUrlOptions): Promise<UrlElicitResult>;
   /** The client's roots (`roots/list`). */
   listRoots(): Promise<Root[]>;
   /**
@@ -64,6 +76,11 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
    */
   closeStream(): void;
 }
+
+/** The accepted content of a form: typed by a Standard Schema, a plain record for JSON Schema. */
+export type ElicitContent<S> = S extends { readonly "~standard": unknown } | { readonly [key: string]: { readonly "~standard": unknown } }
+  ? InferSchema<S>
+  : Record<string, string | number | boolean | string[]>;
 
 /** How a lane carries a handler's messages. */
 export interface Channel {
@@ -141,11 +158,22 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       requireCapability(base, channel, "sampling", "sampling/createMessage");
       return checkSamplingResult(await channel.request("sampling/createMessage", { ...params }, base.signal));
     },
-    async elicit(message, requestedSchema) {
-      const problem = checkElicitationSchema(requestedSchema);
-      if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
+    async elicit(message, schema) {
+      const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      return checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema }, base.signal));
+      requireElicitationMode(base.session?.clientCapabilities ?? {}, "form");
+      const result = checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal));
+      return result.action === "accept" ? { action: "accept", content: await checkFormAnswer(form.schema, result.content) } : result;
+    },
+    async elicitUrl(message, url, options = {}) {
+      const params = urlElicitationParams(message, url, options);
+      if (base.protocolVersion < "2025-11-25") {
+        throw new RpcError(CAPABILITY_UNAVAILABLE, `elicitation/create in URL mode is unavailable: the session negotiated ${base.protocolVersion} (needs 2025-11-25)`);
+      }
+      requireCapability(base, channel, "elicitation", "elicitation/create");
+      requireElicitationMode(base.session?.clientCapabilities ?? {}, "url");
+      const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal));
+      return { action };
     },
     async listRoots() {
       requireCapability(base, channel, "roots", "roots/list");

@@ -139,8 +139,12 @@ function withoutUndefined(record: Record<string, unknown>): Record<string, unkno
   return record;
 }
 
-/** A server's definitions. Register everything at module load: lists are computed once per definition. */
-export class McpServer<Env = unknown> {
+/**
+ * A server's definitions (what `defineServer` returns). Register everything at module load:
+ * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
+ * a different thing (a server bound to one transport).
+ */
+export class ServerDefinition<Env = unknown> {
   readonly info: Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
@@ -297,8 +301,11 @@ export async function enabledOnly<Env, T extends { enabled: EnabledPredicate<Env
 }
 
 /** Starts a server definition. */
-export function defineServer<Env = unknown>(config: ServerConfig): McpServer<Env> {
-  return new McpServer<Env>(config);
+export function defineServer<Env = unknown>(config: ServerConfig): ServerDefinition<Env> {
+  return new ServerDefinition<Env>(config);
 }
+
+/** The name the rest of the codebase uses for a server definition. */
+export type McpServer<Env = unknown> = ServerDefinition<Env>;
 
 export type { JsonSchema };

@@ -93,10 +93,15 @@ export interface CreateMessageResult {
   [key: string]: unknown;
 }
 
-export type ElicitResult =
-  | { action: "accept"; content: Record<string, string | number | boolean | string[]> }
+export type ElicitResult<Content = Record<string, string | number | boolean | string[]>> =
+  | { action: "accept"; content: Content }
   | { action: "decline" }
   | { action: "cancel" };
+
+/** The answer to a URL mode elicitation: "accept" means the user agreed to open the URL. */
+export interface UrlElicitResult {
+  action: "accept" | "decline" | "cancel";
+}
 
 export interface Root {
   uri: string;

@@ -1,6 +1,6 @@
 /** The README's example, type-checked so the front door stays true (not run as a test). */
 import { z } from "zod";
-import { createMcpEdge, defineServer, text, toolError, type EdgeEnv } from "../../src/mcp-edge";
+import { createMcpEdge, defineServer, text, toolError, type EdgeEnv } from "../../src/index";
 
 interface Env extends EdgeEnv {
   NOTES: KVNamespace;

@@ -29,23 +29,43 @@ function edgeFetch(options: EdgeOptions, env: EdgeEnv = {}) {
   };
 }
 
-describe("500 for our own failures", () => {
-  it("answers 500 with -32603, id null and a bare message when the session binding is missing", async () => {
+describe("500 for a Worker deployed without the session binding", () => {
+  it("answers the first request 500 with a message naming the wrangler.toml lines to add", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const fetch = edgeFetch({});
-      const res = await fetch("http://localhost/mcp", { headers: { "Mcp-Session-Id": "ab".repeat(32) } });
+      const res = await fetch("http://localhost/mcp", { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("2025-11-25") }) });
       const body = await expectRpcError(res, 500, INTERNAL_ERROR, null);
-      expect(body.error?.message).toBe("Internal error");
-      // The cause goes to the log, never to the client.
-      expect(logged).toHaveBeenCalledWith("mcp-edge: request failed", expect.any(Error));
+      expect(body.error?.message).toContain("needs the MCP_SESSION Durable Object binding");
+      expect(body.error?.message).toContain('[[durable_objects.bindings]]\nname = "MCP_SESSION"\nclass_name = "McpSession"');
+      expect(body.error?.message).toContain('new_sqlite_classes = ["McpSession"]');
+      expect(body.error?.message).toContain("export const McpSession = edge.SessionObject");
     } finally {
       logged.mockRestore();
     }
   });
+
+  it("names the fix on every session route, the legacy /sse transport included", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const res = await edgeFetch({})("http://localhost/sse", { method: "GET", headers: { Accept: "text/event-stream" } });
+      expect((await expectRpcError(res, 500, INTERNAL_ERROR, null)).error?.message).toContain("MCP_SESSION");
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it("serves a stateless server without the binding", async () => {
+    expect(await expectResult(await edgeFetch({ sessions: false })("http://localhost/mcp"))).toEqual({});
+  });
 });
 
 describe("allow-lists", () => {
+  it("keeps the loopback hosts allowed when allowedHosts lists a deployed host (additive)", async () => {
+    const res = await edgeFetch({ sessions: false, allowedHosts: ["mcp.example.com"] })("http://127.0.0.1:8787/mcp");
+    expect(await expectResult(res)).toEqual({});
+  });
+
   it("refuses a deployed host name by default (loopback only)", async () => {
     const res = await edgeFetch({ sessions: false })("https://mcp.example.com/mcp");
     await expectRpcError(res, 403, TRANSPORT_ERROR, null);

@@ -10,7 +10,7 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import worker from "../../../../src/index";
+import worker from "../../../../src/demo/worker";
 import { SseReader } from "../../../helpers/sse";
 import type { Session } from "../../../helpers/session";
 import { expect } from "vitest";

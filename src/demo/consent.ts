@@ -7,7 +7,7 @@
  * browser by a cookie, no framing).
  */
 import { AuthorizationError, CimdFetchError, type ConsentDescription, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import type { AuthorizeHandler } from "./builtin-server";
+import type { AuthorizeHandler } from "../auth/index";
 
 export const DEMO_USER = { id: "demo-user", name: "Demo User" };
 

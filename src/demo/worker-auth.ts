@@ -1,19 +1,16 @@
 /**
- * The demo protected by the built-in authorization server (`npm run dev:auth`, wrangler.auth.toml):
+ * The demo protected by the built-in authorization server (`npm run dev:auth`, wrangler.auth.toml;
+ * it imports only what a user imports: `mcp-edge` and `mcp-edge/oauth`):
  * one Worker that is both the OAuth 2.1 authorization server (metadata, dynamic registration,
  * token endpoint; KV binding OAUTH_KV) with a demo consent page that approves a fixed demo
  * user, and the demo MCP server at /mcp as a resource server accepting only its tokens.
  * MCP_PUBLIC_URL (default http://127.0.0.1:8787) is the origin clients reach it at: the issuer,
  * and with /mcp the canonical resource URI tokens are bound to.
  */
-import { createSessionClass } from "../durable-objects/mcp-session";
-import { createAuthorizationServer, withAuthorizationServer } from "./auth/builtin-server";
-import { demoAuthorize } from "./auth/demo-consent";
-import { demoServer } from "./demo/server";
-import { createMcpEdge } from "./edge";
-import type { EdgeEnv } from "./env";
-import { text } from "./mcp/content";
-import { resolveSessionOptions } from "./options";
+import { createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../index";
+import { createAuthorizationServer, withAuthorizationServer } from "../auth/index";
+import { demoAuthorize } from "./consent";
+import { demoServer } from "./server";
 
 interface Env extends EdgeEnv {
   OAUTH_KV: KVNamespace;
@@ -35,9 +32,9 @@ demoServer
   });
 
 /** The Worker for one public origin, built on first use (the origin comes from a variable). */
-const workers = new Map<string, ExportedHandler<Env>>();
+const workers = new Map<string, { fetch: WorkerFetch<Env> }>();
 
-function workerFor(env: Env): ExportedHandler<Env> {
+function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   const origin = (env.MCP_PUBLIC_URL ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, "");
   let worker = workers.get(origin);
   if (worker) return worker;
@@ -53,7 +50,8 @@ function workerFor(env: Env): ExportedHandler<Env> {
 }
 
 export default {
-  fetch: (request, env, ctx) => (workerFor(env).fetch as NonNullable<ExportedHandler<Env>["fetch"]>)(request, env, ctx),
+  fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-export const McpSession = createSessionClass(demoServer, resolveSessionOptions());
+// The session class depends only on the server and the session options, not on the origin.
+export const McpSession = createMcpEdge(demoServer).SessionObject;

@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The consumer test (npm run test:consumer): packs mcp-edge as npm would publish it, then uses
+// the tarball the way a new user does. examples/minimal installs it, type-checks with its own
+// tsconfig and with a strict one (lib es2021, skipLibCheck false), runs its own Workers Vitest
+// tests, then runs under `wrangler dev` on 127.0.0.1 while the official SDK client lists tools
+// and calls a simple and an interactive tool. examples/with-auth installs, type-checks and builds.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(`consumer test: Node ${process.versions.node} is too old for current wrangler; run it with Node >= 22.12 (.ci/run installs one).`);
+  process.exit(1);
+}
+
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+function run(cwd, command, args) {
+  console.log(`\n$ (${cwd.replace(root, ".") || "."}) ${command} ${args.join(" ")}`);
+  execFileSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+}
+const node = (cwd, script, args) => run(cwd, process.execPath, [join(cwd, script), ...args]);
+
+// 1. The tarball, exactly what `npm publish` would upload (prepack builds dist/).
+const packDir = join(root, ".pack");
+rmSync(packDir, { recursive: true, force: true });
+mkdirSync(packDir);
+run(root, npm, ["pack", "--pack-destination", packDir, "--silent"]);
+renameSync(join(packDir, `mcp-edge-${JSON.parse(execFileSync(npm, ["pkg", "get", "version"], { cwd: root, encoding: "utf8" }))}.tgz`), join(packDir, "mcp-edge.tgz"));
+
+// 2. Each example installs it fresh (never a cached copy of an earlier tarball).
+function install(example) {
+  rmSync(join(example, "node_modules", "mcp-edge"), { recursive: true, force: true });
+  rmSync(join(example, "package-lock.json"), { force: true });
+  run(example, npm, ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
+}
+const tsc = (example, args = []) => node(example, "node_modules/typescript/bin/tsc", args);
+const wrangler = (example, args) => node(example, "node_modules/wrangler/bin/wrangler.js", args);
+
+const minimal = join(root, "examples", "minimal");
+const withAuth = join(root, "examples", "with-auth");
+install(minimal);
+tsc(minimal, ["--noEmit"]);
+
+// A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off.
+const strict = join(minimal, "tsconfig.consumer-strict.json");
+writeFileSync(strict, JSON.stringify({
+  compilerOptions: {
+    target: "es2021", module: "es2022", moduleResolution: "bundler", lib: ["es2021"], types: ["@cloudflare/workers-types"],
+    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noImplicitOverride: true,
+    noPropertyAccessFromIndexSignature: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true,
+    noUnusedLocals: true, noUnusedParameters: true, verbatimModuleSyntax: true, skipLibCheck: false, noEmit: true,
+  },
+  files: ["src/index.ts"],
+}));
+try {
+  tsc(minimal, ["-p", strict]);
+} finally {
+  rmSync(strict, { force: true });
+}
+node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
+
+// 3. wrangler dev, as the README's step 4, and the official SDK client against it.
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+    server.on("error", fail);
+  });
+}
+
+async function withWranglerDev(example, body) {
+  const port = await freePort();
+  const persist = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-"));
+  console.log(`\n$ (${example.replace(root, ".")}) wrangler dev --ip 127.0.0.1 --port ${port}`);
+  const child = spawn(process.execPath, [join(example, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist], {
+    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+  });
+  let output = "";
+  try {
+    await new Promise((ok, fail) => {
+      const onData = (chunk) => {
+        output += chunk;
+        if (/Ready on/.test(output)) ok();
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      child.once("exit", (code) => fail(new Error(`wrangler dev exited (${code}) before it was ready:\n${output}`)));
+    });
+    await body(`http://127.0.0.1:${port}/mcp`);
+  } catch (error) {
+    console.error(output);
+    throw error;
+  } finally {
+    // Its own process group, started here: stop it by PID and wait until it is gone.
+    const exited = new Promise((ok) => (child.exitCode !== null ? ok() : child.once("exit", ok)));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    await exited;
+    rmSync(persist, { recursive: true, force: true });
+  }
+}
+
+const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+
+function check(condition, message) {
+  if (!condition) throw new Error(`consumer test: ${message}`);
+  console.log(`ok - ${message}`);
+}
+
+await withWranglerDev(minimal, async (url) => {
+  const client = new Client({ name: "consumer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    const { tools } = await client.listTools();
+    check(tools.map((t) => t.name).join(",") === "add,greet", `tools/list through wrangler dev names add and greet (${tools.map((t) => t.name)})`);
+    const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
+    check(sum.content?.[0]?.text === "42", "the simple tool answers 42");
+    const greeting = await client.callTool({ name: "greet", arguments: {} });
+    check(greeting.content?.[0]?.text === "Hello, Ada!", "the interactive tool elicits the name and greets");
+  } finally {
+    await client.close();
+  }
+});
+
+// 4. The second example: installs, type-checks and bundles as `wrangler deploy` would.
+install(withAuth);
+tsc(withAuth, ["--noEmit"]);
+const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
+try {
+  wrangler(withAuth, ["deploy", "--dry-run", "--outdir", outdir]);
+  check(existsSync(join(outdir, "index.js")), "examples/with-auth bundles (wrangler deploy --dry-run)");
+} finally {
+  rmSync(outdir, { recursive: true, force: true });
+}
+console.log("\nconsumer test: passed");
