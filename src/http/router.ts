@@ -5,13 +5,12 @@
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
-import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import { HEADER_LAST_EVENT_ID, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
-import { rpcErrorResponse } from "./respond";
+import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { forwardRequest, type Principal } from "../auth/principal";
@@ -62,7 +61,7 @@ function preflight(origin: string | undefined, methods: string): Response {
 }
 
 function methodNotAllowed(allow: string): Response {
-  return rpcErrorResponse(405, TRANSPORT_ERROR, `Method Not Allowed (allowed: ${allow})`, null, { Allow: allow });
+  return refuse({ reason: "method-not-allowed", allow });
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
@@ -70,10 +69,10 @@ async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env,
   const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
-  if (sessionId === null) return rpcErrorResponse(400, TRANSPORT_ERROR, `Bad Request: the ${HEADER_SESSION_ID} header is required`);
+  if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
-  if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
+  if (!id) return refuse({ reason: "session-not-found" });
   return namespace.get(id).fetch(forwardRequest(request, principal));
 }
 
@@ -97,7 +96,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
       console.error("mcp-edge: request failed", error);
-      return rpcErrorResponse(500, INTERNAL_ERROR, "Internal error");
+      return refuse({ reason: "internal" });
     },
   });
   const mount = (path: string, sessions: boolean) => {
@@ -125,7 +124,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (reques
     router.options(legacyMessagesPath, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, "POST, OPTIONS"));
   }
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
-  router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
+  router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx) => {
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
