@@ -13,6 +13,7 @@ import { notifyResourceUpdated } from "../notify";
 import { audio, embeddedResource, image, text, toolError } from "../mcp/content";
 import type { ElicitResult } from "../mcp/types";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
+import { addModernFixtures } from "./modern-fixtures";
 
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
@@ -412,3 +413,6 @@ demoServer
       { role: "user", content: text("Please analyze the image above.") },
     ],
   }));
+
+// The 2026-07-28 conformance fixtures (MRTR, capability checks), in their own module.
+addModernFixtures(demoServer);

@@ -17,14 +17,17 @@ import type { EdgeRuntime } from "./runtime";
 import { checkAccept, checkContentType, checkProtocolVersionHeader, readBody } from "./guards";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { accepted, json } from "../wire/json";
-import { refuse } from "../wire/refusals";
+import { refuse, refuseModern } from "../wire/refusals";
+import { decideEra } from "./era";
+import { serveModern, warnIfNoStateSecret } from "./modern";
+import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
 import { checkScopes } from "../auth/authenticate";
 import { forwardHeaders, type Principal } from "../auth/principal";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean, principal?: Principal): Promise<Response> {
-  const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]) ?? checkProtocolVersionHeader(request);
+  const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]);
   if (refused) return refused;
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) return body.response;
@@ -33,6 +36,22 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   if (!parsed.batch && !parsed.entry.ok) {
     return refuse({ reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message }, parsed.entry.id);
   }
+  // The era is decided here, once, from the body (DESIGN.md "Two eras on one endpoint"); the header never decides it.
+  const decision = decideEra(request.headers, parsed, rt.options);
+  switch (decision.era) {
+    case "refused":
+      return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
+    case "2026":
+      warnIfNoStateSecret(env);
+      return serveModern(decision.message, decision.envelope, env as Env & EdgeEnv, rt as EdgeRuntime<Env & EdgeEnv>, principal);
+    case "2026-notification":
+      // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
+      return accepted();
+    case "2025":
+      break;
+  }
+  const badVersion = checkProtocolVersionHeader(request);
+  if (badVersion) return badVersion;
   const exchange = toExchange(parsed);
   // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
   if (principal && rt.options.auth) {

@@ -123,9 +123,19 @@ export function refusalRow(r: Refusal): RefusalRow {
   }
 }
 
+function errorOf(row: RefusalRow): { code: number; message: string; data?: unknown } {
+  return row.data === undefined ? { code: row.code, message: row.message } : { code: row.code, message: row.message, data: row.data };
+}
+
 /** The HTTP answer for a refusal: a JSON-RPC error body (id null unless the request's id is known). */
 export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<string, string> = {}): Response {
   const row = refusalRow(r);
-  const error = row.data === undefined ? { code: row.code, message: row.message } : { code: row.code, message: row.message, data: row.data };
-  return json({ jsonrpc: "2.0", id, error }, row.status, { ...row.headers, ...headers });
+  return json({ jsonrpc: "2.0", id, error: errorOf(row) }, row.status, { ...row.headers, ...headers });
+}
+
+/** A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that schema has no `id: null`). */
+export function refuseModern(r: Refusal, id: RequestId | null | undefined): Response {
+  const row = refusalRow(r);
+  const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
+  return json(body, row.status, row.headers);
 }
