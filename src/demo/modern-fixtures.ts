@@ -102,6 +102,14 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
       await Promise.all(asks);
       return { content: [text(`asked ${asks.length} question(s)`)] };
     })
+    .tool("test_header_param", {
+      description: "Echoes its region, which clients mirror into the Mcp-Param-Region header (conformance: http-custom-header-server-validation).",
+      input: {
+        type: "object",
+        properties: { region: { type: "string", description: "Where to run", "x-mcp-header": "Region" }, query: { type: "string" } },
+        required: ["region"],
+      },
+    }, (args) => ({ content: [text(`region: ${String((args as { region?: unknown }).region)}`)] }))
     .interactivePrompt("test_input_required_result_prompt", {
       description: "A prompt that first asks the user for context (key user_context), then uses it.",
     }, async (_args, ctx) => {

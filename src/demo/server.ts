@@ -111,8 +111,10 @@ demoServer
     input: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
+      // conformance 0.2 (SEP-2106) also checks $anchor, allOf/anyOf and if/then/else survive verbatim.
       $defs: {
         address: {
+          $anchor: "addressDef",
           type: "object",
           properties: {
             street: { type: "string" },
@@ -123,7 +125,14 @@ demoServer
       properties: {
         name: { type: "string" },
         address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
       },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     annotations: READ_ONLY,

@@ -12,6 +12,7 @@ import { isModernVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from "../mcp/ver
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "./headers";
+import { decodeParamValue } from "./param-headers";
 
 export type EraDecision =
   | { era: "2025" }
@@ -36,16 +37,10 @@ export function servedVersions(options: ResolvedOptions): string[] {
   return [...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])];
 }
 
-/** `=?base64?…?=` (streamable-http.mdx "Value Encoding"), decoded; undefined when the encoding is broken. */
-export function decodeHeaderValue(value: string): string | undefined {
-  const m = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/.exec(value);
-  if (!m) return value.startsWith("=?base64?") && value.endsWith("?=") ? undefined : value;
-  try {
-    const bytes = Uint8Array.from(atob(m[1] as string), (c) => c.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+/** RFC 9110 §5.5: a field value is parsed without its leading and trailing whitespace. */
+function headerValue(headers: Headers, name: string): string | null {
+  const value = headers.get(name);
+  return value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
 function refused(refusal: Refusal, id: RequestId | null, modern: boolean): EraDecision {
@@ -55,7 +50,7 @@ function refused(refusal: Refusal, id: RequestId | null, modern: boolean): EraDe
 /** Header checks of a claimed request, in the order the conformance suite's reference server applies them. */
 function decideClaimed(headers: Headers, message: RequestMessage, options: ResolvedOptions): EraDecision {
   const id = message.id;
-  const header = headers.get(HEADER_PROTOCOL_VERSION);
+  const header = headerValue(headers, HEADER_PROTOCOL_VERSION);
   if (header === null) return refused({ reason: "header-mismatch", message: `the ${HEADER_PROTOCOL_VERSION} header is required` }, id, true);
   const read = readEnvelope(message.params);
   if (!read.ok) return refused({ reason: "invalid-envelope", message: read.problem }, id, true);
@@ -66,7 +61,7 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
   if (!isModernVersion(claimed)) {
     return refused({ reason: "unsupported-protocol-version", requested: claimed, supported: servedVersions(options) }, id, true);
   }
-  const method = headers.get(HEADER_MCP_METHOD);
+  const method = headerValue(headers, HEADER_MCP_METHOD);
   if (method !== message.method) {
     const what = method === null ? `the ${HEADER_MCP_METHOD} header is required` : `${HEADER_MCP_METHOD} "${method.slice(0, 100)}" does not match the body's method`;
     return refused({ reason: "header-mismatch", message: what }, id, true);
@@ -74,8 +69,8 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
   const field = MCP_NAME_SOURCES[message.method];
   if (field !== undefined) {
     const bodyValue = message.params?.[field];
-    const raw = headers.get(HEADER_MCP_NAME);
-    const name = raw === null ? undefined : decodeHeaderValue(raw);
+    const raw = headerValue(headers, HEADER_MCP_NAME);
+    const name = raw === null ? undefined : decodeParamValue(raw);
     if (raw !== null && name === undefined) return refused({ reason: "header-mismatch", message: `${HEADER_MCP_NAME} has a malformed base64 value` }, id, true);
     if (name !== bodyValue && !(name === undefined && typeof bodyValue !== "string")) {
       const what = name === undefined ? `the ${HEADER_MCP_NAME} header is required for ${message.method}` : `${HEADER_MCP_NAME} does not match params.${field}`;

@@ -21,6 +21,7 @@ import { json } from "../wire/json";
 import { refuseModern } from "../wire/refusals";
 import { servedVersions } from "./era";
 import { ModernReply } from "./modern-reply";
+import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
@@ -88,7 +89,7 @@ async function inputRequired<Env>(id: RequestId, run: MrtrRun, binding: () => Pr
 
 /** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
 export async function serveModern<Env extends EdgeEnv>(
-  message: RequestMessage, envelope: RequestEnvelope, env: Env, rt: EdgeRuntime<Env>, principal?: Principal,
+  headers: Headers, message: RequestMessage, envelope: RequestEnvelope, env: Env, rt: EdgeRuntime<Env>, principal?: Principal,
 ): Promise<Response> {
   const id = message.id;
   // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
@@ -97,6 +98,11 @@ export async function serveModern<Env extends EdgeEnv>(
   if (principal && rt.options.auth) {
     const denied = checkScopes([message], principal, rt.options.auth);
     if (denied) return denied;
+  }
+  if (message.method === "tools/call") {
+    const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
+    const mismatch = tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
+    if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
   }
   const mrtr = MRTR_METHODS.has(message.method);
   // Computed only when a state is verified or minted: most calls never ask.

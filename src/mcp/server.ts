@@ -54,6 +54,29 @@ type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never
 
 export type ToolHandler<Args, Ctx> = (args: Args, ctx: Ctx) => Awaitable<CallToolResult>;
 
+/** A tool parameter mirrored into an `Mcp-Param-<header>` HTTP header (2026-07-28 `x-mcp-header`). */
+export interface HeaderParam {
+  path: readonly string[];
+  header: string;
+}
+
+/** Finds `x-mcp-header` annotations along `properties` chains; a malformed one is refused at definition. */
+function headerParamsOf(schema: Record<string, unknown>, what: string, path: string[] = []): HeaderParam[] {
+  const properties = schema.properties;
+  if (typeof properties !== "object" || properties === null) return [];
+  const found: HeaderParam[] = [];
+  for (const [key, child] of Object.entries(properties as Record<string, unknown>)) {
+    if (typeof child !== "object" || child === null) continue;
+    const header = (child as Record<string, unknown>)["x-mcp-header"];
+    if (header !== undefined) {
+      if (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header)) throw new TypeError(`${what}: x-mcp-header of "${key}" must be 1-64 letters, digits or hyphens`);
+      found.push({ path: [...path, key], header });
+    }
+    found.push(...headerParamsOf(child as Record<string, unknown>, what, [...path, key]));
+  }
+  return found;
+}
+
 export interface ToolDefinition<Env> {
   name: string;
   interactive: boolean;
@@ -64,6 +87,8 @@ export interface ToolDefinition<Env> {
   handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
   enabled: EnabledPredicate<Env> | undefined;
   cache: ResolvedCacheHint;
+  /** Parameters mirrored into `Mcp-Param-*` headers (validated against the body on 2026-07-28). */
+  headerParams: readonly HeaderParam[];
 }
 
 export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
@@ -223,7 +248,8 @@ export class McpServer<Env = unknown> {
       _meta: config._meta,
     });
     const cache = resolveCacheHint(config.cache, `tool "${name}"`);
-    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache });
+    const headerParams = headerParamsOf(input.json, `tool "${name}"`);
+    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams });
     return this;
   }
 

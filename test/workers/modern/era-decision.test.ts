@@ -121,3 +121,25 @@ describe("2026-07-28: unclaimed requests with a modern header", () => {
     await expectRpcError(await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { version: "2025-06-18" }), 400, -32000, null);
   });
 });
+
+describe("2026-07-28: Mcp-Param-* headers of x-mcp-header parameters (streamable-http.mdx Custom Headers)", () => {
+  const call = (args: Record<string, unknown>, headers: Record<string, string>) =>
+    modernPost("tools/call", { name: "test_header_param", arguments: args }, { headers });
+
+  it("accepts a matching header, plain or base64-sentinel encoded, and surrounding whitespace", async () => {
+    await expectComplete(await call({ region: "us-west1" }, { "Mcp-Param-Region": "us-west1" }));
+    await expectComplete(await call({ region: "Hello" }, { "Mcp-Param-Region": `=?base64?${btoa("Hello")}?=` }));
+    await expectComplete(await call({ region: "x" }, { "Mcp-Param-Region": "x", "Mcp-Name": "  test_header_param  " }));
+  });
+
+  it("refuses a missing, different or badly encoded header with 400 -32020", async () => {
+    await expectModernError(await call({ region: "us-west1" }, {}), 400, -32020);
+    await expectModernError(await call({ region: "us-west1" }, { "Mcp-Param-Region": "eu-west1" }), 400, -32020);
+    await expectModernError(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8?=" }), 400, -32020);
+    await expectModernError(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }), 400, -32020);
+  });
+
+  it("treats a value without both sentinel markers as literal text", async () => {
+    await expectComplete(await call({ region: `=?base64?${btoa("Hello")}` }, { "Mcp-Param-Region": `=?base64?${btoa("Hello")}` }));
+  });
+});
