@@ -34,6 +34,13 @@ function installCli() {
   return cli;
 }
 
+/** The server scenarios a requirement set scores (its "Server scenarios" list); the others run but are not scored. */
+function requiredScenarios(node, cli, requirements) {
+  const list = spawnSync(node, [cli, "list", "--requirements", requirements], { encoding: "utf8" });
+  const section = (list.stdout ?? "").split("Server scenarios")[1]?.split("\n\n")[0] ?? "";
+  return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]));
+}
+
 function readChecks(dir) {
   const scenarios = new Map();
   if (!existsSync(dir)) return scenarios;
@@ -75,17 +82,23 @@ async function main() {
       });
       if (values.verbose) process.stdout.write(run.stdout ?? "");
       const scenarios = readChecks(out);
-      const rows = [...scenarios].map(([scenario, s]) => ({ scenario, passed: s.bad.length === 0, bad: s.bad }));
-      const passed = rows.filter((r) => r.passed).length;
+      const required = requiredScenarios(tools.node, cli, requirements);
+      const rows = [...scenarios].map(([scenario, s]) => ({ scenario, required: required.has(scenario), passed: s.bad.length === 0, bad: s.bad }));
       for (const r of rows) {
-        console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}`);
-        for (const c of r.bad) console.log(`          ${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "").replace(/\s+/g, " ").slice(0, 240)}`);
+        console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}${r.required ? "" : "  (not scored)"}`);
+        if (r.required || values.verbose) for (const c of r.bad) console.log(`          ${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "").replace(/\s+/g, " ").slice(0, 240)}`);
       }
-      const summary = (run.stdout ?? "").match(/^Total: .*$/m)?.[0] ?? "";
-      console.log(`  ${requirements}: ${passed} passed, ${rows.length - passed} failed (${summary || `CLI exit ${run.status}`})`);
-      unexpected += rows.length - passed;
+      const scored = rows.filter((r) => r.required);
+      const passed = scored.filter((r) => r.passed).length;
+      const missing = [...required].filter((name) => !scenarios.has(name));
+      const extra = rows.filter((r) => !r.required);
+      console.log(`  ${requirements}: required ${passed} passed, ${scored.length - passed + missing.length} failed${missing.length ? ` (no result: ${missing.join(", ")})` : ""}; not scored: ${extra.filter((r) => r.passed).length} passed, ${extra.filter((r) => !r.passed).length} pending`);
+      unexpected += scored.length - passed + missing.length;
       if (rows.length === 0 || (run.status !== 0 && run.status !== 1)) unexpected += 1;
-      report.requirements[requirements] = { exitCode: run.status, passed, failed: rows.length - passed, scenarios: rows.map((r) => ({ scenario: r.scenario, passed: r.passed })) };
+      report.requirements[requirements] = {
+        exitCode: run.status, requiredPassed: passed, requiredFailed: scored.length - passed + missing.length,
+        notScored: extra.map((r) => ({ scenario: r.scenario, passed: r.passed })), scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
+      };
     }
   } finally {
     if (server) await server.stop();

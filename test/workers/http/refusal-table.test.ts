@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import readme from "../../../README.md?raw";
 import { ACCEPT_BOTH, initializeParams, MCP, openSession, post, request } from "../../helpers/mcp";
+import { envelope, MODERN, modernPost } from "../../helpers/modern";
 import { expectRpcError } from "../../helpers/rpc-expect";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
@@ -78,6 +79,24 @@ const ROWS: Row[] = [
     provoke: () => request(MCP, { method: "PUT", headers: { Accept: ACCEPT_BOTH } }),
   },
   { failure: "unknown path", status: 404, code: -32000, provoke: () => request("http://127.0.0.1:8787/nowhere", { method: "GET" }) },
+  {
+    failure: "2026-07-28: a header missing or disagreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`)",
+    status: 400, code: -32020, id: 1, provoke: () => modernPost("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }),
+  },
+  {
+    failure: "2026-07-28: a client capability the request did not declare", status: 400, code: -32021, id: 1,
+    provoke: () => modernPost("tools/call", { name: "test_missing_capability", arguments: {} }),
+  },
+  {
+    failure: "2026-07-28: a protocol version not served (also every unclaimed request with `eras: [\"2026\"]`)", status: 400, code: -32022, id: 1,
+    provoke: () => modernPost("server/discover", {}, { meta: envelope({}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" }), headers: { "MCP-Protocol-Version": "2099-01-01" } }),
+  },
+  {
+    failure: "2026-07-28: malformed `_meta` envelope, or a 2026 header without one", status: 400, code: -32602, id: 1,
+    provoke: () => modernPost("server/discover", {}, { meta: { "io.modelcontextprotocol/protocolVersion": MODERN } }),
+  },
+  { failure: "2026-07-28: removed or unknown method", status: 404, code: -32601, id: 1, provoke: () => modernPost("ping") },
+  { failure: "2026-07-28: a batch containing a claimed request", status: 400, code: -32600, provenIn: "test/workers/modern/era-decision.test.ts" },
 ];
 
 /** The README rows whose status column is a plain HTTP status (the in-band rows follow them). */
