@@ -11,8 +11,8 @@ export class ModernReply {
   /** Resolves when the first notification turned this reply into a stream. */
   readonly opened: Promise<void>;
   private markOpened!: () => void;
-  private readable: ReadableStream | undefined;
-  private writer: WritableStreamDefaultWriter<Uint8Array> | undefined;
+  private readable: ReadableStream<Uint8Array> | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private open = true;
   private readonly cancelHandlers: (() => void)[] = [];
 
@@ -29,15 +29,27 @@ export class ModernReply {
   /** Sends a notification related to the request, opening the stream on the first one. */
   notify(message: WireMessage): Promise<void> {
     if (!this.open) return Promise.resolve();
-    if (!this.writer) {
-      // A native byte pipe, as for the other SSE answers; a cancelled reader errors the writable side.
-      const { readable, writable } = new IdentityTransformStream();
-      this.readable = readable;
-      this.writer = writable.getWriter() as WritableStreamDefaultWriter<Uint8Array>;
-      this.writer.closed.catch(() => this.cancelled());
+    if (!this.controller) {
+      // A source stream rather than a native pipe: its `cancel` is how a closed connection is seen
+      // even while nothing is being written (a pipe's writer only fails on the next write).
+      this.readable = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          this.controller = controller;
+        },
+        cancel: () => this.cancelled(),
+      });
       this.markOpened();
     }
-    return this.writer.write(encodeSseEvent(JSON.stringify(message))).catch(() => this.cancelled());
+    this.enqueue(encodeSseEvent(JSON.stringify(message)));
+    return Promise.resolve();
+  }
+
+  private enqueue(bytes: Uint8Array): void {
+    try {
+      this.controller?.enqueue(bytes);
+    } catch {
+      this.cancelled();
+    }
   }
 
   /** The SSE response; only after `opened`. */
@@ -47,11 +59,15 @@ export class ModernReply {
   }
 
   /** Writes the final response and ends the stream (unless the client already closed it). */
-  async finish(message: WireMessage): Promise<void> {
-    if (!this.open || !this.writer) return;
-    await this.writer.write(encodeSseEvent(JSON.stringify(message))).catch(() => this.cancelled());
+  finish(message: WireMessage): void {
+    if (!this.open || !this.controller) return;
+    this.enqueue(encodeSseEvent(JSON.stringify(message)));
     this.open = false;
-    await this.writer.close().catch(() => undefined);
+    try {
+      this.controller.close();
+    } catch {
+      // already closed by the client
+    }
   }
 
   private cancelled(): void {
