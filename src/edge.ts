@@ -3,6 +3,7 @@
  * Durable Object class. Export both from your Worker entry; compose with your own routes
  * through `fallback` or `handle`.
  */
+import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/mcp-session";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
@@ -36,11 +37,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
-      const namespace = env.MCP_SESSION;
-      if (!namespace) {
-        throw new Error("mcp-edge: session mode needs the MCP_SESSION Durable Object binding (see wrangler.toml), or set sessions: false");
-      }
-      return namespace;
+      return requireSessionNamespace(env.MCP_SESSION);
     },
   };
   const route = createRouter(rt);

@@ -57,6 +57,14 @@ export interface EdgeOptions<Env = unknown> {
   /** Largest accepted POST body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   session?: SessionOptions;
+  /**
+   * Protocol eras served on the endpoint (default both): "2025" is the initialize/session era
+   * (2024-11-05 .. 2025-11-25), "2026" the stateless 2026-07-28 revision. The era of each
+   * request is decided from its body (README "Protocol eras").
+   */
+  eras?: readonly ("2025" | "2026")[];
+  /** 2026-07-28 multi round-trip requests (MRTR): how long a `requestState` stays valid (default 10 min). */
+  mrtr?: { stateTtlMs?: number };
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
   /**
@@ -91,6 +99,9 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   session: ResolvedSessionOptions;
   auth: ResolvedAuth | undefined;
+  /** Which eras are served; at least one is. */
+  eras: { legacy: boolean; modern: boolean };
+  mrtrStateTtlMs: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -117,6 +128,14 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
   };
 }
 
+function resolveEras(eras: EdgeOptions["eras"]): ResolvedOptions["eras"] {
+  if (eras === undefined) return { legacy: true, modern: true };
+  if (!Array.isArray(eras) || eras.length === 0 || eras.some((e) => e !== "2025" && e !== "2026")) {
+    throw new TypeError('mcp-edge option eras must list "2025", "2026" or both');
+  }
+  return { legacy: eras.includes("2025"), modern: eras.includes("2026") };
+}
+
 export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
@@ -132,5 +151,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
+    eras: resolveEras(o.eras),
+    mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
   };
 }

@@ -5,9 +5,8 @@
  * principal. Also the per-tool / per-resource scope check of one POST's requests. The token
  * itself goes no further than the verifier.
  */
-import { TRANSPORT_ERROR } from "../jsonrpc/errors";
 import type { RequestMessage } from "../jsonrpc/messages";
-import { rpcErrorResponse } from "../http/respond";
+import { refuse as refuseRequest } from "../wire/refusals";
 import { audienceMatches } from "./canonical";
 import { refuse, unauthenticated } from "./challenge";
 import { TokenError, type ResolvedAuth, type VerifiedToken } from "./options";
@@ -42,7 +41,7 @@ function fail(response: Response): AuthOutcome {
 }
 
 function unavailable(): Response {
-  return rpcErrorResponse(503, TRANSPORT_ERROR, "Service Unavailable: the access token could not be checked right now; try again", null, { "Retry-After": "5" });
+  return refuseRequest({ reason: "auth-unavailable" });
 }
 
 /** What is wrong with a verifier's answer, or undefined when it stands. */

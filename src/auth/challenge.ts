@@ -3,8 +3,7 @@
  * 9728 §5.1): 401 with a Bearer challenge naming the metadata URL, 403 insufficient_scope naming
  * the scopes needed, 400 invalid_request. Bodies are JSON-RPC errors like every HTTP refusal.
  */
-import { TRANSPORT_ERROR } from "../jsonrpc/errors";
-import { rpcErrorResponse } from "../http/respond";
+import { refuse as refuseRequest } from "../wire/refusals";
 import type { ResolvedAuth } from "./options";
 
 export type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
@@ -22,12 +21,9 @@ export function challenge(auth: ResolvedAuth, error?: BearerError, description?:
   return `Bearer ${parts.join(", ")}`;
 }
 
-const STATUS: Record<BearerError, number> = { invalid_request: 400, invalid_token: 401, insufficient_scope: 403 };
-const TITLE: Record<BearerError, string> = { invalid_request: "Bad Request", invalid_token: "Unauthorized", insufficient_scope: "Forbidden" };
-
 /** 401 for a request without credentials: no error code (RFC 6750 §3.1), the baseline scopes to ask for. */
 export function unauthenticated(auth: ResolvedAuth): Response {
-  return rpcErrorResponse(401, TRANSPORT_ERROR, "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)", null, {
+  return refuseRequest({ reason: "unauthenticated" }, null, {
     "WWW-Authenticate": challenge(auth, undefined, undefined, auth.requiredScopes),
   });
 }
@@ -35,7 +31,7 @@ export function unauthenticated(auth: ResolvedAuth): Response {
 /** 400 invalid_request, 401 invalid_token or 403 insufficient_scope, with the matching challenge. */
 export function refuse(auth: ResolvedAuth, error: BearerError, description: string, scopes?: readonly string[]): Response {
   const wanted = scopes ?? (error === "invalid_token" ? auth.requiredScopes : undefined);
-  return rpcErrorResponse(STATUS[error], TRANSPORT_ERROR, `${TITLE[error]}: ${description}`, null, {
+  return refuseRequest({ reason: "bearer-refused", error, description }, null, {
     "WWW-Authenticate": challenge(auth, error, description, wanted),
   });
 }

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv, type ElicitResult } from "../index";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
+import { addModernFixtures } from "./modern-fixtures";
 
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
@@ -106,8 +107,10 @@ demoServer
     input: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
+      // conformance 0.2 (SEP-2106) also checks $anchor, allOf/anyOf and if/then/else survive verbatim.
       $defs: {
         address: {
+          $anchor: "addressDef",
           type: "object",
           properties: {
             street: { type: "string" },
@@ -118,7 +121,14 @@ demoServer
       properties: {
         name: { type: "string" },
         address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
       },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     annotations: READ_ONLY,
@@ -408,3 +418,6 @@ demoServer
       { role: "user", content: text("Please analyze the image above.") },
     ],
   }));
+
+// The 2026-07-28 conformance fixtures (MRTR, capability checks), in their own module.
+addModernFixtures(demoServer);

@@ -3,10 +3,9 @@
  * request or undefined to continue; none of them reads the body except `readBody`, which
  * enforces the size limit while reading.
  */
-import { LIMIT_EXCEEDED, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions";
+import { refuse } from "../wire/refusals";
 import { HEADER_PROTOCOL_VERSION } from "./headers";
-import { rpcErrorResponse } from "./respond";
 
 export interface OriginPolicy {
   allowedHosts: readonly string[];
@@ -46,11 +45,11 @@ export function allowedOrigin(request: Request, policy: OriginPolicy): string | 
 export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | string | undefined {
   const host = request.headers.get("Host") ?? new URL(request.url).host;
   if (!isAllowedHost(hostName(host), policy)) {
-    return rpcErrorResponse(403, TRANSPORT_ERROR, `Forbidden: host "${hostName(host)}" is not an allowed host (configure allowedHosts)`);
+    return refuse({ reason: "host-not-allowed", host: hostName(host) });
   }
   const origin = allowedOrigin(request, policy);
   if (origin === false) {
-    return rpcErrorResponse(403, TRANSPORT_ERROR, "Forbidden: Origin is not allowed (configure allowedOrigins)");
+    return refuse({ reason: "origin-not-allowed" });
   }
   return origin;
 }
@@ -70,27 +69,24 @@ export function checkAccept(request: Request, types: readonly string[]): Respons
   // Parsed once per request, not once per required type: this runs on every POST.
   const ranges = mediaRanges(request.headers.get("Accept") ?? "");
   if (types.every((t) => acceptsType(ranges, t))) return undefined;
-  return rpcErrorResponse(406, TRANSPORT_ERROR, `Not Acceptable: the Accept header must include ${types.join(" and ")}`);
+  return refuse({ reason: "not-acceptable", types });
 }
 
 export function checkContentType(request: Request): Response | undefined {
   const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/json") return undefined;
-  return rpcErrorResponse(415, TRANSPORT_ERROR, "Unsupported Media Type: Content-Type must be application/json");
+  return refuse({ reason: "unsupported-media-type" });
 }
 
 /** An unsupported MCP-Protocol-Version header is 400; a missing one is decided by the caller. */
 export function checkProtocolVersionHeader(request: Request): Response | undefined {
   const value = request.headers.get(HEADER_PROTOCOL_VERSION);
   if (value === null || isSupportedVersion(value)) return undefined;
-  return rpcErrorResponse(
-    400, TRANSPORT_ERROR,
-    `Bad Request: unsupported ${HEADER_PROTOCOL_VERSION} "${value.slice(0, 40)}" (supported: ${SUPPORTED_VERSIONS.join(", ")})`,
-  );
+  return refuse({ reason: "unsupported-version-header", value, supported: SUPPORTED_VERSIONS });
 }
 
 export function tooLarge(limit: number): Response {
-  return rpcErrorResponse(413, LIMIT_EXCEEDED, `Payload Too Large: the body exceeds ${limit} bytes`);
+  return refuse({ reason: "payload-too-large", limit });
 }
 
 /**

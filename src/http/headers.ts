@@ -2,3 +2,8 @@
 export const HEADER_SESSION_ID = "Mcp-Session-Id";
 export const HEADER_PROTOCOL_VERSION = "MCP-Protocol-Version";
 export const HEADER_LAST_EVENT_ID = "Last-Event-ID";
+/** 2026-07-28 Streamable HTTP "Standard Request Headers": the body's method and name, mirrored for intermediaries. */
+export const HEADER_MCP_METHOD = "Mcp-Method";
+export const HEADER_MCP_NAME = "Mcp-Name";
+/** 2026-07-28: tool parameters marked `x-mcp-header` travel as `Mcp-Param-<name>`. */
+export const HEADER_MCP_PARAM_PREFIX = "Mcp-Param-";

@@ -4,10 +4,9 @@
  * and its responses travel on the stream. The session object serves both, so older clients
  * get every feature of a session. The Worker only mints the session and forwards.
  */
-import { SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkContentType, readBody } from "./guards";
-import { rpcErrorResponse } from "./respond";
+import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/mcp-session";
@@ -34,10 +33,10 @@ export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, e
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
-  if (sessionId === null) return rpcErrorResponse(400, TRANSPORT_ERROR, "Bad Request: the sessionId query parameter is required");
+  if (sessionId === null) return refuse({ reason: "legacy-session-id-required" });
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
-  if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+  if (!id) return refuse({ reason: "session-not-found", legacy: true });
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) return body.response;
   if (principal && rt.options.auth) {

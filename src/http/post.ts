@@ -4,7 +4,6 @@
  * needs the session to its object, body and all; or answers simple requests right here —
  * after one `confirm` call to the session object in session mode.
  */
-import { INVALID_REQUEST, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { parseBody } from "../jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../mcp/context";
@@ -17,22 +16,42 @@ import { acceptsBatches, DEFAULT_HEADER_VERSION, isSupportedVersion } from "../m
 import type { EdgeRuntime } from "./runtime";
 import { checkAccept, checkContentType, checkProtocolVersionHeader, readBody } from "./guards";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
-import { accepted, json, rpcErrorResponse } from "./respond";
+import { accepted, json } from "../wire/json";
+import { refuse, refuseModern } from "../wire/refusals";
+import { decideEra } from "./era";
+import { serveModern, warnIfNoStateSecret } from "./modern";
+import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
 import { checkScopes } from "../auth/authenticate";
 import { forwardHeaders, type Principal } from "../auth/principal";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean, principal?: Principal): Promise<Response> {
-  const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]) ?? checkProtocolVersionHeader(request);
+  const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]);
   if (refused) return refused;
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) return body.response;
   const parsed = parseBody(body.text);
-  if (!parsed.ok) return rpcErrorResponse(400, parsed.error.code, parsed.error.message);
+  if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
-    return rpcErrorResponse(400, parsed.entry.error.code, parsed.entry.error.message, parsed.entry.id);
+    return refuse({ reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message }, parsed.entry.id);
   }
+  // The era is decided here, once, from the body (DESIGN.md "Two eras on one endpoint"); the header never decides it.
+  const decision = decideEra(request.headers, parsed, rt.options);
+  switch (decision.era) {
+    case "refused":
+      return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
+    case "2026":
+      warnIfNoStateSecret(env);
+      return serveModern(request.headers, decision.message, decision.envelope, env as Env & EdgeEnv, rt as EdgeRuntime<Env & EdgeEnv>, principal);
+    case "2026-notification":
+      // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
+      return accepted();
+    case "2025":
+      break;
+  }
+  const badVersion = checkProtocolVersionHeader(request);
+  if (badVersion) return badVersion;
   const exchange = toExchange(parsed);
   // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
   if (principal && rt.options.auth) {
@@ -43,7 +62,7 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
-    if (exchange.batch) return rpcErrorResponse(400, INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch", init.id);
+    if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
     return sessions ? initializeSession(init, env, rt, principal) : initializeStateless(init, rt);
   }
 
@@ -55,7 +74,7 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
 
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
-    return rpcErrorResponse(400, TRANSPORT_ERROR, `Bad Request: the ${HEADER_SESSION_ID} header is required after initialize`);
+    return refuse({ reason: "session-id-required", afterInitialize: true });
   }
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
@@ -76,13 +95,13 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
 }
 
 function sessionNotFound(): Response {
-  return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
+  return refuse({ reason: "session-not-found" });
 }
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
 async function answer<Env>(exchange: Exchange, dc: DispatchContext<Env>): Promise<Response> {
   if (exchange.batch && !acceptsBatches(dc.protocolVersion)) {
-    return rpcErrorResponse(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${dc.protocolVersion}`);
+    return refuse({ reason: "batch-unsupported", version: dc.protocolVersion });
   }
   if (exchange.requests.length === 0) {
     return exchange.invalid.length === 0 ? accepted() : json(replyBody(exchange, []));

@@ -5,19 +5,33 @@
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
-import { INTERNAL_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../jsonrpc/errors";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
-import { HEADER_LAST_EVENT_ID, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
+import { HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_MCP_PARAM_PREFIX, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
-import { rpcErrorResponse } from "./respond";
+import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
-import { checkSessionBinding } from "./misconfiguration";
+import { MisconfiguredError } from "./misconfiguration";
 import { forwardRequest, type Principal } from "../auth/principal";
 
-const ALLOW_HEADERS = ["Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID].join(", ");
+const ALLOW_HEADERS = [
+  "Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME,
+].join(", ");
+const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authenticate", HEADER_MCP_METHOD, HEADER_MCP_NAME].join(", ");
+
+/**
+ * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
+ * ahead of time, and a wildcard is ignored for credentialed requests: the preflight allows the
+ * ones the browser asks for, and only those.
+ */
+function allowedHeaders(request: IRequest): string {
+  const asked = request.headers.get("Access-Control-Request-Headers") ?? "";
+  const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
+  const params = asked.split(",").map((h) => h.trim()).filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
+  return params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`;
+}
 
 function splitList(value: string | undefined): string[] {
   return value ? value.split(",").map((s) => s.trim()).filter((s) => s.length > 0) : [];
@@ -46,15 +60,15 @@ function withCors(response: Response, origin: string | undefined): Response {
   if (!origin) return response;
   const headers = new Headers(response.headers);
   headers.set("Access-Control-Allow-Origin", origin);
-  headers.set("Access-Control-Expose-Headers", `${HEADER_SESSION_ID}, ${HEADER_PROTOCOL_VERSION}, WWW-Authenticate`);
+  headers.set("Access-Control-Expose-Headers", EXPOSE_HEADERS);
   headers.append("Vary", "Origin");
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers, webSocket: response.webSocket });
 }
 
-function preflight(origin: string | undefined, methods: string): Response {
+function preflight(request: IRequest, origin: string | undefined, methods: string): Response {
   const headers: Record<string, string> = {
     "Access-Control-Allow-Methods": methods,
-    "Access-Control-Allow-Headers": ALLOW_HEADERS,
+    "Access-Control-Allow-Headers": allowedHeaders(request),
     "Access-Control-Max-Age": "86400",
   };
   // Vary: Origin is added by withCors, which wraps every answer; setting it here too repeated it.
@@ -63,7 +77,7 @@ function preflight(origin: string | undefined, methods: string): Response {
 }
 
 function methodNotAllowed(allow: string): Response {
-  return rpcErrorResponse(405, TRANSPORT_ERROR, `Method Not Allowed (allowed: ${allow})`, null, { Allow: allow });
+  return refuse({ reason: "method-not-allowed", allow });
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
@@ -71,10 +85,10 @@ async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env,
   const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
-  if (sessionId === null) return rpcErrorResponse(400, TRANSPORT_ERROR, `Bad Request: the ${HEADER_SESSION_ID} header is required`);
+  if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
-  if (!id) return rpcErrorResponse(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
+  if (!id) return refuse({ reason: "session-not-found" });
   return namespace.get(id).fetch(forwardRequest(request, principal));
 }
 
@@ -120,14 +134,15 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
+      if (error instanceof MisconfiguredError) return refuse(error.refusal);
       console.error("mcp-edge: request failed", error);
-      return rpcErrorResponse(500, INTERNAL_ERROR, "Internal error");
+      return refuse({ reason: "internal" });
     },
   });
   const mount = (path: string, sessions: boolean) => {
     const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
     router.post(path, guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)));
-    router.options(path, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, allow));
+    router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, allow));
     if (sessions) {
       router.get(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
       router.delete(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
@@ -140,16 +155,18 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     const auth = rt.options.auth;
     for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
   }
-  mount(rt.options.path, rt.options.sessions);
-  if (rt.options.sessions && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
+  // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+  const legacy = rt.options.eras.legacy;
+  mount(rt.options.path, rt.options.sessions && legacy);
+  if (rt.options.sessions && legacy && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
     const { legacySsePath, legacyMessagesPath } = rt.options;
     router.get(legacySsePath, guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)));
     router.post(legacyMessagesPath, guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)));
-    router.options(legacySsePath, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, "GET, OPTIONS"));
-    router.options(legacyMessagesPath, (_request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(origin, "POST, OPTIONS"));
+    router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, "GET, OPTIONS"));
+    router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, "POST, OPTIONS"));
   }
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
-  router.all("*", () => rpcErrorResponse(404, TRANSPORT_ERROR, "Not Found: the MCP endpoint is " + rt.options.path));
+  router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx, fallthrough) => {
     const pathname = new URL(request.url).pathname;
@@ -157,10 +174,6 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, policyFor(env));
     if (checked instanceof Response) return checked;
-    if (paths.sessionPaths.has(pathname)) {
-      const misconfigured = checkSessionBinding(env);
-      if (misconfigured) return withCors(misconfigured, checked);
-    }
     const response: Response = await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };

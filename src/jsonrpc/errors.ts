@@ -29,6 +29,13 @@ export const CLIENT_ERROR = -32007;
 /** MCP resources/read: resource not found (the code the spec names, 2025-06-18 "Resources" > Error Handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 
+/** 2026-07-28: an HTTP header is missing or disagrees with the body (HeaderMismatch). */
+export const HEADER_MISMATCH = -32020;
+/** 2026-07-28: the request needs a client capability it did not declare (MissingRequiredClientCapability). */
+export const MISSING_CLIENT_CAPABILITY = -32021;
+/** 2026-07-28: the request's protocol version is not served here (UnsupportedProtocolVersion). */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
 /** A protocol failure with a JSON-RPC code; the message is shown to the client, so keep internals out. */
 export class RpcError extends Error {
   readonly code: number;
@@ -45,22 +52,5 @@ export class RpcError extends Error {
     return this.data === undefined
       ? { code: this.code, message: this.message }
       : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** The HTTP status a transport-level RpcError is sent with when no request id exists yet. */
-export function toHttpStatus(code: number): number {
-  switch (code) {
-    case PARSE_ERROR:
-    case INVALID_REQUEST:
-      return 400;
-    case SESSION_NOT_FOUND:
-      return 404;
-    case LIMIT_EXCEEDED:
-      return 413;
-    case INTERNAL_ERROR:
-      return 500;
-    default:
-      return 400;
   }
 }

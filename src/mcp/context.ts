@@ -5,12 +5,12 @@
  * sample fails to compile instead of hanging. Contexts emit intents through a `Channel`; only
  * the lane that owns the channel turns them into wire frames.
  */
-import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
 import type { InferSchema, SchemaInput } from "./schema";
-import type { ProtocolVersion } from "./versions";
+import type { AnyVersion, ProtocolVersion } from "./versions";
 import {
   LOGGING_LEVELS, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult,
   type ElicitResult, type Implementation, type LoggingLevel, type Root, type UrlElicitResult,
@@ -38,8 +38,12 @@ export interface HandlerContext<Env = unknown> {
   /** Aborted when the client cancels the request (`notifications/cancelled`) or the session ends. */
   signal: AbortSignal;
   requestId: RequestId;
-  /** The revision in force for this request: the session's, or the header's when stateless. */
-  protocolVersion: ProtocolVersion;
+  /** "2025": a session (or stateless) request of the initialize era; "2026": a 2026-07-28 request, stateless by the protocol. */
+  era: "2025" | "2026";
+  /** The revision in force for this request: the session's, the header's when stateless, or the 2026 request's own. */
+  protocolVersion: AnyVersion;
+  /** What the client declared: the session's capabilities (2025), or this request's own (2026). */
+  clientCapabilities: ClientCapabilities | undefined;
   /** The session, or undefined in stateless mode. */
   session: SessionInfo | undefined;
   /** The request's `_meta`, if any. */
@@ -55,21 +59,24 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends `notifications/message`, dropped when below the session's level (logging/setLevel). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
-  sample(params: SamplingRequest): Promise<CreateMessageResult>;
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`). On 2026-07-28 every ask
+   * is a multi round-trip request (MRTR): `key` names it in `inputRequests` (default: its call order).
+   */
+  sample(params: SamplingRequest, options?: AskOptions): Promise<CreateMessageResult>;
   /**
    * Asks the user to fill a form (`elicitation/create`). The schema is a zod object (or shape,
    * or any Standard Schema: the accepted content is then checked and typed) or JSON Schema;
    * either way it must be the spec's flat primitive subset.
    */
-  elicit<const S extends SchemaInput>(message: string, requestedSchema: S): Promise<ElicitResult<ElicitContent<S>>>;
+  elicit<const S extends SchemaInput>(message: string, requestedSchema: S, options?: AskOptions): Promise<ElicitResult<ElicitContent<S>>>;
   /**
    * Sends the user to a URL for an interaction that must not pass through the client (URL
    * mode elicitation, 2025-11-25): "accept" means the user agreed to open it, not that they finished.
    */
-  elicitUrl(message: string, url: string, options?: ElicitUrlOptions): Promise<UrlElicitResult>;
+  elicitUrl(message: string, url: string, options?: ElicitUrlOptions & AskOptions): Promise<UrlElicitResult>;
   /** The client's roots (`roots/list`). */
-  listRoots(): Promise<Root[]>;
+  listRoots(options?: AskOptions): Promise<Root[]>;
   /**
    * Ends the request's SSE stream now; later messages are stored and the client gets them by
    * resuming with Last-Event-ID (2025-11-25 SSE polling). A no-op where streams are not resumable.
@@ -82,15 +89,20 @@ export type ElicitContent<S> = S extends { readonly "~standard": unknown } | { r
   ? InferSchema<S>
   : Record<string, string | number | boolean | string[]>;
 
+/** How an ask is named in a 2026-07-28 `inputRequests` map; ignored on 2025-era sessions. */
+export interface AskOptions {
+  key?: string;
+}
+
 /** How a lane carries a handler's messages. */
 export interface Channel {
   /** Sends a notification related to the current request. */
   notify(method: string, params: Params): Promise<void>;
-  /** Sends a server-to-client request related to the current request and waits for its result. */
-  request(method: string, params: Params, signal: AbortSignal): Promise<Params>;
+  /** Sends a server-to-client request related to the current request and waits for its result (MRTR: `key` names it). */
+  request(method: string, params: Params, signal: AbortSignal, key?: string): Promise<Params>;
   closeStream(): void;
-  /** The session's current minimum log level, if one was set. */
-  logLevel(): LoggingLevel | undefined;
+  /** The minimum log level: the session's (2025; undefined = all), or the request's; "none" sends no log at all. */
+  logLevel(): LoggingLevel | "none" | undefined;
   /** Why this lane cannot send server-to-client requests, or undefined when it can. */
   readonly requestUnavailable: string | undefined;
 }
@@ -99,8 +111,14 @@ function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capab
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
-  const declared = ctx.session?.clientCapabilities[capability];
+  const declared = ctx.clientCapabilities?.[capability];
   if (declared === undefined || declared === null) {
+    // 2026-07-28 basic/index.mdx: a capability the request did not declare is -32021 (HTTP 400), naming it.
+    if (ctx.era === "2026") {
+      throw new RpcError(MISSING_CLIENT_CAPABILITY, `${method} needs the client capability "${capability}", which this request did not declare`, {
+        requiredCapabilities: { [capability]: {} },
+      });
+    }
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: the client did not declare the "${capability}" capability`);
   }
 }
@@ -149,35 +167,37 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async log(level, data, logger) {
       const min = channel.logLevel();
+      if (min === "none") return;
       if (min !== undefined && LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(min)) return;
       const params: Params = { level, data };
       if (logger !== undefined) params.logger = logger;
       await channel.notify("notifications/message", params);
     },
-    async sample(params) {
+    async sample(params, options) {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
-      return checkSamplingResult(await channel.request("sampling/createMessage", { ...params }, base.signal));
+      return checkSamplingResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key));
     },
-    async elicit(message, schema) {
+    async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(base.session?.clientCapabilities ?? {}, "form");
-      const result = checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal));
+      const result = checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key));
       return result.action === "accept" ? { action: "accept", content: await checkFormAnswer(form.schema, result.content) } : result;
     },
     async elicitUrl(message, url, options = {}) {
-      const params = urlElicitationParams(message, url, options);
+      const { key, ...urlOptions } = options;
+      const params = urlElicitationParams(message, url, urlOptions);
       if (base.protocolVersion < "2025-11-25") {
         throw new RpcError(CAPABILITY_UNAVAILABLE, `elicitation/create in URL mode is unavailable: the session negotiated ${base.protocolVersion} (needs 2025-11-25)`);
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(base.session?.clientCapabilities ?? {}, "url");
-      const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal));
+      const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
       return { action };
     },
-    async listRoots() {
+    async listRoots(options) {
       requireCapability(base, channel, "roots", "roots/list");
-      const result = await channel.request("roots/list", {}, base.signal);
+      const result = await channel.request("roots/list", {}, base.signal, options?.key);
       return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
     },
     closeStream() {

@@ -8,13 +8,16 @@ import { errorMessage, resultMessage, type Params, type RequestMessage, type Res
 import type { Channel, HandlerContext, SessionInfo } from "./context";
 import type { Principal } from "../auth/principal";
 import type { McpServer } from "./server";
-import type { ProtocolVersion } from "./versions";
+import type { AnyVersion } from "./versions";
+import type { RequestEnvelope } from "./envelope";
 import type { LoggingLevel } from "./types";
 import { callTool, listTools } from "./handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "./handlers/resources";
 import { getPrompt, listPrompts } from "./handlers/prompts";
 import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
+import { discover } from "./handlers/discover";
+import { finishModernResult } from "./modern-result";
 
 /** Session state changes only the session object can make. */
 export interface SessionOps {
@@ -29,7 +32,11 @@ export interface DispatchContext<Env> {
   /** Whether the runtime runs with sessions (decides `resources.subscribe`). */
   sessions: boolean;
   session: SessionInfo | undefined;
-  protocolVersion: ProtocolVersion;
+  protocolVersion: AnyVersion;
+  /** Present exactly when the request is a 2026-07-28 one: its envelope (the era, decided once by the Worker). */
+  envelope?: RequestEnvelope;
+  /** 2026: every protocol version this server serves (discover's `supportedVersions`). */
+  supportedVersions?: readonly string[];
   /** Present where interactive handlers can run; absent in the Worker's JSON lane. */
   channel: Channel | undefined;
   ops: SessionOps | undefined;
@@ -54,13 +61,36 @@ const METHODS: Record<string, MethodHandler> = {
   "logging/setLevel": setLogLevel,
 };
 
+/**
+ * 2026-07-28: the same handlers minus what the revision removed (`ping`, `logging/setLevel`,
+ * `resources/subscribe|unsubscribe`; changelog.mdx), plus `server/discover`.
+ * `subscriptions/listen` is served by the hub lane, not here; extensions add their methods.
+ */
+const MODERN_METHODS: Record<string, MethodHandler> = {
+  "server/discover": discover,
+  "tools/list": listTools,
+  "tools/call": callTool,
+  "resources/list": listResources,
+  "resources/templates/list": listResourceTemplates,
+  "resources/read": readResource,
+  "prompts/list": listPrompts,
+  "prompts/get": getPrompt,
+  "completion/complete": complete,
+};
+
+/** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
+export function isModernMethod(method: string): boolean {
+  return Object.hasOwn(MODERN_METHODS, method);
+}
+
 export function isKnownMethod(method: string): boolean {
   return method === "initialize" || Object.hasOwn(METHODS, method);
 }
 
 /** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
 export async function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
-  const handler = Object.hasOwn(METHODS, request.method) ? METHODS[request.method] : undefined;
+  const table = dc.envelope ? MODERN_METHODS : METHODS;
+  const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
   if (!handler) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
@@ -70,13 +100,16 @@ export async function dispatchRequest<Env>(request: RequestMessage, dc: Dispatch
     env: dc.env,
     signal,
     requestId: request.id,
+    era: dc.envelope ? "2026" : "2025",
     protocolVersion: dc.protocolVersion,
+    clientCapabilities: dc.envelope ? dc.envelope.clientCapabilities : dc.session?.clientCapabilities,
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
   };
   try {
-    return resultMessage(request.id, await handler(params, dc, hc));
+    const result = await handler(params, dc, hc);
+    return resultMessage(request.id, dc.envelope ? finishModernResult(request, result, dc.server) : result);
   } catch (error) {
     return errorMessage(request.id, toErrorObject(error, request));
   }

@@ -8,10 +8,14 @@ import type { McpServer } from "./server";
 
 const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 
+/** A tools/call of an interactive tool, or a prompts/get of an interactive prompt: it needs a channel. */
 export function isInteractiveCall<Env>(message: Message, server: McpServer<Env>): boolean {
-  if (message.kind !== "request" || message.method !== "tools/call") return false;
+  if (message.kind !== "request") return false;
   const name = message.params?.name;
-  return typeof name === "string" && server.tools.get(name)?.interactive === true;
+  if (typeof name !== "string") return false;
+  if (message.method === "tools/call") return server.tools.get(name)?.interactive === true;
+  if (message.method === "prompts/get") return server.prompts.get(name)?.interactive === true;
+  return false;
 }
 
 export function needsSession<Env>(message: Message, server: McpServer<Env>): boolean {

@@ -6,6 +6,7 @@
 import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSchema, type JsonSchema, type SchemaInput } from "./schema";
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
+import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
 import type {
   CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations,
 } from "./types";
@@ -25,6 +26,8 @@ export interface ServerConfig {
    * `notifyListChanged(env, kind)` reaches them (use with `enabled` predicates). Default false.
    */
   listChanged?: boolean;
+  /** 2026-07-28 caching hint of `server/discover` (default: ttlMs 0, private). */
+  cache?: CacheHint;
 }
 
 /**
@@ -43,11 +46,36 @@ export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaI
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
   enabled?: EnabledPredicate<Env>;
+  /** 2026-07-28 caching hint for `tools/list` (the list takes the least cacheable of its tools). */
+  cache?: CacheHint;
 }
 
 type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
 
 export type ToolHandler<Args, Ctx> = (args: Args, ctx: Ctx) => Awaitable<CallToolResult>;
+
+/** A tool parameter mirrored into an `Mcp-Param-<header>` HTTP header (2026-07-28 `x-mcp-header`). */
+export interface HeaderParam {
+  path: readonly string[];
+  header: string;
+}
+
+/** Finds `x-mcp-header` annotations along `properties` chains; a malformed one is refused at definition. */
+function headerParamsOf(schema: Record<string, unknown>, what: string, path: string[] = []): HeaderParam[] {
+  const properties = schema.properties;
+  if (typeof properties !== "object" || properties === null) return [];
+  const found: HeaderParam[] = [];
+  for (const [key, child] of Object.entries(properties as Record<string, unknown>)) {
+    if (typeof child !== "object" || child === null) continue;
+    const header = (child as Record<string, unknown>)["x-mcp-header"];
+    if (header !== undefined) {
+      if (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header)) throw new TypeError(`${what}: x-mcp-header of "${key}" must be 1-64 letters, digits or hyphens`);
+      found.push({ path: [...path, key], header });
+    }
+    found.push(...headerParamsOf(child as Record<string, unknown>, what, [...path, key]));
+  }
+  return found;
+}
 
 export interface ToolDefinition<Env> {
   name: string;
@@ -58,6 +86,9 @@ export interface ToolDefinition<Env> {
   output: CompiledSchema | undefined;
   handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
   enabled: EnabledPredicate<Env> | undefined;
+  cache: ResolvedCacheHint;
+  /** Parameters mirrored into `Mcp-Param-*` headers (validated against the body on 2026-07-28). */
+  headerParams: readonly HeaderParam[];
 }
 
 export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
@@ -77,6 +108,8 @@ export interface ResourceConfig<Env> {
   /** Completions for template variables (templates only). */
   complete?: Record<string, Completer<Env>>;
   enabled?: EnabledPredicate<Env>;
+  /** 2026-07-28 caching hint for lists and `resources/read` of this resource. */
+  cache?: CacheHint;
 }
 
 /** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
@@ -92,6 +125,7 @@ export interface ResourceDefinition<Env> {
   uri: string;
   listing: Record<string, unknown>;
   enabled: EnabledPredicate<Env> | undefined;
+  cache: ResolvedCacheHint;
   read: (uri: string, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
 }
 
@@ -101,6 +135,7 @@ export interface ResourceTemplateDefinition<Env> {
   mimeType: string | undefined;
   complete: Record<string, Completer<Env>>;
   enabled: EnabledPredicate<Env> | undefined;
+  cache: ResolvedCacheHint;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
 }
 
@@ -118,6 +153,8 @@ export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   arguments?: A;
   _meta?: Record<string, unknown>;
   enabled?: EnabledPredicate<Env>;
+  /** 2026-07-28 caching hint for `prompts/list`. */
+  cache?: CacheHint;
 }
 
 type PromptArgs<A extends readonly { name: string; required?: boolean }[]> = {
@@ -129,7 +166,10 @@ export interface PromptDefinition<Env> {
   listing: Record<string, unknown>;
   arguments: readonly PromptArgument<Env>[];
   enabled: EnabledPredicate<Env> | undefined;
-  get: (args: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<GetPromptResult>;
+  cache: ResolvedCacheHint;
+  /** Interactive prompts may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
+  interactive: boolean;
+  get: (args: Record<string, string>, ctx: InteractiveContext<Env>) => Awaitable<GetPromptResult>;
 }
 
 const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
@@ -149,6 +189,8 @@ export class ServerDefinition<Env = unknown> {
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly listChanged: boolean;
+  /** The caching hint of `server/discover` (2026-07-28). */
+  readonly cache: ResolvedCacheHint;
   readonly tools = new Map<string, ToolDefinition<Env>>();
   readonly resources = new Map<string, ResourceDefinition<Env>>();
   readonly templates: ResourceTemplateDefinition<Env>[] = [];
@@ -162,6 +204,7 @@ export class ServerDefinition<Env = unknown> {
     this.instructions = config.instructions;
     this.pageSize = config.pageSize ?? 100;
     this.listChanged = config.listChanged ?? false;
+    this.cache = resolveCacheHint(config.cache, "defineServer");
     if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
   }
 
@@ -208,7 +251,9 @@ export class ServerDefinition<Env = unknown> {
       annotations: config.annotations,
       _meta: config._meta,
     });
-    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled });
+    const cache = resolveCacheHint(config.cache, `tool "${name}"`);
+    const headerParams = headerParamsOf(input.json, `tool "${name}"`);
+    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams });
     return this;
   }
 
@@ -220,7 +265,7 @@ export class ServerDefinition<Env = unknown> {
       uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
       size: config.size, annotations: config.annotations, _meta: config._meta,
     });
-    this.resources.set(uri, { uri, listing, enabled: config.enabled, read });
+    this.resources.set(uri, { uri, listing, enabled: config.enabled, cache: resolveCacheHint(config.cache, `resource "${uri}"`), read });
     return this;
   }
 
@@ -236,7 +281,8 @@ export class ServerDefinition<Env = unknown> {
       uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
       annotations: config.annotations, _meta: config._meta,
     });
-    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, enabled: config.enabled, read });
+    const cache = resolveCacheHint(config.cache, `resource template "${uriTemplate}"`);
+    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, enabled: config.enabled, cache, read });
     return this;
   }
 
@@ -246,6 +292,22 @@ export class ServerDefinition<Env = unknown> {
     config: PromptConfig<Env, A>,
     get: (args: PromptArgs<A>, ctx: HandlerContext<Env>) => Awaitable<GetPromptResult>,
   ): this {
+    return this.addPrompt(name, config, false, get as unknown as PromptDefinition<Env>["get"]);
+  }
+
+  /**
+   * A prompt whose `get` may elicit, sample or list roots: on 2026-07-28 through multi
+   * round-trip requests, on 2025-era sessions in the session object (like interactive tools).
+   */
+  interactivePrompt<const A extends readonly PromptArgument<Env>[] = []>(
+    name: string,
+    config: PromptConfig<Env, A>,
+    get: (args: PromptArgs<A>, ctx: InteractiveContext<Env>) => Awaitable<GetPromptResult>,
+  ): this {
+    return this.addPrompt(name, config, true, get as unknown as PromptDefinition<Env>["get"]);
+  }
+
+  private addPrompt(name: string, config: PromptConfig<Env, readonly PromptArgument<Env>[]>, interactive: boolean, get: PromptDefinition<Env>["get"]): this {
     if (!NAME_PATTERN.test(name)) throw new TypeError(`prompt "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.prompts.has(name)) throw new TypeError(`prompt "${name}" is already defined`);
     const args = config.arguments ?? [];
@@ -258,7 +320,8 @@ export class ServerDefinition<Env = unknown> {
         : undefined,
       _meta: config._meta,
     });
-    this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, get: get as PromptDefinition<Env>["get"] });
+    const cache = resolveCacheHint(config.cache, `prompt "${name}"`);
+    this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, cache, interactive, get });
     return this;
   }
 

@@ -7,6 +7,16 @@
 export const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
 
+/** 2026-07-28 and later: stateless, the version travels in every request's `_meta` (basic/versioning.mdx). */
+export const MODERN_VERSIONS = ["2026-07-28"] as const;
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+/** The revision a handler runs under: a 2025-era session's (or header's), or a 2026 request's own. */
+export type AnyVersion = ProtocolVersion | ModernVersion;
+
+export function isModernVersion(value: unknown): value is ModernVersion {
+  return typeof value === "string" && (MODERN_VERSIONS as readonly string[]).includes(value);
+}
+
 export const LATEST_VERSION: ProtocolVersion = "2025-11-25";
 /** 2025-06-18 Streamable HTTP: a missing MCP-Protocol-Version header means 2025-03-26. */
 export const DEFAULT_HEADER_VERSION: ProtocolVersion = "2025-03-26";
@@ -21,7 +31,7 @@ export function negotiateVersion(requested: unknown): ProtocolVersion {
 }
 
 /** JSON-RPC batches exist up to 2025-03-26 and were removed in 2025-06-18. */
-export function acceptsBatches(version: ProtocolVersion): boolean {
+export function acceptsBatches(version: AnyVersion): boolean {
   return version <= "2025-03-26";
 }
 
@@ -31,6 +41,6 @@ export function usesSsePolling(version: ProtocolVersion): boolean {
 }
 
 /** 2025-11-25 (SEP-1303): invalid tool arguments are a tool execution error, not -32602. */
-export function reportsInputErrorsAsToolErrors(version: ProtocolVersion): boolean {
+export function reportsInputErrorsAsToolErrors(version: AnyVersion): boolean {
   return version >= "2025-11-25";
 }

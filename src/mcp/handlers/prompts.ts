@@ -1,7 +1,7 @@
 /** prompts/list and prompts/get (2025-06-18 "Prompts"). */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../context";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
@@ -26,6 +26,9 @@ export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, h
   }
   const missing = prompt.arguments.filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
   if (missing.length > 0) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": missing required argument(s): ${missing.join(", ")}`);
-  const result = await prompt.get(args, hc);
+  if (prompt.interactive && !dc.channel) throw new Error(`interactive prompt "${name}" reached a lane without a channel`);
+  // A simple prompt's get gets the plain context; the cast only widens what its type already hides.
+  const ctx = prompt.interactive && dc.channel ? createInteractiveContext(hc, dc.channel) : (hc as InteractiveContext<Env>);
+  const result = await prompt.get(args, ctx);
   return { ...result };
 }

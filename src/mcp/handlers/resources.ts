@@ -49,7 +49,8 @@ export async function readResource<Env>(params: Params, dc: DispatchContext<Env>
     const variables = t.template.match(uri);
     if (variables && (await isEnabled(t, hc))) return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, hc)) };
   }
-  throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  // 2026-07-28 server/resources.mdx "Error Handling" (SEP-2164): -32602; -32002 is the 2025 era's code.
+  throw new RpcError(hc.era === "2026" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
 }
 
 function requireKnownResource<Env>(uri: string, dc: DispatchContext<Env>): void {

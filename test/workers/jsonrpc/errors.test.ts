@@ -1,19 +1,12 @@
-/** RpcError and toHttpStatus: the two error layers of STYLE.md "Errors". */
+/** RpcError and the code constants (the HTTP layer is test/workers/http/refusal-table.test.ts). */
 import { describe, expect, it } from "vitest";
 import * as codes from "../../../src/jsonrpc/errors";
-import { RpcError, toHttpStatus } from "../../../src/jsonrpc/errors";
+import { RpcError } from "../../../src/jsonrpc/errors";
 
 describe("RpcError", () => {
   it("serialises to code and message, and includes data only when given", () => {
     expect(JSON.parse(JSON.stringify(new RpcError(-32602, "bad")))).toEqual({ code: -32602, message: "bad" });
     expect(new RpcError(-32002, "nf", { uri: "x" }).toJSON()).toEqual({ code: -32002, message: "nf", data: { uri: "x" } });
-  });
-});
-
-describe("toHttpStatus", () => {
-  it("maps parse and invalid-request errors to 400, session-not-found to 404, limits to 413, internal to 500", () => {
-    expect([codes.PARSE_ERROR, codes.INVALID_REQUEST, codes.SESSION_NOT_FOUND, codes.LIMIT_EXCEEDED, codes.INTERNAL_ERROR].map(toHttpStatus))
-      .toEqual([400, 400, 404, 413, 500]);
   });
 });
 

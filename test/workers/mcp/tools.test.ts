@@ -49,15 +49,22 @@ describe("tools/list", () => {
     expect(tool?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
   });
 
-  it("lists a JSON Schema 2020-12 input schema verbatim, $schema, $defs and additionalProperties: false included", async () => {
+  it("lists a JSON Schema 2020-12 input schema verbatim: $schema, $defs with $anchor, allOf/anyOf, if/then/else, additionalProperties: false", async () => {
     const tool = (await listTools()).find((t) => t.name === "json_schema_2020_12_tool");
     expect(tool?.inputSchema).toEqual({
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       $defs: {
-        address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
+        address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
       },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      properties: {
+        name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" }, email: { type: "string" },
+      },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     });
   });
@@ -141,7 +148,7 @@ describe("tools/call of echo and add", () => {
   });
 
   it("calls json_schema_2020_12_tool with arguments valid under its $ref'd $defs", async () => {
-    const args = { name: "n", address: { street: "s", city: "c" } };
+    const args = { name: "n", address: { street: "s", city: "c" }, email: "n@example.com" };
     expect((await expectResult(await callTool("json_schema_2020_12_tool", args))).content).toEqual([
       { type: "text", text: `Received: ${JSON.stringify(args)}` },
     ]);

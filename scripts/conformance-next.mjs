@@ -1,0 +1,112 @@
+// Runs the pre-release MCP conformance suite that knows 2026-07-28
+// (@modelcontextprotocol/conformance@0.2.0-alpha.12, server mode) against the Worker's /mcp,
+// once per requirement set (`--requirements 2026-07-28`, `--requirements 2025-11-25`), with an
+// empty expected-failures list, and prints one line per scenario plus the pass counts. The
+// 0.1.16 run (scripts/conformance.mjs) stays as it is until 0.2 is tagged latest.
+//
+// The CLI needs Node >= 22: it runs on the pinned Node of .tools/ (scripts/tools.mjs). The
+// package itself is installed beside it, in .tools/conformance-next/. The Worker gets a random
+// MCP_STATE_SECRET for this run only (MRTR's requestState is signed with it).
+//
+// usage: node scripts/conformance-next.mjs [--url <running server>] [--requirements <rev>]... [--keep] [--json <file>]
+
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startDevServer } from "./dev-server.mjs";
+import { ensureTools, REPO_ROOT } from "./tools.mjs";
+
+export const NEXT_CONFORMANCE_VERSION = "0.2.0-alpha.12";
+const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
+const NEXT_DIR = join(REPO_ROOT, ".tools", "conformance-next");
+const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+function installCli() {
+  const cli = join(NEXT_DIR, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+  const pkg = join(NEXT_DIR, "node_modules", "@modelcontextprotocol", "conformance", "package.json");
+  if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === NEXT_CONFORMANCE_VERSION) return cli;
+  mkdirSync(NEXT_DIR, { recursive: true });
+  const npm = spawnSync("npm", ["install", "--prefix", NEXT_DIR, "--no-audit", "--no-fund", "--loglevel", "error", `@modelcontextprotocol/conformance@${NEXT_CONFORMANCE_VERSION}`], { stdio: "inherit" });
+  if (npm.status !== 0) throw new Error(`npm install of the conformance CLI ${NEXT_CONFORMANCE_VERSION} failed`);
+  return cli;
+}
+
+/** The server scenarios a requirement set scores (its "Server scenarios" list); the others run but are not scored. */
+function requiredScenarios(node, cli, requirements) {
+  const list = spawnSync(node, [cli, "list", "--requirements", requirements], { encoding: "utf8" });
+  const section = (list.stdout ?? "").split("Server scenarios")[1]?.split("\n\n")[0] ?? "";
+  return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]));
+}
+
+function readChecks(dir) {
+  const scenarios = new Map();
+  if (!existsSync(dir)) return scenarios;
+  for (const name of readdirSync(dir).sort()) {
+    const m = name.match(RESULT_DIR);
+    const file = join(dir, name, "checks.json");
+    if (!m || !existsSync(file)) continue;
+    const checks = JSON.parse(readFileSync(file, "utf8"));
+    const bad = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
+    const prev = scenarios.get(m[1]);
+    scenarios.set(m[1], { checks: [...(prev?.checks ?? []), ...checks], bad: [...(prev?.bad ?? []), ...bad] });
+  }
+  return scenarios;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { url: { type: "string" }, requirements: { type: "string", multiple: true }, keep: { type: "boolean" }, json: { type: "string" }, verbose: { type: "boolean" } },
+  });
+  const tools = ensureTools();
+  const cli = installCli();
+  const work = mkdtempSync(join(tmpdir(), "mcp-edge-conformance-next-"));
+  const baseline = join(work, "expected-failures.yml");
+  writeFileSync(baseline, "server: []\n");
+  let server;
+  let url = values.url;
+  if (!url) {
+    server = await startDevServer({ args: ["--var", `MCP_STATE_SECRET:${randomBytes(32).toString("hex")}`], echo: values.verbose });
+    url = server.mcpUrl;
+  }
+  const report = { conformanceVersion: NEXT_CONFORMANCE_VERSION, url, requirements: {} };
+  let unexpected = 0;
+  try {
+    for (const requirements of values.requirements ?? REQUIREMENTS) {
+      const out = join(work, requirements);
+      console.log(`conformance ${NEXT_CONFORMANCE_VERSION} --requirements ${requirements} against ${url}`);
+      const run = spawnSync(tools.node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out], {
+        cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024,
+      });
+      if (values.verbose) process.stdout.write(run.stdout ?? "");
+      const scenarios = readChecks(out);
+      const required = requiredScenarios(tools.node, cli, requirements);
+      const rows = [...scenarios].map(([scenario, s]) => ({ scenario, required: required.has(scenario), passed: s.bad.length === 0, bad: s.bad }));
+      for (const r of rows) {
+        console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}${r.required ? "" : "  (not scored)"}`);
+        if (r.required || values.verbose) for (const c of r.bad) console.log(`          ${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "").replace(/\s+/g, " ").slice(0, 240)}`);
+      }
+      const scored = rows.filter((r) => r.required);
+      const passed = scored.filter((r) => r.passed).length;
+      const missing = [...required].filter((name) => !scenarios.has(name));
+      const extra = rows.filter((r) => !r.required);
+      console.log(`  ${requirements}: required ${passed} passed, ${scored.length - passed + missing.length} failed${missing.length ? ` (no result: ${missing.join(", ")})` : ""}; not scored: ${extra.filter((r) => r.passed).length} passed, ${extra.filter((r) => !r.passed).length} pending`);
+      unexpected += scored.length - passed + missing.length;
+      if (rows.length === 0 || (run.status !== 0 && run.status !== 1)) unexpected += 1;
+      report.requirements[requirements] = {
+        exitCode: run.status, requiredPassed: passed, requiredFailed: scored.length - passed + missing.length,
+        notScored: extra.map((r) => ({ scenario: r.scenario, passed: r.passed })), scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
+      };
+    }
+  } finally {
+    if (server) await server.stop();
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (values.keep) console.log(`raw results kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  process.exit(unexpected === 0 ? 0 : 1);
+}
+
+await main();

@@ -1,0 +1,117 @@
+/**
+ * The era decision, once per POST, from the parsed body (DESIGN.md "Two eras on one endpoint";
+ * 2026-07-28 basic/versioning.mdx "Backward Compatibility" and transports/streamable-http.mdx
+ * "Server Validation"). A claim in `params._meta` selects 2026-07-28; no claim keeps the 2025
+ * era exactly as it was. Headers are validated against the body here and never upgrade or
+ * downgrade the era. Nothing after this module looks at the era again: it travels as a value.
+ */
+import type { NotificationMessage, RequestId, RequestMessage } from "../jsonrpc/messages";
+import type { ParsedBody } from "../jsonrpc/parse";
+import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/envelope";
+import { isModernVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from "../mcp/versions";
+import type { ResolvedOptions } from "../options";
+import type { Refusal } from "../wire/refusals";
+import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "./headers";
+import { decodeParamValue } from "./param-headers";
+
+export type EraDecision =
+  | { era: "2025" }
+  | { era: "2026"; message: RequestMessage; envelope: RequestEnvelope }
+  /** A notification routed to 2026 (by its claim or a modern header): accepted, nothing to run. */
+  | { era: "2026-notification" }
+  /** `modern`: answer with the request's id or none (the 2026 schema has no `id: null`). */
+  | { era: "refused"; refusal: Refusal; id: RequestId | null; modern: boolean };
+
+/** The body field each method mirrors into `Mcp-Name` (streamable-http.mdx "Standard Request Headers"; tasks by task id). */
+export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
+/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list). */
+export function servedVersions(options: ResolvedOptions): string[] {
+  return [...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])];
+}
+
+/** RFC 9110 §5.5: a field value is parsed without its leading and trailing whitespace. */
+function headerValue(headers: Headers, name: string): string | null {
+  const value = headers.get(name);
+  return value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, "");
+}
+
+function refused(refusal: Refusal, id: RequestId | null, modern: boolean): EraDecision {
+  return { era: "refused", refusal, id, modern };
+}
+
+/** Header checks of a claimed request, in the order the conformance suite's reference server applies them. */
+function decideClaimed(headers: Headers, message: RequestMessage, options: ResolvedOptions): EraDecision {
+  const id = message.id;
+  const header = headerValue(headers, HEADER_PROTOCOL_VERSION);
+  if (header === null) return refused({ reason: "header-mismatch", message: `the ${HEADER_PROTOCOL_VERSION} header is required` }, id, true);
+  const read = readEnvelope(message.params);
+  if (!read.ok) return refused({ reason: "invalid-envelope", message: read.problem }, id, true);
+  const claimed = read.envelope.protocolVersion;
+  if (header !== claimed) {
+    return refused({ reason: "header-mismatch", message: `${HEADER_PROTOCOL_VERSION} "${header.slice(0, 40)}" does not match _meta protocolVersion "${claimed.slice(0, 40)}"` }, id, true);
+  }
+  if (!isModernVersion(claimed)) {
+    return refused({ reason: "unsupported-protocol-version", requested: claimed, supported: servedVersions(options) }, id, true);
+  }
+  const method = headerValue(headers, HEADER_MCP_METHOD);
+  if (method !== message.method) {
+    const what = method === null ? `the ${HEADER_MCP_METHOD} header is required` : `${HEADER_MCP_METHOD} "${method.slice(0, 100)}" does not match the body's method`;
+    return refused({ reason: "header-mismatch", message: what }, id, true);
+  }
+  const field = MCP_NAME_SOURCES[message.method];
+  if (field !== undefined) {
+    const bodyValue = message.params?.[field];
+    const raw = headerValue(headers, HEADER_MCP_NAME);
+    const name = raw === null ? undefined : decodeParamValue(raw);
+    if (raw !== null && name === undefined) return refused({ reason: "header-mismatch", message: `${HEADER_MCP_NAME} has a malformed base64 value` }, id, true);
+    if (name !== bodyValue && !(name === undefined && typeof bodyValue !== "string")) {
+      const what = name === undefined ? `the ${HEADER_MCP_NAME} header is required for ${message.method}` : `${HEADER_MCP_NAME} does not match params.${field}`;
+      return refused({ reason: "header-mismatch", message: what }, id, true);
+    }
+  }
+  return { era: "2026", message, envelope: read.envelope };
+}
+
+/** Decides the era of one parsed POST body (2025 for everything the table does not send to 2026). */
+export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: true }>, options: ResolvedOptions): EraDecision {
+  // With 2026 switched off the endpoint behaves exactly as a 2025-era server (probes get its 400 -32000).
+  if (!options.eras.modern) return { era: "2025" };
+  const header = headers.get(HEADER_PROTOCOL_VERSION);
+  const modernHeader = isModernVersion(header);
+  if (parsed.batch) {
+    const claimed = parsed.entries.find((e) => e.ok && (e.message.kind === "request" || e.message.kind === "notification") && hasClaim(e.message.params));
+    if (claimed) return refused({ reason: "batch-with-claim" }, null, true);
+    return legacyOrRefused(options, null, header);
+  }
+  const entry = parsed.entry;
+  if (!entry.ok || entry.message.kind === "result" || entry.message.kind === "error") return legacyOrRefused(options, null, header);
+  const message: RequestMessage | NotificationMessage = entry.message;
+  if (message.kind === "notification") {
+    if (hasClaim(message.params) || modernHeader) return { era: "2026-notification" };
+    return legacyOrRefused(options, null, header);
+  }
+  if (hasClaim(message.params)) return decideClaimed(headers, message, options);
+  if (message.method === "initialize" && modernHeader) {
+    return refused({ reason: "header-mismatch", message: `initialize is a 2025-era request; ${HEADER_PROTOCOL_VERSION} "${header}" names a 2026 revision` }, message.id, true);
+  }
+  if (modernHeader) {
+    return refused({ reason: "invalid-envelope", message: `${HEADER_PROTOCOL_VERSION} is "${header}" but params._meta carries no protocol fields` }, message.id, true);
+  }
+  const asked = message.method === "initialize" && typeof message.params?.protocolVersion === "string" ? message.params.protocolVersion : header;
+  return legacyOrRefused(options, message.id, asked);
+}
+
+/** An unclaimed message: the 2025 era, or -32022 when this server serves 2026-07-28 only. */
+function legacyOrRefused(options: ResolvedOptions, id: RequestId | null, requested: string | null = null): EraDecision {
+  if (options.eras.legacy) return { era: "2025" };
+  // 2025-06-18 Streamable HTTP: no header means 2025-03-26.
+  return refused({ reason: "unsupported-protocol-version", requested: requested ?? "2025-03-26", supported: servedVersions(options) }, id, false);
+}

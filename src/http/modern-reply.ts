@@ -1,0 +1,78 @@
+/**
+ * The answer to one 2026-07-28 request (transports/streamable-http.mdx "Receiving Messages"):
+ * JSON when the handler emits nothing before its result; an SSE stream scoped to the request
+ * from its first notification on (progress, log), ending with the response. Closing that
+ * stream is the client's cancellation ("Cancellation"): `onCancel` runs, nothing more is sent.
+ */
+import type { WireMessage } from "../jsonrpc/messages";
+import { encodeSseEvent, SSE_HEADERS } from "../sse/encode";
+
+export class ModernReply {
+  /** Resolves when the first notification turned this reply into a stream. */
+  readonly opened: Promise<void>;
+  private markOpened!: () => void;
+  private readable: ReadableStream<Uint8Array> | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private open = true;
+  private readonly cancelHandlers: (() => void)[] = [];
+
+  constructor() {
+    this.opened = new Promise<void>((resolve) => {
+      this.markOpened = resolve;
+    });
+  }
+
+  onCancel(handler: () => void): void {
+    this.cancelHandlers.push(handler);
+  }
+
+  /** Sends a notification related to the request, opening the stream on the first one. */
+  notify(message: WireMessage): Promise<void> {
+    if (!this.open) return Promise.resolve();
+    if (!this.controller) {
+      // A source stream rather than a native pipe: its `cancel` is how a closed connection is seen
+      // even while nothing is being written (a pipe's writer only fails on the next write).
+      this.readable = new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          this.controller = controller;
+        },
+        cancel: () => this.cancelled(),
+      });
+      this.markOpened();
+    }
+    this.enqueue(encodeSseEvent(JSON.stringify(message)));
+    return Promise.resolve();
+  }
+
+  private enqueue(bytes: Uint8Array): void {
+    try {
+      this.controller?.enqueue(bytes);
+    } catch {
+      this.cancelled();
+    }
+  }
+
+  /** The SSE response; only after `opened`. */
+  response(headers: Record<string, string> = {}): Response {
+    // 2026-07-28 streamable-http.mdx: X-Accel-Buffering: no keeps proxies from holding events back.
+    return new Response(this.readable ?? null, { status: 200, headers: { ...SSE_HEADERS, "X-Accel-Buffering": "no", ...headers } });
+  }
+
+  /** Writes the final response and ends the stream (unless the client already closed it). */
+  finish(message: WireMessage): void {
+    if (!this.open || !this.controller) return;
+    this.enqueue(encodeSseEvent(JSON.stringify(message)));
+    this.open = false;
+    try {
+      this.controller.close();
+    } catch {
+      // already closed by the client
+    }
+  }
+
+  private cancelled(): void {
+    if (!this.open) return;
+    this.open = false;
+    for (const handler of this.cancelHandlers.splice(0)) handler();
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * 2026-07-28 custom headers from tool parameters (streamable-http.mdx "Custom Headers from
+ * Tool Parameters", SEP-2243): a parameter marked `x-mcp-header: Name` travels as
+ * `Mcp-Param-Name`; the server that reads the body checks each such header against the
+ * argument (after base64-sentinel decoding) and refuses a missing or different one with -32020.
+ */
+import type { HeaderParam } from "../mcp/server";
+import { HEADER_MCP_PARAM_PREFIX } from "./headers";
+
+/** The value at a property path of the arguments, or undefined when absent. */
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** `=?base64?…?=` decoded strictly (canonical padding, base64 alphabet only); a value without both markers is literal. */
+export function decodeParamValue(raw: string): string | undefined {
+  const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (!(value.startsWith("=?base64?") && value.endsWith("?=") && value.length >= 11)) return value;
+  const encoded = value.slice(9, -2);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+function matches(header: string, value: unknown): boolean {
+  if (typeof value === "string") return header === value;
+  // streamable-http.mdx "Server Validation": integers compare numerically (42.0 equals 42).
+  if (typeof value === "number") return header.trim() !== "" && Number(header) === value;
+  if (typeof value === "boolean") return header === String(value);
+  return false;
+}
+
+/** The mismatch to report for a tool's `Mcp-Param-*` headers, or undefined when they agree with the arguments. */
+export function checkParamHeaders(headers: Headers, params: readonly HeaderParam[], args: unknown): string | undefined {
+  const record = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  for (const param of params) {
+    const name = `${HEADER_MCP_PARAM_PREFIX}${param.header}`;
+    const value = valueAt(record, param.path);
+    const raw = headers.get(name);
+    if (value === undefined || value === null) continue; // the client omits the header; nothing to compare
+    if (raw === null) return `the ${name} header is required: arguments.${param.path.join(".")} has a value`;
+    const decoded = decodeParamValue(raw);
+    if (decoded === undefined) return `${name} has a malformed base64 value`;
+    if (!matches(decoded, value)) return `${name} does not match arguments.${param.path.join(".")}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,52 @@
+/**
+ * What every 2026-07-28 result carries beyond the shared handlers' output: `resultType`
+ * (basic/index.mdx "ResultType"), the server's identity in `_meta` ("Per-response protocol
+ * fields") and, on discover, lists and resources/read, caching hints (server/utilities/caching.mdx).
+ * 2025-era results never pass through here, so their wire form is unchanged.
+ */
+import type { Params, RequestMessage } from "../jsonrpc/messages";
+import { combineHints, NO_CACHE, type ResolvedCacheHint } from "./caching";
+import { META_SERVER_INFO } from "./envelope";
+import type { McpServer } from "./server";
+
+/** Adds `_meta["io.modelcontextprotocol/serverInfo"]` to a 2026 result, keeping any `_meta` it has. */
+export function withServerInfo<Env>(result: Params, server: McpServer<Env>): Params {
+  const meta = typeof result._meta === "object" && result._meta !== null && !Array.isArray(result._meta) ? result._meta : {};
+  return { ...result, _meta: { ...meta, [META_SERVER_INFO]: server.info } };
+}
+
+function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): ResolvedCacheHint | undefined {
+  const params = request.params ?? {};
+  switch (request.method) {
+    case "tools/list":
+      return combineHints(server.tools.values(), NO_CACHE);
+    case "prompts/list":
+      return combineHints(server.prompts.values(), NO_CACHE);
+    case "resources/list":
+      return combineHints(server.resources.values(), NO_CACHE);
+    case "resources/templates/list":
+      return combineHints(server.templates, NO_CACHE);
+    case "resources/read": {
+      // caching.mdx "Cache Key": a result of an MRTR retry must not be cached.
+      if (params.inputResponses !== undefined || params.requestState !== undefined) return NO_CACHE;
+      const uri = params.uri;
+      if (typeof uri !== "string") return NO_CACHE;
+      const fixed = server.resources.get(uri);
+      const definition = fixed ?? server.templates.find((t) => t.template.match(uri));
+      return definition ? combineHints([definition], NO_CACHE) : NO_CACHE;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A complete 2026 result: `resultType: "complete"`, serverInfo, and the caching hint where the method has one. */
+export function finishModernResult<Env>(request: RequestMessage, result: Params, server: McpServer<Env>): Params {
+  const hint = hintFor(request, server);
+  const finished: Params = { ...result, resultType: "complete" };
+  if (hint && !("ttlMs" in result)) {
+    finished.ttlMs = hint.ttlMs;
+    finished.cacheScope = hint.cacheScope;
+  }
+  return withServerInfo(finished, server);
+}

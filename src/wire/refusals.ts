@@ -1,0 +1,145 @@
+/**
+ * The one refusal table: every HTTP-level refusal as a tagged reason mapped to its status,
+ * JSON-RPC code and message (STYLE.md "Errors"). Guards, the router and the lanes build a
+ * `Refusal` value and call `refuse`; no status number for a refusal is written anywhere else.
+ * The `switch` has no `default`, so a new reason does not compile until it has a row.
+ */
+import {
+  HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LIMIT_EXCEEDED, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
+  PARSE_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
+} from "../jsonrpc/errors";
+import type { RequestId } from "../jsonrpc/messages";
+import { json } from "./json";
+
+export type Refusal =
+  | { reason: "host-not-allowed"; host: string }
+  | { reason: "origin-not-allowed" }
+  | { reason: "unsupported-media-type" }
+  | { reason: "not-acceptable"; types: readonly string[] }
+  | { reason: "payload-too-large"; limit: number }
+  /** The body is not JSON, or JSON but no valid message: the parser's own code and message. */
+  | { reason: "unparsable"; code: typeof PARSE_ERROR | typeof INVALID_REQUEST; message: string }
+  | { reason: "batch-unsupported"; version: string }
+  | { reason: "initialize-in-batch" }
+  | { reason: "unsupported-version-header"; value: string; supported: readonly string[] }
+  | { reason: "session-id-required"; afterInitialize: boolean }
+  | { reason: "session-not-found"; legacy?: boolean }
+  | { reason: "legacy-session-id-required" }
+  | { reason: "method-not-allowed"; allow: string }
+  | { reason: "not-found"; endpoint: string }
+  | { reason: "auth-unavailable" }
+  /** The resource server's refusals (RFC 6750 §3); the caller adds the WWW-Authenticate challenge. */
+  | { reason: "unauthenticated" }
+  | { reason: "bearer-refused"; error: "invalid_request" | "invalid_token" | "insufficient_scope"; description: string }
+  | { reason: "internal" }
+  /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
+  | { reason: "misconfigured"; message: string; data: Record<string, unknown> }
+  // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
+  | { reason: "header-mismatch"; message: string }
+  | { reason: "missing-client-capability"; required: Record<string, unknown> }
+  | { reason: "unsupported-protocol-version"; requested: string; supported: readonly string[] }
+  | { reason: "invalid-envelope"; message: string }
+  | { reason: "modern-method-not-found"; method: string }
+  | { reason: "batch-with-claim" };
+
+export interface RefusalRow {
+  status: number;
+  code: number;
+  message: string;
+  data?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The row for one refusal. */
+export function refusalRow(r: Refusal): RefusalRow {
+  switch (r.reason) {
+    case "host-not-allowed":
+      return { status: 403, code: TRANSPORT_ERROR, message: `Forbidden: host "${r.host}" is not an allowed host (configure allowedHosts)` };
+    case "origin-not-allowed":
+      return { status: 403, code: TRANSPORT_ERROR, message: "Forbidden: Origin is not allowed (configure allowedOrigins)" };
+    case "unsupported-media-type":
+      return { status: 415, code: TRANSPORT_ERROR, message: "Unsupported Media Type: Content-Type must be application/json" };
+    case "not-acceptable":
+      return { status: 406, code: TRANSPORT_ERROR, message: `Not Acceptable: the Accept header must include ${r.types.join(" and ")}` };
+    case "payload-too-large":
+      return { status: 413, code: LIMIT_EXCEEDED, message: `Payload Too Large: the body exceeds ${r.limit} bytes` };
+    case "unparsable":
+      return { status: 400, code: r.code, message: r.message };
+    case "batch-unsupported":
+      return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${r.version}` };
+    case "initialize-in-batch":
+      return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: initialize must not be part of a batch" };
+    case "unsupported-version-header":
+      return {
+        status: 400, code: TRANSPORT_ERROR,
+        message: `Bad Request: unsupported MCP-Protocol-Version "${r.value.slice(0, 40)}" (supported: ${r.supported.join(", ")})`,
+      };
+    case "session-id-required":
+      return {
+        status: 400, code: TRANSPORT_ERROR,
+        message: `Bad Request: the Mcp-Session-Id header is required${r.afterInitialize ? " after initialize" : ""}`,
+      };
+    case "session-not-found":
+      return {
+        status: 404, code: SESSION_NOT_FOUND,
+        message: r.legacy ? "Session not found: open a new stream with GET /sse" : "Session not found: it expired or was terminated; send a new initialize request",
+      };
+    case "legacy-session-id-required":
+      return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: the sessionId query parameter is required" };
+    case "method-not-allowed":
+      return { status: 405, code: TRANSPORT_ERROR, message: `Method Not Allowed (allowed: ${r.allow})`, headers: { Allow: r.allow } };
+    case "not-found":
+      return { status: 404, code: TRANSPORT_ERROR, message: "Not Found: the MCP endpoint is " + r.endpoint };
+    case "auth-unavailable":
+      return {
+        status: 503, code: TRANSPORT_ERROR, message: "Service Unavailable: the access token could not be checked right now; try again",
+        headers: { "Retry-After": "5" },
+      };
+    case "unauthenticated":
+      return { status: 401, code: TRANSPORT_ERROR, message: "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)" };
+    case "bearer-refused": {
+      const [status, title] = r.error === "invalid_request" ? [400, "Bad Request"] : r.error === "invalid_token" ? [401, "Unauthorized"] : [403, "Forbidden"];
+      return { status, code: TRANSPORT_ERROR, message: `${title}: ${r.description}` };
+    }
+    case "internal":
+      return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
+    case "misconfigured":
+      return { status: 500, code: INTERNAL_ERROR, message: r.message, data: r.data };
+    case "header-mismatch":
+      return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
+    case "missing-client-capability":
+      return {
+        status: 400, code: MISSING_CLIENT_CAPABILITY,
+        message: `Missing required client capability: ${Object.keys(r.required).join(", ")}`, data: { requiredCapabilities: r.required },
+      };
+    case "unsupported-protocol-version":
+      return {
+        status: 400, code: UNSUPPORTED_PROTOCOL_VERSION, message: "Unsupported protocol version",
+        data: { supported: [...r.supported], requested: r.requested.slice(0, 40) },
+      };
+    case "invalid-envelope":
+      return { status: 400, code: INVALID_PARAMS, message: `Invalid params: ${r.message}` };
+    case "modern-method-not-found":
+      // 2026-07-28 Streamable HTTP "Protocol Version Header": an unimplemented method is 404 with -32601.
+      return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${r.method.slice(0, 100)}` };
+    case "batch-with-claim":
+      return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: a 2026-07-28 request must not be part of a batch" };
+  }
+}
+
+function errorOf(row: RefusalRow): { code: number; message: string; data?: unknown } {
+  return row.data === undefined ? { code: row.code, message: row.message } : { code: row.code, message: row.message, data: row.data };
+}
+
+/** The HTTP answer for a refusal: a JSON-RPC error body (id null unless the request's id is known). */
+export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<string, string> = {}): Response {
+  const row = refusalRow(r);
+  return json({ jsonrpc: "2.0", id, error: errorOf(row) }, row.status, { ...row.headers, ...headers });
+}
+
+/** A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that schema has no `id: null`). */
+export function refuseModern(r: Refusal, id: RequestId | null | undefined): Response {
+  const row = refusalRow(r);
+  const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
+  return json(body, row.status, row.headers);
+}

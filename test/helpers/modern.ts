@@ -1,0 +1,68 @@
+/**
+ * Front-door helpers for 2026-07-28 requests: the headers a conforming client sends
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and the `_meta` envelope, each overridable so
+ * a test can break exactly one of them.
+ */
+import { expect } from "vitest";
+import { MCP, post, type PostOptions } from "./mcp";
+import type { RpcReply } from "./rpc-expect";
+
+export const MODERN = "2026-07-28";
+
+export interface ModernOptions extends PostOptions {
+  capabilities?: Record<string, unknown>;
+  logLevel?: string;
+  /** Replaces the whole `_meta` (undefined keys are dropped). */
+  meta?: Record<string, unknown>;
+  id?: number | string;
+}
+
+export function envelope(capabilities: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientInfo": { name: "vitest", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    ...extra,
+  };
+}
+
+/** The standard headers for a method and its body (streamable-http.mdx "Standard Request Headers"). */
+export function modernHeaders(method: string, params: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = { "MCP-Protocol-Version": MODERN, "Mcp-Method": method };
+  const name = method === "resources/read" ? params.uri : params.name;
+  if ((method === "tools/call" || method === "prompts/get" || method === "resources/read") && typeof name === "string") headers["Mcp-Name"] = name;
+  return headers;
+}
+
+/** POSTs one 2026-07-28 request; `opts.headers` override the standard ones (a null-ish value removes nothing: use `omit`). */
+export function modernPost(method: string, params: Record<string, unknown> = {}, opts: ModernOptions & { omit?: string[] } = {}): Promise<Response> {
+  const meta = opts.meta ?? envelope(opts.capabilities, opts.logLevel ? { "io.modelcontextprotocol/logLevel": opts.logLevel } : {});
+  const headers = { ...modernHeaders(method, params), ...(opts.headers ?? {}) };
+  for (const name of opts.omit ?? []) delete headers[name];
+  return post({ jsonrpc: "2.0", id: opts.id ?? 1, method, params: { ...params, _meta: meta } }, { url: opts.url ?? MCP, headers });
+}
+
+/** Asserts a 200 JSON answer with a complete result and returns it. */
+export async function expectComplete(res: Response, id: number | string = 1): Promise<Record<string, unknown>> {
+  const body = (await res.json()) as RpcReply;
+  expect({ status: res.status, type: res.headers.get("Content-Type"), id: body.id, error: body.error }).toEqual({ status: 200, type: "application/json", id, error: undefined });
+  expect(body.result?.resultType).toBe("complete");
+  return body.result as Record<string, unknown>;
+}
+
+/** Asserts a 200 JSON answer with `resultType: "input_required"` and returns it. */
+export async function expectInputRequired(res: Response, id: number | string = 1): Promise<{ inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string }> {
+  const body = (await res.json()) as RpcReply;
+  expect({ status: res.status, id: body.id, error: body.error }).toEqual({ status: 200, id, error: undefined });
+  expect(body.result?.resultType).toBe("input_required");
+  return body.result as never;
+}
+
+/** Asserts a JSON-RPC error with status and code; the id must be the request's (2026: never null). */
+export async function expectModernError(res: Response, status: number, code: number, id: number | string = 1): Promise<RpcReply> {
+  const body = (await res.json()) as RpcReply;
+  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code })
+    .toEqual({ status, type: "application/json", jsonrpc: "2.0", id, code });
+  expect(body.error?.message).toEqual(expect.any(String));
+  return body;
+}

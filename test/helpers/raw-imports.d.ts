@@ -1,0 +1,5 @@
+/** Vite's `?raw` imports (a file's text), used to read the README's tables in tests. */
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

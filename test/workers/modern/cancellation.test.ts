@@ -1,0 +1,41 @@
+/**
+ * 2026-07-28 cancellation on Streamable HTTP (transports/streamable-http.mdx "Cancellation",
+ * basic/patterns/cancellation.mdx): the client closing the request's SSE response is the
+ * cancellation; the handler's `signal` aborts and nothing more is sent for that request.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { expect, it } from "vitest";
+import { createMcpEdge } from "../../../src/edge";
+import { defineServer } from "../../../src/mcp/server";
+import type { EdgeEnv } from "../../../src/env";
+import { text } from "../../../src/mcp/content";
+import { ACCEPT_BOTH } from "../../helpers/mcp";
+import { envelope, modernHeaders } from "../../helpers/modern";
+import { SseReader } from "../../helpers/sse";
+
+it("aborts the handler's signal when the client closes the response stream", async () => {
+  let aborted!: (reason: unknown) => void;
+  const abortSeen = new Promise<unknown>((resolve) => {
+    aborted = resolve;
+  });
+  const server = defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool("wait_for_cancel", {
+    description: "Reports progress once, then waits until the request is cancelled.",
+  }, async (_args, ctx) => {
+    ctx.signal.addEventListener("abort", () => aborted(ctx.signal.reason));
+    await ctx.progress(1);
+    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+    return { content: [text("cancelled")] };
+  });
+  const worker = createMcpEdge(server, { sessions: false }).worker;
+  const params = { name: "wait_for_cancel", arguments: {} };
+  const res = await worker.fetch!(new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("tools/call", params) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: { ...envelope(), progressToken: "t" } } }),
+  }) as never, {}, createExecutionContext());
+  expect(res.headers.get("Content-Type")).toBe("text/event-stream");
+  const reader = new SseReader(res);
+  expect(JSON.parse((await reader.next())?.data ?? "null")).toMatchObject({ method: "notifications/progress", params: { progressToken: "t", progress: 1 } });
+  await reader.cancel();
+  expect(String(await abortSeen)).toContain("closed the response stream");
+});

@@ -1,0 +1,155 @@
+/**
+ * Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx; DESIGN.md "MRTR"): the same
+ * `ctx.elicit/sample/listRoots` handler code answers `input_required` with every outstanding
+ * ask and a signed `requestState`, and completes when the client retries with the answers.
+ * Tampered, expired or mismatched states are -32602; missing answers re-ask; asks the request
+ * did not declare are 400 -32021; a server without MCP_STATE_SECRET fails clearly.
+ */
+import { describe, expect, it } from "vitest";
+import { createMcpEdge } from "../../../src/edge";
+import { digestArguments, signState, verifyState } from "../../../src/mcp/request-state";
+import { demoServer } from "../../../src/demo/server";
+import { STATELESS } from "../../helpers/mcp";
+import { envelope, expectComplete, expectInputRequired, expectModernError, modernHeaders, modernPost } from "../../helpers/modern";
+
+const ALL = { elicitation: {}, sampling: {}, roots: {} };
+const ALICE = { action: "accept", content: { name: "Alice" } };
+const SAMPLED = { role: "assistant", content: { type: "text", text: "Paris" }, model: "m", stopReason: "endTurn" };
+
+function call(name: string, extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL, id: number | string = 1, url?: string) {
+  return modernPost("tools/call", { name, arguments: {}, ...extra }, { capabilities, id, url });
+}
+
+describe("MRTR: asking and answering", () => {
+  it("answers an eliciting tool with input_required: the ask under its key, a requestState, no caching hints", async () => {
+    const result = await expectInputRequired(await call("test_input_required_result_elicitation"));
+    expect(result.inputRequests).toEqual({
+      user_name: { method: "elicitation/create", params: { message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } },
+    });
+    expect(result.requestState).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(result).not.toHaveProperty("ttlMs");
+  });
+
+  it("completes when the client retries with the answer and the requestState", async () => {
+    const first = await expectInputRequired(await call("test_input_required_result_elicitation"));
+    const done = await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE }, requestState: first.requestState }, ALL, 2), 2);
+    expect(done.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
+  });
+
+  it("collects every ask started in the same turn (Promise.all) into one input_required", async () => {
+    const result = await expectInputRequired(await call("test_input_required_result_multiple_inputs"));
+    expect(Object.entries(result.inputRequests).map(([k, v]) => [k, v.method])).toEqual([
+      ["user_name", "elicitation/create"], ["greeting", "sampling/createMessage"], ["client_roots", "roots/list"],
+    ]);
+  });
+
+  it("runs the handler again from the top with all answers so far, round after round (a new state each round)", async () => {
+    const r1 = await expectInputRequired(await call("test_input_required_result_multi_round"));
+    expect(Object.keys(r1.inputRequests)).toEqual(["step1"]);
+    const r2 = await expectInputRequired(await call("test_input_required_result_multi_round", { inputResponses: { step1: ALICE }, requestState: r1.requestState }, ALL, 2), 2);
+    expect(Object.keys(r2.inputRequests)).toEqual(["step2"]);
+    expect(r2.requestState).not.toBe(r1.requestState);
+    const color = { action: "accept", content: { color: "blue" } };
+    const done = await expectComplete(await call("test_input_required_result_multi_round", { inputResponses: { step2: color }, requestState: r2.requestState }, ALL, 3), 3);
+    expect(done.content).toEqual([{ type: "text", text: "Alice likes blue" }]);
+  });
+
+  it("keys asks by call order when the author gives no key", async () => {
+    const result = await expectInputRequired(await call("test_missing_capability"));
+    expect(Object.keys(result.inputRequests)).toEqual(["0"]);
+    const done = await expectComplete(await call("test_missing_capability", { inputResponses: { 0: SAMPLED }, requestState: result.requestState }, ALL, 2), 2);
+    expect(done.content).toEqual([{ type: "text", text: "Paris" }]);
+  });
+
+  it("re-asks, never errors, when the retry lacks an answer; extra answers are ignored", async () => {
+    const again = await expectInputRequired(await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: ALICE } }));
+    expect(Object.keys(again.inputRequests)).toEqual(["user_name"]);
+    const done = await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE, other: { x: 1 } } }));
+    expect(done.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
+  });
+
+  it("works on a prompt (prompts/get) with the same ask API", async () => {
+    const params = { name: "test_input_required_result_prompt" };
+    const first = await expectInputRequired(await modernPost("prompts/get", params, { capabilities: ALL }));
+    expect(Object.keys(first.inputRequests)).toEqual(["user_context"]);
+    const done = await expectComplete(await modernPost("prompts/get", {
+      ...params, inputResponses: { user_context: { action: "accept", content: { context: "tests" } } }, requestState: first.requestState,
+    }, { capabilities: ALL, id: 2 }), 2);
+    expect(done.messages).toEqual([{ role: "user", content: { type: "text", text: "Use this context: tests" } }]);
+  });
+
+  it("works with sessions: false (the stateless path), where 2025-era clients cannot elicit", async () => {
+    const first = await expectInputRequired(await call("test_input_required_result_elicitation", {}, ALL, 1, STATELESS));
+    await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE }, requestState: first.requestState }, ALL, 2, STATELESS), 2);
+  });
+
+  it("never answers input_required to lists (only tools/call, prompts/get and resources/read may)", async () => {
+    for (const method of ["tools/list", "prompts/list"]) await expectComplete(await modernPost(method, {}, { capabilities: ALL }));
+  });
+});
+
+describe("MRTR: capabilities", () => {
+  it("refuses an ask the request did not declare with 400 -32021 naming the capability (basic/index.mdx)", async () => {
+    const body = await expectModernError(await call("test_missing_capability", {}, {}), 400, -32021);
+    expect(body.error?.data).toEqual({ requiredCapabilities: { sampling: {} } });
+  });
+
+  it("lets a tool ask only what this request declared", async () => {
+    const result = await expectInputRequired(await call("test_input_required_result_capabilities", {}, { sampling: {} }));
+    expect(Object.values(result.inputRequests).map((r) => r.method)).toEqual(["sampling/createMessage"]);
+  });
+});
+
+describe("MRTR: requestState integrity", () => {
+  async function firstState(name = "test_input_required_result_tampered_state"): Promise<string> {
+    return (await expectInputRequired(await call(name))).requestState;
+  }
+  const CONFIRM = { confirm: { action: "accept", content: { ok: true } } };
+
+  it("refuses a tampered requestState with -32602", async () => {
+    const state = await firstState();
+    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: `${state}-TAMPERED` }, ALL, 2), 200, -32602, 2);
+    const [body, mac] = state.split(".") as [string, string];
+    const flipped = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${mac}`;
+    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: flipped }, ALL, 3), 200, -32602, 3);
+  });
+
+  it("refuses a state minted for another tool, or for other arguments, with -32602", async () => {
+    const state = await firstState("test_input_required_result_request_state");
+    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: state }, ALL, 2), 200, -32602, 2);
+    const echoState = await firstState("test_input_required_result_tampered_state");
+    const otherArgs = await modernPost("tools/call", { name: "test_input_required_result_tampered_state", arguments: { extra: 1 }, requestState: echoState }, { capabilities: ALL, id: 3 });
+    await expectModernError(otherArgs, 200, -32602, 3);
+  });
+
+  it("refuses an expired state, and one issued to another principal (request-state.ts, clock passed in)", async () => {
+    const secret = "another-test-secret-0123456789abcdef";
+    const binding = { subject: "alice", method: "tools/call", name: "t", argsDigest: await digestArguments({ a: 1 }) };
+    const state = await signState(secret, binding, {}, 1000, 0);
+    expect(await verifyState(secret, state, binding, 999)).toEqual({ ok: true, answers: {} });
+    expect(await verifyState(secret, state, binding, 1000)).toMatchObject({ ok: false, problem: expect.stringContaining("expired") });
+    expect(await verifyState(secret, state, { ...binding, subject: "mallory" }, 500)).toMatchObject({ ok: false, problem: expect.stringContaining("another principal") });
+    expect(await verifyState("a-different-secret-0123456789abcdef", state, binding, 500)).toMatchObject({ ok: false });
+  });
+
+  it("digests arguments independently of key order", async () => {
+    expect(await digestArguments({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(await digestArguments({ b: [1, { d: 3, c: 2 }], a: 1 }));
+  });
+
+  it("refuses inputResponses that are not a map of objects with -32602", async () => {
+    await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: { user_name: 12345 } }), 200, -32602);
+    await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
+  });
+
+  it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing", async () => {
+    const edge = createMcpEdge(demoServer);
+    const params = { name: "test_input_required_result_elicitation", arguments: {} };
+    const res = await edge.worker.fetch!(new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...modernHeaders("tools/call", params) },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
+    }) as never, {} as never, {} as ExecutionContext);
+    const body = await expectModernError(res, 200, -32603);
+    expect(body.error?.message).toContain("MCP_STATE_SECRET");
+  });
+});
