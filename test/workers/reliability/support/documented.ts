@@ -39,7 +39,9 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   "resources/subscribe": [CODE.INVALID_PARAMS, CODE.RESOURCE_NOT_FOUND],
   "resources/unsubscribe": [CODE.INVALID_PARAMS],
   "prompts/list": [CODE.INVALID_PARAMS],
-  "prompts/get": [CODE.INVALID_PARAMS],
+  // An interactive prompt asks the client for input: the README's "server-to-client request" and
+  // "capability unavailable" codes reach it as JSON-RPC errors, since a prompt has no isError result.
+  "prompts/get": [CODE.INVALID_PARAMS, CODE.CAPABILITY_UNAVAILABLE, CODE.CLIENT_ERROR, CODE.REQUEST_TIMEOUT, CODE.CANCELLED, CODE.SESSION_RESTARTED],
   "completion/complete": [CODE.INVALID_PARAMS],
   "logging/setLevel": [CODE.INVALID_PARAMS],
 };
@@ -110,8 +112,12 @@ export function classifyBody(text: string): Body {
   return { kind: "single", entry: classifyEntry(value) };
 }
 
+/** A call whose handler may ask the client for input: an interactive tool, or a prompt declared interactive. */
 export function isInteractiveCall(entry: Entry): boolean {
-  return entry.kind === "request" && entry.method === "tools/call" && isInteractiveTool(entry.params?.name);
+  if (entry.kind !== "request") return false;
+  const name = entry.params?.name;
+  if (entry.method === "tools/call") return isInteractiveTool(name);
+  return entry.method === "prompts/get" && typeof name === "string" && demoServer.prompts.get(name)?.interactive === true;
 }
 
 export function needsSessionObject(entry: Entry): boolean {
