@@ -57,3 +57,4 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 export const McpSession = createSessionClass(demoServer, resolveSessionOptions());
+export { McpHub } from "../durable-objects/hub/mcp-hub";

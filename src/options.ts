@@ -30,6 +30,22 @@ export interface SessionOptions {
   maxSubscriptions?: number;
 }
 
+/** 2026-07-28 `subscriptions/listen` streams, served by the hub object (README "Subscriptions and the hub"). */
+export interface ListenOptions {
+  /** Open listen streams one hub serves at once; one more gets 429 (default 1,000). */
+  maxStreams?: number;
+  /** Resource URIs (and task ids) one listen stream may name (default 1,000); each URI is at most 8 KiB. */
+  maxSubscriptions?: number;
+  /** Interval of SSE comment keep-alives on listen streams (default 15 s). */
+  keepAliveMs?: number;
+}
+
+export interface ResolvedListenOptions {
+  maxStreams: number;
+  maxSubscriptions: number;
+  keepAliveMs: number;
+}
+
 export interface EdgeOptions {
   /** The MCP endpoint (default "/mcp"). */
   path?: string;
@@ -56,6 +72,7 @@ export interface EdgeOptions {
   /** Largest accepted POST body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
   session?: SessionOptions;
+  listen?: ListenOptions;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
 }
@@ -83,6 +100,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   maxBodyBytes: number;
   session: ResolvedSessionOptions;
+  listen: ResolvedListenOptions;
   auth: ResolvedAuth | undefined;
 }
 
@@ -110,6 +128,14 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
   };
 }
 
+export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptions {
+  return {
+    maxStreams: positive("listen.maxStreams", l.maxStreams, 1000),
+    maxSubscriptions: positive("listen.maxSubscriptions", l.maxSubscriptions, 1000),
+    keepAliveMs: positive("listen.keepAliveMs", l.keepAliveMs, 15_000),
+  };
+}
+
 export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
@@ -123,6 +149,7 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),
+    listen: resolveListenOptions(o.listen),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
   };
 }

@@ -27,3 +27,4 @@ const server = defineServer<EdgeEnv>({ name: "list-changed-test", version: "1.0.
 const edge = createMcpEdge(server);
 export default edge.worker;
 export const McpSession = edge.SessionObject;
+export { McpHub } from "../../src/mcp-edge";
