@@ -453,10 +453,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     this.terminated = true;
     this.state = null;
     this.log.setMeta("terminated", true);
-    this.ctx.waitUntil(this.leaveHub());
     for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.live.closeAll();
+    await this.leaveHub();
     await this.setAlarmAt(Date.now());
     return new Response(null, { status: 204 });
   }
