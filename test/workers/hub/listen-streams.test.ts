@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { closeListenStreams, publish } from "../../../src/publish";
+import { serveListen } from "../../../src/http/listen";
+import { resolveListenOptions } from "../../../src/options";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
 
 const server = demoServer;
@@ -197,5 +199,17 @@ describe("publish: input checks", () => {
 
   it("refuses an unknown list kind with a TypeError naming the kinds", async () => {
     await expect(publish(edgeEnv, { type: "listChanged", list: "widgets" as "tools" })).rejects.toThrow(/"tools", "resources" or "prompts"/);
+  });
+});
+
+describe("a server without the MCP_HUB binding", () => {
+  const noHub = { MCP_SESSION: edgeEnv.MCP_SESSION };
+  it("fails publish with an error that quotes the wrangler.toml lines to add", async () => {
+    await expect(publish(noHub, { type: "listChanged", list: "tools" })).rejects.toThrow(/publish needs the MCP_HUB Durable Object binding[\s\S]*name = "MCP_HUB"\nclass_name = "McpHub"[\s\S]*new_sqlite_classes = \["McpHub"\]/);
+  });
+
+  it("fails serveListen the same way, naming subscriptions/listen", async () => {
+    await expect(serveListen({ id: 1, params: { notifications: {} } }, {}, noHub, { server, options: { listen: resolveListenOptions() } }, undefined))
+      .rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);
   });
 });
