@@ -8,6 +8,7 @@ import { demoServer } from "../../../src/demo/server";
 import { closeListenStreams, publish } from "../../../src/publish";
 import { serveListen } from "../../../src/http/listen";
 import { resolveListenOptions } from "../../../src/options";
+import type { EdgeEnv } from "../../../src/env";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
 
 const server = demoServer;
@@ -203,7 +204,7 @@ describe("publish: input checks", () => {
 });
 
 describe("a server without the MCP_HUB binding", () => {
-  const noHub = { MCP_SESSION: edgeEnv.MCP_SESSION };
+  const noHub: EdgeEnv = { MCP_SESSION: edgeEnv.MCP_SESSION };
   it("fails publish with an error that quotes the wrangler.toml lines to add", async () => {
     await expect(publish(noHub, { type: "listChanged", list: "tools" })).rejects.toThrow(/publish needs the MCP_HUB Durable Object binding[\s\S]*name = "MCP_HUB"\nclass_name = "McpHub"[\s\S]*new_sqlite_classes = \["McpHub"\]/);
   });
