@@ -118,6 +118,24 @@ describe("the hub stores only real subscriptions", () => {
     expect(await rowsFor((r) => r.session_id === s.sessionId)).toEqual([]);
   });
 
+  it("keeps 2025 registrations across a restart of the hub (they are stored), while listen streams end", async () => {
+    const hub = shard();
+    const uri = fresh();
+    const s = await startSession("2025-06-18");
+    await subscribe(s, uri);
+    const standalone = sseOf(await getStream(s));
+    await hubStubOf(hub).register(s.sessionId, { uri });
+    const { stream } = await openListen({ server: demoServer, notifications: { resourceSubscriptions: [uri] }, features: { shard: hub } });
+
+    // ctx.abort() resets the object: memory is gone, storage stays.
+    await runInDurableObject(hubStubOf(hub), (_instance, state) => state.abort("test restart")).catch(() => undefined);
+    // Cut without a complete result: the client's cue to listen again.
+    await expect(stream.next()).rejects.toThrow(/test restart/);
+    expect(await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub })).toEqual({ listenStreams: 0, sessions: 1 });
+    expect((await standalone.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    await standalone.cancel();
+  });
+
   it("forgets a session's registrations when it expires", async () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, fresh());
