@@ -22,6 +22,11 @@ const MISSING_CLIENT_CAPABILITY = -32021;
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
 const MAX_TASK_ID_LENGTH = 256;
+/**
+ * The hub keeps every stream's filter in memory: at most this many characters of URIs and task
+ * ids per stream, so `listen.maxStreams` streams stay within an object's memory (1,000 × 64 Ki).
+ */
+export const MAX_FILTER_CHARS = 65_536;
 /** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -115,6 +120,7 @@ function checkListen<Env>(message: { id: RequestId; params: Params | undefined }
   if (!isObject(requested)) return invalidParams(id, 'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}');
   const max = rt.options.listen.maxSubscriptions;
   const filter: ListenFilter = {};
+  let size = 0;
   const { server } = rt;
   const has = { tools: server.tools.size > 0, prompts: server.prompts.size > 0, resources: server.resources.size > 0 || server.templates.length > 0 };
 
@@ -129,12 +135,15 @@ function checkListen<Env>(message: { id: RequestId; params: Params | undefined }
   if (requested.resourceSubscriptions !== undefined) {
     const uris = readStrings(requested.resourceSubscriptions, "resourceSubscriptions", max, checkUri);
     if (typeof uris === "string") return invalidParams(id, uris);
+    size += charsOf(uris);
     if (uris.length > 0 && has.resources) filter.resourceSubscriptions = uris;
   }
 
   if (requested.taskIds !== undefined) {
     const taskIds = readStrings(requested.taskIds, "taskIds", max, checkTaskId);
     if (typeof taskIds === "string") return invalidParams(id, taskIds);
+    size += charsOf(taskIds);
+    if (size > MAX_FILTER_CHARS) return tooLarge(id, size);
     if (taskIds.length > 0 && features.tasks) {
       // Tasks extension, "Task Status Notifications": asking without declaring the extension is -32021.
       const extensions = capabilities.extensions;
@@ -155,5 +164,14 @@ function checkListen<Env>(message: { id: RequestId; params: Params | undefined }
       filter.taskIds = taskIds;
     }
   }
+  if (size > MAX_FILTER_CHARS) return tooLarge(id, size);
   return { ok: true, filter };
+}
+
+function charsOf(list: string[]): number {
+  return list.reduce((n, x) => n + x.length, 0);
+}
+
+function tooLarge(id: RequestId, size: number): Checked {
+  return invalidParams(id, `the URIs and task ids of one stream come to ${size} characters; at most ${MAX_FILTER_CHARS} are allowed (split them over several streams)`);
 }

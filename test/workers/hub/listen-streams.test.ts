@@ -139,6 +139,7 @@ describe("subscriptions/listen: bad params get -32602 with the listen request's 
     ["a URI without a scheme", { resourceSubscriptions: ["config.json"] }, 'subscriptions/listen: notifications.resourceSubscriptions[0] is not a URI (it needs a scheme, e.g. "file:///project/config.json")'],
     ["a URI over 8,192 characters", { resourceSubscriptions: ["file:///" + "x".repeat(8185)] }, "subscriptions/listen: notifications.resourceSubscriptions[0] is 8193 characters long; at most 8192 can be subscribed to"],
     ["more URIs than the limit", { resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `file:///${i}`) }, "subscriptions/listen: notifications.resourceSubscriptions names 1001 entries; at most 1000 are allowed on one stream"],
+    ["more than 65,536 characters of URIs on one stream", { resourceSubscriptions: Array.from({ length: 9 }, (_, i) => `file:///${i}/${"x".repeat(8000)}`) }, "subscriptions/listen: the URIs and task ids of one stream come to 72090 characters; at most 65536 are allowed (split them over several streams)"],
     ["taskIds with an empty id", { taskIds: [""] }, "subscriptions/listen: notifications.taskIds[0] must be a task id of 1 to 256 characters"],
   ];
   it.each(cases)("%s", async (_name, notifications, message) => {
