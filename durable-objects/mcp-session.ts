@@ -140,10 +140,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
-  private leaveHub(): Promise<void> {
-    if (!this.server.listChanged && this.log.countSubscriptions() === 0) return Promise.resolve();
-    return hubStub(this.env as EdgeEnv, undefined, "resources/subscribe").forget(this.ctx.id.toString())
-      .catch((error: unknown) => console.error("mcp-edge: leaving the hub failed", error));
+  private async leaveHub(): Promise<void> {
+    if (!this.server.listChanged && this.log.countSubscriptions() === 0) return;
+    try {
+      await hubStub(this.env as EdgeEnv, undefined, "resources/subscribe").forget(this.ctx.id.toString());
+    } catch (error) {
+      // The hub forgets a session it finds gone at its next update anyway.
+      console.error("mcp-edge: leaving the hub failed", error);
+    }
   }
 
   // ---- HTTP from the Worker ------------------------------------------------------------
@@ -181,10 +185,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     const now = Date.now();
     const lastActive = this.log.getMeta<number>("last_active") ?? 0;
     if (now - lastActive >= this.options.idleTimeoutMs && this.live.count() === 0 && this.work.size === 0) {
-      await this.leaveHub();
       this.state = null;
       this.terminated = true;
       this.log.setMeta("terminated", true);
+      await this.leaveHub();
       await this.ctx.storage.deleteAll();
       return;
     }
