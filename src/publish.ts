@@ -13,7 +13,7 @@ import type { EdgeEnv } from "./env";
 export type { ListKind, PublishEvent, PublishReport };
 
 /** What a Worker needs in wrangler.toml for the hub; quoted by every missing-binding error. */
-export const HUB_BINDING_LINES = `[[durable_objects.bindings]]
+const HUB_BINDING_LINES = `[[durable_objects.bindings]]
 name = "MCP_HUB"
 class_name = "McpHub"
 

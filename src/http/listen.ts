@@ -19,14 +19,14 @@ import { json } from "./respond";
  * src/jsonrpc/errors.ts; at merge this constant is replaced by that one (same number, same meaning).
  */
 const MISSING_CLIENT_CAPABILITY = -32021;
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
 const MAX_TASK_ID_LENGTH = 256;
 /**
  * The hub keeps every stream's filter in memory: at most this many characters of URIs and task
  * ids per stream, so `listen.maxStreams` streams stay within an object's memory (1,000 × 64 Ki).
  */
-export const MAX_FILTER_CHARS = 65_536;
+const MAX_FILTER_CHARS = 65_536;
 /** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
