@@ -19,7 +19,8 @@ import { encodeSseEvent } from "../src/sse/encode";
 import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
 import { PendingRequests } from "./pending";
 import { LiveStreams } from "./streams";
-import { listChangedRegistryId, registryObjectId, ResourceRegistry, type ListKind, type RegistryEvent, type UpdateDelivery } from "./resource-registry";
+import type { ListKind, UpdateDelivery } from "./hub/contract";
+import { hubStub } from "../src/publish";
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { decodePrincipal, HEADER_PRINCIPAL, type Principal } from "../src/auth/principal";
@@ -113,50 +114,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   /**
    * Tells this session that a resource changed: `notifications/resources/updated` on its newest
    * standalone stream when it subscribed. Server code calls `notifyResourceUpdated(env, uri)`,
-   * which reaches every subscribed session through the URI's registry object.
+   * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
   async resourceUpdated(uri: string): Promise<UpdateDelivery> {
     if (!this.state) return "gone";
     if (!this.log.isSubscribed(uri)) return "not-subscribed";
     return this.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
-  }
-
-  // ---- RPC for this object's role as a resource registry (see resource-registry.ts) ----
-
-  async registryAdd(sessionId: string): Promise<void> {
-    this.registry().add(sessionId);
-  }
-
-  async registryRemove(sessionId: string): Promise<void> {
-    this.registry().remove(sessionId);
-  }
-
-  /** Fans an update out to every subscribed session; forgets sessions that no longer exist. */
-  async registryNotify(event: string | RegistryEvent): Promise<number> {
-    const namespace = this.sessionNamespace();
-    const registry = this.registry();
-    const deliver = (stub: DurableObjectStub<McpSessionObject>): Promise<UpdateDelivery> =>
-      typeof event === "string" ? stub.resourceUpdated(event) : stub.listChanged(event.list);
-    const results = await Promise.all(
-      registry.sessions().map(async (sessionId) => {
-        const delivery = await deliver(namespace.get(namespace.idFromString(sessionId))).catch(() => "no-stream" as const);
-        if (delivery === "gone" || delivery === "not-subscribed") registry.remove(sessionId);
-        return delivery === "sent" ? 1 : 0;
-      }),
-    );
-    return results.reduce<number>((a, b) => a + b, 0);
-  }
-
-  private registryTable: ResourceRegistry | undefined;
-  private registry(): ResourceRegistry {
-    this.registryTable ??= new ResourceRegistry(this.ctx.storage.sql);
-    return this.registryTable;
-  }
-
-  private sessionNamespace(): DurableObjectNamespace<McpSessionObject> {
-    const namespace = (this.env as EdgeEnv).MCP_SESSION;
-    if (!namespace) throw new Error("mcp-edge: the MCP_SESSION binding is missing");
-    return namespace;
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
@@ -165,19 +128,26 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     return this.sendStandalone(notification(`notifications/${list}/list_changed`)) ? "sent" : "no-stream";
   }
 
-  /** With `listChanged` declared, each session registers so notifyListChanged can reach it. */
+  /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
   private async registerForListChanges(): Promise<void> {
-    if (!this.server.listChanged) return;
-    const namespace = this.sessionNamespace();
-    await namespace.get(listChangedRegistryId(namespace)).registryAdd(this.ctx.id.toString());
+    if (this.server.listChanged) await hubStub(this.env as EdgeEnv, undefined, "listChanged").register(this.ctx.id.toString(), { lists: true });
   }
 
-  /** Keeps the URI's registry object in step with this session's subscriptions. */
+  /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
   private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
-    const namespace = this.sessionNamespace();
-    const registry = namespace.get(registryObjectId(namespace, uri));
-    const sessionId = this.ctx.id.toString();
-    return subscribed ? registry.registryAdd(sessionId) : registry.registryRemove(sessionId);
+    const hub = hubStub(this.env as EdgeEnv, undefined, "resources/subscribe");
+    return subscribed ? hub.register(this.ctx.id.toString(), { uri }) : hub.unregister(this.ctx.id.toString(), { uri });
+  }
+
+  /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
+  private async leaveHub(): Promise<void> {
+    if (!this.server.listChanged && this.log.countSubscriptions() === 0) return;
+    try {
+      await hubStub(this.env as EdgeEnv, undefined, "resources/subscribe").forget(this.ctx.id.toString());
+    } catch (error) {
+      // The hub forgets a session it finds gone at its next update anyway.
+      console.error("mcp-edge: leaving the hub failed", error);
+    }
   }
 
   // ---- HTTP from the Worker ------------------------------------------------------------
@@ -218,6 +188,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       this.state = null;
       this.terminated = true;
       this.log.setMeta("terminated", true);
+      await this.leaveHub();
       await this.ctx.storage.deleteAll();
       return;
     }
@@ -348,6 +319,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       await this.updateRegistry(uri, true);
     },
     unsubscribe: async (uri) => {
+      if (!this.log.isSubscribed(uri)) return;
       this.log.unsubscribe(uri);
       await this.updateRegistry(uri, false);
     },
@@ -488,6 +460,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.live.closeAll();
+    await this.leaveHub();
     await this.setAlarmAt(Date.now());
     return new Response(null, { status: 204 });
   }

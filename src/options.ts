@@ -30,6 +30,22 @@ export interface SessionOptions {
   maxSubscriptions?: number;
 }
 
+/** 2026-07-28 `subscriptions/listen` streams, served by the hub object (README "Subscriptions and the hub"). */
+export interface ListenOptions {
+  /** Open listen streams one hub serves at once; one more gets 429 (default 1,000). */
+  maxStreams?: number;
+  /** Resource URIs (and task ids) one listen stream may name (default 1,000); each URI is at most 8 KiB. */
+  maxSubscriptions?: number;
+  /** Interval of SSE comment keep-alives on listen streams (default 15 s). */
+  keepAliveMs?: number;
+}
+
+export interface ResolvedListenOptions {
+  maxStreams: number;
+  maxSubscriptions: number;
+  keepAliveMs: number;
+}
+
 export interface EdgeOptions<Env = unknown> {
   /** The MCP endpoint (default "/mcp"). */
   path?: string;
@@ -65,6 +81,7 @@ export interface EdgeOptions<Env = unknown> {
   eras?: readonly ("2025" | "2026")[];
   /** 2026-07-28 multi round-trip requests (MRTR): how long a `requestState` stays valid (default 10 min). */
   mrtr?: { stateTtlMs?: number };
+  listen?: ListenOptions;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
   /**
@@ -98,6 +115,7 @@ export interface ResolvedOptions {
   allowedOrigins: string[];
   maxBodyBytes: number;
   session: ResolvedSessionOptions;
+  listen: ResolvedListenOptions;
   auth: ResolvedAuth | undefined;
   /** Which eras are served; at least one is. */
   eras: { legacy: boolean; modern: boolean };
@@ -136,6 +154,14 @@ function resolveEras(eras: EdgeOptions["eras"]): ResolvedOptions["eras"] {
   return { legacy: eras.includes("2025"), modern: eras.includes("2026") };
 }
 
+export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptions {
+  return {
+    maxStreams: positive("listen.maxStreams", l.maxStreams, 1000),
+    maxSubscriptions: positive("listen.maxSubscriptions", l.maxSubscriptions, 1000),
+    keepAliveMs: positive("listen.keepAliveMs", l.keepAliveMs, 15_000),
+  };
+}
+
 export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
@@ -150,6 +176,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),
+    listen: resolveListenOptions(o.listen),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),

@@ -32,3 +32,4 @@ export default {
 } satisfies ExportedHandler<EdgeEnv>;
 
 export const McpSession = edge.SessionObject;
+export { McpHub } from "../../src/index";

@@ -55,3 +55,4 @@ export default {
 
 // The session class depends only on the server and the session options, not on the origin.
 export const McpSession = createMcpEdge(demoServer).SessionObject;
+export { McpHub } from "../index";

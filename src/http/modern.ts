@@ -5,6 +5,7 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
+import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
@@ -93,12 +94,14 @@ export async function serveModern<Env extends EdgeEnv>(
 ): Promise<Response> {
   const id = message.id;
   // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
-  // subscriptions/listen is answered here too until the hub lane serves it.
-  if (!isModernMethod(message.method)) return refuseModern({ reason: "modern-method-not-found", method: message.method }, id);
+  // subscriptions/listen is not a core method: the hub serves it (basic/patterns/subscriptions.mdx).
+  const listen = message.method === "subscriptions/listen";
+  if (!listen && !isModernMethod(message.method)) return refuseModern({ reason: "modern-method-not-found", method: message.method }, id);
   if (principal && rt.options.auth) {
     const denied = checkScopes([message], principal, rt.options.auth);
     if (denied) return denied;
   }
+  if (listen) return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject);
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
     const mismatch = tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;

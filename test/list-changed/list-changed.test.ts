@@ -1,8 +1,7 @@
 /** 2025-06-18 "Tools" > List Changed Notification: definitions gated by `enabled`, announced by notifyListChanged. */
 import { afterEach, describe, expect, it } from "vitest";
 import { call, initializeParams, post } from "../helpers/mcp";
-import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
+import { hubTables } from "../helpers/listen";
 import { deleteSession, getStream, sseOf, startSession } from "../helpers/session";
 import { flags } from "./entry";
 
@@ -56,10 +55,9 @@ describe("list_changed", () => {
     expect((await deleteSession(gone)).status).toBe(204);
     await call(a.sessionId, a.version, "tools/call", { name: "set_beta", arguments: { on: true } });
 
-    const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace }).MCP_SESSION;
-    const registry = namespace.get(namespace.idFromName("mcp-edge:list-changed"));
-    const registered = await runInDurableObject(registry, (_instance, state) =>
-      state.storage.sql.exec<{ session_id: string }>("SELECT session_id FROM registry_subscribers").toArray().map((r) => r.session_id));
+    const registered = ((await hubTables()).hub_registrations ?? [])
+      .filter((r) => (r as { topic: string }).topic === "lists")
+      .map((r) => (r as { session_id: string }).session_id);
     expect(registered).toContain(a.sessionId);
     expect(registered).not.toContain(gone.sessionId);
   });

@@ -19,3 +19,4 @@ const edge = createMcpEdge(demoServer, { session: TUNED });
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
+export { McpHub } from "../../src/index";

@@ -7,8 +7,10 @@ import type { Params } from "../../jsonrpc/messages";
 import type { DispatchContext } from "../dispatch";
 
 export async function discover<Env>(_params: Params, dc: DispatchContext<Env>): Promise<Params> {
-  // 2026 requests are stateless: no session features (subscribe, list_changed) until a listen lane declares them.
-  const capabilities = dc.server.capabilities(false);
+  // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which
+  // the hub object serves: declared only when this Worker has the hub's binding (MCP_HUB).
+  const hub = (dc.env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
+  const capabilities = dc.server.capabilities(typeof hub === "object" && hub !== null);
   const result: Params = {
     supportedVersions: [...(dc.supportedVersions ?? [dc.protocolVersion])],
     capabilities,

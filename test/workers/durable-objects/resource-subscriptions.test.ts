@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../helpers/mcp";
-import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
+import { hubTables } from "../../helpers/listen";
 import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
 
 const WATCHED = "test://watched-resource";
@@ -133,11 +133,8 @@ describe("notifyResourceUpdated across sessions", () => {
 
     expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
     expect((await streamA.next())?.json).toEqual(updated(uri));
-    const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace }).MCP_SESSION;
-    const registry = namespace.get(namespace.idFromName(`mcp-edge:resource:${uri}`));
-    const left = await runInDurableObject(registry, (_instance, state) =>
-      state.storage.sql.exec<{ session_id: string }>("SELECT session_id FROM registry_subscribers").toArray().map((r) => r.session_id));
-    expect(left).toEqual([a.sessionId]);
+    const left = (await hubTables()).hub_registrations?.filter((r) => (r as { topic: string }).topic === `uri:${uri}`);
+    expect(left).toEqual([{ topic: `uri:${uri}`, session_id: a.sessionId }]);
     await streamA.cancel();
   });
 

@@ -26,10 +26,11 @@ describe("server/discover", () => {
     expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "private" });
   });
 
-  it("declares tools, resources, prompts, completions and logging, without session-only features", async () => {
+  it("declares tools, resources (subscribable through subscriptions/listen), prompts, completions and logging", async () => {
     const { capabilities } = await expectComplete(await modernPost("server/discover"));
+    // The demo does not declare listChanged; resource updates reach listen streams through the hub (MCP_HUB).
     expect(capabilities).toEqual({
-      logging: {}, tools: { listChanged: false }, resources: { subscribe: false, listChanged: false }, prompts: { listChanged: false }, completions: {},
+      logging: {}, tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {},
     });
   });
 

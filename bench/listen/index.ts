@@ -1,0 +1,52 @@
+/**
+ * The listen benchmark's Worker. POST /listen opens a listen stream on the hub (through
+ * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par publishes N
+ * `resourceUpdated` events from this one invocation, one after another or all at once; POST
+ * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
+ */
+import type { EdgeEnv } from "../../src/env";
+import { serveListen } from "../../src/http/listen";
+import { defineServer } from "../../src/mcp/server";
+import { resolveListenOptions } from "../../src/options";
+import { publish } from "../../src/publish";
+
+const URI = "bench://resource";
+const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" })
+  .resource(URI, { name: "bench" }, (uri) => ({ uri, text: "x" }));
+const encoder = new TextEncoder();
+
+function floorStream(count: number): Response {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  for (let i = 1; i <= count; i++) {
+    void writer.write(encoder.encode(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"bench"},"uri":"${URI}"}}\n\n`));
+  }
+  void writer.close();
+  return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const count = Number(url.searchParams.get("count") ?? "1");
+    if (url.pathname === "/listen") {
+      const params = { notifications: { resourceSubscriptions: [URI] } };
+      return serveListen({ id: "bench", params }, {}, env, { server, options: { listen: resolveListenOptions() } }, undefined);
+    }
+    if (url.pathname === "/publish") {
+      const event = { type: "resourceUpdated", uri: URI } as const;
+      let delivered = 0;
+      if (url.searchParams.get("mode") === "par") {
+        const reports = await Promise.all(Array.from({ length: count }, () => publish(env, event)));
+        delivered = reports.reduce((n, r) => n + r.listenStreams, 0);
+      } else {
+        for (let i = 0; i < count; i++) delivered += (await publish(env, event)).listenStreams;
+      }
+      return Response.json({ delivered });
+    }
+    if (url.pathname === "/sse") return floorStream(count);
+    return new Response("not found", { status: 404 });
+  },
+} satisfies ExportedHandler<EdgeEnv>;
+
+export { McpHub } from "../../src/index";

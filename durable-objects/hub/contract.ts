@@ -1,0 +1,69 @@
+/**
+ * The contract between Workers (and other objects) and the subscription hub: how a hub is
+ * addressed (a shard key → `idFromName("hub:" + shard)`), what can be published, and what a
+ * listen stream asks of the hub. Both sides import this file; neither imports the other.
+ */
+import type { RequestId } from "../../src/jsonrpc/messages";
+
+/** Every server has one hub unless it shards (README "Subscriptions and the hub"). */
+export const DEFAULT_HUB_SHARD = "default";
+
+/** The hub object of a shard. A name, not a minted id: every Worker must find the same hub. */
+export function hubObjectId(namespace: { idFromName(name: string): DurableObjectId }, shard: string = DEFAULT_HUB_SHARD): DurableObjectId {
+  return namespace.idFromName("hub:" + shard);
+}
+
+export type ListKind = "tools" | "resources" | "prompts";
+
+/** What server code publishes: `publish(env, event)` reaches 2026 listen streams and 2025 sessions. */
+export type PublishEvent =
+  | { type: "resourceUpdated"; uri: string }
+  | { type: "listChanged"; list: ListKind }
+  /**
+   * Tasks extension: `task` is the complete task as `tasks/get` would return it (`taskId`,
+   * `status`, ...). Delivered as `notifications/tasks` only to listen streams that named the
+   * task id; with `owner`, only to streams opened by that principal subject.
+   */
+  | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string };
+
+/** How many receivers got a published event. */
+export interface PublishReport {
+  /** 2026-07-28 `subscriptions/listen` streams. */
+  listenStreams: number;
+  /** 2025-era sessions whose standalone GET stream carried it. */
+  sessions: number;
+}
+
+/** The filter a listen stream is served with: the honoured subset of what the client asked. */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+  taskIds?: string[];
+}
+
+/** What the Worker sends the hub to open one listen stream (the POST body of HUB_LISTEN_URL). */
+export interface ListenOpen {
+  /** The listen request's id: the subscription id. */
+  id: RequestId;
+  filter: ListenFilter;
+  /** The principal that opened the stream (absent without auth). */
+  subject?: string;
+  /** Sent in the `_meta` of the closing result. */
+  serverInfo?: Record<string, unknown>;
+  keepAliveMs: number;
+  /** Open listen streams this hub serves at most; one more is refused. */
+  maxStreams: number;
+}
+
+export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
+
+/** A 2025-era session's answer when the hub hands it an event. */
+export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone";
+
+/** A 2025-era session's registration: a resource URI it subscribed to, or list changes. */
+export type HubTopic = { uri: string } | { lists: true };
+
+export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
+export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";

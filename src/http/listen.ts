@@ -1,0 +1,177 @@
+/**
+ * `subscriptions/listen` (2026-07-28) in the Worker: validates the request's filter, decides
+ * the honoured subset (what this server can actually send), and hands the stream to the hub,
+ * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
+ * are the 2026 lane's; this module gets their results as plain values.
+ */
+import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
+import { INVALID_PARAMS } from "../jsonrpc/errors";
+import type { Params, RequestId } from "../jsonrpc/messages";
+import { MAX_SUBSCRIPTION_URI_LENGTH } from "../mcp/handlers/resources";
+import type { McpServer } from "../mcp/server";
+import type { ResolvedListenOptions } from "../options";
+import type { EdgeEnv } from "../env";
+import { hubStub } from "../publish";
+import { json } from "../wire/json";
+
+/**
+ * 2026-07-28 "Missing required client capability". The 2026 lane names its codes in
+ * src/jsonrpc/errors.ts; at merge this constant is replaced by that one (same number, same meaning).
+ */
+const MISSING_CLIENT_CAPABILITY = -32021;
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+/** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
+const MAX_TASK_ID_LENGTH = 256;
+/**
+ * The hub keeps every stream's filter in memory: at most this many characters of URIs and task
+ * ids per stream, so `listen.maxStreams` streams stay within an object's memory (1,000 × 64 Ki).
+ */
+const MAX_FILTER_CHARS = 65_536;
+/** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
+const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** What serveListen needs of the mounted server (an EdgeRuntime has it). */
+export interface ListenRuntime<Env> {
+  server: McpServer<Env>;
+  options: { listen: ResolvedListenOptions };
+}
+
+export interface ListenFeatures {
+  /** The server serves the tasks extension: `taskIds` are honoured (and need the client's declaration). */
+  tasks?: boolean;
+  /** The hub shard (default: the server's one hub). */
+  shard?: string;
+}
+
+type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Response };
+
+/**
+ * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the hub's SSE stream
+ * (acknowledgement first, then the opted-in notifications). `clientCapabilities` are the ones
+ * this request declared in `_meta`; `subject` is the authenticated principal's, if any.
+ */
+export async function serveListen<Env extends EdgeEnv>(
+  message: { id: RequestId; params: Params | undefined },
+  clientCapabilities: Record<string, unknown>,
+  env: Env,
+  rt: ListenRuntime<Env>,
+  subject: string | undefined,
+  features: ListenFeatures = {},
+): Promise<Response> {
+  const checked = checkListen(message, clientCapabilities, rt, features);
+  if (!checked.ok) return checked.response;
+  const open: ListenOpen = {
+    id: message.id,
+    filter: checked.filter,
+    serverInfo: { ...rt.server.info },
+    keepAliveMs: rt.options.listen.keepAliveMs,
+    maxStreams: rt.options.listen.maxStreams,
+  };
+  if (subject !== undefined) open.subject = subject;
+  const hub = hubStub(env, features.shard ?? DEFAULT_HUB_SHARD, "subscriptions/listen");
+  return hub.fetch(HUB_LISTEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(open) });
+}
+
+function invalidParams(id: RequestId, message: string): Checked {
+  // An error in a request's params is a JSON-RPC answer, not a transport failure: HTTP 200.
+  return { ok: false, response: json({ jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `subscriptions/listen: ${message}` } }) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A list of distinct strings, or the reason it is not one. */
+function readStrings(value: unknown, field: string, max: number, check: (s: string, at: string) => string | undefined): string[] | string {
+  if (!Array.isArray(value)) return `notifications.${field} must be an array of strings`;
+  if (value.length > max) return `notifications.${field} names ${value.length} entries; at most ${max} are allowed on one stream`;
+  const seen = new Set<string>();
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    const at = `notifications.${field}[${i}]`;
+    if (typeof item !== "string") return `${at} must be a string`;
+    const problem = check(item, at);
+    if (problem) return problem;
+    seen.add(item);
+  }
+  return [...seen];
+}
+
+function checkUri(uri: string, at: string): string | undefined {
+  if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) return `${at} is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`;
+  if (!URI_SCHEME.test(uri)) return `${at} is not a URI (it needs a scheme, e.g. "file:///project/config.json")`;
+  return undefined;
+}
+
+function checkTaskId(id: string, at: string): string | undefined {
+  if (id.length === 0 || id.length > MAX_TASK_ID_LENGTH) return `${at} must be a task id of 1 to ${MAX_TASK_ID_LENGTH} characters`;
+  return undefined;
+}
+
+const LIST_FLAGS = [
+  ["toolsListChanged", "tools"],
+  ["promptsListChanged", "prompts"],
+  ["resourcesListChanged", "resources"],
+] as const;
+
+function checkListen<Env>(message: { id: RequestId; params: Params | undefined }, capabilities: Record<string, unknown>, rt: ListenRuntime<Env>, features: ListenFeatures): Checked {
+  const { id, params } = message;
+  const requested = params?.notifications;
+  if (!isObject(requested)) return invalidParams(id, 'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}');
+  const max = rt.options.listen.maxSubscriptions;
+  const filter: ListenFilter = {};
+  let size = 0;
+  const { server } = rt;
+  const has = { tools: server.tools.size > 0, prompts: server.prompts.size > 0, resources: server.resources.size > 0 || server.templates.length > 0 };
+
+  for (const [flag, list] of LIST_FLAGS) {
+    const value = requested[flag];
+    if (value === undefined) continue;
+    if (typeof value !== "boolean") return invalidParams(id, `notifications.${flag} must be a boolean`);
+    // Honoured only when this server announces changes of that list (defineServer({ listChanged: true })).
+    if (value && server.listChanged && has[list]) filter[flag] = true;
+  }
+
+  if (requested.resourceSubscriptions !== undefined) {
+    const uris = readStrings(requested.resourceSubscriptions, "resourceSubscriptions", max, checkUri);
+    if (typeof uris === "string") return invalidParams(id, uris);
+    size += charsOf(uris);
+    if (uris.length > 0 && has.resources) filter.resourceSubscriptions = uris;
+  }
+
+  if (requested.taskIds !== undefined) {
+    const taskIds = readStrings(requested.taskIds, "taskIds", max, checkTaskId);
+    if (typeof taskIds === "string") return invalidParams(id, taskIds);
+    size += charsOf(taskIds);
+    if (size > MAX_FILTER_CHARS) return tooLarge(id, size);
+    if (taskIds.length > 0 && features.tasks) {
+      // Tasks extension, "Task Status Notifications": asking without declaring the extension is -32021.
+      const extensions = capabilities.extensions;
+      if (!isObject(extensions) || !isObject(extensions[TASKS_EXTENSION])) {
+        return {
+          ok: false,
+          response: json({
+            jsonrpc: "2.0",
+            id,
+            error: {
+              code: MISSING_CLIENT_CAPABILITY,
+              message: `Missing required client capability: notifications.taskIds needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`,
+              data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+            },
+          }, 400),
+        };
+      }
+      filter.taskIds = taskIds;
+    }
+  }
+  if (size > MAX_FILTER_CHARS) return tooLarge(id, size);
+  return { ok: true, filter };
+}
+
+function charsOf(list: string[]): number {
+  return list.reduce((n, x) => n + x.length, 0);
+}
+
+function tooLarge(id: RequestId, size: number): Checked {
+  return invalidParams(id, `the URIs and task ids of one stream come to ${size} characters; at most ${MAX_FILTER_CHARS} are allowed (split them over several streams)`);
+}

@@ -1,0 +1,83 @@
+/**
+ * Helpers for 2026-07-28 `subscriptions/listen` tests: build a listen request as a client
+ * sends it, serve it with serveListen (the Worker-side function the 2026 lane calls), and
+ * look at the hub's storage. Built on sse.ts.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { hubObjectId } from "../../durable-objects/hub/contract";
+import type { McpHub } from "../../durable-objects/hub/mcp-hub";
+import type { RequestId } from "../../src/jsonrpc/messages";
+import { serveListen, type ListenFeatures } from "../../src/http/listen";
+import type { McpServer } from "../../src/mcp/server";
+import { resolveListenOptions, type ListenOptions } from "../../src/options";
+import type { EdgeEnv } from "../../src/env";
+import { SseReader } from "./sse";
+
+export const edgeEnv = env as unknown as EdgeEnv;
+export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+/** The params of a listen request as a 2026-07-28 client sends them (schema/examples/SubscriptionsListenRequest). */
+export function listenParams(notifications: unknown, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "ExampleClient", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": capabilities,
+    },
+    notifications,
+  };
+}
+
+export interface ListenCall {
+  server: McpServer<EdgeEnv>;
+  id?: RequestId;
+  notifications?: unknown;
+  capabilities?: Record<string, unknown>;
+  options?: ListenOptions;
+  subject?: string;
+  features?: ListenFeatures;
+}
+
+/** Calls serveListen as the 2026 lane does, with the request's declared capabilities. */
+export function listen(call: ListenCall): Promise<Response> {
+  const capabilities = call.capabilities ?? {};
+  const params = call.notifications === undefined ? { _meta: listenParams({}, capabilities)._meta } : listenParams(call.notifications, capabilities);
+  return serveListen(
+    { id: call.id ?? "listen-1", params },
+    capabilities,
+    edgeEnv,
+    { server: call.server, options: { listen: resolveListenOptions(call.options) } },
+    call.subject,
+    call.features,
+  );
+}
+
+/** Opens a listen stream and returns its reader, positioned after the acknowledgement (returned too). */
+export async function openListen(call: ListenCall): Promise<{ stream: SseReader; ack: Record<string, unknown> }> {
+  const res = await listen(call);
+  expect(res.status).toBe(200);
+  expect(res.headers.get("Content-Type")).toBe("text/event-stream");
+  const stream = new SseReader(res);
+  const first = await stream.next();
+  expect(first?.json?.method).toBe("notifications/subscriptions/acknowledged");
+  return { stream, ack: first?.json as Record<string, unknown> };
+}
+
+export function hubStubOf(shard?: string): DurableObjectStub<McpHub> {
+  const namespace = edgeEnv.MCP_HUB as DurableObjectNamespace<McpHub>;
+  return namespace.get(hubObjectId(namespace, shard));
+}
+
+/** The hub's tables (Cloudflare's internal ones excluded) with their rows. */
+export function hubTables(shard?: string): Promise<Record<string, unknown[]>> {
+  return runInDurableObject(hubStubOf(shard), (_instance, state) => {
+    const tables = state.storage.sql
+      .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'")
+      .toArray();
+    const out: Record<string, unknown[]> = {};
+    for (const { name } of tables) out[name] = state.storage.sql.exec(`SELECT * FROM "${name}"`).toArray();
+    return out;
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * subscriptions/listen through the front door (basic/patterns/subscriptions.mdx): a claimed
+ * POST to /mcp reaches the hub, is acknowledged first, and receives what the demo's
+ * touch_resource publishes from another request, with the subscription id in `_meta`.
+ */
+import { describe, expect, it } from "vitest";
+import { SseReader } from "../../helpers/sse";
+import { expectComplete, modernPost } from "../../helpers/modern";
+import { SUBSCRIPTION_ID } from "../../helpers/listen";
+
+describe("subscriptions/listen on /mcp", () => {
+  it("acknowledges, then delivers a resources/updated published by another request", async () => {
+    const uri = `test://template/front-door-${crypto.randomUUID()}/data`;
+    const res = await modernPost("subscriptions/listen", { notifications: { resourceSubscriptions: [uri] } }, { id: "sub-1" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/event-stream");
+    const stream = new SseReader(res);
+    const ack = await stream.next();
+    expect(ack?.json?.method).toBe("notifications/subscriptions/acknowledged");
+
+    await expectComplete(await modernPost("tools/call", { name: "touch_resource", arguments: { uri } }, { id: 2 }), 2);
+    const update = await stream.next();
+    expect(update?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { _meta: { [SUBSCRIPTION_ID]: "sub-1" }, uri },
+    });
+    await stream.cancel();
+  });
+
+  it("refuses a filter that is not an object with -32602 and the request id", async () => {
+    const res = await modernPost("subscriptions/listen", { notifications: "everything" }, { id: 9 });
+    const body = (await res.json()) as { id: unknown; error: { code: number } };
+    expect(body.id).toBe(9);
+    expect(body.error.code).toBe(-32602);
+  });
+});
