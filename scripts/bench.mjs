@@ -525,8 +525,10 @@ async function main() {
     process.stderr.write(`bench: starting the demo and floor Workers (${opts.runner}) …\n`);
     const serverOptions = { tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(), inspector: opts.inspector, runner: opts.runner };
     // One after the other: each server's workerd processes are told apart by when they appeared.
-    const demoServer = await startWorker({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s));
-    const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG }).then((s) => (servers.push(s), s));
+    const demoServer = await startWorker({ ...serverOptions, configPath: DEMO_CONFIG });
+    servers.push(demoServer);
+    const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG });
+    servers.push(floorServer);
     opts.serverPids = [...demoServer.workerdPids, ...floorServer.workerdPids];
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);

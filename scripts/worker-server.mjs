@@ -19,7 +19,12 @@ const HOST = "127.0.0.1";
 const LOG_LINES_KEPT = 400;
 
 // Off the network and quiet: no metrics, error reports or `request.cf` download; warnings only.
-for (const [key, value] of Object.entries({ WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_LOG: "warn" })) {
+for (const [key, value] of Object.entries({
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_LOG: "warn",
+})) {
   process.env[key] ??= value;
 }
 
@@ -73,17 +78,19 @@ export async function startWorker(options = {}) {
       // modulesRules describe unbundled sources; the dry-run output is one bundled module.
       const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
       // wrangler still describes a Worker in Miniflare 4's option shape.
-      const mf = new Miniflare(convertV4MiniflareOptions({
-        ...workerOptions,
-        bindings: { ...workerOptions.bindings, ...options.vars },
-        modules: true,
-        scriptPath,
-        modulesRoot: outdir,
-        host: HOST,
-        port: options.port ?? 0,
-        resourcePersistencePath: persistDir,
-        handleStructuredLogs: onLog,
-      }));
+      const mf = new Miniflare(
+        convertV4MiniflareOptions({
+          ...workerOptions,
+          bindings: { ...workerOptions.bindings, ...options.vars },
+          modules: true,
+          scriptPath,
+          modulesRoot: outdir,
+          host: HOST,
+          port: options.port ?? 0,
+          resourcePersistencePath: persistDir,
+          handleStructuredLogs: onLog,
+        }),
+      );
       dispose = () => mf.dispose();
       url = await mf.ready;
     } else {
@@ -91,7 +98,13 @@ export async function startWorker(options = {}) {
         config: configPath,
         bindings: Object.fromEntries(Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: "plain_text", value }])),
         dev: {
-          server: { hostname: HOST, port: options.port ?? 0, secure: Boolean(options.https), httpsKeyPath: options.https?.keyPath, httpsCertPath: options.https?.certPath },
+          server: {
+            hostname: HOST,
+            port: options.port ?? 0,
+            secure: Boolean(options.https),
+            httpsKeyPath: options.https?.keyPath,
+            httpsCertPath: options.https?.certPath,
+          },
           inspector: options.inspector ? { hostname: HOST, port: 0 } : false,
           persist: persistDir,
           registry: join(workDir, "registry"), // no dev-registry cross-talk between servers
