@@ -16,6 +16,7 @@ const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
   /^NOSENTRY SQLite alarm handler canceled/,
+  /^exception = .*Application called abortAllDurableObjects\(\)/,
   // itty-router's published source map names a file it does not ship (vite warns once per file).
   /^Sourcemap for ".*\/itty-router\//,
 ];
