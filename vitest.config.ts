@@ -6,8 +6,54 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/**
+ * Expected noise: what the tests provoke on purpose and the product or the runtime logs by
+ * design (a simulated SQLITE_FULL, a tool handler that throws, the fuzzers' non-ASCII and fake
+ * `sk-live-FUZZ-SECRET` header values, streams the tests cancel). Hidden and counted, so that
+ * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
+ */
+const EXPECTED_CONSOLE = [/\(simulated\)/, /handler failed Error: handler bug/];
+const EXPECTED_RUNTIME = [
+  /^A header value for "[^"]+" contains non-ASCII characters/,
+  /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
+  /^NOSENTRY SQLite alarm handler canceled/,
+  /^exception = .*Application called abortAllDurableObjects\(\)/,
+  // itty-router's published source map names a file it does not ship (vite warns once per file).
+  /^Sourcemap for ".*\/itty-router\//,
+];
+// Vitest evaluates this file more than once in its main process: install the filter once.
+const shared = globalThis as { mcpEdgeHiddenLogs?: { console: number; runtime: number } };
+const installed = shared.mcpEdgeHiddenLogs !== undefined;
+shared.mcpEdgeHiddenLogs ??= { console: 0, runtime: 0 };
+const hidden = shared.mcpEdgeHiddenLogs;
+if (process.env.MCP_EDGE_SHOW_EXPECTED_LOGS !== "1" && !installed) {
+  // The Workers pool writes workerd's own log lines straight to this process's stderr/stdout.
+  for (const stream of [process.stderr, process.stdout]) {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === "string" && EXPECTED_RUNTIME.some((re) => re.test(chunk))) {
+        hidden.runtime++;
+        return true;
+      }
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+  process.once("exit", () => {
+    if (hidden.console + hidden.runtime > 0) {
+      process.stderr.write(
+        `expected: hid ${hidden.console} error logs and ${hidden.runtime} runtime warnings the tests provoke on purpose (MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows them)\n`,
+      );
+    }
+  });
+}
+
 export default defineConfig({
   test: {
+    onConsoleLog(log) {
+      if (process.env.MCP_EDGE_SHOW_EXPECTED_LOGS === "1" || !EXPECTED_CONSOLE.some((re) => re.test(log))) return;
+      hidden.console++;
+      return false;
+    },
     projects: [
       {
         // MCP_STATE_SECRET signs 2026-07-28 requestState (MRTR); a test-only value, never a default of the library.

@@ -60,7 +60,7 @@ const USAGE = `usage: npm run bench -- [options]
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
   --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
   --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
-  --runner <runner>     "wrangler" (default): both Workers under wrangler dev; "miniflare": both bundled as for deploy and served by Miniflare alone, without wrangler dev's proxy (which sends wrangler's Node process a message for every SSE response)
+  --runner <runner>     "wrangler" (default): both Workers under wrangler dev, in this process; "miniflare": both bundled as for deploy and served by Miniflare alone, without wrangler dev's proxy (which sends this Node process a message for every SSE response)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
@@ -525,8 +525,10 @@ async function main() {
     process.stderr.write(`bench: starting the demo and floor Workers (${opts.runner}) …\n`);
     const serverOptions = { tmpDir: opts.storage === "memory" ? MEMORY_TMP : tmpdir(), inspector: opts.inspector, runner: opts.runner };
     // One after the other: each server's workerd processes are told apart by when they appeared.
-    const demoServer = await startWorker({ ...serverOptions, configPath: DEMO_CONFIG }).then((s) => (servers.push(s), s));
-    const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG }).then((s) => (servers.push(s), s));
+    const demoServer = await startWorker({ ...serverOptions, configPath: DEMO_CONFIG });
+    servers.push(demoServer);
+    const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG });
+    servers.push(floorServer);
     opts.serverPids = [...demoServer.workerdPids, ...floorServer.workerdPids];
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);

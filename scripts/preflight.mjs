@@ -10,7 +10,9 @@ const chromium = process.env.MCP_EDGE_CHROMIUM ?? "/usr/bin/chromium";
 const [major, minor] = process.versions.node.split(".").map(Number);
 const problems = [];
 if (major < 22 || (major === 22 && minor < 12)) {
-  problems.push(`Node ${process.versions.node} is too old: install Node >= 22.12 (e.g. \`nvm install 22\`), or run \`bash .ci/run\`, which fetches one`);
+  problems.push(
+    `Node ${process.versions.node} is too old: install Node >= 22.12 (e.g. \`nvm install 22\`), or run \`bash .ci/run\`, which fetches one`,
+  );
 }
 if (spawnSync("openssl", ["version"], { stdio: "ignore" }).status !== 0) {
   problems.push("openssl not found: sudo apt-get install -y openssl");

@@ -3,7 +3,9 @@
 // runner "wrangler" (default): wrangler's `unstable_startWorker`, i.e. `wrangler dev` in-process
 // (same bundling, same proxy). runner "miniflare": the bundle `wrangler deploy --dry-run` would
 // upload, served by Miniflare alone (no proxy; the bench's lower-overhead option).
-// Invariant: stop() disposes the runtime (its workerd children exit) and deletes the temp folder.
+// Invariant: stop() disposes the runtime (its workerd children exit) and deletes the temp folder;
+// a server still running when the process exits or gets SIGTERM/SIGHUP has its workerd killed.
+// (Ctrl-C reaches workerd itself: it stays in the terminal's process group.)
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -19,8 +21,43 @@ const HOST = "127.0.0.1";
 const LOG_LINES_KEPT = 400;
 
 // Off the network and quiet: no metrics, error reports or `request.cf` download; warnings only.
-for (const [key, value] of Object.entries({ WRANGLER_SEND_METRICS: "false", WRANGLER_SEND_ERROR_REPORTS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_LOG: "warn" })) {
+for (const [key, value] of Object.entries({
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_SEND_ERROR_REPORTS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  WRANGLER_LOG: "warn",
+})) {
   process.env[key] ??= value;
+}
+
+/** Servers not yet stopped. workerd does not exit with its parent, so the hooks below stop it. */
+const live = new Set();
+let hooksInstalled = false;
+
+function killLive() {
+  for (const { workerdPids, workDir } of live) {
+    for (const pid of workerdPids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  live.clear();
+}
+
+/** On exit, and on SIGTERM/SIGHUP when nobody else handles them (then die of the signal as usual). */
+function installHooks() {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.once("exit", killLive);
+  for (const signal of ["SIGTERM", "SIGHUP"]) {
+    if (process.listenerCount(signal) > 0) continue;
+    process.once(signal, () => {
+      killLive();
+      process.kill(process.pid, signal);
+    });
+  }
 }
 
 /** workerd processes this Node process has started (from /proc; [] where /proc is missing). */
@@ -73,17 +110,19 @@ export async function startWorker(options = {}) {
       // modulesRules describe unbundled sources; the dry-run output is one bundled module.
       const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
       // wrangler still describes a Worker in Miniflare 4's option shape.
-      const mf = new Miniflare(convertV4MiniflareOptions({
-        ...workerOptions,
-        bindings: { ...workerOptions.bindings, ...options.vars },
-        modules: true,
-        scriptPath,
-        modulesRoot: outdir,
-        host: HOST,
-        port: options.port ?? 0,
-        resourcePersistencePath: persistDir,
-        handleStructuredLogs: onLog,
-      }));
+      const mf = new Miniflare(
+        convertV4MiniflareOptions({
+          ...workerOptions,
+          bindings: { ...workerOptions.bindings, ...options.vars },
+          modules: true,
+          scriptPath,
+          modulesRoot: outdir,
+          host: HOST,
+          port: options.port ?? 0,
+          resourcePersistencePath: persistDir,
+          handleStructuredLogs: onLog,
+        }),
+      );
       dispose = () => mf.dispose();
       url = await mf.ready;
     } else {
@@ -91,7 +130,13 @@ export async function startWorker(options = {}) {
         config: configPath,
         bindings: Object.fromEntries(Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: "plain_text", value }])),
         dev: {
-          server: { hostname: HOST, port: options.port ?? 0, secure: Boolean(options.https), httpsKeyPath: options.https?.keyPath, httpsCertPath: options.https?.certPath },
+          server: {
+            hostname: HOST,
+            port: options.port ?? 0,
+            secure: Boolean(options.https),
+            httpsKeyPath: options.https?.keyPath,
+            httpsCertPath: options.https?.certPath,
+          },
           inspector: options.inspector ? { hostname: HOST, port: 0 } : false,
           persist: persistDir,
           registry: join(workDir, "registry"), // no dev-registry cross-talk between servers
@@ -104,19 +149,24 @@ export async function startWorker(options = {}) {
       url = await worker.url;
     }
     const origin = url.origin;
+    const workerdPids = workerdChildren().filter((pid) => !before.has(pid));
+    const entry = { workerdPids, workDir };
+    live.add(entry);
+    installHooks();
     let stopping;
     return {
       url: origin,
       mcpUrl: `${origin}/mcp`,
       port: Number(url.port),
       persistDir,
-      workerdPids: workerdChildren().filter((pid) => !before.has(pid)),
+      workerdPids,
       logs: () => lines.join("\n"),
       stop: () =>
         (stopping ??= (async () => {
           try {
             await dispose();
           } finally {
+            live.delete(entry);
             rmSync(workDir, { recursive: true, force: true });
           }
         })()),

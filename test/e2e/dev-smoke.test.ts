@@ -14,7 +14,13 @@ let port = 0;
 beforeAll(async () => {
   port = await findFreePort();
   dev = startProcess("npm", ["run", "dev", "--", "--port", String(port)], {
-    env: { PATH: pathWithCurrentNode(), NO_COLOR: "1", WRANGLER_LOG: "info", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    env: {
+      PATH: pathWithCurrentNode(),
+      NO_COLOR: "1",
+      WRANGLER_LOG: "info",
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    },
   });
   dev.closeStdin();
   await dev.waitForLine((line) => line.includes(`Ready on http://127.0.0.1:${port}`), { timeoutMs: 90_000 });

@@ -4,8 +4,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { startWorker, type WorkerServer, type WorkerServerOptions } from "../../../scripts/worker-server.mjs";
 
-export type { WorkerServer, WorkerServerOptions };
-
 /** Startup includes esbuild bundling and workerd boot: above vitest's 10 s hook default. */
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;

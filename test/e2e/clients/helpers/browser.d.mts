@@ -1,8 +1,6 @@
 // Types for browser.mjs (no Node type definitions needed).
 import type { Browser } from "playwright-core";
 
-/** The browser binary: $MCP_EDGE_CHROMIUM or /usr/bin/chromium (Debian's package). */
-export const CHROMIUM: string;
 /** The browser's version ("156.0.8078.79"); throws with the install command when it is missing. */
 export function chromiumVersion(): string;
 /** Headless Chromium via playwright-core with executablePath, no sandbox, no background networking. */

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { chromium } from "playwright-core";
 
-export const CHROMIUM = process.env.MCP_EDGE_CHROMIUM ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.MCP_EDGE_CHROMIUM ?? "/usr/bin/chromium";
 
 /** Flags that keep the browser off the network and quiet; --no-sandbox because CI runs as root. */
 const FLAGS = [
@@ -50,7 +50,7 @@ export async function launchChromium(extraArgs = []) {
 
 /** Serves one small HTML page on every path, on 127.0.0.1 (any Host header: the origin is the client's choice). */
 export async function startPageServer() {
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     res.end('<!doctype html><meta charset="utf-8"><title>mcp-edge browser client</title><p>browser client test page</p>');
   });

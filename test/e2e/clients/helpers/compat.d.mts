@@ -29,7 +29,6 @@ export interface CompatRecord {
 }
 
 export const REPO_ROOT: string;
-export const COMPAT_DIR: string;
 export function packageVersion(name: string): string | undefined;
 export function writeCompatRecord(record: CompatRecord): string;
 export function resetCompatRecords(): void;

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
-export const COMPAT_DIR = join(REPO_ROOT, "results", "compat");
+const COMPAT_DIR = join(REPO_ROOT, "results", "compat");
 
 /** The installed version of a package from the repository's node_modules (undefined if absent). */
 export function packageVersion(name) {

@@ -40,6 +40,7 @@ function collectTests(task: TaskLike, into: CompatTest[], prefix = ""): CompatTe
 /** Registers an afterAll that writes this file's compatibility record. */
 export function useCompatRecord(info: CompatInfo): CompatHandle {
   const handle: CompatHandle = { protocol: info.protocol };
+  // biome-ignore lint/correctness/noEmptyPattern: vitest requires a destructuring pattern before the suite argument
   afterAll(({}, suite) => {
     const root = suite as unknown as TaskLike & { file?: { name: string } };
     const tests = collectTests(root, []);
