@@ -65,6 +65,14 @@ const ROWS: Row[] = [
   },
   { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/tuned/session-limits.test.ts" },
   {
+    failure: "2026-07-28 `subscriptions/listen`: more open listen streams than `listen.maxStreams`", status: 429, code: -32003,
+    provenIn: "test/workers/hub/listen-streams.test.ts",
+  },
+  {
+    failure: "`subscriptions/listen` with `taskIds` but without the tasks extension declared in this request", status: 400, code: -32021,
+    provenIn: "test/workers/hub/listen-streams.test.ts",
+  },
+  {
     failure: "`Last-Event-ID` naming no stream of the session, or older than the trimmed events", status: 400, code: -32000,
     provoke: async () => {
       const s = await openSession();
