@@ -10,7 +10,7 @@ import { INVALID_REQUEST, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/json
 import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Principal } from "../src/auth/principal";
-import { toExchange } from "../src/mcp/exchange";
+import { toExchange, type Exchange } from "../src/mcp/exchange";
 import { encodeSseNamedEvent } from "../src/sse/encode";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
@@ -31,6 +31,8 @@ export interface LegacyHost {
   touch(force?: boolean): void;
   emit(stream: number, message: Message | ResponseMessage): void;
   receive(message: Message): void;
+  /** The requests of an exchange that may start now; the others become -32003 errors (run-limits.ts). */
+  admit(exchange: Exchange): Exchange;
   /** Runs a request on a stream (records it in flight first). */
   start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
   /** Answers initialize, making the object a session owned by `subject`. */
@@ -53,6 +55,7 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
 }
 
 export function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Response {
+  if (host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
   const stream = host.log.getMeta<number>("legacy_stream");
   const owner = host.log.getMeta<string>("legacy_subject");
   if (stream === undefined || host.isTerminated() || !host.live.isAttached(stream) || owner !== principal?.subject) {
@@ -61,7 +64,7 @@ export function postLegacyMessage(host: LegacyHost, text: string, principal: Pri
   const parsed = parseBody(text);
   if (!parsed.ok) return host.error(400, parsed.error.code, parsed.error.message);
   host.touch();
-  const exchange = toExchange(parsed);
+  const exchange = host.admit(toExchange(parsed));
   for (const invalid of exchange.invalid) host.emit(stream, invalid);
   for (const message of exchange.others) host.receive(message);
   for (const request of exchange.requests) {

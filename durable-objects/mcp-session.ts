@@ -12,6 +12,7 @@ import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
 import { dispatchRequest, toErrorObject, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
 import { replyBody, toExchange, type Exchange } from "../src/mcp/exchange";
 import { isInteractiveCall } from "../src/mcp/routing";
+import { limitRuns } from "../src/mcp/run-limits";
 import type { McpServer } from "../src/mcp/server";
 import { acceptsBatches, usesSsePolling } from "../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../src/options";
@@ -45,15 +46,18 @@ function idKey(id: RequestMessage["id"]): string {
 }
 
 interface InflightWork {
-  stream: number;
   controller: AbortController;
 }
+
+const NOT_FOUND_MESSAGE = "Session not found: it expired or was terminated; send a new initialize request";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private readonly log: EventLog;
   private readonly live: LiveStreams;
   private readonly pending: PendingRequests;
   private readonly work = new Map<string, InflightWork>();
+  /** Handlers running now (a Map of ids would miscount a batch that repeats an id). */
+  private running = 0;
   private state: SessionState | null = null;
   private terminated = false;
   private lastActivityWrite = 0;
@@ -77,6 +81,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
   private restore(): void {
     this.terminated = this.log.getMeta<boolean>("terminated") ?? false;
+    if (this.terminated) this.log.close();
     this.state = this.terminated ? null : (this.log.getMeta<SessionState>("state") ?? null);
     for (const { stream, requestId } of this.log.inflight()) {
       const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
@@ -129,6 +134,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
 
   async registryRemove(sessionId: string): Promise<void> {
     this.registry().remove(sessionId);
+    await this.dropRegistryIfEmpty();
+  }
+
+  /** Registry state lives only while someone is subscribed: once empty, the object's storage goes. */
+  private async dropRegistryIfEmpty(): Promise<void> {
+    if (!this.registry().isStoredEmpty()) return;
+    this.registryTable = undefined;
+    await this.ctx.storage.deleteAll();
   }
 
   /** Fans an update out to every subscribed session; forgets sessions that no longer exist. */
@@ -144,6 +157,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
         return delivery === "sent" ? 1 : 0;
       }),
     );
+    await this.dropRegistryIfEmpty();
     return results.reduce<number>((a, b) => a + b, 0);
   }
 
@@ -188,13 +202,16 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     if (request.url === LEGACY_OPEN_URL) return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     // Another principal's request on this session is answered as if the session did not exist.
-    if (!this.state || this.state.subject !== principal?.subject) {
-      return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
-    }
+    if (!this.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
     this.touch();
     switch (request.method) {
-      case "POST":
-        return this.handlePost(await request.text(), principal);
+      case "POST": {
+        const text = await request.text();
+        // The session may have ended while the body arrived: termination is a state every path respects.
+        const state = this.state;
+        if (state === null || !this.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
+        return this.handlePost(text, state, principal);
+      }
       case "GET":
         return this.handleGet(request);
       case "DELETE":
@@ -202,6 +219,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       default:
         return rpcError(405, TRANSPORT_ERROR, "Method Not Allowed");
     }
+  }
+
+  /** Whether this is a live session of this principal (neither has a subject without auth). */
+  private isOwnedBy(principal: Principal | undefined): boolean {
+    return this.state !== null && !this.terminated && this.state.subject === principal?.subject;
   }
 
   override async alarm(): Promise<void> {
@@ -214,10 +236,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     }
     const now = Date.now();
     const lastActive = this.log.getMeta<number>("last_active") ?? 0;
-    if (now - lastActive >= this.options.idleTimeoutMs && this.live.count() === 0 && this.work.size === 0) {
+    if (now - lastActive >= this.options.idleTimeoutMs && this.live.count() === 0 && this.running === 0) {
       this.state = null;
       this.terminated = true;
       this.log.setMeta("terminated", true);
+      this.log.close();
       await this.ctx.storage.deleteAll();
       return;
     }
@@ -227,24 +250,49 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
 
   // ---- POST ----------------------------------------------------------------------------
 
-  private async handlePost(text: string, principal: Principal | undefined): Promise<Response> {
+  private async handlePost(text: string, state: SessionState, principal: Principal | undefined): Promise<Response> {
     const parsed = parseBody(text);
     if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
-    const exchange = toExchange(parsed);
-    const state = this.state as SessionState;
-    if (exchange.batch && !acceptsBatches(state.protocolVersion)) {
+    const all = toExchange(parsed);
+    if (all.batch && !acceptsBatches(state.protocolVersion)) {
       return rpcError(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${state.protocolVersion}`);
     }
-    for (const message of exchange.others) this.receive(message);
+    for (const message of all.others) this.receive(message);
+    const exchange = this.admit(all);
     if (exchange.requests.length === 0) {
       return exchange.invalid.length === 0 ? new Response(null, { status: 202 }) : jsonResponse(replyBody(exchange, []));
     }
     if (!exchange.requests.some((r) => isInteractiveCall(r, this.server))) {
-      const signal = new AbortController().signal;
-      const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, this.dispatchContext(undefined, principal), signal)));
+      const responses = await Promise.all(exchange.requests.map((r) => this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal))));
       return jsonResponse(replyBody(exchange, responses));
     }
-    return this.openPostStream(exchange, principal);
+    return this.openPostStream(exchange, state, principal);
+  }
+
+  /** The requests this POST may start now; the rest are answered with -32003 (run-limits.ts). */
+  private admit(exchange: Exchange): Exchange {
+    return limitRuns(exchange, {
+      perRequest: this.options.maxRunsPerRequest,
+      sessionRoom: this.options.maxConcurrentRuns - this.running,
+      perSession: this.options.maxConcurrentRuns,
+    });
+  }
+
+  /**
+   * Runs one handler with an abort signal that cancellation and termination reach; counts it
+   * against the session's limit until it settles.
+   */
+  private async track<T>(request: RequestMessage, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const key = idKey(request.id);
+    const controller = new AbortController();
+    this.work.set(key, { controller });
+    this.running++;
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.running--;
+      if (this.work.get(key)?.controller === controller) this.work.delete(key);
+    }
   }
 
   /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
@@ -281,11 +329,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     );
   }
 
-  private openPostStream(exchange: Exchange, principal: Principal | undefined): Response {
+  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined): Response {
     if (this.live.count() >= this.options.maxStreams) {
       return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); wait for one to finish`);
     }
-    const state = this.state as SessionState;
     const stream = this.log.openStream("post");
     this.log.enforceStreamCap(this.options.maxStreams);
     const polling = usesSsePolling(state.protocolVersion);
@@ -296,8 +343,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     if (polling && this.options.pollAfterMs !== undefined) {
       setTimeout(() => this.live.close(stream), this.options.pollAfterMs);
     }
-    const all = exchange.requests.map((request) => this.run(stream, request, principal));
+    const all = exchange.requests.map((request) => this.run(stream, request, state, principal));
     void Promise.allSettled(all).then(() => {
+      if (this.terminated) return;
       this.log.markDone(stream, Date.now());
       this.live.close(stream);
       this.scheduleAlarm();
@@ -306,14 +354,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
-  private async run(stream: number, request: RequestMessage, principal: Principal | undefined): Promise<void> {
+  private async run(stream: number, request: RequestMessage, state: SessionState, principal: Principal | undefined): Promise<void> {
     const key = idKey(request.id);
-    const controller = new AbortController();
-    this.work.set(key, { stream, controller });
-    try {
-      const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream), principal), controller.signal);
-      // 2025-06-18 Cancellation: a cancelled request gets no response.
-      if (!controller.signal.aborted) {
+    await this.track(request, async (signal) => {
+      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal), signal);
+      // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
+      if (!signal.aborted) {
         try {
           this.emit(stream, response);
         } catch (error) {
@@ -322,14 +368,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
           this.live.send(stream, encodeSseEvent(JSON.stringify(toWire(failure))));
         }
       }
-    } finally {
-      this.work.delete(key);
-      this.log.removeInflight(stream, key);
-    }
+    }).finally(() => this.log.removeInflight(stream, key));
   }
 
-  private dispatchContext(channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
-    const state = this.state as SessionState;
+  private dispatchContext(state: SessionState, channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.ctx.id.toString() };
     return { server: this.server, env: this.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.ops, principal };
   }
@@ -341,6 +383,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       this.log.setMeta("state", this.state);
     },
     subscribe: async (uri) => {
+      if (this.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
       if (!this.log.isSubscribed(uri) && this.log.countSubscriptions() >= this.options.maxSubscriptions) {
         throw new RpcError(LIMIT_EXCEEDED, `Too many subscriptions on this session (limit ${this.options.maxSubscriptions}); unsubscribe from one first`);
       }
@@ -348,6 +391,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       await this.updateRegistry(uri, true);
     },
     unsubscribe: async (uri) => {
+      // Unsubscribing from what was never subscribed stores nothing, here or in any registry.
+      if (!this.log.isSubscribed(uri)) return;
       this.log.unsubscribe(uri);
       await this.updateRegistry(uri, false);
     },
@@ -378,6 +423,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
    * gets the error), a response is replaced by an error response so its request is still answered.
    */
   private emit(stream: number, message: Message | ResponseMessage): void {
+    // After termination, whatever still-running work emits is dropped quietly: there is no one to send it to.
+    if (this.log.isClosed) return;
     let data = JSON.stringify(toWire(message));
     if (!fitsInEvent(data)) {
       const limit = `larger than ${MAX_EVENT_BYTES} bytes, the most one stored SSE event can hold`;
@@ -459,9 +506,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       touch: (force) => this.touch(force),
       emit: (stream, message) => this.emit(stream, message),
       receive: (message) => this.receive(message),
+      admit: (exchange) => this.admit(exchange),
       start: (stream, request, principal) => {
+        if (this.state === null) return;
         this.log.addInflight(stream, idKey(request.id));
-        void this.run(stream, request, principal);
+        void this.run(stream, request, this.state, principal);
       },
       initialize: (request, subject) => {
         try {
@@ -484,7 +533,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private async terminate(): Promise<Response> {
     this.terminated = true;
     this.state = null;
+    // The tombstone first (a restart before the alarm must not revive the session), then the log closes.
     this.log.setMeta("terminated", true);
+    this.log.close();
     for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
     this.live.closeAll();
@@ -494,6 +545,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
 
   /** Notes activity; persisted at most every ACTIVITY_WRITE_INTERVAL_MS. */
   private touch(force = false): void {
+    if (this.terminated) return;
     const now = Date.now();
     if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
     this.lastActivityWrite = now;
@@ -507,6 +559,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
    * object lifetime and written only when the alarm must move earlier.
    */
   private scheduleAlarm(): void {
+    if (this.terminated) return;
     const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
     if (this.alarmAt !== undefined) {
       if (this.alarmAt === null || this.alarmAt > at) void this.setAlarmAt(at);

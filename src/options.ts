@@ -28,6 +28,11 @@ export interface SessionOptions {
   completedStreamGraceMs?: number;
   /** Resources one session may be subscribed to at once (default 1,000); each URI is at most 8 KiB. */
   maxSubscriptions?: number;
+  /**
+   * Handlers the session object runs at once (default 256): requests of a POST beyond what is
+   * left get a -32003 error each instead of starting.
+   */
+  maxConcurrentRuns?: number;
 }
 
 export interface EdgeOptions {
@@ -55,6 +60,8 @@ export interface EdgeOptions {
   allowedOrigins?: string[];
   /** Largest accepted POST body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /** Requests of one POST (a batch) that run; each one beyond gets a -32003 error (default 100). */
+  maxRunsPerRequest?: number;
   session?: SessionOptions;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
@@ -71,6 +78,9 @@ export interface ResolvedSessionOptions {
   maxPendingRequests: number;
   completedStreamGraceMs: number;
   maxSubscriptions: number;
+  maxConcurrentRuns: number;
+  /** The top-level `maxRunsPerRequest`, which the session object enforces too. */
+  maxRunsPerRequest: number;
 }
 
 export interface ResolvedOptions {
@@ -82,6 +92,7 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  maxRunsPerRequest: number;
   session: ResolvedSessionOptions;
   auth: ResolvedAuth | undefined;
 }
@@ -95,7 +106,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
-export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOptions {
+export const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
+
+export function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
   return {
     idleTimeoutMs: positive("session.idleTimeoutMs", s.idleTimeoutMs, 30 * 60_000),
     requestTimeoutMs: positive("session.requestTimeoutMs", s.requestTimeoutMs, 60_000),
@@ -107,12 +120,15 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
     maxPendingRequests: positive("session.maxPendingRequests", s.maxPendingRequests, 32),
     completedStreamGraceMs: positive("session.completedStreamGraceMs", s.completedStreamGraceMs, 5 * 60_000),
     maxSubscriptions: positive("session.maxSubscriptions", s.maxSubscriptions, 1000),
+    maxConcurrentRuns: positive("session.maxConcurrentRuns", s.maxConcurrentRuns, 256),
+    maxRunsPerRequest,
   };
 }
 
 export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
+  const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   return {
     path,
     sessions: o.sessions ?? true,
@@ -122,7 +138,8 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     allowedHosts: (o.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()),
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
-    session: resolveSessionOptions(o.session),
+    maxRunsPerRequest,
+    session: resolveSessionOptions(o.session, maxRunsPerRequest),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
   };
 }
