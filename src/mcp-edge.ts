@@ -4,7 +4,7 @@ export type {
   ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult, EnabledPredicate,
 } from "./mcp/server";
 export type { HandlerContext, InteractiveContext, SessionInfo, SamplingRequest } from "./mcp/context";
-export { text, image, audio, resourceLink, embeddedResource, toolError, toBase64 } from "./mcp/content";
+export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema } from "./mcp/schema";
 export { RpcError } from "./jsonrpc/errors";
