@@ -54,13 +54,33 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
   return response;
 }
 
-export function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Response {
-  if (host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+const GONE = "Session not found: open a new stream with GET /sse";
+/**
+ * How long a POST waits for the stream's probe: a client that is there but reads slowly (a full
+ * TCP window) must not hold its POST; only a connection that fails is taken as gone.
+ */
+const PROBE_WAIT_MS = 2_000;
+
+function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const slow = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), PROBE_WAIT_MS);
+  });
+  return Promise.race([host.live.probe(stream), slow]).finally(() => {
+    if (timer !== null) clearTimeout(timer);
+  });
+}
+
+export async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
+  if (host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
   const stream = host.log.getMeta<number>("legacy_stream");
   const owner = host.log.getMeta<string>("legacy_subject");
-  if (stream === undefined || host.isTerminated() || !host.live.isAttached(stream) || owner !== principal?.subject) {
-    return host.error(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+  if (stream === undefined || !host.live.isAttached(stream) || owner !== principal?.subject) {
+    return host.error(404, SESSION_NOT_FOUND, GONE);
   }
+  // Everything this POST causes travels on the stream: a 202 for a stream whose client left
+  // would lose it all, so ask the connection first (this revision has no resumption).
+  if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
   const parsed = parseBody(text);
   if (!parsed.ok) return host.error(400, parsed.error.code, parsed.error.message);
   host.touch();

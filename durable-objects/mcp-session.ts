@@ -58,6 +58,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   private readonly work = new Map<string, InflightWork>();
   /** Handlers running now (a Map of ids would miscount a batch that repeats an id). */
   private running = 0;
+  /** Resolved, and cleared, each time `running` drops to 0. */
+  private idleWaiters: (() => void)[] = [];
   private state: SessionState | null = null;
   private terminated = false;
   private lastActivityWrite = 0;
@@ -292,7 +294,13 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     } finally {
       this.running--;
       if (this.work.get(key)?.controller === controller) this.work.delete(key);
+      if (this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
+  }
+
+  /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */
+  settled(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */

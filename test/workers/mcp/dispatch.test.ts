@@ -70,7 +70,7 @@ describe("handler failures", () => {
   it("reports a tool that throws an unexpected error as a generic isError result whose reference is in the log with the message", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await dispatch(failing, "tools/call", { name: "throws" });
-    const shown = (response as { result: CallToolResult }).result;
+    const shown = (response as unknown as { result: CallToolResult }).result;
     expect(shown.isError).toBe(true);
     const said = (shown.content[0] as { text: string }).text;
     expect(said).toMatch(/^Tool "throws" failed unexpectedly \(reference [0-9a-f]{8}\); the server's log has the details\.$/);
