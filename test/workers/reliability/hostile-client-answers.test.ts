@@ -6,6 +6,7 @@
  * error naming the client's mistake, never a JavaScript message. And the validators accept
  * the spec's own examples of both eras (2025 shapes, and 2026-07-28's schema/examples).
  */
+/// <reference types="vite/client" />
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult } from "../../../src/mcp/client-answers";
