@@ -12,7 +12,8 @@
  *   each gets a stored error response (their work was lost).
  * - meta(key, value): session state, tombstone, activity time, counters (JSON values).
  * - subscriptions(uri): resources/subscribe.
- * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream.
+ * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream
+ * (session/replay.ts reads them back from Last-Event-ID).
  * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
  *
  * The tables are created by the first write, never by a read: an object that only answers
@@ -59,11 +60,6 @@ export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;
 }
 
-export function parseEventId(value: string): { stream: number; seq: number } | undefined {
-  const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
-  if (!m) return undefined;
-  return { stream: Number(m[1]), seq: Number(m[2]) };
-}
 
 export class EventLog {
   private readonly nextSeq = new Map<number, number>();

@@ -15,10 +15,6 @@ import { encodeSseNamedEvent } from "../src/sse/encode";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
 
-/** Internal URLs of the legacy transport (the Worker forwards to these). */
-export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
-export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
-export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
 
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {

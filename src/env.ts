@@ -1,9 +1,9 @@
 /** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
-import type { McpSessionObject } from "../durable-objects/mcp-session";
+import type { SessionObjectRpc } from "../durable-objects/protocol";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
-  MCP_SESSION?: DurableObjectNamespace<McpSessionObject>;
+  MCP_SESSION?: DurableObjectNamespace<SessionObjectRpc>;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
   /** Comma-separated origins added to `allowedOrigins`. */

@@ -170,7 +170,7 @@ async function settle(res: Response, what: string): Promise<void> {
 }
 
 describe("requests racing the end of their session", () => {
-  it("complete or get a clean 404, never a 5xx; emits after the end are dropped without a log line", async () => {
+  it("complete or get a clean 404, never a 5xx; emits after the end are dropped without a log line", { timeout: 60_000 }, async () => {
     const shots = fc.constantFrom<Shot>("ping", "progress", "logging", "slow", "setLevel", "subscribe", "unsubscribe", "get", "batch");
     await fc.assert(
       fc.asyncProperty(
@@ -206,7 +206,7 @@ describe("requests racing the end of their session", () => {
     );
   });
 
-  it("a legacy session's POSTs racing its DELETE get 202 or 404, never a 5xx", async () => {
+  it("a legacy session's POSTs racing its DELETE get 202 or 404, never a 5xx", { timeout: 60_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: 5 }), async (deleteAt) => {
         figures.races++;
