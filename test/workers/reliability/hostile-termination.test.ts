@@ -177,21 +177,20 @@ describe("requests racing the end of their session", () => {
         fc.array(shots, { minLength: 2, maxLength: 8 }),
         fc.nat({ max: 8 }),
         fc.boolean(),
-        async (plan, deleteAt, runAlarmToo) => {
+        fc.boolean(),
+        async (plan, deleteAt, afterHeaders, runAlarmToo) => {
           figures.races++;
           consoleError.mockClear();
           const s = await startSession("2025-03-26");
-          const answers: Promise<void>[] = [];
-          let ended: Promise<unknown> = Promise.resolve();
-          plan.forEach((shot, i) => {
-            if (i === Math.min(deleteAt, plan.length - 1)) {
-              ended = deleteSession(s).then(async (res) => {
-                expect([204, 404]).toContain(res.status);
-                if (runAlarmToo) await runAlarm(s);
-              });
-            }
-            answers.push(fire(shot, s, 10 + i * 2).then((res) => settle(res, shot)));
+          const responses = plan.map((shot, i) => fire(shot, s, 10 + i * 2));
+          // The DELETE goes out with the others, or once the first `deleteAt` have their headers:
+          // then their handlers are running (streams open, progress flowing) when the session ends.
+          const before = afterHeaders ? Promise.allSettled(responses.slice(0, deleteAt)) : Promise.resolve();
+          const ended = before.then(() => deleteSession(s)).then(async (res) => {
+            expect([204, 404]).toContain(res.status);
+            if (runAlarmToo) await runAlarm(s);
           });
+          const answers = responses.map((response, i) => response.then((res) => settle(res, plan[i] as Shot)));
           await ended;
           await Promise.all(answers);
           // Handlers that ignored their signal may still run: wait for them, then look at the log.
