@@ -12,8 +12,14 @@
  *   each gets a stored error response (their work was lost).
  * - meta(key, value): session state, tombstone, activity time, counters (JSON values).
  * - subscriptions(uri): resources/subscribe.
- * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream.
+ * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream
+ * (session/replay.ts reads them back from Last-Event-ID).
  * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
+ *
+ * The tables are created by the first write, never by a read: an object that only answers
+ * "no such session" (a guess, a registry asked about an unknown URI) stores nothing. After
+ * `close()` (termination) every write is dropped and every read sees an empty log, so work still
+ * running when a session ends cannot touch storage that is being deleted.
  */
 
 export interface StoredEvent {
@@ -54,11 +60,6 @@ export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;
 }
 
-export function parseEventId(value: string): { stream: number; seq: number } | undefined {
-  const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
-  if (!m) return undefined;
-  return { stream: Number(m[1]), seq: Number(m[2]) };
-}
 
 export class EventLog {
   private readonly nextSeq = new Map<number, number>();
@@ -70,20 +71,52 @@ export class EventLog {
   private streamRows: number | undefined;
   private finishedIds: number[] | undefined;
 
-  constructor(private readonly sql: SqlStorage, private readonly maxEventsPerStream: number) {
-    sql.exec(SCHEMA);
+  /** Whether the tables exist: undefined until checked once (a read of sqlite_master, which stores nothing). */
+  private created: boolean | undefined;
+  private closed = false;
+
+  constructor(private readonly sql: SqlStorage, private readonly maxEventsPerStream: number) {}
+
+  /** Ends the log for good (the session is terminated): writes become no-ops, reads see nothing. */
+  close(): void {
+    this.closed = true;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Whether reads can find anything: the log is open and its tables exist. */
+  private readable(): boolean {
+    if (this.closed) return false;
+    this.created ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    return this.created;
+  }
+
+  /** Whether a write may go ahead; creates the tables on the first one. */
+  private writable(): boolean {
+    if (this.closed) return false;
+    if (!this.readable()) {
+      this.sql.exec(SCHEMA);
+      this.created = true;
+    }
+    return true;
   }
 
   getMeta<T>(key: string): T | undefined {
+    if (!this.readable()) return undefined;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
   setMeta(key: string, value: unknown): void {
+    if (!this.writable()) return;
     this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, JSON.stringify(value));
   }
 
+  /** Opens a stream; on a closed log the number is 0, which names no stored stream. */
   openStream(kind: StreamKind): number {
+    if (!this.writable()) return 0;
     const row = this.sql.exec<{ id: number }>("INSERT INTO streams (kind) VALUES (?) RETURNING id", kind).one();
     this.nextSeq.set(row.id, 1);
     if (this.streamRows !== undefined) this.streamRows++;
@@ -91,16 +124,19 @@ export class EventLog {
   }
 
   stream(id: number): StreamRow | undefined {
+    if (!this.readable()) return undefined;
     const row = this.sql.exec<{ id: number; kind: string; done_at: number | null }>("SELECT id, kind, done_at FROM streams WHERE id = ?", id).toArray()[0];
     return row ? { id: row.id, kind: row.kind as StreamKind, done: row.done_at !== null } : undefined;
   }
 
   /** Streams that still have events and are not finished. */
   countOpenStreams(): number {
+    if (!this.readable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams WHERE done_at IS NULL").one().n;
   }
 
   markDone(stream: number, now: number): void {
+    if (!this.readable()) return;
     const changed = this.sql.exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING id", now, stream).toArray().length;
     const ids = this.finishedIds;
     if (changed === 0 || ids === undefined) return;
@@ -112,6 +148,7 @@ export class EventLog {
 
   /** Stores one event and returns its id. */
   append(stream: number, data: string): string {
+    if (!this.writable()) return formatEventId(stream, 0);
     let seq = this.nextSeq.get(stream);
     if (seq === undefined) {
       seq = (this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? 0) + 1;
@@ -126,6 +163,7 @@ export class EventLog {
 
   /** The events of one stream after `seq`, oldest first: a range read on the primary key. */
   after(stream: number, seq: number): StoredEvent[] {
+    if (!this.readable()) return [];
     return this.sql
       .exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq)
       .toArray()
@@ -134,33 +172,40 @@ export class EventLog {
 
   /** The oldest sequence still stored for a stream (events before it were trimmed), if any. */
   firstSeq(stream: number): number | undefined {
+    if (!this.readable()) return undefined;
     return this.sql.exec<{ m: number | null }>("SELECT MIN(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? undefined;
   }
 
   /** The newest stream of a kind that is not finished. */
   latestOpen(kind: StreamKind): number | undefined {
+    if (!this.readable()) return undefined;
     return this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind).toArray()[0]?.id;
   }
 
   addInflight(stream: number, requestId: string): void {
+    if (!this.writable()) return;
     this.sql.exec("INSERT OR REPLACE INTO inflight (stream, request_id) VALUES (?, ?)", stream, requestId);
   }
 
   removeInflight(stream: number, requestId: string): void {
+    if (!this.readable()) return;
     this.sql.exec("DELETE FROM inflight WHERE stream = ? AND request_id = ?", stream, requestId);
   }
 
   inflight(): { stream: number; requestId: string }[] {
+    if (!this.readable()) return [];
     return this.sql.exec<{ stream: number; request_id: string }>("SELECT stream, request_id FROM inflight").toArray()
       .map((r) => ({ stream: r.stream, requestId: r.request_id }));
   }
 
   hasInflight(stream: number): boolean {
+    if (!this.readable()) return false;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE stream = ?", stream).one().n > 0;
   }
 
   /** Deletes finished streams (and their events) that finished before `before`. */
   deleteFinishedBefore(before: number): number {
+    if (!this.readable()) return 0;
     const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before).toArray().map((r) => r.id);
     for (const id of ids) this.deleteStream(id);
     return ids.length;
@@ -171,6 +216,7 @@ export class EventLog {
    * stream opens, so the total is kept in memory rather than counted each time.
    */
   enforceStreamCap(keep: number): void {
+    if (!this.readable()) return;
     this.streamRows ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
     if (this.streamRows <= keep) return;
     this.finishedIds ??= this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id").toArray().map((r) => r.id);
@@ -187,22 +233,27 @@ export class EventLog {
   }
 
   subscribe(uri: string): void {
+    if (!this.writable()) return;
     this.sql.exec("INSERT OR IGNORE INTO subscriptions (uri) VALUES (?)", uri);
   }
 
   unsubscribe(uri: string): void {
+    if (!this.readable()) return;
     this.sql.exec("DELETE FROM subscriptions WHERE uri = ?", uri);
   }
 
   countSubscriptions(): number {
+    if (!this.readable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n;
   }
 
   isSubscribed(uri: string): boolean {
+    if (!this.readable()) return false;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions WHERE uri = ?", uri).one().n > 0;
   }
 
   countEvents(): number {
+    if (!this.readable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM events").one().n;
   }
 }

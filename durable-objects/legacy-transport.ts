@@ -10,15 +10,11 @@ import { INVALID_REQUEST, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/json
 import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Principal } from "../src/auth/principal";
-import { toExchange } from "../src/mcp/exchange";
+import { toExchange, type Exchange } from "../src/mcp/exchange";
 import { encodeSseNamedEvent } from "../src/sse/encode";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
 
-/** Internal URLs of the legacy transport (the Worker forwards to these). */
-export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
-export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
-export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
 
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {
@@ -31,6 +27,8 @@ export interface LegacyHost {
   touch(force?: boolean): void;
   emit(stream: number, message: Message | ResponseMessage): void;
   receive(message: Message): void;
+  /** The requests of an exchange that may start now; the others become -32003 errors (run-limits.ts). */
+  admit(exchange: Exchange): Exchange;
   /** Runs a request on a stream (records it in flight first). */
   start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
   /** Answers initialize, making the object a session owned by `subject`. */
@@ -52,16 +50,37 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
   return response;
 }
 
-export function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Response {
+const GONE = "Session not found: open a new stream with GET /sse";
+/**
+ * How long a POST waits for the stream's probe: a client that is there but reads slowly (a full
+ * TCP window) must not hold its POST; only a connection that fails is taken as gone.
+ */
+const PROBE_WAIT_MS = 2_000;
+
+function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const slow = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), PROBE_WAIT_MS);
+  });
+  return Promise.race([host.live.probe(stream), slow]).finally(() => {
+    if (timer !== null) clearTimeout(timer);
+  });
+}
+
+export async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
+  if (host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
   const stream = host.log.getMeta<number>("legacy_stream");
   const owner = host.log.getMeta<string>("legacy_subject");
-  if (stream === undefined || host.isTerminated() || !host.live.isAttached(stream) || owner !== principal?.subject) {
-    return host.error(404, SESSION_NOT_FOUND, "Session not found: open a new stream with GET /sse");
+  if (stream === undefined || !host.live.isAttached(stream) || owner !== principal?.subject) {
+    return host.error(404, SESSION_NOT_FOUND, GONE);
   }
+  // Everything this POST causes travels on the stream: a 202 for a stream whose client left
+  // would lose it all, so ask the connection first (this revision has no resumption).
+  if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
   const parsed = parseBody(text);
   if (!parsed.ok) return host.error(400, parsed.error.code, parsed.error.message);
   host.touch();
-  const exchange = toExchange(parsed);
+  const exchange = host.admit(toExchange(parsed));
   for (const invalid of exchange.invalid) host.emit(stream, invalid);
   for (const message of exchange.others) host.receive(message);
   for (const request of exchange.requests) {

@@ -1,114 +1,83 @@
 /**
- * McpSession: the Durable Object that is one MCP session. It owns the session's negotiated
- * state, its SSE streams and event log, in-flight interactive requests, server-to-client
- * requests, subscriptions, expiry and termination. The Worker calls `init` and `confirm` over
- * RPC and forwards POST (with its body), GET and DELETE through `fetch`.
+ * McpSession: the Durable Object that is one MCP session. The class holds the constructor, the
+ * RPC surface (durable-objects/protocol.ts) and the routing of forwarded requests; each role is
+ * a part behind a narrow host interface: session/core.ts (state, emit, activity, alarm time),
+ * session/inflight.ts (POSTs and the handlers they run), session/replay.ts (GET and
+ * Last-Event-ID), session/lifecycle.ts (restore, termination, expiry), legacy-transport.ts
+ * (2024-11-05). Subscriptions and list_changed registrations live in the hub (durable-objects/hub/).
  */
 import { DurableObject } from "cloudflare:workers";
-import { INTERNAL_ERROR, INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, SESSION_RESTARTED, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
-import { errorMessage, isResponse, notification, toWire, type Message, type Params, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
-import { parseBody } from "../src/jsonrpc/parse";
-import type { Channel, SessionInfo, SessionState } from "../src/mcp/context";
-import { dispatchRequest, toErrorObject, type DispatchContext, type SessionOps } from "../src/mcp/dispatch";
-import { replyBody, toExchange, type Exchange } from "../src/mcp/exchange";
-import { isInteractiveCall } from "../src/mcp/routing";
+import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { errorMessage, notification } from "../src/jsonrpc/messages";
+import type { SessionState } from "../src/mcp/context";
+import { toErrorObject, type SessionOps } from "../src/mcp/dispatch";
 import type { McpServer } from "../src/mcp/server";
-import { acceptsBatches, usesSsePolling } from "../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../src/options";
-import { encodeSseEvent } from "../src/sse/encode";
-import { EventLog, fitsInEvent, formatEventId, MAX_EVENT_BYTES, parseEventId } from "./event-log";
-import { PendingRequests } from "./pending";
-import { LiveStreams } from "./streams";
 import type { ListKind, UpdateDelivery } from "./hub/contract";
 import { hubStub } from "../src/publish";
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
-import { decodePrincipal, HEADER_PRINCIPAL, type Principal } from "../src/auth/principal";
-import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
+import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
+import { decodePrincipal, HEADER_LEGACY_ENDPOINT, HEADER_PRINCIPAL, LEGACY_OPEN_URL, LEGACY_POST_URL, type SessionObjectRpc } from "./protocol";
+import { NOT_FOUND_MESSAGE, rpcError, SessionCore } from "./session/core";
+import { InflightRequests } from "./session/inflight";
+import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./session/lifecycle";
+import { handleGet } from "./session/replay";
 
-export { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "./legacy-transport";
-
-const HEADER_LAST_EVENT_ID = "Last-Event-ID";
-/** Activity is persisted at most this often; idle expiry is accurate to this interval. */
-const ACTIVITY_WRITE_INTERVAL_MS = 30_000;
-
-function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
-}
-
-function rpcError(status: number, code: number, message: string): Response {
-  return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status);
-}
-
-/** Request ids are stored as their JSON text so 1 and "1" stay distinct. */
-function idKey(id: RequestMessage["id"]): string {
-  return JSON.stringify(id);
-}
-
-interface InflightWork {
-  stream: number;
-  controller: AbortController;
-}
-
-export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
-  private readonly log: EventLog;
-  private readonly live: LiveStreams;
-  private readonly pending: PendingRequests;
-  private readonly work = new Map<string, InflightWork>();
-  private state: SessionState | null = null;
-  private terminated = false;
-  private lastActivityWrite = 0;
-  /** The alarm this object last set or read: undefined until known, null when none is set. */
-  private alarmAt: number | null | undefined;
+export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
+  private readonly core: SessionCore;
+  private readonly inflight: InflightRequests<Env>;
+  private readonly lifecycle: LifecycleHost;
+  private readonly legacyHost: LegacyHost;
 
   constructor(
     ctx: DurableObjectState,
     env: Env,
     private readonly server: McpServer<Env>,
-    private readonly options: ResolvedSessionOptions,
+    options: ResolvedSessionOptions,
   ) {
     super(ctx, env);
-    this.log = new EventLog(ctx.storage.sql, options.maxEventsPerStream);
-    this.live = new LiveStreams(options.keepAliveMs);
-    this.pending = new PendingRequests(options.maxPendingRequests, options.requestTimeoutMs);
+    this.core = new SessionCore(ctx.storage, options);
+    this.inflight = new InflightRequests({
+      core: this.core,
+      server,
+      env,
+      sessionId: ctx.id.toString(),
+      ops: this.ops,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+    });
+    this.lifecycle = {
+      core: this.core,
+      storage: ctx.storage,
+      running: () => this.inflight.count,
+      abortAll: (reason) => this.inflight.abortAll(reason),
+      leaveHub: () => this.leaveHub(),
+    };
     this.legacyHost = this.createLegacyHost();
-    ctx.blockConcurrencyWhile(async () => this.restore());
-  }
-
-  /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
-  private restore(): void {
-    this.terminated = this.log.getMeta<boolean>("terminated") ?? false;
-    this.state = this.terminated ? null : (this.log.getMeta<SessionState>("state") ?? null);
-    for (const { stream, requestId } of this.log.inflight()) {
-      const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
-        code: SESSION_RESTARTED,
-        message: "The session restarted while this request was in flight; its work was lost. Retry the request.",
-      });
-      this.log.append(stream, JSON.stringify(toWire(error)));
-      this.log.removeInflight(stream, requestId);
-      if (!this.log.hasInflight(stream)) this.log.markDone(stream, Date.now());
-    }
+    ctx.blockConcurrencyWhile(async () => restoreSession(this.core));
   }
 
   // ---- RPC from the Worker -------------------------------------------------------------
 
   /** Records the negotiated state of a new session. Never re-initialises an existing one. */
   async init(state: SessionState): Promise<void> {
-    if (this.state !== null || this.terminated || this.log.getMeta("state") !== undefined) {
+    const core = this.core;
+    if (core.state !== null || core.terminated || core.log.getMeta("state") !== undefined) {
       throw new Error("mcp-edge: session object initialised twice");
     }
-    this.state = state;
-    this.log.setMeta("state", state);
-    this.touch(true);
+    core.state = state;
+    core.log.setMeta("state", state);
+    core.touch(true);
     await this.registerForListChanges();
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
   async confirm(subject?: string): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth).
-    if (!this.state || this.state.subject !== subject) return null;
-    this.touch();
-    return this.state;
+    const state = this.core.state;
+    if (!state || state.subject !== subject) return null;
+    this.core.touch();
+    return state;
   }
 
   /**
@@ -117,15 +86,20 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
    * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
   async resourceUpdated(uri: string): Promise<UpdateDelivery> {
-    if (!this.state) return "gone";
-    if (!this.log.isSubscribed(uri)) return "not-subscribed";
-    return this.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
+    if (!this.core.state) return "gone";
+    if (!this.core.log.isSubscribed(uri)) return "not-subscribed";
+    return this.core.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
   async listChanged(list: ListKind): Promise<UpdateDelivery> {
-    if (!this.state) return "gone";
-    return this.sendStandalone(notification(`notifications/${list}/list_changed`)) ? "sent" : "no-stream";
+    if (!this.core.state) return "gone";
+    return this.core.sendStandalone(notification(`notifications/${list}/list_changed`)) ? "sent" : "no-stream";
+  }
+
+  /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */
+  settled(): Promise<void> {
+    return this.inflight.settled();
   }
 
   /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
@@ -140,14 +114,15 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
-  private async leaveHub(): Promise<void> {
-    if (!this.server.listChanged && this.log.countSubscriptions() === 0) return;
-    try {
-      await hubStub(this.env as EdgeEnv, undefined, "resources/subscribe").forget(this.ctx.id.toString());
-    } catch (error) {
-      // The hub forgets a session it finds gone at its next update anyway.
-      console.error("mcp-edge: leaving the hub failed", error);
-    }
+  private leaveHub(): Promise<void> {
+    // Read now, synchronously: the caller closes the log right after this call.
+    if (!this.server.listChanged && this.core.log.countSubscriptions() === 0) return Promise.resolve();
+    return hubStub(this.env as EdgeEnv, undefined, "resources/subscribe")
+      .forget(this.ctx.id.toString())
+      .catch((error: unknown) => {
+        // The hub forgets a session it finds gone at its next update anyway.
+        console.error("mcp-edge: leaving the hub failed", error);
+      });
   }
 
   // ---- HTTP from the Worker ------------------------------------------------------------
@@ -157,290 +132,78 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
     if (request.url === LEGACY_OPEN_URL) return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
+    const core = this.core;
     // Another principal's request on this session is answered as if the session did not exist.
-    if (!this.state || this.state.subject !== principal?.subject) {
-      return rpcError(404, SESSION_NOT_FOUND, "Session not found: it expired or was terminated; send a new initialize request");
-    }
-    this.touch();
+    if (!core.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
+    core.touch();
     switch (request.method) {
-      case "POST":
-        return this.handlePost(await request.text(), principal);
+      case "POST": {
+        const text = await request.text();
+        // The session may have ended while the body arrived: termination is a state every path respects.
+        const state = core.state;
+        if (state === null || !core.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
+        return this.inflight.handlePost(text, state, principal);
+      }
       case "GET":
-        return this.handleGet(request);
+        return handleGet(core, request, (core.state as SessionState).protocolVersion);
       case "DELETE":
-        return this.terminate();
+        return terminateSession(this.lifecycle);
       default:
         return rpcError(405, TRANSPORT_ERROR, "Method Not Allowed");
     }
   }
 
   override async alarm(): Promise<void> {
-    // The alarm that is running is no longer set; whatever is set below is the next one.
-    this.alarmAt = null;
-    if (this.terminated || !this.state) {
-      // Termination is durable: the tombstone was written first; now nothing is left.
-      await this.ctx.storage.deleteAll();
-      return;
-    }
-    const now = Date.now();
-    const lastActive = this.log.getMeta<number>("last_active") ?? 0;
-    if (now - lastActive >= this.options.idleTimeoutMs && this.live.count() === 0 && this.work.size === 0) {
-      this.state = null;
-      this.terminated = true;
-      this.log.setMeta("terminated", true);
-      await this.leaveHub();
-      await this.ctx.storage.deleteAll();
-      return;
-    }
-    this.log.deleteFinishedBefore(now - this.options.completedStreamGraceMs);
-    await this.setAlarmAt(Math.min(lastActive + this.options.idleTimeoutMs, now + this.options.completedStreamGraceMs) + 1);
+    await runAlarm(this.lifecycle);
   }
 
-  // ---- POST ----------------------------------------------------------------------------
-
-  private async handlePost(text: string, principal: Principal | undefined): Promise<Response> {
-    const parsed = parseBody(text);
-    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
-    const exchange = toExchange(parsed);
-    const state = this.state as SessionState;
-    if (exchange.batch && !acceptsBatches(state.protocolVersion)) {
-      return rpcError(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${state.protocolVersion}`);
-    }
-    for (const message of exchange.others) this.receive(message);
-    if (exchange.requests.length === 0) {
-      return exchange.invalid.length === 0 ? new Response(null, { status: 202 }) : jsonResponse(replyBody(exchange, []));
-    }
-    if (!exchange.requests.some((r) => isInteractiveCall(r, this.server))) {
-      const signal = new AbortController().signal;
-      const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, this.dispatchContext(undefined, principal), signal)));
-      return jsonResponse(replyBody(exchange, responses));
-    }
-    return this.openPostStream(exchange, principal);
-  }
-
-  /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
-  private receive(message: Message): void {
-    switch (message.kind) {
-      case "result":
-      case "error":
-        this.pending.settle(message);
-        return;
-      case "notification":
-        if (message.method === "notifications/roots/list_changed") this.rootsChanged();
-        if (message.method === "notifications/cancelled") {
-          const requestId = message.params?.requestId;
-          if (typeof requestId === "string" || typeof requestId === "number") {
-            this.work.get(idKey(requestId))?.controller.abort(new RpcError(REQUEST_CANCELLED, "cancelled by the client"));
-            this.pending.cancelByClient(requestId);
-          }
-        }
-        return;
-      case "request":
-        return;
-    }
-  }
-
-  /** Hands notifications/roots/list_changed to server code; its failure is logged, never sent. */
-  private rootsChanged(): void {
-    const handler = this.server.rootsChangedHandler;
-    if (!handler || !this.state) return;
-    const session: SessionInfo = { ...this.state, id: this.ctx.id.toString() };
-    this.ctx.waitUntil(
-      Promise.resolve()
-        .then(() => handler(session, this.env))
-        .catch((error: unknown) => console.error("mcp-edge: onRootsListChanged handler failed", error)),
-    );
-  }
-
-  private openPostStream(exchange: Exchange, principal: Principal | undefined): Response {
-    if (this.live.count() >= this.options.maxStreams) {
-      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); wait for one to finish`);
-    }
-    const state = this.state as SessionState;
-    const stream = this.log.openStream("post");
-    this.log.enforceStreamCap(this.options.maxStreams);
-    const polling = usesSsePolling(state.protocolVersion);
-    for (const request of exchange.requests) this.log.addInflight(stream, idKey(request.id));
-    const response = this.live.attach(stream);
-    if (polling) this.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), this.options.retryMs));
-    for (const invalid of exchange.invalid) this.emit(stream, invalid);
-    if (polling && this.options.pollAfterMs !== undefined) {
-      setTimeout(() => this.live.close(stream), this.options.pollAfterMs);
-    }
-    const all = exchange.requests.map((request) => this.run(stream, request, principal));
-    void Promise.allSettled(all).then(() => {
-      this.log.markDone(stream, Date.now());
-      this.live.close(stream);
-      this.scheduleAlarm();
-    });
-    return response;
-  }
-
-  /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
-  private async run(stream: number, request: RequestMessage, principal: Principal | undefined): Promise<void> {
-    const key = idKey(request.id);
-    const controller = new AbortController();
-    this.work.set(key, { stream, controller });
-    try {
-      const response = await dispatchRequest(request, this.dispatchContext(this.channelFor(stream), principal), controller.signal);
-      // 2025-06-18 Cancellation: a cancelled request gets no response.
-      if (!controller.signal.aborted) {
-        try {
-          this.emit(stream, response);
-        } catch (error) {
-          // Storage refused the response: the client still gets a (non-resumable) error for its id.
-          const failure = errorMessage(request.id, error instanceof RpcError ? error.toJSON() : { code: INTERNAL_ERROR, message: "Internal error" });
-          this.live.send(stream, encodeSseEvent(JSON.stringify(toWire(failure))));
-        }
-      }
-    } finally {
-      this.work.delete(key);
-      this.log.removeInflight(stream, key);
-    }
-  }
-
-  private dispatchContext(channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
-    const state = this.state as SessionState;
-    const session: SessionInfo = { ...state, id: this.ctx.id.toString() };
-    return { server: this.server, env: this.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.ops, principal };
-  }
-
+  /** Session state changes only this object can make (dispatch.ts SessionOps). */
   private readonly ops: SessionOps = {
     setLogLevel: async (level) => {
-      if (!this.state) return;
-      this.state = { ...this.state, logLevel: level };
-      this.log.setMeta("state", this.state);
+      const core = this.core;
+      if (!core.state) return;
+      core.state = { ...core.state, logLevel: level };
+      core.log.setMeta("state", core.state);
     },
     subscribe: async (uri) => {
-      if (!this.log.isSubscribed(uri) && this.log.countSubscriptions() >= this.options.maxSubscriptions) {
-        throw new RpcError(LIMIT_EXCEEDED, `Too many subscriptions on this session (limit ${this.options.maxSubscriptions}); unsubscribe from one first`);
+      const { log, options } = this.core;
+      if (this.core.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
+      if (!log.isSubscribed(uri) && log.countSubscriptions() >= options.maxSubscriptions) {
+        throw new RpcError(LIMIT_EXCEEDED, `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`);
       }
-      this.log.subscribe(uri);
+      log.subscribe(uri);
       await this.updateRegistry(uri, true);
     },
     unsubscribe: async (uri) => {
-      if (!this.log.isSubscribed(uri)) return;
-      this.log.unsubscribe(uri);
+      const log = this.core.log;
+      // Unsubscribing from what was never subscribed stores nothing, here or in any registry.
+      if (!log.isSubscribed(uri)) return;
+      log.unsubscribe(uri);
       await this.updateRegistry(uri, false);
     },
   };
 
-  private channelFor(stream: number): Channel {
-    return {
-      notify: async (method: string, params: Params) => {
-        this.emit(stream, notification(method, params));
-      },
-      request: (method: string, params: Params, signal: AbortSignal) =>
-        this.pending.request(method, signal, {
-          send: (id) => this.emit(stream, { kind: "request", id, method, params }),
-          cancel: (id, reason) => this.emit(stream, notification("notifications/cancelled", { requestId: id, reason })),
-        }),
-      closeStream: () => {
-        // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
-        if (this.state && usesSsePolling(this.state.protocolVersion)) this.live.close(stream);
-      },
-      logLevel: () => this.state?.logLevel,
-      requestUnavailable: undefined,
-    };
-  }
-
-  /**
-   * Stores a message on a stream, then writes it to the stream's connection if one is attached.
-   * A message too large to store is never sent: a request or notification throws (the handler
-   * gets the error), a response is replaced by an error response so its request is still answered.
-   */
-  private emit(stream: number, message: Message | ResponseMessage): void {
-    let data = JSON.stringify(toWire(message));
-    if (!fitsInEvent(data)) {
-      const limit = `larger than ${MAX_EVENT_BYTES} bytes, the most one stored SSE event can hold`;
-      if (!isResponse(message)) throw new RpcError(LIMIT_EXCEEDED, `${message.method} was not sent: the message is ${limit}`);
-      data = JSON.stringify(toWire(errorMessage(message.id, { code: LIMIT_EXCEEDED, message: `The response is ${limit}` })));
-    }
-    let id: string;
-    try {
-      id = this.log.append(stream, data);
-    } catch (error) {
-      // Never send what was not stored, and never show the storage engine's message.
-      console.error("mcp-edge: storing an event failed", error);
-      throw new RpcError(INTERNAL_ERROR, "The session could not store a message, so it was not sent");
-    }
-    this.live.sendEvent(stream, id, data);
-  }
-
-  /** Server messages unrelated to a request go on the newest open standalone stream, if any. */
-  private sendStandalone(message: Message): boolean {
-    const stream = this.log.latestOpen("get");
-    if (stream === undefined) return false;
-    this.emit(stream, message);
-    return true;
-  }
-
-  // ---- GET -----------------------------------------------------------------------------
-
-  private handleGet(request: Request): Response {
-    const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
-    if (lastEventId !== null) return this.resume(lastEventId);
-    // A new GET gets its own stream and becomes the one standalone messages go to: the older
-    // one may be a connection that died unnoticed, and a message is never sent on two streams.
-    const open = this.log.latestOpen("get");
-    if (this.live.count() >= this.options.maxStreams) {
-      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${this.options.maxStreams}); close one first`);
-    }
-    if (open !== undefined) this.log.markDone(open, Date.now());
-    const stream = this.log.openStream("get");
-    this.log.enforceStreamCap(this.options.maxStreams);
-    const response = this.live.attach(stream);
-    if (usesSsePolling((this.state as SessionState).protocolVersion)) {
-      this.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), this.options.retryMs));
-    }
-    return response;
-  }
-
-  /** Replays one stream's events after the given id (a range read), then continues live. */
-  private resume(lastEventId: string): Response {
-    const cursor = parseEventId(lastEventId);
-    const row = cursor ? this.log.stream(cursor.stream) : undefined;
-    if (!cursor || !row) {
-      return rpcError(400, TRANSPORT_ERROR, "Bad Request: Last-Event-ID does not name an event of this session's streams");
-    }
-    const first = this.log.firstSeq(cursor.stream);
-    if (first !== undefined && first > cursor.seq + 1) {
-      // Replaying from here would skip trimmed events silently: say so instead.
-      return rpcError(400, TRANSPORT_ERROR, `Bad Request: events after ${lastEventId} were trimmed (at most ${this.options.maxEventsPerStream} are kept per stream); they cannot be replayed`);
-    }
-    // Read and attach with no await between them, so no event can fall in the gap.
-    const events = this.log.after(cursor.stream, cursor.seq);
-    const response = this.live.attach(cursor.stream);
-    for (const event of events) this.live.sendEvent(cursor.stream, event.id, event.data);
-    if (row.done) this.live.close(cursor.stream);
-    return response;
-  }
-
   // ---- 2024-11-05 HTTP+SSE transport (legacy-transport.ts) --------------------------------
 
-  /** Built in the constructor, once the log and streams exist. */
-  private readonly legacyHost: LegacyHost;
-
   private createLegacyHost(): LegacyHost {
+    const core = this.core;
     return {
-      log: this.log,
-      live: this.live,
-      isTaken: () => this.state !== null || this.terminated,
-      isInitialized: () => this.state !== null,
-      isTerminated: () => this.terminated,
-      touch: (force) => this.touch(force),
-      emit: (stream, message) => this.emit(stream, message),
-      receive: (message) => this.receive(message),
-      start: (stream, request, principal) => {
-        this.log.addInflight(stream, idKey(request.id));
-        void this.run(stream, request, principal);
-      },
+      log: core.log,
+      live: core.live,
+      isTaken: () => core.state !== null || core.terminated,
+      isInitialized: () => core.state !== null,
+      isTerminated: () => core.terminated,
+      touch: (force) => core.touch(force),
+      emit: (stream, message) => core.emit(stream, message),
+      receive: (message) => this.inflight.receive(message),
+      admit: (exchange) => this.inflight.admit(exchange),
+      start: (stream, request, principal) => this.inflight.start(stream, request, principal),
       initialize: (request, subject) => {
         try {
           const { result, state: negotiated } = initialize(this.server, request.params, true);
           const state = subject === undefined ? negotiated : { ...negotiated, subject };
-          this.state = state;
-          this.log.setMeta("state", state);
+          core.state = state;
+          core.log.setMeta("state", state);
           this.ctx.waitUntil(this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)));
           return { kind: "result", id: request.id, result };
         } catch (error) {
@@ -449,53 +212,6 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> {
       },
       error: rpcError,
     };
-  }
-
-  // ---- DELETE and housekeeping -----------------------------------------------------------
-
-  private async terminate(): Promise<Response> {
-    this.terminated = true;
-    this.state = null;
-    this.log.setMeta("terminated", true);
-    for (const { controller } of this.work.values()) controller.abort(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
-    this.pending.rejectAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
-    this.live.closeAll();
-    await this.leaveHub();
-    await this.setAlarmAt(Date.now());
-    return new Response(null, { status: 204 });
-  }
-
-  /** Notes activity; persisted at most every ACTIVITY_WRITE_INTERVAL_MS. */
-  private touch(force = false): void {
-    const now = Date.now();
-    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
-    this.lastActivityWrite = now;
-    this.log.setMeta("last_active", now);
-    this.scheduleAlarm();
-  }
-
-  /**
-   * Makes sure an alarm fires by the earliest time housekeeping could have work. Runs after
-   * every finished stream, so the alarm's time is kept in memory: storage is read once per
-   * object lifetime and written only when the alarm must move earlier.
-   */
-  private scheduleAlarm(): void {
-    const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
-    if (this.alarmAt !== undefined) {
-      if (this.alarmAt === null || this.alarmAt > at) void this.setAlarmAt(at);
-      return;
-    }
-    void this.ctx.storage.getAlarm().then((current) => {
-      // A setAlarmAt while the read was in flight is newer than what was read.
-      if (this.alarmAt === undefined) this.alarmAt = current;
-      if (this.alarmAt === null || this.alarmAt > at) return this.setAlarmAt(at);
-      return undefined;
-    });
-  }
-
-  private setAlarmAt(at: number): Promise<void> {
-    this.alarmAt = at;
-    return this.ctx.storage.setAlarm(at);
   }
 }
 

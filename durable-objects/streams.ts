@@ -24,6 +24,8 @@ interface Connection {
   writing: boolean;
   /** close() was called: end the connection once the queued frames are written. */
   ending: boolean;
+  /** probe() callers waiting for the queue to be written (true) or the connection to fail (false). */
+  flushed: ((alive: boolean) => void)[];
 }
 
 /** Takes frames off the front of `queued` up to MAX_WRITE_BYTES (at least one) as one chunk. */
@@ -64,6 +66,7 @@ export class LiveStreams {
       writing: false,
       ending: false,
       sent: false,
+      flushed: [],
     };
     this.connections.set(stream, connection);
     this.ticker ??= setInterval(() => this.keepAlive(), Math.max(1, Math.floor(this.keepAliveMs / 2)));
@@ -74,6 +77,21 @@ export class LiveStreams {
 
   isAttached(stream: number): boolean {
     return this.connections.has(stream);
+  }
+
+  /**
+   * Whether the stream's client is still there: writes a keep-alive comment and waits until it
+   * was taken (true) or the write failed (false). A client that went away is otherwise noticed
+   * only at the next keep-alive; the 2024-11-05 transport asks before it accepts a POST whose
+   * answers would travel on this stream.
+   */
+  probe(stream: number): Promise<boolean> {
+    const connection = this.connections.get(stream);
+    if (!connection || connection.closed || connection.ending) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      connection.flushed.push(resolve);
+      this.send(stream, KEEPALIVE_FRAME);
+    });
   }
 
   /** Writes a frame if the stream has a connection; never waits for the client to read it. */
@@ -125,6 +143,7 @@ export class LiveStreams {
   private writeQueued(stream: number, connection: Connection): void {
     if (connection.queued.length === 0) {
       connection.writing = false;
+      for (const resolve of connection.flushed.splice(0)) resolve(!connection.closed || connection.ending);
       if (connection.ending) connection.writer.close().catch(() => undefined);
       return;
     }
@@ -141,6 +160,7 @@ export class LiveStreams {
   private drop(stream: number, connection: Connection): void {
     if (connection.closed) return;
     connection.closed = true;
+    if (!connection.ending) for (const resolve of connection.flushed.splice(0)) resolve(false);
     if (this.connections.get(stream) === connection) this.connections.delete(stream);
   }
 }

@@ -1,10 +1,10 @@
 /** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
-import type { McpSessionObject } from "../durable-objects/mcp-session";
+import type { SessionObjectRpc } from "../durable-objects/protocol";
 import type { McpHub } from "../durable-objects/hub/mcp-hub";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
-  MCP_SESSION?: DurableObjectNamespace<McpSessionObject>;
+  MCP_SESSION?: DurableObjectNamespace<SessionObjectRpc>;
   /** The subscription hub (listen streams, publish fan-out, 2025-era subscriptions). */
   MCP_HUB?: DurableObjectNamespace<McpHub>;
   /** Comma-separated host names added to `allowedHosts`. */

@@ -9,7 +9,7 @@ export type {
   ResourceContentsInput, EnabledPredicate, ToolHandler, Awaitable,
 } from "./mcp/server";
 export type { HandlerContext, InteractiveContext, SessionInfo, SessionState, SamplingRequest, ElicitUrlOptions } from "./mcp/context";
-export { text, image, audio, resourceLink, embeddedResource, toolError, toBase64 } from "./mcp/content";
+export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
 export { RpcError } from "./jsonrpc/errors";

@@ -28,6 +28,11 @@ export interface SessionOptions {
   completedStreamGraceMs?: number;
   /** Resources one session may be subscribed to at once (default 1,000); each URI is at most 8 KiB. */
   maxSubscriptions?: number;
+  /**
+   * Handlers the session object runs at once (default 256): requests of a POST beyond what is
+   * left get a -32003 error each instead of starting.
+   */
+  maxConcurrentRuns?: number;
 }
 
 /** 2026-07-28 `subscriptions/listen` streams, served by the hub object (README "Subscriptions and the hub"). */
@@ -72,6 +77,8 @@ export interface EdgeOptions<Env = unknown> {
   allowedOrigins?: string[];
   /** Largest accepted POST body in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /** Requests of one POST (a batch) that run; each one beyond gets a -32003 error (default 100). */
+  maxRunsPerRequest?: number;
   session?: SessionOptions;
   /**
    * Protocol eras served on the endpoint (default both): "2025" is the initialize/session era
@@ -103,6 +110,9 @@ export interface ResolvedSessionOptions {
   maxPendingRequests: number;
   completedStreamGraceMs: number;
   maxSubscriptions: number;
+  maxConcurrentRuns: number;
+  /** The top-level `maxRunsPerRequest`, which the session object enforces too. */
+  maxRunsPerRequest: number;
 }
 
 export interface ResolvedOptions {
@@ -114,6 +124,7 @@ export interface ResolvedOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  maxRunsPerRequest: number;
   session: ResolvedSessionOptions;
   listen: ResolvedListenOptions;
   auth: ResolvedAuth | undefined;
@@ -131,7 +142,9 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
-export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOptions {
+export const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
+
+export function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
   return {
     idleTimeoutMs: positive("session.idleTimeoutMs", s.idleTimeoutMs, 30 * 60_000),
     requestTimeoutMs: positive("session.requestTimeoutMs", s.requestTimeoutMs, 60_000),
@@ -143,6 +156,8 @@ export function resolveSessionOptions(s: SessionOptions = {}): ResolvedSessionOp
     maxPendingRequests: positive("session.maxPendingRequests", s.maxPendingRequests, 32),
     completedStreamGraceMs: positive("session.completedStreamGraceMs", s.completedStreamGraceMs, 5 * 60_000),
     maxSubscriptions: positive("session.maxSubscriptions", s.maxSubscriptions, 1000),
+    maxConcurrentRuns: positive("session.maxConcurrentRuns", s.maxConcurrentRuns, 256),
+    maxRunsPerRequest,
   };
 }
 
@@ -165,6 +180,7 @@ export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptio
 export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
+  const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   return {
     path,
     sessions: o.sessions ?? true,
@@ -175,7 +191,8 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     allowedHosts: [...LOOPBACK_HOSTS, ...(o.allowedHosts ?? []).map((h) => h.toLowerCase())],
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
-    session: resolveSessionOptions(o.session),
+    maxRunsPerRequest,
+    session: resolveSessionOptions(o.session, maxRunsPerRequest),
     listen: resolveListenOptions(o.listen),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
     eras: resolveEras(o.eras),

@@ -7,7 +7,7 @@
 import { DEFAULT_HUB_SHARD, hubObjectId, type ListKind, type PublishEvent, type PublishReport } from "../durable-objects/hub/contract";
 import type { McpHub } from "../durable-objects/hub/mcp-hub";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
-import { MAX_SUBSCRIPTION_URI_LENGTH } from "./mcp/handlers/resources";
+import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
 
 export type { ListKind, PublishEvent, PublishReport };
@@ -41,8 +41,8 @@ function checkEvent(event: PublishEvent): void {
   switch (event.type) {
     case "resourceUpdated":
       if (typeof event.uri !== "string" || event.uri.length === 0) throw new TypeError("mcp-edge publish: resourceUpdated needs a non-empty uri");
-      if (event.uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
-        throw new RpcError(INVALID_PARAMS, `the uri is ${event.uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to, so nobody can be notified`);
+      if (event.uri.length > MAX_URI_LENGTH) {
+        throw new RpcError(INVALID_PARAMS, `the uri is ${event.uri.length} characters long; at most ${MAX_URI_LENGTH} can be subscribed to, so nobody can be notified`);
       }
       return;
     case "listChanged":

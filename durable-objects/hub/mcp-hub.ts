@@ -5,7 +5,7 @@
  * out to both: listen streams get it directly, sessions through their own object.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { McpSessionObject } from "../mcp-session";
+import type { SessionObjectRpc } from "../protocol";
 import type { EdgeEnv } from "../../src/env";
 import { HUB_LISTEN_URL, type HubTopic, type ListenOpen, type PublishEvent, type PublishReport, type UpdateDelivery } from "./contract";
 import { ListenStreams } from "./listeners";
@@ -72,7 +72,7 @@ export class McpHub extends DurableObject<EdgeEnv> {
     if (!namespace) throw new Error("mcp-edge: the hub has 2025-era sessions registered but no MCP_SESSION binding");
     const stale: string[] = [];
     const delivered = await Promise.all(ids.map(async (sessionId) => {
-      const stub: DurableObjectStub<McpSessionObject> = namespace.get(namespace.idFromString(sessionId));
+      const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
       const call = event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri) : stub.listChanged(event.list);
       const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
       if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);

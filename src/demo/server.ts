@@ -142,7 +142,7 @@ demoServer
 
   .tool("touch_resource", {
     description: "Marks a resource as changed (default test://watched-resource): every session subscribed to it gets notifications/resources/updated.",
-    input: z.object({ uri: z.string().default("test://watched-resource").describe("The resource URI") }),
+    input: z.object({ uri: z.string().max(8192).default("test://watched-resource").describe("The resource URI") }),
     annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   }, async ({ uri }, ctx) => {
     const sessions = await notifyResourceUpdated(ctx.env, uri);

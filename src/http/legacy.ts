@@ -9,9 +9,9 @@ import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
-import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/mcp-session";
+import { encodePrincipal, HEADER_LEGACY_ENDPOINT, HEADER_PRINCIPAL, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/protocol";
 import { checkScopes } from "../auth/authenticate";
-import { encodePrincipal, HEADER_PRINCIPAL, type Principal } from "../auth/principal";
+import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/exchange";
 

@@ -7,7 +7,7 @@
 import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
-import { MAX_SUBSCRIPTION_URI_LENGTH } from "../mcp/handlers/resources";
+import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
 import type { McpServer } from "../mcp/server";
 import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
@@ -98,7 +98,7 @@ function readStrings(value: unknown, field: string, max: number, check: (s: stri
 }
 
 function checkUri(uri: string, at: string): string | undefined {
-  if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) return `${at} is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`;
+  if (uri.length > MAX_URI_LENGTH) return `${at} is ${uri.length} characters long; at most ${MAX_URI_LENGTH} can be subscribed to`;
   if (!URI_SCHEME.test(uri)) return `${at} is not a URI (it needs a scheme, e.g. "file:///project/config.json")`;
   return undefined;
 }

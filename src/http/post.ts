@@ -9,6 +9,7 @@ import { parseBody } from "../jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../mcp/context";
 import { dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
+import { limitRuns } from "../mcp/run-limits";
 import { initialize } from "../mcp/handlers/initialize";
 import { isInteractiveCall, needsSession } from "../mcp/routing";
 import { sessionObjectId } from "../mcp/session-id";
@@ -69,7 +70,7 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    return answer(exchange, { server: rt.server, env, sessions: false, session: undefined, protocolVersion: version, channel: undefined, ops: undefined, principal });
+    return answer(exchange, { server: rt.server, env, sessions: false, session: undefined, protocolVersion: version, channel: undefined, ops: undefined, principal }, rt.options.maxRunsPerRequest);
   }
 
   const sessionId = request.headers.get(HEADER_SESSION_ID);
@@ -91,7 +92,7 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  return answer(exchange, { server: rt.server, env, sessions: true, session, protocolVersion: state.protocolVersion, channel: undefined, ops: undefined, principal });
+  return answer(exchange, { server: rt.server, env, sessions: true, session, protocolVersion: state.protocolVersion, channel: undefined, ops: undefined, principal }, rt.options.maxRunsPerRequest);
 }
 
 function sessionNotFound(): Response {
@@ -99,10 +100,11 @@ function sessionNotFound(): Response {
 }
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
-async function answer<Env>(exchange: Exchange, dc: DispatchContext<Env>): Promise<Response> {
-  if (exchange.batch && !acceptsBatches(dc.protocolVersion)) {
+async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, maxRunsPerRequest: number): Promise<Response> {
+  if (all.batch && !acceptsBatches(dc.protocolVersion)) {
     return refuse({ reason: "batch-unsupported", version: dc.protocolVersion });
   }
+  const exchange = limitRuns(all, { perRequest: maxRunsPerRequest });
   if (exchange.requests.length === 0) {
     return exchange.invalid.length === 0 ? accepted() : json(replyBody(exchange, []));
   }

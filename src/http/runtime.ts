@@ -1,5 +1,5 @@
 /** What every Worker-side module of one mounted MCP server shares. */
-import type { McpSessionObject } from "../../durable-objects/mcp-session";
+import type { SessionObjectRpc } from "../../durable-objects/protocol";
 import type { EdgeEnv } from "../env";
 import type { McpServer } from "../mcp/server";
 import type { ResolvedOptions } from "../options";
@@ -9,5 +9,5 @@ export type { EdgeEnv };
 export interface EdgeRuntime<Env> {
   server: McpServer<Env>;
   options: ResolvedOptions;
-  sessionNamespace(env: Env): DurableObjectNamespace<McpSessionObject>;
+  sessionNamespace(env: Env): DurableObjectNamespace<SessionObjectRpc>;
 }

@@ -36,9 +36,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return (typeof value === "string") || (typeof value === "number" && Number.isFinite(value));
+/**
+ * A numeric id must survive the round trip exactly: beyond ±(2^53 − 1) JSON.parse has already
+ * rounded it (12345678901234567890 reads as 12345678901234567000), so echoing it would answer
+ * a different id. Such an id is refused (-32600, id null) rather than echoed wrongly.
+ */
+function isExactNumber(value: number): boolean {
+  return Number.isFinite(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER;
 }
+
+function isRequestId(value: unknown): value is RequestId {
+  return (typeof value === "string") || (typeof value === "number" && isExactNumber(value));
+}
+
+const INEXACT_ID = `"id" is a number beyond ±${Number.MAX_SAFE_INTEGER}, which JSON numbers cannot carry exactly here; send it as a string`;
 
 function invalid(reason: string, id: unknown = null): ParsedEntry {
   // Answer with the request's id when it is a valid one, else null (JSON-RPC 2.0 §5).
@@ -67,6 +78,7 @@ export function parseMessage(value: unknown): ParsedEntry {
     if (!hasId) return { ok: true, message: { kind: "notification", method, params } };
     // MCP (2025-03-26 "Requests"): the ID MUST NOT be null.
     if (id === null) return invalid('"id" must not be null');
+    if (typeof id === "number" && Number.isFinite(id) && !isExactNumber(id)) return invalid(INEXACT_ID);
     if (!isRequestId(id)) return invalid('"id" must be a string or a number');
     return { ok: true, message: { kind: "request", id, method, params } };
   }

@@ -28,6 +28,17 @@ export function toolError(message: string): CallToolResult {
   return { content: [text(message)], isError: true };
 }
 
+/**
+ * Thrown by a tool whose message is meant for the model: it becomes an `isError` result with
+ * exactly this message. Anything else a tool throws is reported generically, with a reference.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolError";
+  }
+}
+
 /** Standard base64 of bytes, chunked so large blobs do not overflow the argument stack. */
 export function toBase64(bytes: Uint8Array): string {
   let binary = "";

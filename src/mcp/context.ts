@@ -9,6 +9,7 @@ import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CA
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
+import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { InferSchema, SchemaInput } from "./schema";
 import type { AnyVersion, ProtocolVersion } from "./versions";
 import {
@@ -123,28 +124,17 @@ function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capab
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A client's answer that does not have the shape the spec gives is the client's error, named as such. */
-function checkSamplingResult(result: Params): CreateMessageResult {
-  const content = result.content;
-  if ((result.role !== "user" && result.role !== "assistant") || typeof result.model !== "string" || !isObject(content) || typeof content.type !== "string") {
-    throw new RpcError(CLIENT_ERROR, "sampling/createMessage: the client's answer lacks role, model or content");
+/**
+ * The 2025 handler API takes one sampled block (`CreateMessageResult`); a list (sampling with
+ * tools) is unwrapped when it holds exactly one block.
+ */
+function toSingleBlock(answer: SampledMessage): CreateMessageResult {
+  if (!Array.isArray(answer.content)) return answer as CreateMessageResult;
+  const [only, ...rest] = answer.content;
+  if (only === undefined || rest.length > 0 || (only.type !== "text" && only.type !== "image" && only.type !== "audio")) {
+    throw new RpcError(CLIENT_ERROR, "sampling/createMessage: the client answered with a list of content blocks; this server asked for one text, image or audio block");
   }
-  return result as unknown as CreateMessageResult;
-}
-
-function checkElicitResult(result: Params): ElicitResult {
-  const action = result.action;
-  if (action !== "accept" && action !== "decline" && action !== "cancel") {
-    throw new RpcError(CLIENT_ERROR, 'elicitation/create: the client\'s answer needs action "accept", "decline" or "cancel"');
-  }
-  if (action === "accept" && result.content !== undefined && !isObject(result.content)) {
-    throw new RpcError(CLIENT_ERROR, "elicitation/create: accepted content must be an object");
-  }
-  return (action === "accept" ? { action, content: result.content ?? {} } : { action }) as ElicitResult;
+  return { ...answer, content: only } as CreateMessageResult;
 }
 
 /** Builds an interactive context over a lane's channel. */
@@ -175,7 +165,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async sample(params, options) {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
-      return checkSamplingResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key));
+      return toSingleBlock(checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key)));
     },
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
@@ -197,8 +187,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async listRoots(options) {
       requireCapability(base, channel, "roots", "roots/list");
-      const result = await channel.request("roots/list", {}, base.signal, options?.key);
-      return Array.isArray(result.roots) ? (result.roots as Root[]) : [];
+      return checkListRootsResult(await channel.request("roots/list", {}, base.signal, options?.key));
     },
     closeStream() {
       channel.closeStream();

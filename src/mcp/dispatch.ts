@@ -11,6 +11,7 @@ import type { McpServer } from "./server";
 import type { AnyVersion } from "./versions";
 import type { RequestEnvelope } from "./envelope";
 import type { LoggingLevel } from "./types";
+import { reportUnexpected } from "./unexpected";
 import { callTool, listTools } from "./handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "./handlers/resources";
 import { getPrompt, listPrompts } from "./handlers/prompts";
@@ -115,9 +116,9 @@ export async function dispatchRequest<Env>(request: RequestMessage, dc: Dispatch
   }
 }
 
-/** RpcErrors pass through; anything else is logged here and becomes a bare -32603. */
+/** RpcErrors pass through; anything else is logged here and becomes -32603 with only a reference. */
 export function toErrorObject(error: unknown, request: RequestMessage): { code: number; message: string; data?: unknown } {
   if (error instanceof RpcError) return error.toJSON();
-  console.error(`mcp-edge: ${request.method} (id ${String(request.id)}) failed:`, error);
-  return { code: INTERNAL_ERROR, message: "Internal error" };
+  const reference = reportUnexpected(`${request.method} (id ${JSON.stringify(request.id)})`, error);
+  return { code: INTERNAL_ERROR, message: "Internal error", data: { reference } };
 }

@@ -1,7 +1,7 @@
 /**
  * The demo server with small session limits, for tests of behaviour that the defaults make
  * slow or unreachable (keep-alives, request timeouts, SSE polling, the stream and
- * subscription caps).
+ * subscription caps, handlers running at once).
  */
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
@@ -13,6 +13,7 @@ export const TUNED = {
   maxStreams: 2,
   maxPendingRequests: 32,
   maxSubscriptions: 3,
+  maxConcurrentRuns: 3,
 } as const;
 
 const edge = createMcpEdge(demoServer, { session: TUNED });

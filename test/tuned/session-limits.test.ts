@@ -93,6 +93,21 @@ describe("session limits and timing", () => {
     expect([await replayStatus(eEvents[0]!.id!), await replayStatus(f), await replayStatus(g)]).toEqual([400, 200, 200]);
   });
 
+  it("runs at most maxConcurrentRuns handlers per session: a request beyond gets -32003 saying so, and runs once some finish", async () => {
+    const s = await startSession("2025-03-26");
+    const slow = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow_countdown", arguments: { seconds: 1 } } });
+    const running = await callOnStream(s, 0, "slow_countdown", { seconds: 1 });
+    const batch = sseOf(await send(s, [slow(1), slow(2), slow(3)]));
+    const setLevel = (id: number) => send(s, { jsonrpc: "2.0", id, method: "logging/setLevel", params: { level: "info" } });
+    const refused = `Not run: this session already runs its limit of ${TUNED.maxConcurrentRuns} handlers at once; retry when some finish`;
+    // One call runs, and of the batch of three only two fit: the third is answered on the stream at once.
+    expect((await batch.until(isResponseTo(3))).at(-1)?.json).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32003, message: refused } });
+    expect(await (await setLevel(4)).json()).toEqual({ jsonrpc: "2.0", id: 4, error: { code: -32003, message: refused } });
+    await running.all();
+    await batch.all();
+    expect(await (await setLevel(5)).json()).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+  });
+
   it("caps subscriptions per session at maxSubscriptions: a new URI beyond it is -32003, a repeat or a freed slot is fine", async () => {
     const s = await startSession("2025-06-18");
     const subscribe = async (uri: string, id: number) => (await send(s, { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } })).json();

@@ -4,6 +4,7 @@ import type { Params } from "../../jsonrpc/messages";
 import type { HandlerContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import type { Completer } from "../server";
+import { checkUriLength } from "./resources";
 
 /** The spec caps a completion response at 100 values. */
 const MAX_VALUES = 100;
@@ -17,12 +18,14 @@ function findCompleter<Env>(ref: Record<string, unknown>, argument: string, dc: 
   }
   if (ref.type === "ref/resource") {
     if (typeof ref.uri !== "string") throw new RpcError(INVALID_PARAMS, 'completion/complete: ref/resource needs a "uri"');
+    checkUriLength(ref.uri, "completion/complete");
     const template = dc.server.templates.find((t) => t.template.template === ref.uri);
     if (!template) {
       if (dc.server.resources.has(ref.uri)) return undefined;
       throw new RpcError(INVALID_PARAMS, `Unknown resource template: ${ref.uri}`);
     }
-    return template.complete[argument];
+    // The argument name is the client's: only the template's own completers count (never "constructor").
+    return Object.hasOwn(template.complete, argument) ? template.complete[argument] : undefined;
   }
   throw new RpcError(INVALID_PARAMS, 'completion/complete: "ref.type" must be "ref/prompt" or "ref/resource"');
 }
@@ -37,11 +40,11 @@ export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc
   }
   const completer = findCompleter(ref as Record<string, unknown>, name, dc);
   if (!completer) return { completion: { values: [], hasMore: false } };
-  const resolved: Record<string, string> = {};
   const given = typeof context === "object" && context !== null ? (context as Record<string, unknown>).arguments : undefined;
-  if (typeof given === "object" && given !== null) {
-    for (const [k, v] of Object.entries(given)) if (typeof v === "string") resolved[k] = v;
-  }
+  // Keys are the client's: fromEntries defines own fields, so a "__proto__" key stays a field.
+  const resolved: Record<string, string> = typeof given === "object" && given !== null
+    ? Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+    : {};
   const all = await completer(value, { ...hc, arguments: resolved });
   return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } };
 }

@@ -19,12 +19,14 @@ export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, h
   if (!prompt || !(await isEnabled(prompt, hc))) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
   const raw = params.arguments ?? {};
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
-  const args: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw)) {
+  const entries = Object.entries(raw);
+  for (const [key, value] of entries) {
     if (typeof value !== "string") throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": argument "${key}" must be a string`);
-    args[key] = value;
   }
-  const missing = prompt.arguments.filter((a) => a.required && args[a.name] === undefined).map((a) => a.name);
+  // Keys are the client's: fromEntries defines own fields (a "__proto__" key stays a field), and
+  // presence is asked with Object.hasOwn, so an inherited name such as "constructor" is never "given".
+  const args = Object.fromEntries(entries) as Record<string, string>;
+  const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
   if (missing.length > 0) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": missing required argument(s): ${missing.join(", ")}`);
   if (prompt.interactive && !dc.channel) throw new Error(`interactive prompt "${name}" reached a lane without a channel`);
   // A simple prompt's get gets the plain context; the cast only widens what its type already hides.

@@ -21,9 +21,25 @@ export async function listResourceTemplates<Env>(params: Params, dc: DispatchCon
   return nextCursor ? { resourceTemplates: page, nextCursor } : { resourceTemplates: page };
 }
 
+/**
+ * The longest URI any method takes, in UTF-16 units (the boundary for read, subscribe,
+ * unsubscribe and completion refs alike): a subscription is stored for the session's life, so
+ * with maxSubscriptions this also bounds what subscriptions can store.
+ */
+export const MAX_URI_LENGTH = 8192;
+
+/** Refuses a URI longer than MAX_URI_LENGTH with -32602 naming the limit. */
+export function checkUriLength(uri: string, method: string): string {
+  if (uri.length > MAX_URI_LENGTH) {
+    const verb = method === "resources/subscribe" ? "can be subscribed to" : "are accepted";
+    throw new RpcError(INVALID_PARAMS, `${method}: the uri is ${uri.length} characters long; at most ${MAX_URI_LENGTH} ${verb}`);
+  }
+  return uri;
+}
+
 function requireUri(params: Params, method: string): string {
   if (typeof params.uri !== "string" || params.uri.length === 0) throw new RpcError(INVALID_PARAMS, `${method} needs a string "uri"`);
-  return params.uri;
+  return checkUriLength(params.uri, method);
 }
 
 function normalise(uri: string, mimeType: string | undefined, result: ReadResult): ResourceContents[] {
@@ -63,17 +79,8 @@ function requireOps<Env>(dc: DispatchContext<Env>, method: string) {
   return dc.ops;
 }
 
-/**
- * The longest URI a session can subscribe to, in UTF-16 units: a subscription is stored for
- * the session's life, so with maxSubscriptions this bounds what subscriptions can store.
- */
-export const MAX_SUBSCRIPTION_URI_LENGTH = 8192;
-
 export async function subscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/subscribe");
-  if (uri.length > MAX_SUBSCRIPTION_URI_LENGTH) {
-    throw new RpcError(INVALID_PARAMS, `resources/subscribe: the uri is ${uri.length} characters long; at most ${MAX_SUBSCRIPTION_URI_LENGTH} can be subscribed to`);
-  }
   const ops = requireOps(dc, "resources/subscribe");
   requireKnownResource(uri, dc);
   await ops.subscribe(uri);

@@ -6,7 +6,8 @@ import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import { reportsInputErrorsAsToolErrors } from "../versions";
-import { toolError } from "../content";
+import { ToolError, toolError } from "../content";
+import { reportUnexpected } from "../unexpected";
 import type { CallToolResult } from "../types";
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
@@ -47,9 +48,12 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   } catch (error) {
     // 2026-07-28: a capability this request did not declare is the client's protocol error (400 -32021), not a tool failure.
     if (error instanceof RpcError && error.code === MISSING_CLIENT_CAPABILITY) throw error;
-    // A failing tool is reported to the model as a result, not as a protocol error.
-    const message = error instanceof Error ? error.message : String(error);
-    return { ...toolError(message || `Tool "${name}" failed`) };
+    // A failing tool is reported to the model as a result, not as a protocol error. Only a
+    // ToolError's or an RpcError's text (ours: a refused sample, a bad client answer, a
+    // cancellation) is meant for it; any other exception (a bug, a platform limit) stays in the log.
+    if (error instanceof ToolError || error instanceof RpcError) return { ...toolError(error.message || `Tool "${name}" failed`) };
+    const reference = reportUnexpected(`tool "${name}"`, error);
+    return { ...toolError(`Tool "${name}" failed unexpectedly (reference ${reference}); the server's log has the details.`) };
   }
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error(`tool "${name}" returned something other than a CallToolResult`);

@@ -94,14 +94,16 @@ function recordingFetch(seen: Seen[]): typeof fetch {
 }
 
 /** The user's part, automated: open the consent page, approve it, return the code from the redirect. */
-async function approveConsent(authorizationUrl: URL): Promise<{ code: string; location: URL }> {
+async function approveConsent(authorizationUrl: URL, user?: string): Promise<{ code: string; location: URL }> {
   const page = await fetch(authorizationUrl, { redirect: "manual" });
   expect(page.status).toBe(200);
   const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const html = await page.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
   expect(handle).toBeDefined();
+  expect(html).toContain('name="user" value="demo-user"');
   const form = new URLSearchParams({ handle: handle as string, decision: "approve" });
+  if (user !== undefined) form.set("user", user);
   for (const [, scope] of html.matchAll(/name="scope" value="([^"]+)" checked/g)) form.append("scope", scope as string);
   const approved = await fetch(authorizationUrl, {
     method: "POST",
@@ -214,6 +216,17 @@ describe("the SDK client's OAuth flow against the built-in authorization server"
     });
     expect(bogus.status).toBe(401);
     expect(bogus.headers.get("WWW-Authenticate")).toContain('error="invalid_token"');
+  });
+
+  it("signs in as the user name typed on the consent page: a second principal on the same server", async () => {
+    const second = new MemoryOAuthProvider();
+    const transport = new StreamableHTTPClientTransport(new URL(RESOURCE), { authProvider: second });
+    await expect(new Client({ name: "second", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    const { code } = await approveConsent(second.authorizationUrl as URL, "alice");
+    await transport.finishAuth(code);
+    const { client } = await connect(second);
+    const seenBy = JSON.parse(firstText(await client.callTool({ name: "whoami", arguments: {} })) ?? "{}") as Record<string, unknown>;
+    expect(seenBy).toMatchObject({ principal: { subject: "alice", claims: { userId: "alice" } }, sessionSubject: "alice" });
   });
 
   it("rotates the refresh token: the new one works once, the old one is refused after it", async () => {

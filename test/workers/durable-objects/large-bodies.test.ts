@@ -81,7 +81,7 @@ describe("messages too large for one stored event", () => {
     expect(events[0]?.json?.id).toBe(1);
     expect(isToolError(events[0])).toBe(true);
     expect(toolText(events[0])).toMatch(/^elicitation\/create was not sent: the message is larger than 2000000 bytes/);
-    const pending = await runInDurableObject(sessionStub(s.sessionId), (instance) => (instance as unknown as { pending: { size: number } }).pending.size);
+    const pending = await runInDurableObject(sessionStub(s.sessionId), (instance) => (instance as unknown as { inflight: { pending: { size: number } } }).inflight.pending.size);
     expect(pending).toBe(0);
   });
 });

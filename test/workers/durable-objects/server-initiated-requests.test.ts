@@ -155,7 +155,7 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
 
     const response = await responseOf(stream, 1);
     expect(isToolError(response)).toBe(true);
-    expect(toolText(response)).toBe("sampling/createMessage: the client's answer lacks role, model or content");
+    expect(toolText(response)).toBe(`sampling/createMessage: the client's answer is not a valid result: "role" must be "user" or "assistant"`);
   });
 
   it("turns an elicitation answer with an unknown action into a tool error", async () => {
@@ -165,6 +165,6 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
 
     const response = await responseOf(stream, 1);
     expect(isToolError(response)).toBe(true);
-    expect(toolText(response)).toContain('needs action "accept", "decline" or "cancel"');
+    expect(toolText(response)).toContain('"action" must be "accept", "decline" or "cancel"');
   });
 });

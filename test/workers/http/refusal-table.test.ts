@@ -44,6 +44,10 @@ const ROWS: Row[] = [
     provoke: () => post({ jsonrpc: "1.0", id: 7, method: "ping" }),
   },
   {
+    failure: "numeric request `id` beyond ±(2^53 − 1) (JSON.parse would round it, so it could not be echoed exactly)", status: 400, code: -32600,
+    provoke: () => post('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}'),
+  },
+  {
     failure: "batch in a 2025-06-18+ session, or `initialize` inside a batch", status: 400, code: -32600, id: 1,
     provoke: () => post([{ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams() }]),
   },

@@ -1,13 +1,14 @@
 /**
  * dispatchRequest with small purpose-built servers: what reaches the client when a handler
- * fails (STYLE.md "Errors": anything but RpcError is a bare -32603; a failing tool is an
- * isError result), outputSchema enforcement (2025-06-18 "Tools" > Structured Content), and
+ * fails (STYLE.md "Errors" and its exposure policy: anything but RpcError is -32603 with only a
+ * correlation reference; a failing tool is an isError result that shows the model a ToolError's
+ * message and nothing of any other exception), outputSchema enforcement (2025-06-18 "Tools" > Structured Content), and
  * capabilities derived from what is registered.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
-import { text } from "../../../src/mcp/content";
+import { text, toolError, ToolError } from "../../../src/mcp/content";
 import { dispatchRequest, isKnownMethod, type DispatchContext } from "../../../src/mcp/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 import type { CallToolResult } from "../../../src/mcp/types";
@@ -31,6 +32,10 @@ describe("handler failures", () => {
     .tool("throws", { description: "throws" }, () => {
       throw new Error("upstream said no");
     })
+    .tool("refuses", { description: "throws a ToolError" }, () => {
+      throw new ToolError("the quota for today is used up");
+    })
+    .tool("returns-error", { description: "returns toolError" }, () => toolError("try again tomorrow"))
     .tool("garbage", { description: "returns no content" }, () => ({ nope: true }) as unknown as CallToolResult)
     .resource("x://broken", { name: "broken" }, () => {
       throw new Error(SECRET);
@@ -45,9 +50,10 @@ describe("handler failures", () => {
   it("answers a read handler that throws with a bare -32603 and the request id, logging the cause", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await dispatch(failing, "resources/read", { uri: "x://broken" });
-    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error" } });
+    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.stringMatching(/^[0-9a-f]{8}$/) } } });
     expect(JSON.stringify(response)).not.toContain("hunter2");
-    expect(logged).toHaveBeenCalled();
+    const reference = (response as { error: { data: { reference: string } } }).error.data.reference;
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(`reference ${reference}`), expect.objectContaining({ message: SECRET }));
   });
 
   it("passes an RpcError a handler throws through unchanged", async () => {
@@ -58,19 +64,39 @@ describe("handler failures", () => {
   it("answers a prompt handler that throws with a bare -32603", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await dispatch(failing, "prompts/get", { name: "broken" });
-    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error" } });
+    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } } });
   });
 
-  it("reports a tool that throws as an isError result with its message", async () => {
-    expect(await dispatch(failing, "tools/call", { name: "throws" })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: "upstream said no" }], isError: true },
+  it("reports a tool that throws an unexpected error as a generic isError result whose reference is in the log with the message", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const response = await dispatch(failing, "tools/call", { name: "throws" });
+    const shown = (response as unknown as { result: CallToolResult }).result;
+    expect(shown.isError).toBe(true);
+    const said = (shown.content[0] as { text: string }).text;
+    expect(said).toMatch(/^Tool "throws" failed unexpectedly \(reference [0-9a-f]{8}\); the server's log has the details\.$/);
+    expect(said).not.toContain("upstream said no");
+    const reference = /reference ([0-9a-f]{8})/.exec(said)?.[1];
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(`reference ${reference}`), expect.objectContaining({ message: "upstream said no" }));
+  });
+
+  it("shows the model the message of a ToolError a tool throws, and logs nothing", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(await dispatch(failing, "tools/call", { name: "refuses" })).toEqual({
+      kind: "result", id: "r", result: { content: [{ type: "text", text: "the quota for today is used up" }], isError: true },
+    });
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it("passes a toolError(...) result a tool returns through unchanged", async () => {
+    expect(await dispatch(failing, "tools/call", { name: "returns-error" })).toEqual({
+      kind: "result", id: "r", result: { content: [{ type: "text", text: "try again tomorrow" }], isError: true },
     });
   });
 
   it("answers a tool that returns something other than a CallToolResult with -32603", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     expect(await dispatch(failing, "tools/call", { name: "garbage" })).toEqual({
-      kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error" },
+      kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
     });
   });
 });

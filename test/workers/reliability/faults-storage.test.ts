@@ -24,7 +24,7 @@ interface EventLogLike {
 /** Makes the object's event log throw on appends: the first `times` of them, or every one. */
 async function failAppends(s: Session, times: number | "always"): Promise<void> {
   await runInDurableObject(sessionStub(s.sessionId), (instance) => {
-    const log = (instance as unknown as { log: EventLogLike }).log;
+    const log = (instance as unknown as { core: { log: EventLogLike } }).core.log;
     const original = log.append.bind(log);
     let left = times === "always" ? Infinity : times;
     log.append = (stream, data) => {
@@ -40,7 +40,7 @@ async function failAppends(s: Session, times: number | "always"): Promise<void> 
 
 async function healAppends(s: Session): Promise<void> {
   await runInDurableObject(sessionStub(s.sessionId), (instance) => {
-    const log = (instance as unknown as { log: EventLogLike & { constructor: { prototype: EventLogLike } } }).log;
+    const log = (instance as unknown as { core: { log: EventLogLike & { constructor: { prototype: EventLogLike } } } }).core.log;
     delete (log as Partial<EventLogLike>).append; // back to the prototype's method
   });
 }

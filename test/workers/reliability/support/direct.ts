@@ -27,11 +27,11 @@ export function request(url: string, init: RequestInit & { headers?: Record<stri
 }
 
 /** POSTs a body (object, array, text or bytes) in session `s` (or none) with correct MCP headers. */
-export function post(body: unknown, s?: Session, headers: Record<string, string> = {}): Promise<Response> {
+export function post(body: unknown, s?: Session, headers: Record<string, string> = {}, url = MCP): Promise<Response> {
   const h: Record<string, string> = { "Content-Type": "application/json", Accept: ACCEPT_BOTH };
   if (s) Object.assign(h, { "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version });
   const payload = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
-  return request(MCP, { method: "POST", headers: { ...h, ...headers }, body: payload });
+  return request(url, { method: "POST", headers: { ...h, ...headers }, body: payload });
 }
 
 /** initialize + initialized; returns the session. */

@@ -74,8 +74,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** README "Limits": a numeric id beyond ±(2^53 − 1) cannot be echoed exactly, so it is refused like no id. */
 function validId(v: unknown): RpcId | null {
-  return typeof v === "string" || (typeof v === "number" && Number.isFinite(v)) ? v : null;
+  return typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) ? v : null;
 }
 
 /** JSON-RPC 2.0 §4-5 with MCP's rules (params by name, request ids never null). */

@@ -1,0 +1,60 @@
+/**
+ * The Worker→session-object contract, in one place: the typed RPC surface the Worker may call,
+ * the internal URLs and headers of requests it forwards with `fetch`, and how the verified
+ * principal travels. `src/env.ts`, `src/http/*` and the object import this file, never each
+ * other. Nothing here runs on its own; both sides agree on it.
+ */
+import type { Principal } from "../src/auth/principal";
+import type { SessionState } from "../src/mcp/context";
+import type { ListKind, UpdateDelivery } from "./hub/contract";
+
+/** What the Worker (and other objects) may call on a session object over Workers RPC. */
+export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
+  /** Records the negotiated state of a new session (the Worker calls it once, after `initialize`). */
+  init(state: SessionState): Promise<void>;
+  /** The session's state for a request served in the Worker, or null when it does not exist for this subject. */
+  confirm(subject?: string): Promise<SessionState | null>;
+  /** A subscribed resource changed: send `notifications/resources/updated` on the standalone stream. */
+  resourceUpdated(uri: string): Promise<UpdateDelivery>;
+  /** A list changed: send `notifications/<list>/list_changed` on the standalone stream. */
+  listChanged(list: ListKind): Promise<UpdateDelivery>;
+  /** Resolves once no handler runs in the object. */
+  settled(): Promise<void>;
+  /** POST, GET and DELETE of a session, and the legacy URLs below, forwarded with their bodies. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Internal URLs of the 2024-11-05 transport (the Worker forwards GET /sse and POST /messages to these). */
+export const LEGACY_OPEN_URL = "https://mcp-session/legacy/sse";
+export const LEGACY_POST_URL = "https://mcp-session/legacy/messages";
+/** The endpoint the legacy stream announces (path and session id), set by the Worker. */
+export const HEADER_LEGACY_ENDPOINT = "X-Mcp-Edge-Legacy-Endpoint";
+
+/** Internal header carrying the verified principal; the Worker removes any value a client sent first. */
+export const HEADER_PRINCIPAL = "X-Mcp-Edge-Principal";
+
+/** URI-encoded JSON: header values must be ASCII, claims may not be. */
+export function encodePrincipal(principal: Principal): string {
+  return encodeURIComponent(JSON.stringify(principal));
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((s) => typeof s === "string");
+}
+
+/** The principal the Worker attached, or undefined when there is none (auth off) or it is unreadable. */
+export function decodePrincipal(value: string | null): Principal | undefined {
+  if (value === null) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decodeURIComponent(value));
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null) return undefined;
+  const p = parsed as Record<string, unknown>;
+  if (typeof p.subject !== "string" || !isStringArray(p.scopes) || typeof p.claims !== "object" || p.claims === null) return undefined;
+  const principal: Principal = { subject: p.subject, scopes: p.scopes, claims: p.claims as Record<string, unknown> };
+  if (typeof p.clientId === "string") principal.clientId = p.clientId;
+  return principal;
+}

@@ -1,0 +1,219 @@
+/**
+ * Requests in flight in a session object: a POST admitted against the run limits and answered
+ * as JSON or on its own SSE stream; every handler run with an abort signal that cancellation
+ * and termination reach; the client's responses and notifications; server-to-client requests
+ * waiting for their answers (pending.ts). Stream storage and sending are the core's.
+ */
+import { INTERNAL_ERROR, INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
+import { parseBody } from "../../src/jsonrpc/parse";
+import type { Principal } from "../../src/auth/principal";
+import type { Channel, SessionInfo, SessionState } from "../../src/mcp/context";
+import { dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
+import { replyBody, toExchange, type Exchange } from "../../src/mcp/exchange";
+import { isInteractiveCall } from "../../src/mcp/routing";
+import { limitRuns } from "../../src/mcp/run-limits";
+import type { McpServer } from "../../src/mcp/server";
+import { acceptsBatches, usesSsePolling } from "../../src/mcp/versions";
+import { encodeSseEvent } from "../../src/sse/encode";
+import { formatEventId } from "../event-log";
+import { PendingRequests } from "../pending";
+import { idKey, jsonResponse, rpcError, type SessionCore } from "./core";
+
+/** What requests in flight need from their session object. */
+export interface InflightHost<Env> {
+  readonly core: SessionCore;
+  readonly server: McpServer<Env>;
+  readonly env: Env;
+  readonly sessionId: string;
+  /** Session state changes the handlers may make (log level, subscriptions). */
+  readonly ops: SessionOps;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+export class InflightRequests<Env> {
+  private readonly pending: PendingRequests;
+  private readonly work = new Map<string, { controller: AbortController }>();
+  /** Handlers running now (a Map of ids would miscount a batch that repeats an id). */
+  private running = 0;
+  /** Resolved, and cleared, each time `running` drops to 0. */
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly host: InflightHost<Env>) {
+    const { maxPendingRequests, requestTimeoutMs } = host.core.options;
+    this.pending = new PendingRequests(maxPendingRequests, requestTimeoutMs);
+  }
+
+  /** Handlers running now. */
+  get count(): number {
+    return this.running;
+  }
+
+  /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
+  async handlePost(text: string, state: SessionState, principal: Principal | undefined): Promise<Response> {
+    const parsed = parseBody(text);
+    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
+    const all = toExchange(parsed);
+    if (all.batch && !acceptsBatches(state.protocolVersion)) {
+      return rpcError(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${state.protocolVersion}`);
+    }
+    for (const message of all.others) this.receive(message);
+    const exchange = this.admit(all);
+    if (exchange.requests.length === 0) {
+      return exchange.invalid.length === 0 ? new Response(null, { status: 202 }) : jsonResponse(replyBody(exchange, []));
+    }
+    if (!exchange.requests.some((r) => isInteractiveCall(r, this.host.server))) {
+      const responses = await Promise.all(exchange.requests.map((r) => this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal))));
+      return jsonResponse(replyBody(exchange, responses));
+    }
+    return this.openPostStream(exchange, state, principal);
+  }
+
+  /** The requests this POST may start now; the rest are answered with -32003 (run-limits.ts). */
+  admit(exchange: Exchange): Exchange {
+    const { maxRunsPerRequest, maxConcurrentRuns } = this.host.core.options;
+    return limitRuns(exchange, { perRequest: maxRunsPerRequest, sessionRoom: maxConcurrentRuns - this.running, perSession: maxConcurrentRuns });
+  }
+
+  /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
+  receive(message: Message): void {
+    switch (message.kind) {
+      case "result":
+      case "error":
+        this.pending.settle(message);
+        return;
+      case "notification":
+        if (message.method === "notifications/roots/list_changed") this.rootsChanged();
+        if (message.method === "notifications/cancelled") {
+          const requestId = message.params?.requestId;
+          if (typeof requestId === "string" || typeof requestId === "number") {
+            this.work.get(idKey(requestId))?.controller.abort(new RpcError(REQUEST_CANCELLED, "cancelled by the client"));
+            this.pending.cancelByClient(requestId);
+          }
+        }
+        return;
+      case "request":
+        return;
+    }
+  }
+
+  /** Runs a request on an existing stream (the 2024-11-05 transport's one stream); records it in flight first. */
+  start(stream: number, request: RequestMessage, principal: Principal | undefined): void {
+    const state = this.host.core.state;
+    if (state === null) return;
+    this.host.core.log.addInflight(stream, idKey(request.id));
+    void this.run(stream, request, state, principal);
+  }
+
+  /** Resolves once no handler runs (also those that ignored their signal after termination). */
+  settled(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** The session ended: every handler's signal is aborted and every server request rejected. */
+  abortAll(reason: RpcError): void {
+    for (const { controller } of this.work.values()) controller.abort(reason);
+    this.pending.rejectAll(reason);
+  }
+
+  /**
+   * Runs one handler with an abort signal that cancellation and termination reach; counts it
+   * against the session's limit until it settles.
+   */
+  private async track<T>(request: RequestMessage, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const key = idKey(request.id);
+    const controller = new AbortController();
+    this.work.set(key, { controller });
+    this.running++;
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.running--;
+      if (this.work.get(key)?.controller === controller) this.work.delete(key);
+      if (this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  /** Hands notifications/roots/list_changed to server code; its failure is logged, never sent. */
+  private rootsChanged(): void {
+    const handler = this.host.server.rootsChangedHandler;
+    const state = this.host.core.state;
+    if (!handler || !state) return;
+    const session: SessionInfo = { ...state, id: this.host.sessionId };
+    this.host.waitUntil(
+      Promise.resolve()
+        .then(() => handler(session, this.host.env))
+        .catch((error: unknown) => console.error("mcp-edge: onRootsListChanged handler failed", error)),
+    );
+  }
+
+  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined): Response {
+    const core = this.host.core;
+    const { maxStreams, retryMs, pollAfterMs } = core.options;
+    if (core.live.count() >= maxStreams) {
+      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${maxStreams}); wait for one to finish`);
+    }
+    const stream = core.log.openStream("post");
+    core.log.enforceStreamCap(maxStreams);
+    const polling = usesSsePolling(state.protocolVersion);
+    for (const request of exchange.requests) core.log.addInflight(stream, idKey(request.id));
+    const response = core.live.attach(stream);
+    if (polling) core.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), retryMs));
+    for (const invalid of exchange.invalid) core.emit(stream, invalid);
+    if (polling && pollAfterMs !== undefined) {
+      setTimeout(() => core.live.close(stream), pollAfterMs);
+    }
+    const all = exchange.requests.map((request) => this.run(stream, request, state, principal));
+    void Promise.allSettled(all).then(() => {
+      if (core.terminated) return;
+      core.log.markDone(stream, Date.now());
+      core.live.close(stream);
+      core.scheduleAlarm();
+    });
+    return response;
+  }
+
+  /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
+  private async run(stream: number, request: RequestMessage, state: SessionState, principal: Principal | undefined): Promise<void> {
+    const core = this.host.core;
+    const key = idKey(request.id);
+    await this.track(request, async (signal) => {
+      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal), signal);
+      // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
+      if (!signal.aborted) {
+        try {
+          core.emit(stream, response);
+        } catch (error) {
+          // Storage refused the response: the client still gets a (non-resumable) error for its id.
+          const failure = errorMessage(request.id, error instanceof RpcError ? error.toJSON() : { code: INTERNAL_ERROR, message: "Internal error" });
+          core.live.send(stream, encodeSseEvent(JSON.stringify(toWire(failure))));
+        }
+      }
+    }).finally(() => core.log.removeInflight(stream, key));
+  }
+
+  private dispatchContext(state: SessionState, channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
+    const session: SessionInfo = { ...state, id: this.host.sessionId };
+    return { server: this.host.server, env: this.host.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.host.ops, principal };
+  }
+
+  private channelFor(stream: number): Channel {
+    const core = this.host.core;
+    return {
+      notify: async (method: string, params: Params) => {
+        core.emit(stream, notification(method, params));
+      },
+      request: (method: string, params: Params, signal: AbortSignal) =>
+        this.pending.request(method, signal, {
+          send: (id) => core.emit(stream, { kind: "request", id, method, params }),
+          cancel: (id, reason) => core.emit(stream, notification("notifications/cancelled", { requestId: id, reason })),
+        }),
+      closeStream: () => {
+        // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
+        if (core.state && usesSsePolling(core.state.protocolVersion)) core.live.close(stream);
+      },
+      logLevel: () => core.state?.logLevel,
+      requestUnavailable: undefined,
+    };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * A session object's life after `initialize`: waking up (state from storage, and an error for
+ * each request whose work a restart lost), termination (DELETE), and the alarm's housekeeping
+ * and idle expiry. Termination is a state: the tombstone is written first, then the log
+ * closes, so nothing still running reads or writes storage that is being deleted.
+ */
+import { REQUEST_CANCELLED, RpcError, SESSION_RESTARTED } from "../../src/jsonrpc/errors";
+import { errorMessage, toWire, type RequestMessage } from "../../src/jsonrpc/messages";
+import type { SessionState } from "../../src/mcp/context";
+import type { SessionCore } from "./core";
+
+/** What termination and expiry need besides the core: the handlers still running. */
+export interface LifecycleHost {
+  readonly core: SessionCore;
+  readonly storage: DurableObjectStorage;
+  /** Handlers running now (an expiring session has none). */
+  running(): number;
+  /** Aborts every handler's signal and rejects every server request. */
+  abortAll(reason: RpcError): void;
+  /**
+   * Removes this session's registrations from the hub. Call it before the log closes: whether
+   * there is anything to remove is read synchronously, at the call.
+   */
+  leaveHub(): Promise<void>;
+}
+
+/** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
+export function restoreSession(core: SessionCore): void {
+  const log = core.log;
+  core.terminated = log.getMeta<boolean>("terminated") ?? false;
+  if (core.terminated) log.close();
+  core.state = core.terminated ? null : (log.getMeta<SessionState>("state") ?? null);
+  for (const { stream, requestId } of log.inflight()) {
+    const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
+      code: SESSION_RESTARTED,
+      message: "The session restarted while this request was in flight; its work was lost. Retry the request.",
+    });
+    log.append(stream, JSON.stringify(toWire(error)));
+    log.removeInflight(stream, requestId);
+    if (!log.hasInflight(stream)) log.markDone(stream, Date.now());
+  }
+}
+
+/** DELETE: the session ends now; its storage goes when the alarm (set for now) runs. */
+export async function terminateSession(host: LifecycleHost): Promise<Response> {
+  const core = host.core;
+  core.terminated = true;
+  core.state = null;
+  // The tombstone first (a restart before the alarm must not revive the session), then the log closes.
+  core.log.setMeta("terminated", true);
+  const left = host.leaveHub();
+  core.log.close();
+  host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
+  core.live.closeAll();
+  await left;
+  await core.setAlarmAt(Date.now());
+  return new Response(null, { status: 204 });
+}
+
+/** The alarm: deletes a terminated or idle session's storage, else trims finished streams and sets the next alarm. */
+export async function runAlarm(host: LifecycleHost): Promise<void> {
+  const { core, storage } = host;
+  core.alarmFired();
+  if (core.terminated || !core.state) {
+    // Termination is durable: the tombstone was written first; now nothing is left.
+    await storage.deleteAll();
+    return;
+  }
+  const now = Date.now();
+  const { idleTimeoutMs, completedStreamGraceMs } = core.options;
+  const lastActive = core.log.getMeta<number>("last_active") ?? 0;
+  if (now - lastActive >= idleTimeoutMs && core.live.count() === 0 && host.running() === 0) {
+    core.state = null;
+    core.terminated = true;
+    core.log.setMeta("terminated", true);
+    const left = host.leaveHub();
+    core.log.close();
+    await left;
+    await storage.deleteAll();
+    return;
+  }
+  core.log.deleteFinishedBefore(now - completedStreamGraceMs);
+  await core.setAlarmAt(Math.min(lastActive + idleTimeoutMs, now + completedStreamGraceMs) + 1);
+}

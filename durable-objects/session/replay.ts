@@ -1,0 +1,69 @@
+/**
+ * GET on a session: a new standalone stream, or with `Last-Event-ID` the replay of one stored
+ * stream after that event, then live. All of Last-Event-ID lives here: reading the id, refusing
+ * a position that names no stream or whose events were trimmed, and attaching with no gap.
+ * Event ids are `<stream>_<seq>` (event-log.ts writes them).
+ */
+import { LIMIT_EXCEEDED, TRANSPORT_ERROR } from "../../src/jsonrpc/errors";
+import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
+import type { ResolvedSessionOptions } from "../../src/options";
+import { encodeSseEvent } from "../../src/sse/encode";
+import { formatEventId, type EventLog } from "../event-log";
+import type { LiveStreams } from "../streams";
+import { rpcError } from "./core";
+
+export const HEADER_LAST_EVENT_ID = "Last-Event-ID";
+
+/** What replay needs from its session object: the log, the connections and the stream limits. */
+export interface ReplayHost {
+  readonly log: EventLog;
+  readonly live: LiveStreams;
+  readonly options: Pick<ResolvedSessionOptions, "maxStreams" | "maxEventsPerStream" | "retryMs">;
+}
+
+/** A Last-Event-ID this session could have sent, or undefined. */
+export function parseEventId(value: string): { stream: number; seq: number } | undefined {
+  const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
+  if (!m) return undefined;
+  return { stream: Number(m[1]), seq: Number(m[2]) };
+}
+
+/** GET /mcp in a live session of `version`. */
+export function handleGet(host: ReplayHost, request: Request, version: ProtocolVersion): Response {
+  const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
+  if (lastEventId !== null) return resume(host, lastEventId);
+  // A new GET gets its own stream and becomes the one standalone messages go to: the older
+  // one may be a connection that died unnoticed, and a message is never sent on two streams.
+  const open = host.log.latestOpen("get");
+  if (host.live.count() >= host.options.maxStreams) {
+    return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${host.options.maxStreams}); close one first`);
+  }
+  if (open !== undefined) host.log.markDone(open, Date.now());
+  const stream = host.log.openStream("get");
+  host.log.enforceStreamCap(host.options.maxStreams);
+  const response = host.live.attach(stream);
+  if (usesSsePolling(version)) {
+    host.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), host.options.retryMs));
+  }
+  return response;
+}
+
+/** Replays one stream's events after the given id (a range read), then continues live. */
+function resume(host: ReplayHost, lastEventId: string): Response {
+  const cursor = parseEventId(lastEventId);
+  const row = cursor ? host.log.stream(cursor.stream) : undefined;
+  if (!cursor || !row) {
+    return rpcError(400, TRANSPORT_ERROR, "Bad Request: Last-Event-ID does not name an event of this session's streams");
+  }
+  const first = host.log.firstSeq(cursor.stream);
+  if (first !== undefined && first > cursor.seq + 1) {
+    // Replaying from here would skip trimmed events silently: say so instead.
+    return rpcError(400, TRANSPORT_ERROR, `Bad Request: events after ${lastEventId} were trimmed (at most ${host.options.maxEventsPerStream} are kept per stream); they cannot be replayed`);
+  }
+  // Read and attach with no await between them, so no event can fall in the gap.
+  const events = host.log.after(cursor.stream, cursor.seq);
+  const response = host.live.attach(cursor.stream);
+  for (const event of events) host.live.sendEvent(cursor.stream, event.id, event.data);
+  if (row.done) host.live.close(cursor.stream);
+  return response;
+}
