@@ -67,7 +67,7 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
       return { content: [text(`state-ok: ${answer.action}`)] };
     })
     .interactiveTool("test_input_required_result_multiple_inputs", {
-      description: "Asks three things at once (an elicitation, a sampling and roots) and combines the answers.",
+      description: "Asks three questions together: an elicitation, a sampling and roots; combines the answers.",
     }, async (_args, ctx) => {
       const [name, greeting, roots] = await Promise.all([
         ctx.elicit("What is your name?", NAME_SCHEMA, { key: "user_name" }),

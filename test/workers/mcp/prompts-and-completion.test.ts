@@ -19,11 +19,12 @@ function complete(ref: Record<string, unknown>, name: string, value: string): Pr
 }
 
 describe("prompts/list", () => {
-  it("lists the four fixture prompts with their arguments", async () => {
+  it("lists the fixture prompts with their arguments (the four of 0.1.16, then 0.2's interactive one)", async () => {
     const result = await expectResult(await rpc("prompts/list"));
     const prompts = result.prompts as { name: string; arguments?: unknown[] }[];
     expect(prompts.map((p) => p.name)).toEqual([
       "test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image",
+      "test_input_required_result_prompt",
     ]);
     expect(prompts[0]).not.toHaveProperty("arguments");
     expect(prompts[1]?.arguments).toEqual([
