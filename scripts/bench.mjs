@@ -46,7 +46,7 @@ const SETTLE_MAX_MS = 5_000;
 const REPLAY_TAIL = 100;
 
 /** Everything a run measures, in order; `--only` picks some. */
-const PARTS = ["stateless", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
+const PARTS = ["stateless", "modern", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
 
 /** Full run and smoke run defaults; every one can be overridden on the command line. */
 const DEFAULTS = {
@@ -177,6 +177,12 @@ const rpc = (id, method, params) => JSON.stringify(params === undefined ? { json
 const INITIALIZE = rpc(0, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcp-edge-bench", version: "1.0.0" } });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const ECHO_CALL = rpc(1, "tools/call", { name: "echo", arguments: { text: "hello" } });
+// 2026-07-28: the envelope travels in every request's _meta, the headers mirror the body.
+const MODERN_ECHO_CALL = rpc(1, "tools/call", {
+  name: "echo", arguments: { text: "hello" },
+  _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" } },
+});
+const MODERN_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
 const progressCall = (count) => rpc(2, "tools/call", { name: "stream_progress", arguments: { count }, _meta: { progressToken: 1 } });
 
 const POST_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH };
@@ -225,6 +231,13 @@ function requestScenarios(opts, demo, floor) {
       unit: "req/s",
       floor: floorEcho,
       ours: async () => expectEcho((await send(demo, { path: "/stateless/mcp", headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION }, body: ECHO_CALL })).text),
+    },
+    {
+      key: "modern",
+      name: "2026-07-28 tools/call (echo, stateless by the protocol)",
+      unit: "req/s",
+      floor: floorEcho,
+      ours: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
     },
     {
       key: "simple",

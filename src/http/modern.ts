@@ -15,6 +15,7 @@ import type { RequestEnvelope } from "../mcp/envelope";
 import { withServerInfo } from "../mcp/modern-result";
 import { MRTR_METHODS, MrtrRun, readInputResponses } from "../mcp/mrtr";
 import { digestArguments, secretProblem, signState, STATE_SECRET_BINDING, verifyState, type StateBinding } from "../mcp/request-state";
+import { isInteractiveCall } from "../mcp/routing";
 import type { McpServer } from "../mcp/server";
 import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
@@ -37,6 +38,8 @@ function secretOf(env: unknown): unknown {
 }
 
 let warnedNoSecret = false;
+/** The signal of work that cannot be cancelled (JSON answers: the client has no stream to close). */
+const NEVER_ABORTED = new AbortController().signal;
 
 /** Once per isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
 export function warnIfNoStateSecret(env: unknown): void {
@@ -118,6 +121,13 @@ export async function serveModern<Env extends EdgeEnv>(
     }
   }
 
+  const base: DispatchContext<Env> = {
+    server: rt.server, env, sessions: false, session: undefined, protocolVersion: envelope.protocolVersion as AnyVersion,
+    envelope, supportedVersions: servedVersions(rt.options), channel: undefined, ops: undefined, principal,
+  };
+  // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
+  if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, NEVER_ABORTED));
+
   const controller = new AbortController();
   const run = new MrtrRun(answers);
   const reply = new ModernReply();
@@ -132,10 +142,7 @@ export async function serveModern<Env extends EdgeEnv>(
     logLevel: () => envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const dc: DispatchContext<Env> = {
-    server: rt.server, env, sessions: false, session: undefined, protocolVersion: envelope.protocolVersion as AnyVersion,
-    envelope, supportedVersions: servedVersions(rt.options), channel, ops: undefined, principal,
-  };
+  const dc: DispatchContext<Env> = { ...base, channel };
   const done = dispatchRequest(message, dc, controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
