@@ -38,8 +38,7 @@ function secretOf(env: unknown): unknown {
 }
 
 let warnedNoSecret = false;
-/** The signal of work that cannot be cancelled (JSON answers: the client has no stream to close). */
-const NEVER_ABORTED = new AbortController().signal;
+
 
 /** Once per isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
 export function warnIfNoStateSecret(env: unknown): void {
@@ -126,7 +125,8 @@ export async function serveModern<Env extends EdgeEnv>(
     envelope, supportedVersions: servedVersions(rt.options), channel: undefined, ops: undefined, principal,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
-  if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, NEVER_ABORTED));
+  // (A JSON answer has no stream the client could close, so its signal never aborts.)
+  if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, new AbortController().signal));
 
   const controller = new AbortController();
   const run = new MrtrRun(answers);
