@@ -80,6 +80,12 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
   return { era: "2026", message, envelope: read.envelope };
 }
 
+/** The id of a single claimed request, for refusals decided before the era (Content-Type, Accept). */
+export function claimedRequestId(parsed: Extract<ParsedBody, { ok: true }>): RequestId | undefined {
+  if (parsed.batch || !parsed.entry.ok || parsed.entry.message.kind !== "request") return undefined;
+  return hasClaim(parsed.entry.message.params) ? parsed.entry.message.id : undefined;
+}
+
 /** Decides the era of one parsed POST body (2025 for everything the table does not send to 2026). */
 export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: true }>, options: ResolvedOptions): EraDecision {
   // With 2026 switched off the endpoint behaves exactly as a 2025-era server (probes get its 400 -32000).
