@@ -32,6 +32,11 @@ export type Refusal =
   | { reason: "unauthenticated" }
   | { reason: "bearer-refused"; error: "invalid_request" | "invalid_token" | "insufficient_scope"; description: string }
   | { reason: "internal" }
+  // Answers of the session object (durable-objects/): the same table, so a status is written once.
+  | { reason: "legacy-stream-conflict" }
+  | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
+  | { reason: "unknown-last-event-id" }
+  | { reason: "events-trimmed"; lastEventId: string; kept: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   | { reason: "missing-client-capability"; required: Record<string, unknown> }
@@ -101,6 +106,20 @@ export function refusalRow(r: Refusal): RefusalRow {
     }
     case "internal":
       return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
+    case "legacy-stream-conflict":
+      return { status: 409, code: TRANSPORT_ERROR, message: "Conflict: this session's legacy stream was already opened" };
+    case "too-many-streams":
+      return {
+        status: 429, code: LIMIT_EXCEEDED,
+        message: `Too many open streams on this session (limit ${r.limit}); ${r.hint === "wait" ? "wait for one to finish" : "close one first"}`,
+      };
+    case "unknown-last-event-id":
+      return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: Last-Event-ID does not name an event of this session's streams" };
+    case "events-trimmed":
+      return {
+        status: 400, code: TRANSPORT_ERROR,
+        message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
+      };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
     case "missing-client-capability":
