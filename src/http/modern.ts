@@ -130,7 +130,7 @@ export async function serveModern<Env extends EdgeEnv>(
 
   const controller = new AbortController();
   const run = new MrtrRun(answers);
-  const reply = new ModernReply();
+  const reply = new ModernReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
     notify: (method, params) => reply.notify(toWire(notification(method, params))),
