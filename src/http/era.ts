@@ -32,9 +32,16 @@ export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
   "tasks/cancel": "taskId",
 };
 
-/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list). */
-export function servedVersions(options: ResolvedOptions): string[] {
-  return [...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])];
+const served = new WeakMap<ResolvedOptions, readonly string[]>();
+
+/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list); computed once per server. */
+export function servedVersions(options: ResolvedOptions): readonly string[] {
+  let versions = served.get(options);
+  if (!versions) {
+    versions = Object.freeze([...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])]);
+    served.set(options, versions);
+  }
+  return versions;
 }
 
 /** RFC 9110 §5.5: a field value is parsed without its leading and trailing whitespace. */
