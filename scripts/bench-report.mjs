@@ -5,6 +5,9 @@
 /** docs/DESIGN.md "Budgets", with the figures. */
 export const BUDGETS = {
   stateless: { ratio: 0.8 },
+  modern: { ratio: 0.9 },
+  // An MRTR round costs at most 2.5 floor calls: its throughput is at least 1 / 2.5 of the floor's.
+  mrtr: { ratio: 0.4 },
   simple: { ratio: 0.5 },
   interactive: { ratio: 0.4 },
   sessions: { perSecond: 150 },
@@ -36,6 +39,8 @@ export function verdicts(results, bundles) {
     if (r) list.push({ budget: `${label} ≥ ${BUDGETS[key].ratio} × floor`, measured: `${fmt(r.ratio, 2)} ×`, holds: r.ratio >= BUDGETS[key].ratio });
   };
   ratioBudget("stateless", "stateless tools/call");
+  ratioBudget("modern", "2026-07-28 tools/call");
+  ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.5 floor calls)");
   ratioBudget("simple", "simple tools/call in a session");
   ratioBudget("interactive", "interactive tools/call (DO lane)");
   if (byKey.sessions) {

@@ -40,7 +40,7 @@ const SETTLE_MAX_MS = 5_000;
 const REPLAY_TAIL = 100;
 
 /** Everything a run measures, in order; `--only` picks some. */
-const PARTS = ["stateless", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
+const PARTS = ["stateless", "modern", "mrtr", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
 
 /** Full run and smoke run defaults; every one can be overridden on the command line. */
 const DEFAULTS = {
@@ -171,6 +171,25 @@ const rpc = (id, method, params) => JSON.stringify(params === undefined ? { json
 const INITIALIZE = rpc(0, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcp-edge-bench", version: "1.0.0" } });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const ECHO_CALL = rpc(1, "tools/call", { name: "echo", arguments: { text: "hello" } });
+// 2026-07-28: the envelope travels in every request's _meta, the headers mirror the body.
+const MODERN_ECHO_CALL = rpc(1, "tools/call", {
+  name: "echo", arguments: { text: "hello" },
+  _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" } },
+});
+const MODERN_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+const MODERN_META = MODERN_ECHO_CALL && JSON.parse(MODERN_ECHO_CALL).params._meta;
+const mrtrCall = (extra) => rpc(3, "tools/call", { name: "test_input_required_result_elicitation", arguments: {}, _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...extra });
+const MRTR_HEADERS = { ...MODERN_HEADERS, "mcp-name": "test_input_required_result_elicitation" };
+
+/** One MRTR round trip: the ask (input_required + requestState), then the retry with the answer. */
+async function mrtrRound(demo) {
+  const first = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: mrtrCall({}) })).text).result;
+  if (first?.resultType !== "input_required") throw new Error(`MRTR: expected input_required, got ${JSON.stringify(first).slice(0, 200)}`);
+  const retry = mrtrCall({ inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } }, requestState: first.requestState });
+  const done = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: retry })).text).result;
+  if (done?.content?.[0]?.text !== "Hello, Alice!") throw new Error(`MRTR: unexpected final answer ${JSON.stringify(done).slice(0, 200)}`);
+}
+
 const progressCall = (count) => rpc(2, "tools/call", { name: "stream_progress", arguments: { count }, _meta: { progressToken: 1 } });
 
 const POST_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH };
@@ -219,6 +238,21 @@ function requestScenarios(opts, demo, floor) {
       unit: "req/s",
       floor: floorEcho,
       ours: async () => expectEcho((await send(demo, { path: "/stateless/mcp", headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION }, body: ECHO_CALL })).text),
+    },
+    {
+      key: "modern",
+      name: "2026-07-28 tools/call (echo, stateless by the protocol)",
+      unit: "req/s",
+      // The floor parses the same body (with its _meta envelope) and headers.
+      floor: async () => expectEcho((await send(floor, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
+      ours: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
+    },
+    {
+      key: "mrtr",
+      name: "2026-07-28 MRTR round (ask + retry with the answer), vs one floor call",
+      unit: "rounds/s",
+      floor: floorEcho,
+      ours: async () => mrtrRound(demo),
     },
     {
       key: "simple",

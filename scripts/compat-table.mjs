@@ -76,13 +76,22 @@ function verdict(record) {
   return `**FAIL** (${failed.length} of ${record.tests.length} tests)`;
 }
 
+/** The protocol era(s) a record's negotiated revisions belong to: 2026 (stateless, 2026-07-28+) and/or 2025 (initialize). */
+function eraOf(protocol) {
+  if (!protocol) return "?";
+  const eras = [];
+  if (/\b2026-\d\d-\d\d\b/.test(protocol)) eras.push("2026");
+  if (/\b202[45]-\d\d-\d\d\b/.test(protocol)) eras.push("2025");
+  return eras.join(" + ") || "?";
+}
+
 function renderTable(records) {
   const lines = [
-    "| Client | Version | Transport | Protocol negotiated | Exercised | Result |",
-    "|---|---|---|---|---|---|",
+    "| Client | Version | Transport | Era | Protocol negotiated | Exercised | Result |",
+    "|---|---|---|---|---|---|---|",
   ];
   for (const r of [...records].sort((a, b) => a.order - b.order || a.id.localeCompare(b.id))) {
-    lines.push(`| ${[r.client, r.version, r.transport, r.protocol ?? "?", r.exercised.join("; "), verdict(r)].map(cell).join(" | ")} |`);
+    lines.push(`| ${[r.client, r.version, r.transport, eraOf(r.protocol), r.protocol ?? "?", r.exercised.join("; "), verdict(r)].map(cell).join(" | ")} |`);
   }
   return lines.join("\n");
 }

@@ -4,34 +4,34 @@
 // empty expected-failures list, and prints one line per scenario plus the pass counts. The
 // 0.1.16 run (scripts/conformance.mjs) stays as it is until 0.2 is tagged latest.
 //
-// The CLI needs Node >= 22: it runs on the pinned Node of .tools/ (scripts/tools.mjs). The
-// package itself is installed beside it, in .tools/conformance-next/. The Worker gets a random
-// MCP_STATE_SECRET for this run only (MRTR's requestState is signed with it).
+// The CLI is the devDependency alias `@modelcontextprotocol/conformance-next` (pinned in the
+// lockfile beside 0.1.16) and runs on this Node (>= 22.12, like the project). The Worker is
+// started in-process and gets a random MCP_STATE_SECRET for this run only (MRTR signs with it).
 //
 // usage: node scripts/conformance-next.mjs [--url <running server>] [--requirements <rev>]... [--keep] [--json <file>]
 
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startDevServer } from "./dev-server.mjs";
-import { ensureTools, REPO_ROOT } from "./tools.mjs";
+import { startWorker } from "./worker-server.mjs";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export const NEXT_CONFORMANCE_VERSION = "0.2.0-alpha.12";
 const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
-const NEXT_DIR = join(REPO_ROOT, ".tools", "conformance-next");
 const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
-function installCli() {
-  const cli = join(NEXT_DIR, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-  const pkg = join(NEXT_DIR, "node_modules", "@modelcontextprotocol", "conformance", "package.json");
-  if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === NEXT_CONFORMANCE_VERSION) return cli;
-  mkdirSync(NEXT_DIR, { recursive: true });
-  const npm = spawnSync("npm", ["install", "--prefix", NEXT_DIR, "--no-audit", "--no-fund", "--loglevel", "error", `@modelcontextprotocol/conformance@${NEXT_CONFORMANCE_VERSION}`], { stdio: "inherit" });
-  if (npm.status !== 0) throw new Error(`npm install of the conformance CLI ${NEXT_CONFORMANCE_VERSION} failed`);
-  return cli;
+function cliPath() {
+  const pkgFile = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance-next/package.json");
+  const pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
+  if (pkg.version !== NEXT_CONFORMANCE_VERSION) throw new Error(`expected conformance ${NEXT_CONFORMANCE_VERSION}, found ${pkg.version}: run npm ci`);
+  const bin = typeof pkg.bin === "string" ? pkg.bin : Object.values(pkg.bin ?? {})[0];
+  return join(dirname(pkgFile), bin ?? "dist/index.js");
 }
 
 /** The server scenarios a requirement set scores (its "Server scenarios" list); the others run but are not scored. */
@@ -60,15 +60,15 @@ async function main() {
   const { values } = parseArgs({
     options: { url: { type: "string" }, requirements: { type: "string", multiple: true }, keep: { type: "boolean" }, json: { type: "string" }, verbose: { type: "boolean" } },
   });
-  const tools = ensureTools();
-  const cli = installCli();
+  const node = process.execPath;
+  const cli = cliPath();
   const work = mkdtempSync(join(tmpdir(), "mcp-edge-conformance-next-"));
   const baseline = join(work, "expected-failures.yml");
   writeFileSync(baseline, "server: []\n");
   let server;
   let url = values.url;
   if (!url) {
-    server = await startDevServer({ args: ["--var", `MCP_STATE_SECRET:${randomBytes(32).toString("hex")}`], echo: values.verbose });
+    server = await startWorker({ vars: { MCP_STATE_SECRET: randomBytes(32).toString("hex") }, echo: values.verbose });
     url = server.mcpUrl;
   }
   const report = { conformanceVersion: NEXT_CONFORMANCE_VERSION, url, requirements: {} };
@@ -77,12 +77,12 @@ async function main() {
     for (const requirements of values.requirements ?? REQUIREMENTS) {
       const out = join(work, requirements);
       console.log(`conformance ${NEXT_CONFORMANCE_VERSION} --requirements ${requirements} against ${url}`);
-      const run = spawnSync(tools.node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out], {
+      const run = spawnSync(node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out], {
         cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024,
       });
       if (values.verbose) process.stdout.write(run.stdout ?? "");
       const scenarios = readChecks(out);
-      const required = requiredScenarios(tools.node, cli, requirements);
+      const required = requiredScenarios(node, cli, requirements);
       const rows = [...scenarios].map(([scenario, s]) => ({ scenario, required: required.has(scenario), passed: s.bad.length === 0, bad: s.bad }));
       for (const r of rows) {
         console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}${r.required ? "" : "  (not scored)"}`);

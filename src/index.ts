@@ -8,7 +8,9 @@ export type {
   ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult,
   ResourceContentsInput, EnabledPredicate, ToolHandler, Awaitable,
 } from "./mcp/server";
-export type { HandlerContext, InteractiveContext, SessionInfo, SessionState, SamplingRequest, ElicitUrlOptions } from "./mcp/context";
+export type { HandlerContext, InteractiveContext, SessionInfo, SessionState, SamplingRequest, ElicitUrlOptions, AskOptions } from "./mcp/context";
+export type { RequestEnvelope } from "./mcp/envelope";
+export type { CacheHint } from "./mcp/caching";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
@@ -22,4 +24,4 @@ export { McpHub } from "../durable-objects/hub/mcp-hub";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";
-export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";
+export { SUPPORTED_VERSIONS, LATEST_VERSION, MODERN_VERSIONS, type ProtocolVersion, type ModernVersion } from "./mcp/versions";

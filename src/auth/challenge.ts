@@ -4,7 +4,7 @@
  * the scopes needed, 400 invalid_request. Bodies are JSON-RPC errors like every HTTP refusal.
  */
 import { refuse as refuseRequest } from "../wire/refusals";
-import type { ResolvedAuth } from "./options";
+import { withoutOfflineAccess, type ResolvedAuth } from "./options";
 
 export type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
 
@@ -17,7 +17,8 @@ export function challenge(auth: ResolvedAuth, error?: BearerError, description?:
   const parts = [`resource_metadata="${auth.metadataUrl}"`];
   if (error) parts.push(`error="${error}"`);
   if (error && description) parts.push(`error_description="${quotable(description)}"`);
-  if (scopes && scopes.length > 0) parts.push(`scope="${scopes.join(" ")}"`);
+  const named = scopes ? withoutOfflineAccess(scopes) : [];
+  if (named.length > 0) parts.push(`scope="${named.join(" ")}"`);
   return `Bearer ${parts.join(", ")}`;
 }
 

@@ -107,7 +107,9 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
     authorization_servers: servers,
     bearer_methods_supported: ["header"],
   };
-  if (scopesSupported.length > 0) metadata.scopes_supported = scopesSupported;
+  // 2026-07-28 authorization "Refresh tokens": offline_access is not a resource requirement, so it is never published.
+  const published = withoutOfflineAccess(scopesSupported);
+  if (published.length > 0) metadata.scopes_supported = published;
   if (o.resourceName !== undefined) metadata.resource_name = o.resourceName;
   if (o.resourceDocumentation !== undefined) metadata.resource_documentation = o.resourceDocumentation;
   const suffixed = metadataPathFor(resource);
@@ -121,4 +123,9 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
     metadataPaths: suffixed === BARE_METADATA_PATH ? [BARE_METADATA_PATH] : [suffixed, BARE_METADATA_PATH],
     metadataBody: JSON.stringify(metadata),
   };
+}
+
+/** 2026-07-28 basic/authorization "Refresh tokens": a protected resource names no `offline_access` in metadata or challenges. */
+export function withoutOfflineAccess(scopes: readonly string[]): string[] {
+  return scopes.filter((scope) => scope !== "offline_access");
 }

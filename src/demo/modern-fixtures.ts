@@ -1,5 +1,6 @@
 /**
- * The fixtures the 2026-07-28 conformance scenarios (0.2.0-alpha.12) look for, with the names,
+ * The fixtures the 2026-07-28 conformance scenarios (0.2.0-alpha.12) look for (and the JSON
+ * Schema 2020-12 tool both suite versions read), with the names,
  * keys and texts their sources use. They are ordinary interactive tools and one interactive
  * prompt: the same handler code asks through MRTR on 2026-07-28 and through the session
  * object on 2025-era sessions. `key` only names an ask in the 2026 `inputRequests` map.
@@ -23,6 +24,39 @@ function question(textValue: string, maxTokens: number) {
 
 export function addModernFixtures(server: McpServer<EdgeEnv>): void {
   server
+    // Both suites check this one: 0.1.16 its $schema/$defs/additionalProperties, 0.2 also SEP-2106's keywords.
+    .tool("json_schema_2020_12_tool", {
+      description: "Declares a JSON Schema 2020-12 input schema with $schema, $defs and additionalProperties (conformance: json-schema-2020-12).",
+      // Passed as a plain object so tools/list emits it verbatim.
+      input: {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        // conformance 0.2 (SEP-2106) also checks $anchor, allOf/anyOf and if/then/else survive verbatim.
+        $defs: {
+          address: {
+            $anchor: "addressDef",
+            type: "object",
+            properties: {
+              street: { type: "string" },
+              city: { type: "string" },
+            },
+          },
+        },
+        properties: {
+          name: { type: "string" },
+          address: { $ref: "#/$defs/address" },
+          contactMethod: { type: "string", enum: ["phone", "email"] },
+          phone: { type: "string" },
+          email: { type: "string" },
+        },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+        if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+        then: { required: ["phone"] },
+        else: { required: ["email"] },
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    }, (args) => ({ content: [text(`Received: ${JSON.stringify(args)}`)] }))
     .interactiveTool("test_missing_capability", {
       description: "Needs the client's sampling capability; a 2026-07-28 request that does not declare it gets 400 -32021 (conformance: server-stateless).",
     }, async (_args, ctx) => {
@@ -67,7 +101,7 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
       return { content: [text(`state-ok: ${answer.action}`)] };
     })
     .interactiveTool("test_input_required_result_multiple_inputs", {
-      description: "Asks three things in one round: an elicitation, a sampling and roots; and combines the answers.",
+      description: "Asks three questions together: an elicitation, a sampling and roots; combines the answers.",
     }, async (_args, ctx) => {
       const [name, greeting, roots] = await Promise.all([
         ctx.elicit("What is your name?", NAME_SCHEMA, { key: "user_name" }),

@@ -101,39 +101,6 @@ demoServer
     annotations: READ_ONLY,
   }, () => toolError("This tool intentionally returns an error for testing"))
 
-  .tool("json_schema_2020_12_tool", {
-    description: "Declares a JSON Schema 2020-12 input schema with $schema, $defs and additionalProperties (conformance: json-schema-2020-12).",
-    // Passed as a plain object so tools/list emits it verbatim.
-    input: {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      type: "object",
-      // conformance 0.2 (SEP-2106) also checks $anchor, allOf/anyOf and if/then/else survive verbatim.
-      $defs: {
-        address: {
-          $anchor: "addressDef",
-          type: "object",
-          properties: {
-            street: { type: "string" },
-            city: { type: "string" },
-          },
-        },
-      },
-      properties: {
-        name: { type: "string" },
-        address: { $ref: "#/$defs/address" },
-        contactMethod: { type: "string", enum: ["phone", "email"] },
-        phone: { type: "string" },
-        email: { type: "string" },
-      },
-      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
-      then: { required: ["phone"] },
-      else: { required: ["email"] },
-      additionalProperties: false,
-    },
-    annotations: READ_ONLY,
-  }, (args) => ({ content: [text(`Received: ${JSON.stringify(args)}`)] }))
-
   .tool("echo", {
     description: "Echoes the given text back unchanged.",
     input: z.object({ text: z.string().describe("The text to echo") }),

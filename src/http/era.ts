@@ -32,9 +32,16 @@ export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
   "tasks/cancel": "taskId",
 };
 
-/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list). */
-export function servedVersions(options: ResolvedOptions): string[] {
-  return [...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])];
+const served = new WeakMap<ResolvedOptions, readonly string[]>();
+
+/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list); computed once per server. */
+export function servedVersions(options: ResolvedOptions): readonly string[] {
+  let versions = served.get(options);
+  if (!versions) {
+    versions = Object.freeze([...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])]);
+    served.set(options, versions);
+  }
+  return versions;
 }
 
 /** RFC 9110 §5.5: a field value is parsed without its leading and trailing whitespace. */
@@ -78,6 +85,12 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
     }
   }
   return { era: "2026", message, envelope: read.envelope };
+}
+
+/** The id of a single claimed request, for refusals decided before the era (Content-Type, Accept). */
+export function claimedRequestId(parsed: Extract<ParsedBody, { ok: true }>): RequestId | undefined {
+  if (parsed.batch || !parsed.entry.ok || parsed.entry.message.kind !== "request") return undefined;
+  return hasClaim(parsed.entry.message.params) ? parsed.entry.message.id : undefined;
 }
 
 /** Decides the era of one parsed POST body (2025 for everything the table does not send to 2026). */

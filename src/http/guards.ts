@@ -4,7 +4,7 @@
  * enforces the size limit while reading.
  */
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions";
-import { refuse } from "../wire/refusals";
+import { refuse, type Refusal } from "../wire/refusals";
 import { HEADER_PROTOCOL_VERSION } from "./headers";
 
 export interface OriginPolicy {
@@ -65,17 +65,26 @@ function acceptsType(ranges: readonly string[], type: string): boolean {
 }
 
 /** POST must accept both JSON and SSE; GET must accept SSE (2025-06-18 Streamable HTTP). */
-export function checkAccept(request: Request, types: readonly string[]): Response | undefined {
+export function acceptRefusal(request: Request, types: readonly string[]): Refusal | undefined {
   // Parsed once per request, not once per required type: this runs on every POST.
   const ranges = mediaRanges(request.headers.get("Accept") ?? "");
   if (types.every((t) => acceptsType(ranges, t))) return undefined;
-  return refuse({ reason: "not-acceptable", types });
+  return { reason: "not-acceptable", types };
+}
+
+export function checkAccept(request: Request, types: readonly string[]): Response | undefined {
+  const refusal = acceptRefusal(request, types);
+  return refusal && refuse(refusal);
+}
+
+export function contentTypeRefusal(request: Request): Refusal | undefined {
+  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/json" ? undefined : { reason: "unsupported-media-type" };
 }
 
 export function checkContentType(request: Request): Response | undefined {
-  const type = request.headers.get("Content-Type")?.split(";")[0]?.trim().toLowerCase();
-  if (type === "application/json") return undefined;
-  return refuse({ reason: "unsupported-media-type" });
+  const refusal = contentTypeRefusal(request);
+  return refusal && refuse(refusal);
 }
 
 /** An unsupported MCP-Protocol-Version header is 400; a missing one is decided by the caller. */

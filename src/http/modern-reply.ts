@@ -5,7 +5,7 @@
  * stream is the client's cancellation ("Cancellation"): `onCancel` runs, nothing more is sent.
  */
 import type { WireMessage } from "../jsonrpc/messages";
-import { encodeSseEvent, SSE_HEADERS } from "../sse/encode";
+import { encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../sse/encode";
 
 export class ModernReply {
   /** Resolves when the first notification turned this reply into a stream. */
@@ -15,8 +15,10 @@ export class ModernReply {
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private open = true;
   private readonly cancelHandlers: (() => void)[] = [];
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
 
-  constructor() {
+  /** `keepAliveMs`: SSE comments on a quiet open stream, so intermediaries do not cut it (streamable-http.mdx). */
+  constructor(private readonly keepAliveMs: number) {
     this.opened = new Promise<void>((resolve) => {
       this.markOpened = resolve;
     });
@@ -38,6 +40,7 @@ export class ModernReply {
         },
         cancel: () => this.cancelled(),
       });
+      this.keepAlive = setInterval(() => this.enqueue(KEEPALIVE_FRAME), this.keepAliveMs);
       this.markOpened();
     }
     this.enqueue(encodeSseEvent(JSON.stringify(message)));
@@ -63,6 +66,7 @@ export class ModernReply {
     if (!this.open || !this.controller) return;
     this.enqueue(encodeSseEvent(JSON.stringify(message)));
     this.open = false;
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
     try {
       this.controller.close();
     } catch {
@@ -73,6 +77,7 @@ export class ModernReply {
   private cancelled(): void {
     if (!this.open) return;
     this.open = false;
+    if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
     for (const handler of this.cancelHandlers.splice(0)) handler();
   }
 }

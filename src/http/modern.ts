@@ -16,6 +16,7 @@ import type { RequestEnvelope } from "../mcp/envelope";
 import { withServerInfo } from "../mcp/modern-result";
 import { MRTR_METHODS, MrtrRun, readInputResponses } from "../mcp/mrtr";
 import { digestArguments, secretProblem, signState, STATE_SECRET_BINDING, verifyState, type StateBinding } from "../mcp/request-state";
+import { isInteractiveCall } from "../mcp/routing";
 import type { McpServer } from "../mcp/server";
 import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
@@ -38,6 +39,7 @@ function secretOf(env: unknown): unknown {
 }
 
 let warnedNoSecret = false;
+
 
 /** Once per isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
 export function warnIfNoStateSecret(env: unknown): void {
@@ -121,9 +123,17 @@ export async function serveModern<Env extends EdgeEnv>(
     }
   }
 
+  const base: DispatchContext<Env> = {
+    server: rt.server, env, sessions: false, session: undefined, protocolVersion: envelope.protocolVersion as AnyVersion,
+    envelope, supportedVersions: servedVersions(rt.options), channel: undefined, ops: undefined, principal,
+  };
+  // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
+  // (A JSON answer has no stream the client could close, so its signal never aborts.)
+  if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, new AbortController().signal));
+
   const controller = new AbortController();
   const run = new MrtrRun(answers);
-  const reply = new ModernReply();
+  const reply = new ModernReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
     notify: (method, params) => reply.notify(toWire(notification(method, params))),
@@ -135,10 +145,7 @@ export async function serveModern<Env extends EdgeEnv>(
     logLevel: () => envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const dc: DispatchContext<Env> = {
-    server: rt.server, env, sessions: false, session: undefined, protocolVersion: envelope.protocolVersion as AnyVersion,
-    envelope, supportedVersions: servedVersions(rt.options), channel, ops: undefined, principal,
-  };
+  const dc: DispatchContext<Env> = { ...base, channel };
   const done = dispatchRequest(message, dc, controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),

@@ -15,11 +15,11 @@ import { isInteractiveCall, needsSession } from "../mcp/routing";
 import { sessionObjectId } from "../mcp/session-id";
 import { acceptsBatches, DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
 import type { EdgeRuntime } from "./runtime";
-import { checkAccept, checkContentType, checkProtocolVersionHeader, readBody } from "./guards";
+import { acceptRefusal, checkProtocolVersionHeader, contentTypeRefusal, readBody } from "./guards";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
 import { accepted, json } from "../wire/json";
 import { refuse, refuseModern } from "../wire/refusals";
-import { decideEra } from "./era";
+import { claimedRequestId, decideEra } from "./era";
 import { serveModern, warnIfNoStateSecret } from "./modern";
 import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
@@ -28,11 +28,12 @@ import { forwardHeaders, type Principal } from "../auth/principal";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean, principal?: Principal): Promise<Response> {
-  const refused = checkContentType(request) ?? checkAccept(request, ["application/json", "text/event-stream"]);
-  if (refused) return refused;
+  const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
-  if (!body.ok) return body.response;
+  if (!body.ok) return early ? refuse(early) : body.response;
   const parsed = parseBody(body.text);
+  // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
+  if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);
   if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
     return refuse({ reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message }, parsed.entry.id);

@@ -43,10 +43,12 @@ function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): Resolved
 /** A complete 2026 result: `resultType: "complete"`, serverInfo, and the caching hint where the method has one. */
 export function finishModernResult<Env>(request: RequestMessage, result: Params, server: McpServer<Env>): Params {
   const hint = hintFor(request, server);
-  const finished: Params = { ...result, resultType: "complete" };
+  const finished = withServerInfo(result, server);
+  // An extension's own result type (e.g. the Tasks extension's "task") stands (basic/index.mdx "ResultType").
+  if (typeof finished.resultType !== "string") finished.resultType = "complete";
   if (hint && !("ttlMs" in result)) {
     finished.ttlMs = hint.ttlMs;
     finished.cacheScope = hint.cacheScope;
   }
-  return withServerInfo(finished, server);
+  return finished;
 }

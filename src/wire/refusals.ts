@@ -34,6 +34,11 @@ export type Refusal =
   | { reason: "internal" }
   /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
   | { reason: "misconfigured"; message: string; data: Record<string, unknown> }
+  // Answers of the session object (durable-objects/): the same table, so a status is written once.
+  | { reason: "legacy-stream-conflict" }
+  | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
+  | { reason: "unknown-last-event-id" }
+  | { reason: "events-trimmed"; lastEventId: string; kept: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   | { reason: "missing-client-capability"; required: Record<string, unknown> }
@@ -105,6 +110,20 @@ export function refusalRow(r: Refusal): RefusalRow {
       return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
     case "misconfigured":
       return { status: 500, code: INTERNAL_ERROR, message: r.message, data: r.data };
+    case "legacy-stream-conflict":
+      return { status: 409, code: TRANSPORT_ERROR, message: "Conflict: this session's legacy stream was already opened" };
+    case "too-many-streams":
+      return {
+        status: 429, code: LIMIT_EXCEEDED,
+        message: `Too many open streams on this session (limit ${r.limit}); ${r.hint === "wait" ? "wait for one to finish" : "close one first"}`,
+      };
+    case "unknown-last-event-id":
+      return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: Last-Event-ID does not name an event of this session's streams" };
+    case "events-trimmed":
+      return {
+        status: 400, code: TRANSPORT_ERROR,
+        message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
+      };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
     case "missing-client-capability":

@@ -19,7 +19,7 @@ function complete(ref: Record<string, unknown>, name: string, value: string): Pr
 }
 
 describe("prompts/list", () => {
-  it("lists the fixture prompts with their arguments", async () => {
+  it("lists the fixture prompts with their arguments (the four of 0.1.16, then 0.2's interactive one)", async () => {
     const result = await expectResult(await rpc("prompts/list"));
     const prompts = result.prompts as { name: string; arguments?: unknown[] }[];
     expect(prompts.map((p) => p.name)).toEqual([

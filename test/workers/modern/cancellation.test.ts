@@ -1,7 +1,8 @@
 /**
  * 2026-07-28 cancellation on Streamable HTTP (transports/streamable-http.mdx "Cancellation",
  * basic/patterns/cancellation.mdx): the client closing the request's SSE response is the
- * cancellation; the handler's `signal` aborts and nothing more is sent for that request.
+ * cancellation; the handler's `signal` aborts and nothing more is sent for that request. And
+ * a quiet open response stream carries SSE comment keep-alives ("Receiving Messages").
  */
 import { createExecutionContext } from "cloudflare:test";
 import { expect, it } from "vitest";
@@ -13,12 +14,8 @@ import { ACCEPT_BOTH } from "../../helpers/mcp";
 import { envelope, modernHeaders } from "../../helpers/modern";
 import { SseReader } from "../../helpers/sse";
 
-it("aborts the handler's signal when the client closes the response stream", async () => {
-  let aborted!: (reason: unknown) => void;
-  const abortSeen = new Promise<unknown>((resolve) => {
-    aborted = resolve;
-  });
-  const server = defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool("wait_for_cancel", {
+function waitingServer(aborted: (reason: unknown) => void) {
+  return defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool("wait_for_cancel", {
     description: "Reports progress once, then waits until the request is cancelled.",
   }, async (_args, ctx) => {
     ctx.signal.addEventListener("abort", () => aborted(ctx.signal.reason));
@@ -26,13 +23,39 @@ it("aborts the handler's signal when the client closes the response stream", asy
     await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
     return { content: [text("cancelled")] };
   });
-  const worker = createMcpEdge(server, { sessions: false }).worker;
+}
+
+function callWaiting(worker: ExportedHandler<EdgeEnv>): Promise<Response> {
   const params = { name: "wait_for_cancel", arguments: {} };
-  const res = await worker.fetch!(new Request("http://localhost/mcp", {
+  return Promise.resolve(worker.fetch!(new Request("http://localhost/mcp", {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("tools/call", params) },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: { ...envelope(), progressToken: "t" } } }),
-  }) as never, {}, createExecutionContext());
+  }) as never, {}, createExecutionContext()));
+}
+
+it("sends SSE comment keep-alives on a quiet response stream", async () => {
+  const worker = createMcpEdge(waitingServer(() => undefined), { sessions: false, session: { keepAliveMs: 10 } }).worker;
+  const res = await callWaiting(worker);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = "";
+  while (!seen.includes(": keepalive")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += decoder.decode(value);
+  }
+  expect(seen).toContain("notifications/progress");
+  expect(seen).toContain(": keepalive");
+  await reader.cancel();
+});
+
+it("aborts the handler's signal when the client closes the response stream", async () => {
+  let aborted!: (reason: unknown) => void;
+  const abortSeen = new Promise<unknown>((resolve) => {
+    aborted = resolve;
+  });
+  const res = await callWaiting(createMcpEdge(waitingServer(aborted), { sessions: false }).worker);
   expect(res.headers.get("Content-Type")).toBe("text/event-stream");
   const reader = new SseReader(res);
   expect(JSON.parse((await reader.next())?.data ?? "null")).toMatchObject({ method: "notifications/progress", params: { progressToken: "t", progress: 1 } });

@@ -92,6 +92,11 @@ describe("2026-07-28: a claimed request", () => {
     await expectModernError(await modernPost("unknown/method", {}, { id: "abc" }), 404, -32601, "abc");
   });
 
+  it("carries the request's id on a refused Accept or Content-Type too (406 / 415, -32000)", async () => {
+    await expectModernError(await modernPost("tools/list", {}, { id: 9, headers: { Accept: "application/json" } }), 406, -32000, 9);
+    await expectModernError(await modernPost("tools/list", {}, { id: 10, headers: { "Content-Type": "text/plain" } }), 415, -32000, 10);
+  });
+
   it("refuses a batch in which any element claims with 400 -32600 and no id (the 2026 schema has no id: null)", async () => {
     const claimed = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope() } };
     const res = await post([{ jsonrpc: "2.0", id: 1, method: "ping" }, claimed], { version: "2025-03-26" });

@@ -39,9 +39,10 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   "resources/subscribe": [CODE.INVALID_PARAMS, CODE.RESOURCE_NOT_FOUND],
   "resources/unsubscribe": [CODE.INVALID_PARAMS],
   "prompts/list": [CODE.INVALID_PARAMS],
-  // An interactive prompt asks the client for input: the README's "server-to-client request" and
-  // "capability unavailable" codes reach it as JSON-RPC errors, since a prompt has no isError result.
-  "prompts/get": [CODE.INVALID_PARAMS, CODE.CAPABILITY_UNAVAILABLE, CODE.CLIENT_ERROR, CODE.REQUEST_TIMEOUT, CODE.CANCELLED, CODE.SESSION_RESTARTED],
+  // An interactive prompt's asks fail like any server-to-client request raised outside a tool (README "HTTP errors").
+  "prompts/get": [
+    CODE.INVALID_PARAMS, CODE.CAPABILITY_UNAVAILABLE, CODE.CLIENT_ERROR, CODE.REQUEST_TIMEOUT, CODE.CANCELLED, CODE.SESSION_RESTARTED, CODE.LIMIT_EXCEEDED,
+  ],
   "completion/complete": [CODE.INVALID_PARAMS],
   "logging/setLevel": [CODE.INVALID_PARAMS],
 };
@@ -113,11 +114,11 @@ export function classifyBody(text: string): Body {
   return { kind: "single", entry: classifyEntry(value) };
 }
 
-/** A call whose handler may ask the client for input: an interactive tool, or a prompt declared interactive. */
+/** A tools/call of an interactive tool, or a prompts/get of an interactive prompt (README "Defining a server"). */
 export function isInteractiveCall(entry: Entry): boolean {
   if (entry.kind !== "request") return false;
+  if (entry.method === "tools/call") return isInteractiveTool(entry.params?.name);
   const name = entry.params?.name;
-  if (entry.method === "tools/call") return isInteractiveTool(name);
   return entry.method === "prompts/get" && typeof name === "string" && demoServer.prompts.get(name)?.interactive === true;
 }
 
