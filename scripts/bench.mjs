@@ -1,5 +1,5 @@
 // `npm run bench`: mcp-edge side by side with the platform's floor, in one run on 127.0.0.1.
-// Starts two Workers in-process (scripts/worker-server.mjs, `wrangler dev`'s own code): the demo server built with
+// Starts two Workers in-process (scripts/worker-server.mjs; Miniflare alone unless --runner wrangler): the demo server built with
 // bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
 // JSON-RPC result (bench/floor). Drives both with the same bounded closed-loop load
 // (scripts/bench-load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
@@ -60,7 +60,7 @@ const USAGE = `usage: npm run bench -- [options]
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
   --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
   --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
-  --runner <runner>     "wrangler" (default): both Workers under wrangler dev, in this process; "miniflare": both bundled as for deploy and served by Miniflare alone, without wrangler dev's proxy (which sends this Node process a message for every SSE response)
+  --runner <runner>     "miniflare" (default): both bundled as for deploy and served by Miniflare alone; "wrangler": both under wrangler dev in this process, whose proxy then shares the load generator's event loop (absolute figures drop several times, ratios stay close)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
@@ -134,7 +134,7 @@ function parseOptions(argv) {
     console.error(`--storage memory needs a writable ${MEMORY_TMP}`);
     process.exit(2);
   }
-  const runner = values.runner ?? "wrangler";
+  const runner = values.runner ?? "miniflare";
   if (runner !== "wrangler" && runner !== "miniflare") {
     console.error(`--runner must be "wrangler" or "miniflare"`);
     process.exit(2);
