@@ -46,7 +46,7 @@ export function allowedOrigin(request: Request, policy: OriginPolicy): string | 
 export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | string | undefined {
   const host = request.headers.get("Host") ?? new URL(request.url).host;
   if (!isAllowedHost(hostName(host), policy)) {
-    return rpcErrorResponse(403, TRANSPORT_ERROR, `Forbidden: host "${hostName(host)}" is not an allowed host (configure allowedHosts)`);
+    return rpcErrorResponse(403, TRANSPORT_ERROR, `Forbidden: host "${hostName(host)}" is not an allowed host; add it to the allowedHosts option of createMcpEdge or to the MCP_ALLOWED_HOSTS variable`);
   }
   const origin = allowedOrigin(request, policy);
   if (origin === false) {
