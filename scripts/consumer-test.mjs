@@ -79,8 +79,10 @@ async function withWranglerDev(example, body) {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-"));
   console.log(`\n$ (${example.replace(root, ".")}) wrangler dev --ip 127.0.0.1 --port ${port}`);
-  const child = spawn(process.execPath, [join(example, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist], {
-    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+  // The watchdog leads a new process group and kills it if this script dies without stopping it.
+  const wranglerArgs = [join(example, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist];
+  const child = spawn(process.execPath, [join(root, "scripts", "process-group-watchdog.mjs"), process.execPath, ...wranglerArgs], {
+    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", WATCHDOG_CLEANUP_DIR: persist },
   });
   let output = "";
   try {

@@ -1,4 +1,7 @@
-/** The test client's SSE reader: yields the JSON of each `data:` event of a response body. */
+/**
+ * The test client's SSE reader: yields the JSON of each `data:` event of a response body, in
+ * order, and cancels the body when the caller stops reading.
+ */
 export async function* readSseMessages(response: Response): AsyncGenerator<unknown> {
   if (!response.body) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -59,7 +59,10 @@ export interface RefusalRow {
 export function refusalRow(r: Refusal): RefusalRow {
   switch (r.reason) {
     case "host-not-allowed":
-      return { status: 403, code: TRANSPORT_ERROR, message: `Forbidden: host "${r.host}" is not an allowed host (configure allowedHosts)` };
+      return {
+        status: 403, code: TRANSPORT_ERROR,
+        message: `Forbidden: host "${r.host}" is not an allowed host; add it to the allowedHosts option of createMcpEdge or to the MCP_ALLOWED_HOSTS variable`,
+      };
     case "origin-not-allowed":
       return { status: 403, code: TRANSPORT_ERROR, message: "Forbidden: Origin is not allowed (configure allowedOrigins)" };
     case "unsupported-media-type":

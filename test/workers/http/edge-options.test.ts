@@ -66,9 +66,10 @@ describe("allow-lists", () => {
     expect(await expectResult(res)).toEqual({});
   });
 
-  it("refuses a deployed host name by default (loopback only)", async () => {
+  it("refuses a deployed host name by default (loopback only), naming the option to set", async () => {
     const res = await edgeFetch({ sessions: false })("https://mcp.example.com/mcp");
-    await expectRpcError(res, 403, TRANSPORT_ERROR, null);
+    const body = await expectRpcError(res, 403, TRANSPORT_ERROR, null);
+    expect(body.error?.message).toContain('host "mcp.example.com" is not an allowed host; add it to the allowedHosts option');
   });
 
   it("allows a host listed in allowedHosts", async () => {
