@@ -10,7 +10,7 @@
 //
 // usage: node scripts/conformance-next.mjs [--url <running server>] [--requirements <rev>]... [--keep] [--json <file>]
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -39,6 +39,24 @@ function requiredScenarios(node, cli, requirements) {
   const list = spawnSync(node, [cli, "list", "--requirements", requirements], { encoding: "utf8" });
   const section = (list.stdout ?? "").split("Server scenarios")[1]?.split("\n\n")[0] ?? "";
   return new Set([...section.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]));
+}
+
+/**
+ * Runs the CLI without blocking this process: the Worker under test is served by this same
+ * process (wrangler's in-process dev server), so a synchronous spawn would starve it.
+ */
+function runCli(node, args) {
+  return new Promise((resolveRun) => {
+    const child = spawn(node, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stdout += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20 * 60_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolveRun({ status, stdout });
+    });
+  });
 }
 
 function readChecks(dir) {
@@ -77,9 +95,7 @@ async function main() {
     for (const requirements of values.requirements ?? REQUIREMENTS) {
       const out = join(work, requirements);
       console.log(`conformance ${NEXT_CONFORMANCE_VERSION} --requirements ${requirements} against ${url}`);
-      const run = spawnSync(node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out], {
-        cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" }, timeout: 20 * 60_000, maxBuffer: 64 * 1024 * 1024,
-      });
+      const run = await runCli(node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out]);
       if (values.verbose) process.stdout.write(run.stdout ?? "");
       const scenarios = readChecks(out);
       const required = requiredScenarios(node, cli, requirements);
