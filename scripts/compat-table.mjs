@@ -19,12 +19,13 @@ import { parseArgs } from "node:util";
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const COMPAT_DIR = join(REPO_ROOT, "results", "compat");
 const CONFORMANCE_JSON = join(REPO_ROOT, "results", "conformance.json");
+const CONFORMANCE_NEXT_JSON = join(REPO_ROOT, "results", "conformance-next.json");
 const README = join(REPO_ROOT, "README.md");
 const START = "<!-- compat:start -->";
 const END = "<!-- compat:end -->";
 
 /** Every row a full `npm test` produces; a missing one means the run was partial. */
-const EXPECTED = ["sdk-streamable-http", "sdk-sessions", "sdk-legacy-sse", "sdk-https", "inspector-cli", "mcp-remote", "browser-chromium", "conformance"];
+const EXPECTED = ["sdk-streamable-http", "sdk-sessions", "sdk-legacy-sse", "sdk-https", "inspector-cli", "mcp-remote", "browser-chromium", "conformance", "conformance-next"];
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, "utf8"));
@@ -62,6 +63,27 @@ function conformanceRecord() {
     tests: [],
     summary: `${report.passed}/${total} scenarios`,
     passed: report.exitCode === 0 && report.failed === 0 && total > 0,
+  };
+}
+
+/** The 0.2 pre-release run (scripts/conformance-next.mjs --json): required scenarios per requirement set. */
+function conformanceNextRecord() {
+  if (!existsSync(CONFORMANCE_NEXT_JSON)) return undefined;
+  const report = readJson(CONFORMANCE_NEXT_JSON);
+  const sets = Object.entries(report.requirements ?? {});
+  const parts = sets.map(([rev, r]) => `${rev}: ${r.requiredPassed}/${r.requiredPassed + r.requiredFailed} required`);
+  const pending = sets.flatMap(([rev, r]) => (r.notScored ?? []).filter((n) => !n.passed).map((n) => `${n.scenario} (${rev})`));
+  return {
+    id: "conformance-next",
+    order: 81,
+    client: "Official conformance suite, pre-release (server scenarios)",
+    version: `@modelcontextprotocol/conformance ${report.conformanceVersion}`,
+    transport: "Streamable HTTP (`/mcp`)",
+    protocol: sets.map(([rev]) => rev).join(", "),
+    exercised: [`--requirements ${sets.map(([rev]) => rev).join(" and ")}`, "expected failures: 0", `not scored and not passing: ${pending.length ? pending.join(", ") : "none"}`],
+    tests: [],
+    summary: parts.join("; "),
+    passed: sets.length > 0 && sets.every(([, r]) => r.requiredFailed === 0 && r.requiredPassed > 0),
   };
 }
 
@@ -105,6 +127,8 @@ function main() {
   const records = clientRecords();
   const conformance = conformanceRecord();
   if (conformance) records.push(conformance);
+  const conformanceNext = conformanceNextRecord();
+  if (conformanceNext) records.push(conformanceNext);
   if (records.length === 0) {
     console.error(`no compatibility records in ${COMPAT_DIR} or ${CONFORMANCE_JSON}: run \`npm test\` first`);
     process.exit(1);
