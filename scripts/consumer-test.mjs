@@ -79,11 +79,24 @@ async function withWranglerDev(example, body) {
   const port = await freePort();
   const persist = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-"));
   console.log(`\n$ (${example.replace(root, ".")}) wrangler dev --ip 127.0.0.1 --port ${port}`);
-  // The watchdog leads a new process group and kills it if this script dies without stopping it.
+  // wrangler (and the workerd it starts) lead their own process group, stopped by PID below, and
+  // also if this script is interrupted or exits early.
   const wranglerArgs = [join(example, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist];
-  const child = spawn(process.execPath, [join(root, "scripts", "process-group-watchdog.mjs"), process.execPath, ...wranglerArgs], {
-    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", WATCHDOG_CLEANUP_DIR: persist },
+  const child = spawn(process.execPath, wranglerArgs, {
+    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
   });
+  const killGroup = () => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+  };
+  const onSignal = () => {
+    killGroup();
+    process.exit(130);
+  };
+  process.once("exit", killGroup);
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   let output = "";
   try {
     await new Promise((ok, fail) => {
@@ -106,6 +119,9 @@ async function withWranglerDev(example, body) {
       process.kill(-child.pid, "SIGTERM");
     } catch {}
     await exited;
+    process.off("exit", killGroup);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     rmSync(persist, { recursive: true, force: true });
   }
 }
