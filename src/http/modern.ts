@@ -7,7 +7,7 @@
  */
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type Params, type RequestId, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
@@ -26,6 +26,15 @@ import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
+
+/**
+ * A client's malformed answer to an ask is -32602 on this era: 2026-07-28 (basic/index.mdx "Error
+ * Codes") reserves -32000..-32019 for legacy use, where the 2025 lane reports it as -32007.
+ */
+function modernCodes(response: ResponseMessage): ResponseMessage {
+  if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
+  return errorMessage(response.id, { code: INVALID_PARAMS, message: `Invalid params: an inputResponses answer is malformed (${response.error.message})` });
+}
 
 /** The JSON answer: 200, except a missing client capability, which is 400 (basic/index.mdx "Per-request protocol fields"). */
 function jsonAnswer(response: ResponseMessage): Response {
@@ -149,7 +158,7 @@ export async function serveModern<Env extends EdgeEnv>(
     run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const finalize = async (o: Outcome): Promise<ResponseMessage> => {
-    if (o.kind === "done") return o.response;
+    if (o.kind === "done") return modernCodes(o.response);
     controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
     return inputRequired(id, run, binding, env, rt.server, rt.options.mrtrStateTtlMs);
   };

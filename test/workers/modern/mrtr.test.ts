@@ -136,6 +136,12 @@ describe("MRTR: requestState integrity", () => {
     expect(await digestArguments({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(await digestArguments({ b: [1, { d: 3, c: 2 }], a: 1 }));
   });
 
+  it("refuses a malformed answer (an elicitation result without a valid action) with -32602, not a tool result", async () => {
+    const bad = { user_name: { action: "maybe" } };
+    const body = await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: bad }), 200, -32602);
+    expect(body.error?.message).toContain("inputResponses");
+  });
+
   it("refuses inputResponses that are not a map of objects with -32602", async () => {
     await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: { user_name: 12345 } }), 200, -32602);
     await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
