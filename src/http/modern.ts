@@ -46,15 +46,14 @@ function secretOf(env: unknown): unknown {
   return (env as Record<string, unknown>)[STATE_SECRET_BINDING];
 }
 
-let warnedNoSecret = false;
+const warned = new WeakSet<object>();
 
-
-/** Once per isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
-export function warnIfNoStateSecret(env: unknown): void {
-  if (warnedNoSecret) return;
+/** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
+export function warnIfNoStateSecret(rt: object, env: unknown): void {
+  if (warned.has(rt)) return;
   const problem = secretProblem(secretOf(env));
   if (!problem) return;
-  warnedNoSecret = true;
+  warned.add(rt);
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
