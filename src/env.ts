@@ -11,4 +11,6 @@ export interface EdgeEnv {
   MCP_ALLOWED_HOSTS?: string;
   /** Comma-separated origins added to `allowedOrigins`. */
   MCP_ALLOWED_ORIGINS?: string;
+  /** Signs 2026-07-28 MRTR `requestState` (at least 32 characters; `wrangler secret put MCP_STATE_SECRET`). */
+  MCP_STATE_SECRET?: string;
 }

@@ -8,7 +8,7 @@
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type Params, type RequestId, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
@@ -28,6 +28,15 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
+/**
+ * A client's malformed answer to an ask is -32602 on this era: 2026-07-28 (basic/index.mdx "Error
+ * Codes") reserves -32000..-32019 for legacy use, where the 2025 lane reports it as -32007.
+ */
+function modernCodes(response: ResponseMessage): ResponseMessage {
+  if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
+  return errorMessage(response.id, { code: INVALID_PARAMS, message: `Invalid params: an inputResponses answer is malformed (${response.error.message})` });
+}
+
 /** The JSON answer: 200, except a missing client capability, which is 400 (basic/index.mdx "Per-request protocol fields"). */
 function jsonAnswer(response: ResponseMessage): Response {
   const status = response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
@@ -38,15 +47,14 @@ function secretOf(env: unknown): unknown {
   return (env as Record<string, unknown>)[STATE_SECRET_BINDING];
 }
 
-let warnedNoSecret = false;
+const warned = new WeakSet<object>();
 
-
-/** Once per isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
-export function warnIfNoStateSecret(env: unknown): void {
-  if (warnedNoSecret) return;
+/** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
+export function warnIfNoStateSecret(rt: object, env: unknown): void {
+  if (warned.has(rt)) return;
   const problem = secretProblem(secretOf(env));
   if (!problem) return;
-  warnedNoSecret = true;
+  warned.add(rt);
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
@@ -152,7 +160,7 @@ export async function serveModern<Env extends EdgeEnv>(
     run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const finalize = async (o: Outcome): Promise<ResponseMessage> => {
-    if (o.kind === "done") return o.response;
+    if (o.kind === "done") return modernCodes(o.response);
     controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
     return inputRequired(id, run, binding, env, rt.server, rt.options.mrtrStateTtlMs);
   };

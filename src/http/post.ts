@@ -44,7 +44,7 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
     case "refused":
       return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
-      warnIfNoStateSecret(env);
+      warnIfNoStateSecret(rt, env);
       return serveModern(request.headers, decision.message, decision.envelope, env as Env & EdgeEnv, rt as EdgeRuntime<Env & EdgeEnv>, principal);
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.

@@ -126,7 +126,9 @@ export interface ResourceDefinition<Env> {
   listing: Record<string, unknown>;
   enabled: EnabledPredicate<Env> | undefined;
   cache: ResolvedCacheHint;
-  read: (uri: string, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
+  /** Interactive reads may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
+  interactive: boolean;
+  read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>;
 }
 
 export interface ResourceTemplateDefinition<Env> {
@@ -258,14 +260,23 @@ export class ServerDefinition<Env = unknown> {
   }
 
   /** A static resource at a fixed URI. */
-  resource(uri: string, config: ResourceConfig<Env>, read: ResourceDefinition<Env>["read"]): this {
+  resource(uri: string, config: ResourceConfig<Env>, read: (uri: string, ctx: HandlerContext<Env>) => Awaitable<ReadResult>): this {
+    return this.addResource(uri, config, false, read);
+  }
+
+  /** A static resource whose read may elicit, sample or list roots, like an interactive tool. */
+  interactiveResource(uri: string, config: ResourceConfig<Env>, read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>): this {
+    return this.addResource(uri, config, true, read);
+  }
+
+  private addResource(uri: string, config: ResourceConfig<Env>, interactive: boolean, read: ResourceDefinition<Env>["read"]): this {
     if (this.resources.has(uri)) throw new TypeError(`resource "${uri}" is already defined`);
     if (!config.name) throw new TypeError(`resource "${uri}": a name is required`);
     const listing = withoutUndefined({
       uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
       size: config.size, annotations: config.annotations, _meta: config._meta,
     });
-    this.resources.set(uri, { uri, listing, enabled: config.enabled, cache: resolveCacheHint(config.cache, `resource "${uri}"`), read });
+    this.resources.set(uri, { uri, listing, enabled: config.enabled, cache: resolveCacheHint(config.cache, `resource "${uri}"`), interactive, read });
     return this;
   }
 

@@ -1,7 +1,7 @@
 /** resources/list, templates/list, read, subscribe, unsubscribe (2025-06-18 "Resources"). */
 import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../context";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
@@ -59,7 +59,10 @@ export async function readResource<Env>(params: Params, dc: DispatchContext<Env>
   // A disabled definition does not exist for this caller.
   const fixed = dc.server.resources.get(uri);
   if (fixed && (await isEnabled(fixed, hc))) {
-    return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, hc)) };
+    if (fixed.interactive && !dc.channel) throw new Error(`interactive resource "${uri}" reached a lane without a channel`);
+    // A simple read gets the plain context; the cast only widens what its type already hides.
+    const ctx = fixed.interactive && dc.channel ? createInteractiveContext(hc, dc.channel) : (hc as InteractiveContext<Env>);
+    return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, ctx)) };
   }
   for (const t of dc.server.templates) {
     const variables = t.template.match(uri);

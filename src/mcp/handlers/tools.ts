@@ -1,5 +1,5 @@
 /** tools/list and tools/call (2025-06-18 "Tools"). */
-import { INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import { CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext } from "../context";
 import type { DispatchContext } from "../dispatch";
@@ -46,8 +46,9 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   try {
     result = await tool.handler(checked.value, ctx as Parameters<typeof tool.handler>[1]);
   } catch (error) {
-    // 2026-07-28: a capability this request did not declare is the client's protocol error (400 -32021), not a tool failure.
-    if (error instanceof RpcError && error.code === MISSING_CLIENT_CAPABILITY) throw error;
+    // 2026-07-28: a capability this request did not declare (400 -32021), or a malformed answer in its
+    // inputResponses (mrtr.mdx "Error handling"), is the client's protocol error, not a tool failure.
+    if (error instanceof RpcError && (error.code === MISSING_CLIENT_CAPABILITY || (hc.era === "2026" && error.code === CLIENT_ERROR))) throw error;
     // A failing tool is reported to the model as a result, not as a protocol error. Only a
     // ToolError's or an RpcError's text (ours: a refused sample, a bad client answer, a
     // cancellation) is meant for it; any other exception (a bug, a platform limit) stays in the log.

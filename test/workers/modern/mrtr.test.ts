@@ -5,7 +5,7 @@
  * Tampered, expired or mismatched states are -32602; missing answers re-ask; asks the request
  * did not declare are 400 -32021; a server without MCP_STATE_SECRET fails clearly.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
 import { digestArguments, signState, verifyState } from "../../../src/mcp/request-state";
 import { demoServer } from "../../../src/demo/server";
@@ -136,12 +136,20 @@ describe("MRTR: requestState integrity", () => {
     expect(await digestArguments({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(await digestArguments({ b: [1, { d: 3, c: 2 }], a: 1 }));
   });
 
+  it("refuses a malformed answer (an elicitation result without a valid action) with -32602, not a tool result", async () => {
+    const bad = { user_name: { action: "maybe" } };
+    const body = await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: bad }), 200, -32602);
+    expect(body.error?.message).toContain("inputResponses");
+  });
+
   it("refuses inputResponses that are not a map of objects with -32602", async () => {
     await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: { user_name: 12345 } }), 200, -32602);
     await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
   });
 
-  it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing", async () => {
+  it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing, and warns once", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const edge = createMcpEdge(demoServer);
     const params = { name: "test_input_required_result_elicitation", arguments: {} };
     const res = await edge.worker.fetch!(new Request("http://127.0.0.1/mcp", {
@@ -151,5 +159,9 @@ describe("MRTR: requestState integrity", () => {
     }) as never, {} as never, {} as ExecutionContext);
     const body = await expectModernError(res, 200, -32603);
     expect(body.error?.message).toContain("MCP_STATE_SECRET");
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes("MCP_STATE_SECRET"))).toHaveLength(1);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("MCP_STATE_SECRET"));
+    warn.mockRestore();
+    logged.mockRestore();
   });
 });

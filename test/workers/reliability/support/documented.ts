@@ -118,6 +118,8 @@ export function classifyBody(text: string): Body {
 export function isInteractiveCall(entry: Entry): boolean {
   if (entry.kind !== "request") return false;
   if (entry.method === "tools/call") return isInteractiveTool(entry.params?.name);
+  const uri = entry.params?.uri;
+  if (entry.method === "resources/read") return typeof uri === "string" && demoServer.resources.get(uri)?.interactive === true;
   const name = entry.params?.name;
   return entry.method === "prompts/get" && typeof name === "string" && demoServer.prompts.get(name)?.interactive === true;
 }
