@@ -57,7 +57,12 @@ export default defineConfig({
     projects: [
       {
         // MCP_STATE_SECRET signs 2026-07-28 requestState (MRTR); a test-only value, never a default of the library.
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
         test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
       },
       {

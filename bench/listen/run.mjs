@@ -24,8 +24,7 @@ function counter(body) {
       const { done, value } = await reader.read().catch(() => ({ done: true }));
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) !== -1) {
+      for (let cut = buffer.indexOf("\n\n"); cut !== -1; cut = buffer.indexOf("\n\n")) {
         if (buffer.slice(0, cut).includes("\ndata: ") || buffer.startsWith("event:") || buffer.startsWith("data:")) seen++;
         buffer = buffer.slice(cut + 2);
       }

@@ -137,7 +137,10 @@ function metaOf(task: Record<string, unknown>): Record<string, unknown> {
 
 function indexAdd(index: Map<string, Set<number>>, key: string, stream: number): void {
   let set = index.get(key);
-  if (!set) index.set(key, (set = new Set()));
+  if (!set) {
+    set = new Set();
+    index.set(key, set);
+  }
   set.add(stream);
 }
 

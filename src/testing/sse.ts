@@ -11,8 +11,7 @@ export async function* readSseMessages(response: Response): AsyncGenerator<unkno
       const { value, done } = await reader.read();
       if (done) return;
       buffer += value.replace(/\r\n?/g, "\n");
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
