@@ -3,6 +3,7 @@
  * Durable Object class. Export both from your Worker entry.
  */
 import { createSessionClass, type McpSessionObject } from "../durable-objects/mcp-session";
+import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { McpServer } from "./mcp/server";
@@ -13,6 +14,8 @@ export interface McpEdge<Env extends EdgeEnv> {
   worker: ExportedHandler<Env>;
   /** `export const McpSession = edge.SessionObject` (the class named in wrangler.toml). */
   SessionObject: typeof McpSessionObject<Env>;
+  /** `export const McpTask = edge.TaskObject` (Tasks extension; bound as MCP_TASK). */
+  TaskObject: typeof McpTaskObject<Env>;
 }
 
 export function createMcpEdge<Env extends EdgeEnv>(server: McpServer<Env>, options: EdgeOptions = {}): McpEdge<Env> {
@@ -32,5 +35,6 @@ export function createMcpEdge<Env extends EdgeEnv>(server: McpServer<Env>, optio
   return {
     worker: { fetch: (request, env, ctx) => fetch(request, env, ctx) },
     SessionObject: createSessionClass(server, resolved.session),
+    TaskObject: createTaskClass(server, resolved.tasks),
   };
 }

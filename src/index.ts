@@ -9,3 +9,4 @@ const edge = createMcpEdge(demoServer, { path: "/mcp", statelessPath: "/stateles
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
+export const McpTask = edge.TaskObject;

@@ -3,6 +3,7 @@
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
+import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -58,6 +59,8 @@ export interface EdgeOptions {
   session?: SessionOptions;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
+  /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
+  tasks?: TaskOptions;
 }
 
 export interface ResolvedSessionOptions {
@@ -84,6 +87,7 @@ export interface ResolvedOptions {
   maxBodyBytes: number;
   session: ResolvedSessionOptions;
   auth: ResolvedAuth | undefined;
+  tasks: ResolvedTaskOptions;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -124,5 +128,6 @@ export function resolveOptions(o: EdgeOptions = {}): ResolvedOptions {
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     session: resolveSessionOptions(o.session),
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
+    tasks: resolveTaskOptions(o.tasks),
   };
 }

@@ -26,6 +26,11 @@ export const SESSION_RESTARTED = -32005;
 export const CAPABILITY_UNAVAILABLE = -32006;
 /** The client answered a server-initiated request with a JSON-RPC error. */
 export const CLIENT_ERROR = -32007;
+/**
+ * 2026-07-28: the request needs a client capability (or extension) it did not declare; `data.requiredCapabilities`
+ * names it (ext-tasks "Capability Negotiation").
+ */
+export const MISSING_CLIENT_CAPABILITY = -32021;
 /** MCP resources/read: resource not found (the code the spec names, 2025-06-18 "Resources" > Error Handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 

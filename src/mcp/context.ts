@@ -76,13 +76,15 @@ export interface Channel {
   logLevel(): LoggingLevel | undefined;
   /** Why this lane cannot send server-to-client requests, or undefined when it can. */
   readonly requestUnavailable: string | undefined;
+  /** The capabilities the request's client declared, where they are not the session's (a task keeps its creator's). */
+  readonly clientCapabilities?: ClientCapabilities;
 }
 
 function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capability: "sampling" | "elicitation" | "roots", method: string): void {
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
-  const declared = ctx.session?.clientCapabilities[capability];
+  const declared = (channel.clientCapabilities ?? ctx.session?.clientCapabilities)?.[capability];
   if (declared === undefined || declared === null) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: the client did not declare the "${capability}" capability`);
   }
