@@ -251,6 +251,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     this.run = undefined;
     this.record = undefined;
     this.wakeWatchers();
+    this.store.forget();
     await this.ctx.storage.deleteAll();
   }
 
