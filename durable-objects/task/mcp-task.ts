@@ -11,7 +11,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskReply } from "../../src/tasks/contract";
-import { createTaskResult, getTaskResult, isTerminal, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
+import { canTransition, createTaskResult, getTaskResult, isTerminal, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
 import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -198,7 +198,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
   /** A non-terminal change (working <-> input_required, or a new status message), stored then published. */
   private change(status: "working" | "input_required", statusMessage?: string): void {
     const r = this.record;
-    if (!r || isTerminal(r.status)) return;
+    if (!r || !canTransition(r.status)) return;
     if (r.status === status && statusMessage === undefined) return;
     r.status = status;
     if (statusMessage !== undefined) r.statusMessage = statusMessage;
@@ -210,7 +210,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
   /** The terminal state: written once, never changed after. */
   private finish(outcome: RunOutcome): void {
     const r = this.record;
-    if (!r || isTerminal(r.status)) return;
+    if (!r || !canTransition(r.status)) return;
     r.status = outcome.status;
     r.lastUpdatedAt = new Date().toISOString();
     if (outcome.status === "completed") {
