@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RpcError } from "../../src/jsonrpc/errors";
+import type { EdgeEnv } from "../../src/env";
 import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/extensions";
 import { defineServer } from "../../src/mcp/server";
 import { decideTaskExecution, serveTaskMethod } from "../../src/tasks/lane";
@@ -52,7 +53,7 @@ describe("extension methods", () => {
   });
 
   it("do not exist on a server without task tools: -32601", async () => {
-    const plain = defineServer({ name: "p", version: "1" });
+    const plain = defineServer<EdgeEnv>({ name: "p", version: "1" });
     const error = await refusal(serveTaskMethod(plain, edgeEnv, "tasks/get", { taskId: "a".repeat(64) }, undefined, CAPS));
     expect(error.code).toBe(-32601);
     expect(checkExtensionMethod(plain.extensions, "tools/list", {})).toBeUndefined();
