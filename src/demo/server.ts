@@ -13,6 +13,7 @@ import { notifyResourceUpdated } from "../notify";
 import { audio, embeddedResource, image, text, toolError } from "../mcp/content";
 import type { ElicitResult } from "../mcp/types";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
+import { addExtensionDemos } from "./extensions";
 
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
@@ -412,3 +413,5 @@ demoServer
       { role: "user", content: text("Please analyze the image above.") },
     ],
   }));
+
+addExtensionDemos(demoServer);
