@@ -109,6 +109,11 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     return { ok: true, result: getTaskResult(r.record, this.store.outstanding()) };
   }
 
+  /** Whether `subject` may see this task (for a listen stream's `taskIds`): only its creator, until it expires. */
+  async taskVisible(subject: string | null): Promise<boolean> {
+    return this.visibleTo(subject).ok;
+  }
+
   /** tasks/update: stores answers to outstanding asks and wakes the run; other keys are ignored. */
   async taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply> {
     const r = this.visibleTo(subject);

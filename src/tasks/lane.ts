@@ -140,3 +140,22 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
       return fromReply(await stub.taskCancel(subject));
   }
 }
+
+/**
+ * The subset of `taskIds` that `principalSubject` may follow: for `subscriptions/listen`'s
+ * acknowledgement, so a listener never learns of (or hears about) another principal's task.
+ */
+export async function visibleTaskIds(env: EdgeEnv, taskIds: readonly unknown[], principalSubject: string | undefined): Promise<string[]> {
+  const subject = principalSubject ?? null;
+  const checks = await Promise.all(
+    taskIds.map(async (taskId) => {
+      try {
+        return typeof taskId === "string" && (await taskStub(env, taskId).taskVisible(subject)) ? taskId : undefined;
+      } catch (error) {
+        if (error instanceof RpcError) return undefined;
+        throw error;
+      }
+    }),
+  );
+  return checks.filter((id): id is string => id !== undefined);
+}

@@ -5,7 +5,8 @@
  * belongs to the principal that created it.
  */
 import { describe, expect, it } from "vitest";
-import { cancel, create, get, inputKeys, principal, refusal, storedRecord, until, update, type Json } from "./helpers";
+import { visibleTaskIds } from "../../src/tasks/lane";
+import { cancel, create, edgeEnv, get, inputKeys, principal, refusal, storedRecord, until, update, type Json } from "./helpers";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -165,6 +166,12 @@ describe("who may see a task", () => {
     expect((await refusal(cancel(taskId, "bob"))).code).toBe(-32602);
     expect((await get(taskId, "alice")).status).toBe("working");
     await cancel(taskId, "alice");
+  });
+
+  it("a listener may follow only its own tasks: others' and unknown ids are dropped", async () => {
+    const mine = (await create("tool_error", {}, { principal: principal("alice") })).taskId as string;
+    const theirs = (await create("tool_error", {}, { principal: principal("bob") })).taskId as string;
+    expect(await visibleTaskIds(edgeEnv, [mine, theirs, "nope", "f".repeat(64), 7], "alice")).toEqual([mine]);
   });
 
   it("refuses malformed and forged task ids with -32602", async () => {
