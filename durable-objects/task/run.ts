@@ -92,7 +92,9 @@ export class TaskRun<Env> {
       result = await tool.handler(checked.value, this.context(record));
     } catch (error) {
       if (signal.aborted) return { status: "cancelled", statusMessage: "Cancelled by the client" };
-      // As in a synchronous call: a failing tool is a result the model sees, not a protocol error.
+      // An RpcError is a protocol error the author meant for the client: the task fails with it.
+      if (error instanceof RpcError) return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
+      // Anything else is a failing tool: a result the model sees (isError), as in a synchronous call.
       const message = error instanceof Error ? error.message : String(error);
       return { status: "completed", result: { ...toolError(message || `Tool "${record.tool}" failed`) } };
     }

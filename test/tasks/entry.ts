@@ -6,6 +6,7 @@ import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/server";
 import { text, toolError } from "../../src/mcp/content";
 import type { EdgeEnv } from "../../src/env";
+import { INTERNAL_ERROR, RpcError } from "../../src/jsonrpc/errors";
 
 export const tasksServer = defineServer<EdgeEnv>({ name: "tasks-test", version: "1.0.0" });
 
@@ -43,6 +44,9 @@ tasksServer
   })
   .tool("throws", { description: "A failing tool", task: "optional" }, () => {
     throw new Error("boom");
+  })
+  .tool("protocol_error", { description: "Throws an RpcError", task: "optional" }, () => {
+    throw new RpcError(INTERNAL_ERROR, "upstream refused", { retryAfterMs: 1000 });
   })
   .tool("tool_error", { description: "Returns isError", task: "optional" }, () => toolError("nope"))
   .tool("bad_result", { description: "Returns something that is not a CallToolResult", task: "optional" }, () => ({ nope: true }) as never)

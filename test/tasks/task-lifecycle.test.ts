@@ -60,6 +60,14 @@ describe("terminal states", () => {
     expect(await get(taskId)).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "boom" }] } });
   });
 
+  it("an RpcError thrown by the handler fails the task with that JSON-RPC error", async () => {
+    const { taskId } = (await create("protocol_error")) as { taskId: string };
+    await until(taskId, "completed", "failed");
+    const task = await get(taskId);
+    expect(task).toMatchObject({ status: "failed", statusMessage: "Tool execution failed: upstream refused", error: { code: -32603, message: "upstream refused", data: { retryAfterMs: 1000 } } });
+    expect(task.result).toBeUndefined();
+  });
+
   it("a tool error result completes with that result", async () => {
     const { taskId } = (await create("tool_error")) as { taskId: string };
     await until(taskId, "completed", "failed");
