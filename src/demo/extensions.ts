@@ -1,11 +1,13 @@
 /**
  * The demo's extension tools: a task tool (Tasks extension) that asks, then works with
- * progress, and an MCP App (a dice board at `ui://mcp-edge-demo/dice.html`) that renders a
- * tool's result and calls the tool back through its host. Registered by `addExtensionDemos`.
+ * progress, an MCP App (a dice board at `ui://mcp-edge-demo/dice.html`) that renders a
+ * tool's result and calls the tool back through its host, and the conformance task fixtures
+ * (task-fixtures.ts). Registered by `addExtensionDemos`.
  */
 import type { EdgeEnv } from "../env";
 import { text } from "../mcp/content";
 import type { McpServer } from "../mcp/server";
+import { addTaskFixtures } from "./task-fixtures";
 
 export const DICE_APP_URI = "ui://mcp-edge-demo/dice.html";
 
@@ -99,6 +101,7 @@ button{font-size:15px;padding:8px 14px;border-radius:8px;border:0;background:#2f
 
 /** Adds the extension demos to a server (one call from the demo's definition). */
 export function addExtensionDemos(server: McpServer<EdgeEnv>): void {
+  addTaskFixtures(server);
   server.uiResource(DICE_APP_URI, { name: "dice-board", title: "Dice board", description: "Shows a roll of dice and rolls again through the host", prefersBorder: true }, () => DICE_PAGE);
 
   server.tool(
