@@ -51,7 +51,7 @@ export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
   });
 
   server.interactiveTool("multi_input", {
-    description: "Asks two questions at once (two inputRequests pending together)",
+    description: "Asks two questions together, so two inputRequests are pending side by side",
     task: "optional",
   }, async (_args, ctx) => {
     const [first, second] = await Promise.all([
