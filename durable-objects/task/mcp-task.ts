@@ -7,11 +7,11 @@
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
  */
 import { DurableObject } from "cloudflare:workers";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskReply } from "../../src/tasks/contract";
-import { canTransition, createTaskResult, getTaskResult, isTerminal, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
+import { canTransition, createTaskResult, getTaskResult, isTerminal, jsonBytes, MAX_TASK_RECORD_BYTES, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
 import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -218,7 +218,12 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     if (!r || !canTransition(r.status)) return;
     r.status = outcome.status;
     r.lastUpdatedAt = new Date().toISOString();
-    if (outcome.status === "completed") {
+    if (outcome.status === "completed" && jsonBytes({ ...r, result: outcome.result }) > MAX_TASK_RECORD_BYTES) {
+      // Too large to store means too large to serve: the task fails as the call would have (-32003).
+      r.status = "failed";
+      r.error = { code: LIMIT_EXCEEDED, message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep` };
+      r.statusMessage = "The result was too large to keep";
+    } else if (outcome.status === "completed") {
       r.result = outcome.result;
       delete r.statusMessage;
     } else {

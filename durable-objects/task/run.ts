@@ -4,13 +4,13 @@
  * task's `inputRequests`) answered by `tasks/update`, and the outcome the run reports. A run
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
-import { INTERNAL_ERROR, INVALID_PARAMS, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
 import type { McpServer } from "../../src/mcp/server";
 import type { CallToolResult } from "../../src/mcp/types";
-import type { TaskRecord } from "../../src/tasks/model";
+import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
 
 /** How a run ended: what the task's terminal state will be. */
@@ -153,8 +153,10 @@ export class TaskRun<Env> {
    */
   private ask(method: string, params: Params, signal: AbortSignal): Promise<Params> {
     if (signal.aborted) return Promise.reject(signal.reason);
-    const position = this.nextPosition++;
     const json = JSON.stringify(params);
+    if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`));
+    if (this.waiters.size >= MAX_OUTSTANDING_ASKS) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+    const position = this.nextPosition++;
     const store = this.host.store;
     const existing = store.askAt(position);
     let key: string;

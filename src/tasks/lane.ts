@@ -4,7 +4,7 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
-import { INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
@@ -14,6 +14,7 @@ import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
 import type { EdgeEnv } from "../env";
 import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
 import type { InputResponses, TaskReply } from "./contract";
+import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 
 export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -74,6 +75,9 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
   if (!clientDeclares(request.clientCapabilities, TASKS_EXTENSION)) throw missingExtensionError(TASKS_EXTENSION);
   const checked = await tool.input.validate(request.args);
   if (!checked.ok) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool "${request.tool}": ${checked.message}`);
+  if (jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal]) > MAX_TASK_INPUT_BYTES) {
+    throw new RpcError(LIMIT_EXCEEDED, `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`);
+  }
   const namespace = taskNamespace(env);
   const id = namespace.newUniqueId();
   const stub = namespace.get(id);
@@ -126,6 +130,7 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
     if (!isObject(given)) throw new RpcError(INVALID_PARAMS, 'tasks/update needs "inputResponses": an object of answers by inputRequests key');
     for (const [key, answer] of Object.entries(given)) {
       if (!isObject(answer)) throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
+      if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES) throw new RpcError(LIMIT_EXCEEDED, `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`);
     }
     responses = given as InputResponses;
   }

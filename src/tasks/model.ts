@@ -7,6 +7,20 @@ import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
 import type { ProtocolVersion } from "../mcp/versions";
 
+/** A task's record (inputs, then its result) is one SQLite value: at most this many bytes of JSON. */
+export const MAX_TASK_RECORD_BYTES = 2_000_000;
+/** The creating call's arguments, capabilities and `_meta` together, so a result still fits beside them. */
+export const MAX_TASK_INPUT_BYTES = 256 * 1024;
+/** One ask or one answer (a stored row each). */
+export const MAX_TASK_MESSAGE_BYTES = 1_000_000;
+/** Asks outstanding at once in one task. */
+export const MAX_OUTSTANDING_ASKS = 32;
+
+/** UTF-8 size of a value's JSON. */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").byteLength;
+}
+
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 

@@ -51,6 +51,13 @@ tasksServer
   .tool("tool_error", { description: "Returns isError", task: "optional" }, () => toolError("nope"))
   .tool("bad_result", { description: "Returns something that is not a CallToolResult", task: "optional" }, () => ({ nope: true }) as never)
   .tool("short_lived", { description: "Done at once, kept one second", task: { support: "optional", ttlMs: 1000 } }, () => ({ content: [text("quick")] }))
+  .tool("huge_result", { description: "Returns 2.5 MB of text", task: "optional" }, () => ({ content: [text("x".repeat(2_500_000))] }))
+  .interactiveTool("ask_many", { description: "Asks 33 questions at once", task: "optional" }, async (_args, ctx) => {
+    const asks = Array.from({ length: 33 }, (_, i) => ctx.elicit(`Question ${i}?`, confirmSchema));
+    const settled = await Promise.allSettled(asks);
+    const refused = settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as RpcError);
+    return { content: [text(`refused ${refused.length}: ${refused[0]?.code ?? "none"}`)] };
+  })
   .tool("only_task", { description: "Runs only as a task", task: "required" }, () => ({ content: [text("as a task")] }))
   .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }));
 
