@@ -18,6 +18,9 @@ import type { EdgeEnv } from "../../src/env";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
 
+/** Runs of one task at most (the first and its resumptions): a handler that keeps killing its object ends failed. */
+const MAX_ATTEMPTS = 4;
+
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
 
@@ -61,8 +64,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     if (!r || isTerminal(r.status)) return;
     if (r.cancelRequested) {
       this.finish({ status: "cancelled", statusMessage: "Cancelled by the client" });
-    } else if (r.resumable) {
+    } else if (r.resumable && r.attempt < MAX_ATTEMPTS) {
       this.startRun("working", "Resumed after a restart");
+    } else if (r.resumable) {
+      this.finish({
+        status: "failed",
+        error: { code: INTERNAL_ERROR, message: `The task's runner stopped ${r.attempt} times before it finished; it is not resumed again` },
+        statusMessage: "The task was interrupted too often",
+      });
     } else {
       this.finish({
         status: "failed",

@@ -8,6 +8,7 @@ import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/env";
 import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/extensions";
 import { defineServer } from "../../src/mcp/server";
+import { createMcpEdge } from "../../src/edge";
 import { decideTaskExecution, serveTaskMethod } from "../../src/tasks/lane";
 import { openSession, post } from "../helpers/mcp";
 import { CAPS, edgeEnv, refusal, TASKS } from "./helpers";
@@ -88,6 +89,14 @@ describe("what a server declares", () => {
     const h = () => ({ content: [] });
     expect(() => server.tool("a", { description: "a", task: "sometimes" as never }, h)).toThrow(TypeError);
     expect(() => server.tool("b", { description: "b", task: { support: "optional", ttlMs: 0 } }, h)).toThrow(TypeError);
+  });
+});
+
+describe("task options", () => {
+  it("refuses a TTL, polling interval or watchdog that is not a positive integer", () => {
+    for (const tasks of [{ ttlMs: 0 }, { pollIntervalMs: 1.5 }, { watchdogMs: -1 }]) {
+      expect(() => createMcpEdge(tasksServer, { tasks }), JSON.stringify(tasks)).toThrow(TypeError);
+    }
   });
 });
 

@@ -37,6 +37,19 @@ describe("evicted right after creation", () => {
   });
 });
 
+describe("evicted again and again", () => {
+  it("a resumable task is resumed at most three times, then fails with a stored error", async () => {
+    const taskId = await started("wait_resumable", { ms: 600_000 });
+    for (let attempt = 2; attempt <= 4; attempt++) {
+      await evict();
+      expect((await get(taskId)).status).toBe("working");
+      expect((await storedRecord(taskId))?.attempt).toBe(attempt);
+    }
+    await evict();
+    expect(await get(taskId)).toMatchObject({ status: "failed", error: { code: -32603 } });
+  });
+});
+
 describe("evicted while working", () => {
   it("the watchdog alarm fails a lost run with nobody polling", async () => {
     const taskId = await started("wait", { ms: 600_000 });
