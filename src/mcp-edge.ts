@@ -15,7 +15,7 @@ export type { EdgeOptions, SessionOptions } from "./options";
 export type { EdgeEnv } from "./env";
 export { TASKS_EXTENSION, UI_EXTENSION, clientDeclares, clientExtension, checkExtensionMethod, missingExtensionError } from "./mcp/extensions";
 export { APP_MIME_TYPE, type ToolUi, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
-export { createTask, serveTaskMethod, decideTaskExecution, isTaskMethod, visibleTaskIds, type CreateTaskRequest } from "./tasks/lane";
+export { createTask, runAsTaskIfChosen, serveTaskMethod, decideTaskExecution, isTaskMethod, visibleTaskIds, type CreateTaskRequest } from "./tasks/lane";
 export type { TaskStatus, TaskSupport, TaskToolOptions } from "./tasks/model";
 export type { TaskOptions } from "./tasks/options";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, type ProtocolVersion } from "./mcp/versions";

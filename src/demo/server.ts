@@ -413,5 +413,4 @@ demoServer
       { role: "user", content: text("Please analyze the image above.") },
     ],
   }));
-
 addExtensionDemos(demoServer);

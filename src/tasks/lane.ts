@@ -93,6 +93,24 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
   );
 }
 
+/**
+ * The one call a `tools/call` lane makes for a tool it found (and found enabled): the
+ * CreateTaskResult when the call becomes a task, undefined to run it synchronously as usual;
+ * throws -32021 for a task-only tool whose request did not declare the extension.
+ */
+export async function runAsTaskIfChosen<Env extends EdgeEnv>(
+  server: McpServer<Env>,
+  env: Env,
+  tool: Pick<ToolDefinition<Env>, "name" | "task">,
+  args: Record<string, unknown>,
+  request: Omit<CreateTaskRequest, "tool" | "args">,
+): Promise<Params | undefined> {
+  const decision = decideTaskExecution(tool, request.clientCapabilities);
+  if (decision instanceof RpcError) throw decision;
+  if (decision === "sync") return undefined;
+  return createTask(server, env, { ...request, tool: tool.name, args });
+}
+
 /** A task id names an object this namespace minted; anything else is refused without waking one. */
 function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<McpTaskObject> {
   const notFound = new RpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found");

@@ -9,7 +9,7 @@ import type { EdgeEnv } from "../../src/env";
 import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/extensions";
 import { defineServer } from "../../src/mcp/server";
 import { createMcpEdge } from "../../src/edge";
-import { decideTaskExecution, serveTaskMethod } from "../../src/tasks/lane";
+import { decideTaskExecution, runAsTaskIfChosen, serveTaskMethod } from "../../src/tasks/lane";
 import { openSession, post } from "../helpers/mcp";
 import { CAPS, edgeEnv, refusal, TASKS } from "./helpers";
 import { tasksServer } from "./entry";
@@ -42,6 +42,16 @@ describe("deciding whether a call becomes a task", () => {
     const decision = decideTaskExecution(tool("only_task"), {});
     expect(decision).toBeInstanceOf(RpcError);
     expect((decision as RpcError).toJSON()).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+  });
+});
+
+describe("the one call a tools/call lane makes", () => {
+  it("creates the task for a declaring client, runs synchronously otherwise, refuses a task-only tool", async () => {
+    const created = await runAsTaskIfChosen(tasksServer, edgeEnv, tool("tool_error"), {}, { clientCapabilities: CAPS });
+    expect(created).toMatchObject({ resultType: "task", status: "working" });
+    expect(await runAsTaskIfChosen(tasksServer, edgeEnv, tool("tool_error"), {}, { clientCapabilities: {} })).toBeUndefined();
+    expect(await runAsTaskIfChosen(tasksServer, edgeEnv, tool("plain"), {}, { clientCapabilities: CAPS })).toBeUndefined();
+    expect((await refusal(runAsTaskIfChosen(tasksServer, edgeEnv, tool("only_task"), {}, { clientCapabilities: {} }))).code).toBe(-32021);
   });
 });
 
