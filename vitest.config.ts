@@ -2,6 +2,7 @@
 // "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
 // small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
+// "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
 // "package" drives a server written only with the public API, as a user would (test/package).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -76,6 +77,10 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/package/wrangler.toml" } })],
         test: { name: "package", include: ["test/package/**/*.test.ts"] },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],
+        test: { name: "tasks", include: ["test/tasks/**/*.test.ts"] },
       },
     ],
   },

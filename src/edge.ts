@@ -5,6 +5,7 @@
  */
 import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/mcp-session";
+import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
@@ -27,6 +28,8 @@ export interface McpEdge<Env> {
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
   /** `export const McpSession = edge.SessionObject` (the class named in wrangler.toml). */
   SessionObject: typeof McpSessionObject<Env>;
+  /** `export const McpTask = edge.TaskObject` (Tasks extension; bound as MCP_TASK). */
+  TaskObject: typeof McpTaskObject<Env>;
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -52,5 +55,6 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     },
     handle,
     SessionObject: createSessionClass(server, resolved.session),
+    TaskObject: createTaskClass(server, resolved.tasks),
   };
 }

@@ -3,6 +3,7 @@
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
+import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -97,6 +98,8 @@ export interface EdgeOptions<Env = unknown> {
    * Without it they get 404.
    */
   fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+  /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
+  tasks?: TaskOptions;
 }
 
 export interface ResolvedSessionOptions {
@@ -131,6 +134,7 @@ export interface ResolvedOptions {
   /** Which eras are served; at least one is. */
   eras: { legacy: boolean; modern: boolean };
   mrtrStateTtlMs: number;
+  tasks: ResolvedTaskOptions;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -197,5 +201,6 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
+    tasks: resolveTaskOptions(o.tasks),
   };
 }

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv, type ElicitResult } from "../index";
 import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "./assets";
 import { addModernFixtures } from "./modern-fixtures";
+import { addExtensionDemos } from "./extensions";
 
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
@@ -388,3 +389,4 @@ demoServer
 
 // The 2026-07-28 conformance fixtures (MRTR, capability checks), in their own module.
 addModernFixtures(demoServer);
+addExtensionDemos(demoServer);

@@ -31,7 +31,10 @@ export const RESOURCE_NOT_FOUND = -32002;
 
 /** 2026-07-28: an HTTP header is missing or disagrees with the body (HeaderMismatch). */
 export const HEADER_MISMATCH = -32020;
-/** 2026-07-28: the request needs a client capability it did not declare (MissingRequiredClientCapability). */
+/**
+ * 2026-07-28: the request needs a client capability (or extension) it did not declare (MissingRequiredClientCapability);
+ * `data.requiredCapabilities` names it (also ext-tasks "Capability Negotiation").
+ */
 export const MISSING_CLIENT_CAPABILITY = -32021;
 /** 2026-07-28: the request's protocol version is not served here (UnsupportedProtocolVersion). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;

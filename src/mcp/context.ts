@@ -106,13 +106,15 @@ export interface Channel {
   logLevel(): LoggingLevel | "none" | undefined;
   /** Why this lane cannot send server-to-client requests, or undefined when it can. */
   readonly requestUnavailable: string | undefined;
+  /** The capabilities the request's client declared, where they are not the session's (a task keeps its creator's). */
+  readonly clientCapabilities?: ClientCapabilities;
 }
 
 function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capability: "sampling" | "elicitation" | "roots", method: string): void {
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
-  const declared = ctx.clientCapabilities?.[capability];
+  const declared = (channel.clientCapabilities ?? ctx.clientCapabilities)?.[capability];
   if (declared === undefined || declared === null) {
     // 2026-07-28 basic/index.mdx: a capability the request did not declare is -32021 (HTTP 400), naming it.
     if (ctx.era === "2026") {

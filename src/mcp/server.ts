@@ -7,6 +7,9 @@ import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSche
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
 import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
+import { declareExtension, extensionsCapability, TASKS_EXTENSION, UI_EXTENSION, type DeclaredExtension, type ExtensionSettings } from "./extensions";
+import { toolUiMeta, uiResourceDefinition, type ToolUi, type UiResourceConfig } from "./apps";
+import { resolveTaskOption, type TaskSupport, type TaskToolOptions, type TaskToolSettings } from "../tasks/model";
 import type {
   CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations,
 } from "./types";
@@ -28,6 +31,8 @@ export interface ServerConfig {
   listChanged?: boolean;
   /** 2026-07-28 caching hint of `server/discover` (default: ttlMs 0, private). */
   cache?: CacheHint;
+  /** Extensions this server supports, by identifier, with their settings (`{}` for none). Also `server.extension()`. */
+  extensions?: Record<string, ExtensionSettings>;
 }
 
 /**
@@ -48,6 +53,14 @@ export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaI
   enabled?: EnabledPredicate<Env>;
   /** 2026-07-28 caching hint for `tools/list` (the list takes the least cacheable of its tools). */
   cache?: CacheHint;
+  /**
+   * Tasks extension: the tool may answer with a task ("optional": when the client declared the
+   * extension; "required": only as a task, -32021 otherwise). The handler then runs in its own
+   * task Durable Object and its `ctx.elicit`/`ctx.sample` become the task's `input_required`.
+   */
+  task?: TaskSupport | TaskToolOptions;
+  /** MCP Apps: the `ui://` resource the host renders for this tool (`_meta.ui`). */
+  ui?: ToolUi;
 }
 
 type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
@@ -89,6 +102,8 @@ export interface ToolDefinition<Env> {
   cache: ResolvedCacheHint;
   /** Parameters mirrored into `Mcp-Param-*` headers (validated against the body on 2026-07-28). */
   headerParams: readonly HeaderParam[];
+  /** Set when the tool may run as a task (Tasks extension). */
+  task: TaskToolSettings | undefined;
 }
 
 export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
@@ -197,6 +212,8 @@ export class ServerDefinition<Env = unknown> {
   readonly resources = new Map<string, ResourceDefinition<Env>>();
   readonly templates: ResourceTemplateDefinition<Env>[] = [];
   readonly prompts = new Map<string, PromptDefinition<Env>>();
+  /** Declared extensions (`capabilities.extensions`); task tools and UI resources declare theirs. */
+  readonly extensions = new Map<string, DeclaredExtension>();
   /** Called in the session object when the client sends notifications/roots/list_changed. */
   rootsChangedHandler: ((session: SessionInfo, env: Env) => Awaitable<void>) | undefined;
 
@@ -208,6 +225,20 @@ export class ServerDefinition<Env = unknown> {
     this.listChanged = config.listChanged ?? false;
     this.cache = resolveCacheHint(config.cache, "defineServer");
     if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
+    for (const [id, settings] of Object.entries(config.extensions ?? {})) this.extension(id, settings);
+  }
+
+  /** Declares an extension (reverse-DNS identifier) with its settings; its methods exist only once declared. */
+  extension(id: string, settings: ExtensionSettings = {}): this {
+    this.extensions.set(id, declareExtension(id, settings));
+    return this;
+  }
+
+  /** MCP Apps: an HTML page at a `ui://` URI, served as `text/html;profile=mcp-app` with its CSP and permissions. */
+  uiResource(uri: string, config: UiResourceConfig<Env>, html: (ctx: HandlerContext<Env>) => Awaitable<string>): this {
+    const { config: resourceConfig, read } = uiResourceDefinition(uri, config, html);
+    if (!this.extensions.has(UI_EXTENSION)) this.extension(UI_EXTENSION);
+    return this.resource(uri, resourceConfig, read);
   }
 
   /** A simple tool: answered in the Worker, its context cannot send messages to the client. */
@@ -244,6 +275,7 @@ export class ServerDefinition<Env = unknown> {
     if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
     const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`) : undefined;
     if (output && output.json.type !== "object") throw new TypeError(`tool "${name}": the output schema must have type "object"`);
+    const task = resolveTaskOption(name, config.task);
     const listing = withoutUndefined({
       name,
       title: config.title,
@@ -251,11 +283,12 @@ export class ServerDefinition<Env = unknown> {
       inputSchema: input.json,
       outputSchema: output?.json,
       annotations: config.annotations,
-      _meta: config._meta,
+      _meta: config.ui ? toolUiMeta(name, config.ui, config._meta) : config._meta,
     });
     const cache = resolveCacheHint(config.cache, `tool "${name}"`);
     const headerParams = headerParamsOf(input.json, `tool "${name}"`);
-    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams });
+    if (task && !this.extensions.has(TASKS_EXTENSION)) this.extension(TASKS_EXTENSION);
+    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams, task });
     return this;
   }
 
@@ -348,8 +381,11 @@ export class ServerDefinition<Env = unknown> {
     return this.templates.some((t) => Object.keys(t.complete).length > 0);
   }
 
-  /** Capabilities derived from what is registered; `sessions` says whether session features exist. */
-  capabilities(sessions: boolean): Record<string, unknown> {
+  /**
+   * Capabilities derived from what is registered; `sessions` says whether session features exist.
+   * With the client's `initialize` capabilities, `extensions` lists those both sides declared.
+   */
+  capabilities(sessions: boolean, clientCapabilities?: unknown): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
     // list_changed notifications need sessions to carry them.
     const listChanged = this.listChanged && sessions;
@@ -357,6 +393,8 @@ export class ServerDefinition<Env = unknown> {
     if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: sessions, listChanged };
     if (this.prompts.size > 0) caps.prompts = { listChanged };
     if (this.hasCompletions()) caps.completions = {};
+    const extensions = extensionsCapability(this.extensions, "2025", clientCapabilities);
+    if (extensions) caps.extensions = extensions;
     return caps;
   }
 }

@@ -47,7 +47,7 @@ export function initialize<Env>(server: McpServer<Env>, params: Params | undefin
   const protocolVersion = negotiateVersion(params.protocolVersion);
   const result: Params = {
     protocolVersion,
-    capabilities: server.capabilities(sessions),
+    capabilities: server.capabilities(sessions, capabilities),
     serverInfo: server.info,
   };
   if (server.instructions) result.instructions = server.instructions;

@@ -8,6 +8,7 @@ import { enabledOnly, isEnabled } from "../server";
 import { reportsInputErrorsAsToolErrors } from "../versions";
 import { ToolError, toolError } from "../content";
 import { reportUnexpected } from "../unexpected";
+import { missingExtensionError, TASKS_EXTENSION } from "../extensions";
 import type { CallToolResult } from "../types";
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
@@ -26,6 +27,8 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   const tool = dc.server.tools.get(name);
   // A disabled tool does not exist for this caller.
   if (!tool || !(await isEnabled(tool, hc))) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
+  if (tool.task?.support === "required") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
   const rawArgs = params.arguments ?? {};
   if (!isObject(rawArgs)) throw new RpcError(INVALID_PARAMS, `tools/call "${name}": "arguments" must be an object`);
 

@@ -22,6 +22,8 @@ describe("resources/list and resources/templates/list", () => {
       expect.objectContaining({ uri: "test://static-text", name: "Static text resource", mimeType: "text/plain" }),
       expect.objectContaining({ uri: "test://static-binary", name: "Static binary resource", mimeType: "image/png" }),
       expect.objectContaining({ uri: "test://watched-resource", name: "Watched resource", mimeType: "text/plain" }),
+      // The demo's MCP App page (src/demo/extensions.ts).
+      expect.objectContaining({ uri: "ui://mcp-edge-demo/dice.html", name: "dice-board", mimeType: "text/html;profile=mcp-app" }),
     ]);
   });
 

@@ -23,6 +23,7 @@ export const CODE = {
   CAPABILITY_UNAVAILABLE: -32006,
   CLIENT_ERROR: -32007,
   REQUEST_TIMEOUT: -32008,
+  MISSING_CLIENT_CAPABILITY: -32021,
 } as const;
 
 export type RpcId = string | number;
@@ -32,7 +33,8 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   initialize: [CODE.INVALID_PARAMS],
   ping: [],
   "tools/list": [CODE.INVALID_PARAMS],
-  "tools/call": [CODE.INVALID_PARAMS],
+  // -32021: a tool that runs only as a task (README "HTTP errors").
+  "tools/call": [CODE.INVALID_PARAMS, CODE.MISSING_CLIENT_CAPABILITY],
   "resources/list": [CODE.INVALID_PARAMS],
   "resources/templates/list": [CODE.INVALID_PARAMS],
   "resources/read": [CODE.INVALID_PARAMS, CODE.RESOURCE_NOT_FOUND],

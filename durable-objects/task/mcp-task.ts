@@ -1,0 +1,294 @@
+/**
+ * McpTask: the Durable Object that is one task of the Tasks extension. It stores the task
+ * before `taskCreate` returns (so a `tasks/get` for the id resolves at once), runs the tool's
+ * handler (run.ts), answers `tasks/get|update|cancel` for the principal that created it only,
+ * and deletes itself when its TTL ends (alarm). Invariants: a terminal status never changes;
+ * only the current run may finish the task; a run lost in a restart never leaves the task
+ * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
+import type { ErrorObject } from "../../src/jsonrpc/messages";
+import type { McpServer } from "../../src/mcp/server";
+import type { CreateTaskInput, InputResponses, TaskReply } from "../../src/tasks/contract";
+import { canTransition, createTaskResult, getTaskResult, isTerminal, jsonBytes, MAX_TASK_RECORD_BYTES, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
+import type { ResolvedTaskOptions } from "../../src/tasks/options";
+import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
+import type { EdgeEnv } from "../../src/env";
+import { TaskRun, type RunHost, type RunOutcome } from "./run";
+import { TaskStore } from "./task-store";
+
+/** Runs of one task at most (the first and its resumptions): a handler that keeps killing its object ends failed. */
+const MAX_ATTEMPTS = 4;
+
+const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
+const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
+
+function fail(error: ErrorObject): TaskReply {
+  return { ok: false, error };
+}
+
+export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
+  private readonly store: TaskStore;
+  private record: TaskRecord | undefined;
+  private run: TaskRun<Env> | undefined;
+  /** Set once the TTL ended and storage was deleted: nothing may write again. */
+  private expired = false;
+  private readonly host: RunHost<Env>;
+  /** Callers of `awaitStatus` waiting for the next stored change. */
+  private watchers: (() => void)[] = [];
+
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    private readonly server: McpServer<Env>,
+    private readonly options: ResolvedTaskOptions,
+  ) {
+    super(ctx, env);
+    this.store = new TaskStore(ctx.storage.sql);
+    this.host = {
+      server,
+      env,
+      store: this.store,
+      asked: (run) => this.whileCurrent(run, () => this.change("input_required")),
+      progressed: (run, message) => this.whileCurrent(run, () => this.change(this.record?.status === "input_required" ? "input_required" : "working", message)),
+      finished: (run, outcome) => this.whileCurrent(run, () => this.finish(outcome)),
+    };
+    void ctx.blockConcurrencyWhile(async () => this.restore());
+  }
+
+  /** Waking up: a task that is not finished has lost its run (a new instance has none). */
+  private restore(): void {
+    this.record = this.store.record();
+    const r = this.record;
+    if (!r || isTerminal(r.status)) return;
+    if (r.cancelRequested) {
+      this.finish({ status: "cancelled", statusMessage: "Cancelled by the client" });
+    } else if (r.resumable && r.attempt < MAX_ATTEMPTS) {
+      this.startRun("working", "Resumed after a restart");
+    } else if (r.resumable) {
+      this.finish({
+        status: "failed",
+        error: { code: INTERNAL_ERROR, message: `The task's runner stopped ${r.attempt} times before it finished; it is not resumed again` },
+        statusMessage: "The task was interrupted too often",
+      });
+    } else {
+      this.finish({
+        status: "failed",
+        error: { code: INTERNAL_ERROR, message: "The task's runner stopped before it finished (its object restarted), and its tool is not resumable" },
+        statusMessage: "The task was interrupted",
+      });
+    }
+  }
+
+  // ---- RPC from the Worker (src/tasks/lane.ts) -------------------------------------------
+
+  /** Stores the task, then starts its run; the reply (CreateTaskResult) leaves only once the task is stored. */
+  async taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply> {
+    if (this.record || this.expired || taskId !== this.ctx.id.toString()) throw new Error("mcp-edge: task object created twice or under another id");
+    const tool = this.server.tools.get(input.tool);
+    if (!tool?.task) throw new Error(`mcp-edge: tool "${input.tool}" cannot run as a task`);
+    const now = new Date().toISOString();
+    this.record = {
+      taskId,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: tool.task.ttlMs ?? this.options.ttlMs,
+      pollIntervalMs: tool.task.pollIntervalMs ?? this.options.pollIntervalMs,
+      owner: input.principal?.subject ?? null,
+      tool: input.tool,
+      args: input.args,
+      principal: input.principal,
+      clientCapabilities: input.clientCapabilities,
+      meta: input.requestMeta,
+      protocolVersion: input.protocolVersion,
+      resumable: tool.task.resumable,
+      attempt: 0,
+      cancelRequested: false,
+    };
+    this.startRun("working", undefined);
+    return { ok: true, result: createTaskResult(this.record) };
+  }
+
+  /** tasks/get: the task's current DetailedTask. */
+  async taskGet(subject: string | null): Promise<TaskReply> {
+    const r = this.visibleTo(subject);
+    if (!r.ok) return r;
+    return { ok: true, result: getTaskResult(r.record, this.store.outstanding()) };
+  }
+
+  /** Whether `subject` may see this task (for a listen stream's `taskIds`): only its creator, until it expires. */
+  async taskVisible(subject: string | null): Promise<boolean> {
+    return this.visibleTo(subject).ok;
+  }
+
+  /** tasks/update: stores answers to outstanding asks and wakes the run; other keys are ignored. */
+  async taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply> {
+    const r = this.visibleTo(subject);
+    if (!r.ok) return r;
+    if (isTerminal(r.record.status)) return { ok: true, result: { resultType: "complete" } };
+    for (const [key, answer] of Object.entries(responses)) {
+      if (!this.store.answer(key, JSON.stringify(answer))) continue;
+      this.run?.deliver(key, answer);
+    }
+    if (r.record.status === "input_required" && Object.keys(this.store.outstanding()).length === 0) this.change("working");
+    return { ok: true, result: { resultType: "complete" } };
+  }
+
+  /** tasks/cancel: cooperative; the run's signal aborts and the task ends `cancelled` when the handler gives up. */
+  async taskCancel(subject: string | null): Promise<TaskReply> {
+    const r = this.visibleTo(subject);
+    if (!r.ok) return r;
+    const record = r.record;
+    if (!isTerminal(record.status) && !record.cancelRequested) {
+      record.cancelRequested = true;
+      this.store.putRecord(record);
+      if (this.run) this.run.cancel();
+      else this.finish({ status: "cancelled", statusMessage: "Cancelled by the client" });
+    }
+    return { ok: true, result: { resultType: "complete" } };
+  }
+
+  /**
+   * Resolves with the task's status once it is one of `statuses` (at once if it already is), or
+   * undefined when the task is gone. For tests and operators that wait for an event instead of polling.
+   */
+  async awaitStatus(statuses: TaskStatus[]): Promise<TaskStatus | undefined> {
+    for (;;) {
+      const status = this.record?.status;
+      if (status === undefined || statuses.includes(status)) return status;
+      await new Promise<void>((resolve) => this.watchers.push(resolve));
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    const r = this.record;
+    if (!r) {
+      await this.ctx.storage.deleteAll();
+      return;
+    }
+    if (Date.now() >= this.expiresAt(r)) {
+      await this.expire();
+      return;
+    }
+    await this.scheduleAlarm();
+  }
+
+  // ---- state ---------------------------------------------------------------------------
+
+  /** The task if `subject` may see it; a task of another principal is answered as not found. */
+  private visibleTo(subject: string | null): { ok: true; record: TaskRecord } | { ok: false; error: ErrorObject } {
+    if (this.expired) return { ok: false, error: EXPIRED };
+    const r = this.record;
+    if (!r || r.owner !== subject) return { ok: false, error: NOT_FOUND };
+    if (Date.now() >= this.expiresAt(r)) {
+      // The alarm may lag: an expired task is never served.
+      void this.expire();
+      return { ok: false, error: EXPIRED };
+    }
+    return { ok: true, record: r };
+  }
+
+  private startRun(status: TaskStatus, statusMessage: string | undefined): void {
+    const r = this.record as TaskRecord;
+    r.attempt += 1;
+    r.status = status;
+    if (statusMessage === undefined) delete r.statusMessage;
+    else r.statusMessage = statusMessage;
+    r.lastUpdatedAt = new Date().toISOString();
+    this.store.putRecord(r);
+    void this.scheduleAlarm();
+    this.run = new TaskRun(this.host, r.attempt);
+    this.run.start(r);
+  }
+
+  /** Only the run of the current attempt may change the task. */
+  private whileCurrent(run: TaskRun<Env>, change: () => void): void {
+    if (this.expired || run !== this.run || this.record?.attempt !== run.attempt) return;
+    change();
+  }
+
+  /** A non-terminal change (working <-> input_required, or a new status message), stored then published. */
+  private change(status: "working" | "input_required", statusMessage?: string): void {
+    const r = this.record;
+    if (!r || !canTransition(r.status)) return;
+    if (r.status === status && statusMessage === undefined) return;
+    r.status = status;
+    if (statusMessage !== undefined) r.statusMessage = statusMessage;
+    r.lastUpdatedAt = new Date().toISOString();
+    this.store.putRecord(r);
+    this.publish(r);
+  }
+
+  /** The terminal state: written once, never changed after. */
+  private finish(outcome: RunOutcome): void {
+    const r = this.record;
+    if (!r || !canTransition(r.status)) return;
+    r.status = outcome.status;
+    r.lastUpdatedAt = new Date().toISOString();
+    if (outcome.status === "completed" && jsonBytes({ ...r, result: outcome.result }) > MAX_TASK_RECORD_BYTES) {
+      // Too large to store means too large to serve: the task fails as the call would have (-32003).
+      r.status = "failed";
+      r.error = { code: LIMIT_EXCEEDED, message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep` };
+      r.statusMessage = "The result was too large to keep";
+    } else if (outcome.status === "completed") {
+      r.result = outcome.result;
+      delete r.statusMessage;
+    } else {
+      r.statusMessage = outcome.statusMessage;
+      if (outcome.status === "failed") r.error = outcome.error;
+    }
+    this.store.dropOutstanding();
+    this.store.putRecord(r);
+    this.run = undefined;
+    this.publish(r);
+    void this.scheduleAlarm();
+  }
+
+  private publish(r: TaskRecord): void {
+    this.wakeWatchers();
+    const message = taskStatusNotification(r, r.status === "input_required" ? this.store.outstanding() : {}) as TaskStatusNotification;
+    void publishTaskStatus(this.env as EdgeEnv, message).catch((error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error));
+  }
+
+  private wakeWatchers(): void {
+    const watchers = this.watchers;
+    this.watchers = [];
+    for (const wake of watchers) wake();
+  }
+
+  private expiresAt(r: TaskRecord): number {
+    return Date.parse(r.createdAt) + r.ttlMs;
+  }
+
+  /** TTL over: stop the run and delete everything; this instance answers "expired" until it is evicted. */
+  private async expire(): Promise<void> {
+    if (this.expired) return;
+    this.expired = true;
+    this.run?.cancel();
+    this.run = undefined;
+    this.record = undefined;
+    this.wakeWatchers();
+    this.store.forget();
+    await this.ctx.storage.deleteAll();
+  }
+
+  /** Unfinished: wake by the watchdog interval (a lost run is noticed); finished: at expiry. */
+  private async scheduleAlarm(): Promise<void> {
+    const r = this.record;
+    if (!r || this.expired) return;
+    const expiry = this.expiresAt(r);
+    const at = isTerminal(r.status) ? expiry : Math.min(expiry, Date.now() + this.options.watchdogMs);
+    await this.ctx.storage.setAlarm(at);
+  }
+}
+
+/** Binds the task object to a server definition; export the result as your Durable Object class. */
+export function createTaskClass<Env>(server: McpServer<Env>, options: ResolvedTaskOptions): typeof McpTaskObject<Env> {
+  return class McpTask extends McpTaskObject<Env> {
+    constructor(ctx: DurableObjectState, env: Env) {
+      super(ctx, env, server, options);
+    }
+  } as unknown as typeof McpTaskObject<Env>;
+}

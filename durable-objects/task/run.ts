@@ -1,0 +1,186 @@
+/**
+ * One run of a task's handler inside its task object: the abort signal `tasks/cancel` trips,
+ * the channel that turns `ctx.elicit`/`ctx.sample`/`ctx.listRoots` into stored asks (the
+ * task's `inputRequests`) answered by `tasks/update`, and the outcome the run reports. A run
+ * never writes the task record itself: it reports through its host, which ignores stale runs.
+ */
+import type { ClientCapabilities } from "../../src/mcp/types";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
+import { toolError } from "../../src/mcp/content";
+import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
+import type { McpServer } from "../../src/mcp/server";
+import type { CallToolResult } from "../../src/mcp/types";
+import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
+import type { TaskStore } from "./task-store";
+
+/** How a run ended: what the task's terminal state will be. */
+export type RunOutcome =
+  | { status: "completed"; result: Record<string, unknown> }
+  | { status: "failed"; error: ErrorObject; statusMessage: string }
+  | { status: "cancelled"; statusMessage: string };
+
+/** What a run needs from its object. */
+export interface RunHost<Env> {
+  server: McpServer<Env>;
+  env: Env;
+  store: TaskStore;
+  /** An ask was stored and is outstanding: the task is `input_required`. */
+  asked(run: TaskRun<Env>): void;
+  /** Progress from the handler, shown as the task's `statusMessage`. */
+  progressed(run: TaskRun<Env>, message: string): void;
+  finished(run: TaskRun<Env>, outcome: RunOutcome): void;
+}
+
+interface Waiter {
+  resolve(result: Params): void;
+  reject(reason: unknown): void;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export class TaskRun<Env> {
+  readonly controller = new AbortController();
+  private readonly waiters = new Map<string, Waiter>();
+  /** Call order of asks within this run: the k-th ask sits at position k. */
+  private nextPosition = 0;
+
+  constructor(
+    private readonly host: RunHost<Env>,
+    readonly attempt: number,
+  ) {}
+
+  /** Starts the handler; its outcome reaches `host.finished` exactly once. */
+  start(record: TaskRecord): void {
+    void this.execute(record).then(
+      (outcome) => this.host.finished(this, outcome),
+      (error: unknown) => {
+        console.error(`mcp-edge: task ${record.taskId} (tool ${record.tool}) failed outside its handler`, error);
+        this.host.finished(this, { status: "failed", error: { code: INTERNAL_ERROR, message: "Internal error" }, statusMessage: "The task failed" });
+      },
+    );
+  }
+
+  cancel(): void {
+    this.controller.abort(new RpcError(REQUEST_CANCELLED, "The task was cancelled (tasks/cancel)"));
+  }
+
+  /** Hands a stored answer to the ask waiting on `key` in this run, if it is still waiting. */
+  deliver(key: string, answer: Params): void {
+    const waiter = this.waiters.get(key);
+    if (!waiter) return;
+    this.waiters.delete(key);
+    waiter.resolve(answer);
+  }
+
+  isWaiting(): boolean {
+    return this.waiters.size > 0;
+  }
+
+  private async execute(record: TaskRecord): Promise<RunOutcome> {
+    const tool = this.host.server.tools.get(record.tool);
+    if (!tool) {
+      // The deployment changed under the task: the tool it ran is gone.
+      return { status: "failed", error: { code: INTERNAL_ERROR, message: `The tool "${record.tool}" no longer exists` }, statusMessage: "The tool no longer exists" };
+    }
+    const checked = await tool.input.validate(record.args);
+    if (!checked.ok) return { status: "completed", result: { ...toolError(`Invalid arguments for tool "${record.tool}": ${checked.message}`) } };
+    const signal = this.controller.signal;
+    let result: CallToolResult;
+    try {
+      result = await tool.handler(checked.value, this.context(record));
+    } catch (error) {
+      if (signal.aborted) return { status: "cancelled", statusMessage: "Cancelled by the client" };
+      // An RpcError is a protocol error the author meant for the client: the task fails with it.
+      if (error instanceof RpcError) return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
+      // Anything else is a failing tool: a result the model sees (isError), as in a synchronous call.
+      const message = error instanceof Error ? error.message : String(error);
+      return { status: "completed", result: { ...toolError(message || `Tool "${record.tool}" failed`) } };
+    }
+    if (!isObject(result) || !Array.isArray(result.content)) {
+      console.error(`mcp-edge: task tool "${record.tool}" returned something other than a CallToolResult`);
+      return { status: "failed", error: { code: INTERNAL_ERROR, message: "Internal error" }, statusMessage: "The tool returned an invalid result" };
+    }
+    if (tool.output && !result.isError) {
+      if (!isObject(result.structuredContent)) {
+        return { status: "completed", result: { ...toolError(`Tool "${record.tool}" declares an outputSchema but returned no structuredContent`) } };
+      }
+      const out = await tool.output.validate(result.structuredContent);
+      if (!out.ok) return { status: "completed", result: { ...toolError(`Tool "${record.tool}" returned structuredContent that does not match its outputSchema: ${out.message}`) } };
+    }
+    return { status: "completed", result: { ...result } };
+  }
+
+  private context(record: TaskRecord): InteractiveContext<Env> {
+    const base: HandlerContext<Env> = {
+      env: this.host.env,
+      signal: this.controller.signal,
+      // A task has no request of its own after creation: its id stands for it.
+      requestId: record.taskId,
+      protocolVersion: record.protocolVersion,
+      session: undefined,
+      meta: record.meta,
+      principal: record.principal,
+      // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
+      era: "2026",
+      clientCapabilities: record.clientCapabilities as ClientCapabilities,
+    };
+    const ctx = createInteractiveContext(base, this.channel(record));
+    let last = -Infinity;
+    // ext-tasks: progress notifications are not sent for tasks; progress shows as the status message.
+    ctx.progress = async (progress, total, message) => {
+      if (!(progress > last)) throw new RpcError(INVALID_PARAMS, `progress must increase: ${progress} after ${last}`);
+      last = progress;
+      this.host.progressed(this, message ?? (total !== undefined ? `${progress}/${total}` : String(progress)));
+    };
+    return ctx;
+  }
+
+  private channel(record: TaskRecord): Channel {
+    return {
+      // Logging and progress notifications have no stream on a task (ext-tasks "Task Status Notifications").
+      notify: async () => {},
+      request: (method, params, signal) => this.ask(method, params, signal),
+      closeStream: () => {},
+      logLevel: () => undefined,
+      requestUnavailable: undefined,
+      clientCapabilities: record.clientCapabilities,
+    };
+  }
+
+  /**
+   * An ask at the next position. A resumed run meets its earlier asks again: the same request at
+   * the same position gets its stored answer (or waits for it under the same key); a different
+   * one supersedes that position and everything after it, under a new key.
+   */
+  private ask(method: string, params: Params, signal: AbortSignal): Promise<Params> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const json = JSON.stringify(params);
+    if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`));
+    if (this.waiters.size >= MAX_OUTSTANDING_ASKS) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+    const position = this.nextPosition++;
+    const store = this.host.store;
+    const existing = store.askAt(position);
+    let key: string;
+    if (existing && existing.method === method && existing.params === json) {
+      if (existing.answer !== null) return Promise.resolve(JSON.parse(existing.answer) as Params);
+      key = existing.key;
+    } else {
+      if (existing) store.dropFrom(position);
+      // Unique over the task's lifetime: a key is never reused for another request.
+      key = `${this.attempt}-${position}`;
+      store.addAsk(position, key, method, json);
+    }
+    const answered = new Promise<Params>((resolve, reject) => {
+      this.waiters.set(key, { resolve, reject });
+      signal.addEventListener("abort", () => {
+        this.waiters.delete(key);
+        reject(signal.reason);
+      }, { once: true });
+    });
+    this.host.asked(this);
+    return answered;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The Worker <-> task object contract: what the Worker sends to create a task, and the plain-data
+ * replies of the object's RPC methods (errors travel as data: RPC does not keep RpcError's class).
+ * Both sides import this file; neither imports the other's code.
+ */
+import type { Principal } from "../auth/principal";
+import type { ErrorObject } from "../jsonrpc/messages";
+import type { ProtocolVersion } from "../mcp/versions";
+
+export interface CreateTaskInput {
+  tool: string;
+  /** The call's arguments, already validated against the tool's input schema by the Worker. */
+  args: Record<string, unknown>;
+  /** With auth: the principal that created the task; only its subject may use the task. */
+  principal?: Principal;
+  /** The capabilities the creating request declared: what the handler's asks may use. */
+  clientCapabilities: Record<string, unknown>;
+  /** The creating request's `_meta` (the handler sees it as `ctx.meta`). */
+  requestMeta?: Record<string, unknown>;
+  protocolVersion: ProtocolVersion;
+}
+
+export type TaskReply = { ok: true; result: Record<string, unknown> } | { ok: false; error: ErrorObject };
+
+/** `tasks/update` answers by `inputRequests` key. */
+export type InputResponses = Record<string, Record<string, unknown>>;

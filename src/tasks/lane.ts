@@ -1,0 +1,184 @@
+/**
+ * The Worker's side of the Tasks extension: decide whether a `tools/call` becomes a task,
+ * create it in its own Durable Object (the id is the object's unguessable id), and route
+ * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
+ * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
+ */
+import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
+import type { Params } from "../jsonrpc/messages";
+import type { Principal } from "../auth/principal";
+import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import type { McpServer, ToolDefinition } from "../mcp/server";
+import { isWellFormedSessionId } from "../mcp/session-id";
+import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
+import type { EdgeEnv } from "../env";
+import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { InputResponses, TaskReply } from "./contract";
+import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
+
+export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
+export type TaskMethod = (typeof TASK_METHODS)[number];
+
+export function isTaskMethod(method: string): method is TaskMethod {
+  return (TASK_METHODS as readonly string[]).includes(method);
+}
+
+/**
+ * How this `tools/call` runs: "task" when the tool may run as a task and this request's client
+ * declared the extension; "sync" otherwise; -32021 for a task-only tool whose client did not.
+ * (ext-tasks: never a CreateTaskResult to a client that did not declare the extension on its request.)
+ */
+export function decideTaskExecution(tool: Pick<ToolDefinition<unknown>, "name" | "task">, clientCapabilities: unknown): "task" | "sync" | RpcError {
+  if (!tool.task) return "sync";
+  if (clientDeclares(clientCapabilities, TASKS_EXTENSION)) return "task";
+  return tool.task.support === "required" ? missingExtensionError(TASKS_EXTENSION, `tool "${tool.name}" runs only as a task`) : "sync";
+}
+
+/** The task namespace, or an error naming the wrangler.toml lines to add. */
+export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<McpTaskObject> {
+  const namespace = env.MCP_TASK;
+  if (!namespace) {
+    throw new Error(
+      'mcp-edge: tools with `task` need the MCP_TASK Durable Object binding. Add to wrangler.toml: [[durable_objects.bindings]] name = "MCP_TASK" class_name = "McpTask", and a migration with new_sqlite_classes = ["McpTask"]; export McpTask = edge.TaskObject from your Worker',
+    );
+  }
+  return namespace;
+}
+
+function fromReply(reply: TaskReply): Params {
+  if (reply.ok) return reply.result;
+  throw new RpcError(reply.error.code, reply.error.message, reply.error.data);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export interface CreateTaskRequest {
+  tool: string;
+  args: Record<string, unknown>;
+  principal?: Principal;
+  /** The creating request's declared capabilities (2026-07-28: its `_meta` envelope's). */
+  clientCapabilities: unknown;
+  requestMeta?: Record<string, unknown>;
+  protocolVersion?: ProtocolVersion;
+}
+
+/**
+ * Creates a task for a call of a task-capable tool and returns its `CreateTaskResult`
+ * (`resultType: "task"`). Returns only after the task's object stored the task, so `tasks/get`
+ * for the id resolves at once. Arguments are validated first: invalid ones get -32602 and no task.
+ */
+export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, request: CreateTaskRequest): Promise<Params> {
+  const tool = server.tools.get(request.tool);
+  if (!tool?.task) throw new RpcError(INVALID_PARAMS, `Unknown tool or not task-capable: ${request.tool}`);
+  if (!clientDeclares(request.clientCapabilities, TASKS_EXTENSION)) throw missingExtensionError(TASKS_EXTENSION);
+  const checked = await tool.input.validate(request.args);
+  if (!checked.ok) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool "${request.tool}": ${checked.message}`);
+  if (jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal]) > MAX_TASK_INPUT_BYTES) {
+    throw new RpcError(LIMIT_EXCEEDED, `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`);
+  }
+  const namespace = taskNamespace(env);
+  const id = namespace.newUniqueId();
+  const stub = namespace.get(id);
+  return fromReply(
+    await stub.taskCreate(id.toString(), {
+      tool: request.tool,
+      args: request.args,
+      principal: request.principal,
+      clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
+      requestMeta: request.requestMeta,
+      protocolVersion: request.protocolVersion ?? LATEST_VERSION,
+    }),
+  );
+}
+
+/**
+ * The one call a `tools/call` lane makes for a tool it found (and found enabled): the
+ * CreateTaskResult when the call becomes a task, undefined to run it synchronously as usual;
+ * throws -32021 for a task-only tool whose request did not declare the extension.
+ */
+export async function runAsTaskIfChosen<Env extends EdgeEnv>(
+  server: McpServer<Env>,
+  env: Env,
+  tool: Pick<ToolDefinition<Env>, "name" | "task">,
+  args: Record<string, unknown>,
+  request: Omit<CreateTaskRequest, "tool" | "args">,
+): Promise<Params | undefined> {
+  const decision = decideTaskExecution(tool, request.clientCapabilities);
+  if (decision instanceof RpcError) throw decision;
+  if (decision === "sync") return undefined;
+  return createTask(server, env, { ...request, tool: tool.name, args });
+}
+
+/** A task id names an object this namespace minted; anything else is refused without waking one. */
+function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<McpTaskObject> {
+  const notFound = new RpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found");
+  if (typeof taskId !== "string" || !isWellFormedSessionId(taskId)) throw notFound;
+  const namespace = taskNamespace(env);
+  let id: DurableObjectId;
+  try {
+    id = namespace.idFromString(taskId);
+  } catch {
+    throw notFound;
+  }
+  return namespace.get(id);
+}
+
+/**
+ * Answers `tasks/get`, `tasks/update` or `tasks/cancel`: -32601 when the server declares no
+ * task tools, -32021 when this request's client did not declare the extension, -32602 for an
+ * unknown, expired or another principal's task. `principalSubject` is undefined without auth.
+ */
+export async function serveTaskMethod<Env extends EdgeEnv>(
+  server: McpServer<Env>,
+  env: Env,
+  method: TaskMethod,
+  params: Params | undefined,
+  principalSubject: string | undefined,
+  clientCapabilities: unknown,
+): Promise<Params> {
+  const refusal = checkExtensionMethod(server.extensions, method, clientCapabilities);
+  if (refusal) throw refusal;
+  const p = params ?? {};
+  if (typeof p.taskId !== "string") throw new RpcError(INVALID_PARAMS, `${method} needs a string "taskId"`);
+  let responses: InputResponses | undefined;
+  if (method === "tasks/update") {
+    const given = p.inputResponses;
+    if (!isObject(given)) throw new RpcError(INVALID_PARAMS, 'tasks/update needs "inputResponses": an object of answers by inputRequests key');
+    for (const [key, answer] of Object.entries(given)) {
+      if (!isObject(answer)) throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
+      if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES) throw new RpcError(LIMIT_EXCEEDED, `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`);
+    }
+    responses = given as InputResponses;
+  }
+  const stub = taskStub(env, p.taskId);
+  const subject = principalSubject ?? null;
+  switch (method) {
+    case "tasks/get":
+      return fromReply(await stub.taskGet(subject));
+    case "tasks/update":
+      return fromReply(await stub.taskUpdate(subject, responses ?? {}));
+    case "tasks/cancel":
+      return fromReply(await stub.taskCancel(subject));
+  }
+}
+
+/**
+ * The subset of `taskIds` that `principalSubject` may follow: for `subscriptions/listen`'s
+ * acknowledgement, so a listener never learns of (or hears about) another principal's task.
+ */
+export async function visibleTaskIds(env: EdgeEnv, taskIds: readonly unknown[], principalSubject: string | undefined): Promise<string[]> {
+  const subject = principalSubject ?? null;
+  const checks = await Promise.all(
+    taskIds.map(async (taskId) => {
+      try {
+        return typeof taskId === "string" && (await taskStub(env, taskId).taskVisible(subject)) ? taskId : undefined;
+      } catch (error) {
+        if (error instanceof RpcError) return undefined;
+        throw error;
+      }
+    }),
+  );
+  return checks.filter((id): id is string => id !== undefined);
+}

@@ -1,0 +1,149 @@
+/**
+ * The Task model of the Tasks extension (ext-tasks "Tasks"): statuses, the terminal rule, the
+ * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
+ * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
+ */
+import type { Principal } from "../auth/principal";
+import type { ErrorObject } from "../jsonrpc/messages";
+import type { ProtocolVersion } from "../mcp/versions";
+
+/** A task's record (inputs, then its result) is one SQLite value: at most this many bytes of JSON. */
+export const MAX_TASK_RECORD_BYTES = 2_000_000;
+/** The creating call's arguments, capabilities and `_meta` together, so a result still fits beside them. */
+export const MAX_TASK_INPUT_BYTES = 256 * 1024;
+/** One ask or one answer (a stored row each). */
+export const MAX_TASK_MESSAGE_BYTES = 1_000_000;
+/** Asks outstanding at once in one task. */
+export const MAX_OUTSTANDING_ASKS = 32;
+
+/** UTF-8 size of a value's JSON. */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").byteLength;
+}
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+
+/** Whether a tool may run as a task: "optional" (when the client declared the extension) or "required". */
+export type TaskSupport = "optional" | "required";
+
+export interface TaskToolOptions {
+  support: TaskSupport;
+  /** How long the task and its result are kept after creation (default: the edge's `tasks.ttlMs`). */
+  ttlMs?: number;
+  /** Suggested polling interval sent to clients (default: the edge's `tasks.pollIntervalMs`). */
+  pollIntervalMs?: number;
+  /**
+   * When the task's object restarts mid-run, run the handler again from the top, replaying the
+   * answers the client already gave (same asks in the same order get the same answers). Only
+   * for handlers whose work before the last ask is safe to repeat. Default false: the task
+   * fails with a stored -32603 error instead.
+   */
+  resumable?: boolean;
+}
+
+/** What a tool's definition keeps (ToolConfig.task, resolved). */
+export type TaskToolSettings = Required<Pick<TaskToolOptions, "support" | "resumable">> & Pick<TaskToolOptions, "ttlMs" | "pollIntervalMs">;
+
+export function resolveTaskOption(name: string, option: TaskSupport | TaskToolOptions | undefined): TaskToolSettings | undefined {
+  if (option === undefined) return undefined;
+  const o: TaskToolOptions = typeof option === "string" ? { support: option } : option;
+  if (o.support !== "optional" && o.support !== "required") throw new TypeError(`tool "${name}": task support is "optional" or "required"`);
+  for (const key of ["ttlMs", "pollIntervalMs"] as const) {
+    const v = o[key];
+    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0)) throw new TypeError(`tool "${name}": task.${key} must be a positive integer`);
+  }
+  return { support: o.support, resumable: o.resumable ?? false, ttlMs: o.ttlMs, pollIntervalMs: o.pollIntervalMs };
+}
+
+export function isTerminal(status: TaskStatus): boolean {
+  return TERMINAL.has(status);
+}
+
+/** ext-tasks state diagram: working <-> input_required, either -> terminal; terminal never changes. */
+export function canTransition(from: TaskStatus): boolean {
+  return !isTerminal(from);
+}
+
+/** One outstanding server-to-client request of a task (`inputRequests[key]`). */
+export interface InputRequest {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** Everything a task object stores about its task (one row). */
+export interface TaskRecord {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** The principal's subject that created the task (null without auth): the only one who may see it. */
+  owner: string | null;
+  tool: string;
+  args: Record<string, unknown>;
+  principal?: Principal;
+  clientCapabilities: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  protocolVersion: ProtocolVersion;
+  resumable: boolean;
+  /** Runs started so far (a resumed task runs again): a run writes its outcome only while it is the current one. */
+  attempt: number;
+  cancelRequested: boolean;
+  result?: Record<string, unknown>;
+  error?: ErrorObject;
+}
+
+/** The Task fields every view shares. */
+function taskFields(r: TaskRecord): Record<string, unknown> {
+  const task: Record<string, unknown> = {
+    taskId: r.taskId,
+    status: r.status,
+    createdAt: r.createdAt,
+    lastUpdatedAt: r.lastUpdatedAt,
+    ttlMs: r.ttlMs,
+    pollIntervalMs: r.pollIntervalMs,
+  };
+  if (r.statusMessage !== undefined) task.statusMessage = r.statusMessage;
+  return task;
+}
+
+/** `CreateTaskResult`: `resultType: "task"` and the task's seed state. */
+export function createTaskResult(r: TaskRecord): Record<string, unknown> {
+  return { resultType: "task", ...taskFields(r) };
+}
+
+/**
+ * DetailedTask: the status-specific payload inlined (`inputRequests` while input_required,
+ * `result` when completed, `error` when failed). Shared by `tasks/get` and `notifications/tasks`.
+ */
+export function detailedTask(r: TaskRecord, inputRequests: Record<string, InputRequest>): Record<string, unknown> {
+  const task = taskFields(r);
+  switch (r.status) {
+    case "input_required":
+      task.inputRequests = inputRequests;
+      break;
+    case "completed":
+      task.result = r.result ?? {};
+      break;
+    case "failed":
+      task.error = r.error ?? { code: -32603, message: "Internal error" };
+      break;
+    case "working":
+    case "cancelled":
+      break;
+  }
+  return task;
+}
+
+/** `tasks/get` result: the DetailedTask with `resultType: "complete"` (its standard result shape). */
+export function getTaskResult(r: TaskRecord, inputRequests: Record<string, InputRequest>): Record<string, unknown> {
+  return { resultType: "complete", ...detailedTask(r, inputRequests) };
+}
+
+/** The `notifications/tasks` message for the task's current state (what tasks/get would return, without resultType). */
+export function taskStatusNotification(r: TaskRecord, inputRequests: Record<string, InputRequest>): { method: "notifications/tasks"; params: Record<string, unknown> } {
+  return { method: "notifications/tasks", params: detailedTask(r, inputRequests) };
+}

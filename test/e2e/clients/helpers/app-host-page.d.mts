@@ -1,0 +1,1 @@
+export function startAppHostPage(): Promise<{ url: string; bytes: number; close(): Promise<void> }>;

@@ -1,0 +1,68 @@
+/**
+ * A server for the Tasks tests: tools that wait (on a timer or on the client), ask once or
+ * twice, fail in each way the spec separates, and one that only runs as a task.
+ */
+import { createMcpEdge } from "../../src/edge";
+import { defineServer } from "../../src/mcp/server";
+import { text, toolError } from "../../src/mcp/content";
+import type { EdgeEnv } from "../../src/env";
+import { INTERNAL_ERROR, RpcError } from "../../src/jsonrpc/errors";
+
+export const tasksServer = defineServer<EdgeEnv>({ name: "tasks-test", version: "1.0.0" });
+
+const waitInput = { type: "object", properties: { ms: { type: "integer", minimum: 0 } }, required: ["ms"] } as const;
+const confirmSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+
+tasksServer
+  .interactiveTool("wait", { description: "Waits ms (cancellable), reporting progress", input: waitInput, task: "optional" }, async ({ ms }, ctx) => {
+    await ctx.progress(0, 1, "waiting");
+    await scheduler.wait(Number(ms), { signal: ctx.signal });
+    return { content: [text(`waited ${ms} ms`)] };
+  })
+  .interactiveTool("wait_resumable", { description: "Like wait, resumable", input: waitInput, task: { support: "optional", resumable: true } }, async ({ ms }, ctx) => {
+    await scheduler.wait(Number(ms), { signal: ctx.signal });
+    return { content: [text(`waited ${ms} ms`)] };
+  })
+  .interactiveTool("ask_two", { description: "Asks two questions at once", task: "optional" }, async (_args, ctx) => {
+    const [a, b] = await Promise.all([
+      ctx.elicit("First?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
+      ctx.elicit("Second?", { type: "object", properties: { color: { type: "string" } }, required: ["color"] }),
+    ]);
+    const name = a.action === "accept" ? String(a.content.name) : "-";
+    const color = b.action === "accept" ? String(b.content.color) : "-";
+    return { content: [text(`${name} likes ${color}`)] };
+  })
+  .interactiveTool("approve", { description: "Asks for approval; resumable", task: { support: "required", resumable: true } }, async (_args, ctx) => {
+    const answer = await ctx.elicit("Approve?", confirmSchema);
+    const second = await ctx.elicit("Really?", confirmSchema);
+    const yes = answer.action === "accept" && answer.content.ok === true && second.action === "accept" && second.content.ok === true;
+    return { content: [text(yes ? "approved" : "rejected")] };
+  })
+  .interactiveTool("summarize", { description: "Asks the client's model", task: "optional" }, async (_args, ctx) => {
+    const reply = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "Summarize" } }], maxTokens: 10 });
+    return { content: [text(`model said: ${reply.content.type === "text" ? reply.content.text : "?"}`)] };
+  })
+  .tool("throws", { description: "A failing tool", task: "optional" }, () => {
+    throw new Error("boom");
+  })
+  .tool("protocol_error", { description: "Throws an RpcError", task: "optional" }, () => {
+    throw new RpcError(INTERNAL_ERROR, "upstream refused", { retryAfterMs: 1000 });
+  })
+  .tool("tool_error", { description: "Returns isError", task: "optional" }, () => toolError("nope"))
+  .tool("bad_result", { description: "Returns something that is not a CallToolResult", task: "optional" }, () => ({ nope: true }) as never)
+  .tool("short_lived", { description: "Done at once, kept one second", task: { support: "optional", ttlMs: 1000 } }, () => ({ content: [text("quick")] }))
+  .tool("huge_result", { description: "Returns 2.5 MB of text", task: "optional" }, () => ({ content: [text("x".repeat(2_500_000))] }))
+  .interactiveTool("ask_many", { description: "Asks 33 questions at once", task: "optional" }, async (_args, ctx) => {
+    const asks = Array.from({ length: 33 }, (_, i) => ctx.elicit(`Question ${i}?`, confirmSchema));
+    const settled = await Promise.allSettled(asks);
+    const refused = settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as RpcError);
+    return { content: [text(`refused ${refused.length}: ${refused[0]?.code ?? "none"}`)] };
+  })
+  .tool("only_task", { description: "Runs only as a task", task: "required" }, () => ({ content: [text("as a task")] }))
+  .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }));
+
+const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
+
+export default edge.worker;
+export const McpSession = edge.SessionObject;
+export const McpTask = edge.TaskObject;
