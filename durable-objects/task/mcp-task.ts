@@ -249,7 +249,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
   private publish(r: TaskRecord): void {
     this.wakeWatchers();
     const message = taskStatusNotification(r, r.status === "input_required" ? this.store.outstanding() : {}) as TaskStatusNotification;
-    void publishTaskStatus(this.env as EdgeEnv, message).catch((error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error));
+    this.ctx.waitUntil(publishTaskStatus(this.env as EdgeEnv, message, r.owner).then(() => undefined, (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error)));
   }
 
   private wakeWatchers(): void {

@@ -4,6 +4,7 @@
  * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
  * are the 2026 lane's; this module gets their results as plain values.
  */
+import { visibleTaskIds } from "../tasks/lane";
 import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
@@ -60,6 +61,8 @@ export async function serveListen<Env extends EdgeEnv>(
 ): Promise<Response> {
   const checked = checkListen(message, clientCapabilities, rt, features);
   if (!checked.ok) return checked.response;
+  // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see.
+  if (checked.filter.taskIds) checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject);
   const open: ListenOpen = {
     id: message.id,
     filter: checked.filter,

@@ -5,6 +5,7 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
+import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
@@ -111,7 +112,10 @@ export async function serveModern<Env extends EdgeEnv>(
     const denied = checkScopes([message], principal, rt.options.auth);
     if (denied) return denied;
   }
-  if (listen) return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject);
+  if (listen) {
+    const tasks = rt.server.extensions.has(TASKS_EXTENSION);
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks });
+  }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
     const mismatch = tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;

@@ -3,6 +3,8 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
+import { serveTaskMethod, type TaskMethod } from "../tasks/lane";
+import type { EdgeEnv } from "../env";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "./context";
@@ -77,7 +79,16 @@ const MODERN_METHODS: Record<string, MethodHandler> = {
   "prompts/list": listPrompts,
   "prompts/get": getPrompt,
   "completion/complete": complete,
+  // Tasks extension (ext-tasks): exist only when the server declares it; -32021 when the request did not.
+  "tasks/get": taskMethod("tasks/get"),
+  "tasks/update": taskMethod("tasks/update"),
+  "tasks/cancel": taskMethod("tasks/cancel"),
 };
+
+/** A tasks/* method: answered by the task's own Durable Object (src/tasks/lane.ts). */
+function taskMethod(method: TaskMethod): MethodHandler {
+  return (params, dc, hc) => serveTaskMethod(dc.server as never, dc.env as EdgeEnv, method, params, hc.principal?.subject, hc.clientCapabilities);
+}
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
 export function isModernMethod(method: string): boolean {

@@ -4,6 +4,7 @@
  * Notifications"). The task object calls `publishTaskStatus` after every stored change.
  */
 import type { EdgeEnv } from "../env";
+import { publish, type PublishEvent } from "../publish";
 
 /** A `notifications/tasks` message: `params` is the full DetailedTask, as tasks/get would return it. */
 export interface TaskStatusNotification {
@@ -12,10 +13,14 @@ export interface TaskStatusNotification {
 }
 
 /**
- * SEAM (hub): hand the notification to the subscriptions hub, which delivers it to listen
- * streams whose `notifications.taskIds` include `params.taskId` (and to nobody else). Until the
- * hub exists this delivers nothing and reports 0 streams; polling with tasks/get is complete.
+ * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
+ * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
+ * streams opened by the task's owner. Without the hub's binding (MCP_HUB) nothing listens, and
+ * `tasks/get` polling stays complete: returns how many streams got it.
  */
-export async function publishTaskStatus(_env: EdgeEnv, _notification: TaskStatusNotification): Promise<number> {
-  return 0;
+export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, owner: string | null): Promise<number> {
+  if (!env.MCP_HUB) return 0;
+  const event: PublishEvent = owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
+  const report = await publish(env, event);
+  return report.listenStreams;
 }

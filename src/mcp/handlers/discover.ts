@@ -5,12 +5,15 @@
  */
 import type { Params } from "../../jsonrpc/messages";
 import type { DispatchContext } from "../dispatch";
+import { extensionsCapability } from "../extensions";
 
 export async function discover<Env>(_params: Params, dc: DispatchContext<Env>): Promise<Params> {
   // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which
   // the hub object serves: declared only when this Worker has the hub's binding (MCP_HUB).
   const hub = (dc.env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
   const capabilities = dc.server.capabilities(typeof hub === "object" && hub !== null);
+  const extensions = extensionsCapability(dc.server.extensions, "2026");
+  if (extensions) capabilities.extensions = extensions;
   const result: Params = {
     supportedVersions: [...(dc.supportedVersions ?? [dc.protocolVersion])],
     capabilities,

@@ -9,6 +9,8 @@ import { reportsInputErrorsAsToolErrors } from "../versions";
 import { ToolError, toolError } from "../content";
 import { reportUnexpected } from "../unexpected";
 import { missingExtensionError, TASKS_EXTENSION } from "../extensions";
+import { runAsTaskIfChosen } from "../../tasks/lane";
+import type { EdgeEnv } from "../../env";
 import type { CallToolResult } from "../types";
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
@@ -27,10 +29,18 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   const tool = dc.server.tools.get(name);
   // A disabled tool does not exist for this caller.
   if (!tool || !(await isEnabled(tool, hc))) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
-  // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
-  if (tool.task?.support === "required") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
   const rawArgs = params.arguments ?? {};
   if (!isObject(rawArgs)) throw new RpcError(INVALID_PARAMS, `tools/call "${name}": "arguments" must be an object`);
+  // Tasks extension (2026-07-28 only): a task-capable tool whose request declared the extension
+  // becomes a task, stored by its object before the CreateTaskResult is returned.
+  if (tool.task && hc.era === "2026") {
+    const task = await runAsTaskIfChosen(dc.server as never, dc.env as EdgeEnv, tool, rawArgs, {
+      principal: hc.principal, clientCapabilities: hc.clientCapabilities, requestMeta: hc.meta,
+    });
+    if (task) return task;
+  }
+  // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
+  if (tool.task?.support === "required") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
 
   const checked = await tool.input.validate(rawArgs);
   if (!checked.ok) {

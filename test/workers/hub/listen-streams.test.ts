@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { closeListenStreams, publish } from "../../../src/publish";
 import { serveListen } from "../../../src/http/listen";
+import { createTask } from "../../../src/tasks/lane";
 import { resolveListenOptions } from "../../../src/options";
 import type { EdgeEnv } from "../../../src/env";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
@@ -175,12 +176,17 @@ describe("subscriptions/listen: task status (tasks extension)", () => {
   });
 
   it("delivers notifications/tasks only for the named task ids, and only to the task owner's streams", async () => {
-    const mine = crypto.randomUUID();
+    // A real task of alice's (listen acknowledges only task ids its principal may see), and an id of no task.
+    const alice = { subject: "alice", scopes: [], claims: {} };
+    const created = await createTask(server, edgeEnv, { tool: "slow_compute", args: { seconds: 0 }, principal: alice, clientCapabilities: TASKS });
+    const mine = created.taskId as string;
     const other = crypto.randomUUID();
     const features = { tasks: true, shard: shard() };
     const owner = await openListen({ server, id: "owner", notifications: { taskIds: [mine] }, capabilities: TASKS, subject: "alice", features });
     const stranger = await openListen({ server, id: "stranger", notifications: { taskIds: [mine] }, capabilities: TASKS, subject: "mallory", features });
     expect((owner.ack.params as { notifications: unknown }).notifications).toEqual({ taskIds: [mine] });
+    // mallory may not follow alice's task: her stream is acknowledged without it.
+    expect((stranger.ack.params as { notifications: unknown }).notifications).toEqual({ taskIds: [] });
 
     const on = { shard: features.shard };
     expect(await publish(edgeEnv, { type: "taskStatus", task: task(other), owner: "alice" }, on)).toEqual({ listenStreams: 0, sessions: 0 });

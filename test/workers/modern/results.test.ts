@@ -31,6 +31,8 @@ describe("server/discover", () => {
     // The demo does not declare listChanged; resource updates reach listen streams through the hub (MCP_HUB).
     expect(capabilities).toEqual({
       logging: {}, tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {},
+      // The demo serves the Tasks extension and MCP Apps (extensions/overview.mdx: declared in capabilities.extensions).
+      extensions: { "io.modelcontextprotocol/tasks": {}, "io.modelcontextprotocol/ui": {} },
     });
   });
 
