@@ -4,7 +4,7 @@
  * and termination reach; the client's responses and notifications; server-to-client requests
  * waiting for their answers (pending.ts). Stream storage and sending are the core's.
  */
-import { INTERNAL_ERROR, INVALID_REQUEST, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
@@ -18,7 +18,9 @@ import { acceptsBatches, usesSsePolling } from "../../src/mcp/versions";
 import { encodeSseEvent } from "../../src/sse/encode";
 import { formatEventId } from "../event-log";
 import { PendingRequests } from "../pending";
-import { idKey, jsonResponse, rpcError, type SessionCore } from "./core";
+import { accepted, json } from "../../src/wire/json";
+import { refuse } from "../../src/wire/refusals";
+import { idKey, type SessionCore } from "./core";
 
 /** What requests in flight need from their session object. */
 export interface InflightHost<Env> {
@@ -52,19 +54,19 @@ export class InflightRequests<Env> {
   /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
   async handlePost(text: string, state: SessionState, principal: Principal | undefined): Promise<Response> {
     const parsed = parseBody(text);
-    if (!parsed.ok) return rpcError(400, parsed.error.code, parsed.error.message);
+    if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
     const all = toExchange(parsed);
     if (all.batch && !acceptsBatches(state.protocolVersion)) {
-      return rpcError(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${state.protocolVersion}`);
+      return refuse({ reason: "batch-unsupported", version: state.protocolVersion });
     }
     for (const message of all.others) this.receive(message);
     const exchange = this.admit(all);
     if (exchange.requests.length === 0) {
-      return exchange.invalid.length === 0 ? new Response(null, { status: 202 }) : jsonResponse(replyBody(exchange, []));
+      return exchange.invalid.length === 0 ? accepted() : json(replyBody(exchange, []));
     }
     if (!exchange.requests.some((r) => isInteractiveCall(r, this.host.server))) {
       const responses = await Promise.all(exchange.requests.map((r) => this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal))));
-      return jsonResponse(replyBody(exchange, responses));
+      return json(replyBody(exchange, responses));
     }
     return this.openPostStream(exchange, state, principal);
   }
@@ -151,7 +153,7 @@ export class InflightRequests<Env> {
     const core = this.host.core;
     const { maxStreams, retryMs, pollAfterMs } = core.options;
     if (core.live.count() >= maxStreams) {
-      return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${maxStreams}); wait for one to finish`);
+      return refuse({ reason: "too-many-streams", limit: maxStreams, hint: "wait" });
     }
     const stream = core.log.openStream("post");
     core.log.enforceStreamCap(maxStreams);
