@@ -11,7 +11,7 @@ import { errorMessage, type Message, type RequestMessage, type ResponseMessage }
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Principal } from "../src/auth/principal";
 import { toExchange, type Exchange } from "../src/mcp/exchange";
-import { encodeSseNamedEvent } from "../src/sse/encode";
+import { encodeSseNamedEvent } from "../src/wire/sse";
 import { accepted } from "../src/wire/json";
 import { refuse } from "../src/wire/refusals";
 import type { EventLog } from "./event-log";

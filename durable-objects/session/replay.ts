@@ -6,7 +6,7 @@
  */
 import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
-import { encodeSseEvent } from "../../src/sse/encode";
+import { encodeSseEvent } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "../event-log";
 import type { LiveStreams } from "../streams";
 import { refuse } from "../../src/wire/refusals";
