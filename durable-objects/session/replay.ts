@@ -6,12 +6,11 @@
  */
 import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
+import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { encodeSseEvent } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "../event-log";
 import type { LiveStreams } from "../streams";
 import { refuse } from "../../src/wire/refusals";
-
-export const HEADER_LAST_EVENT_ID = "Last-Event-ID";
 
 /** What replay needs from its session object: the log, the connections and the stream limits. */
 export interface ReplayHost {

@@ -17,7 +17,7 @@ import { sessionObjectId } from "../mcp/session-id";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, checkProtocolVersionHeader, contentTypeRefusal, readBody } from "./guards";
-import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
+import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse, refuseModern } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
