@@ -8,7 +8,7 @@ import {
   HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LIMIT_EXCEEDED, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
   PARSE_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
 } from "../jsonrpc/errors";
-import type { RequestId } from "../jsonrpc/messages";
+import type { RequestId, ResponseMessage } from "../jsonrpc/messages";
 import { json } from "./json";
 
 export type Refusal =
@@ -172,4 +172,14 @@ export function refuseModern(r: Refusal, id: RequestId | null | undefined): Resp
   const row = refusalRow(r);
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);
+}
+
+/**
+ * The status of a JSON answer carrying a handler's response: a missing client capability is
+ * refused with its row's status even when a handler found it (basic/index.mdx "Per-request
+ * protocol fields"); everything else is 200.
+ */
+export function answerStatus(response: ResponseMessage): number {
+  if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY) return refusalRow({ reason: "missing-client-capability", required: {} }).status;
+  return 200;
 }
