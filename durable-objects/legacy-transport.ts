@@ -6,12 +6,14 @@
  *
  * Meta keys: legacy_stream (the stream number), legacy_subject (the principal that opened it).
  */
-import { INVALID_REQUEST, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { INVALID_REQUEST } from "../src/jsonrpc/errors";
 import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
 import { parseBody } from "../src/jsonrpc/parse";
 import type { Principal } from "../src/auth/principal";
 import { toExchange, type Exchange } from "../src/mcp/exchange";
-import { encodeSseNamedEvent } from "../src/sse/encode";
+import { encodeSseNamedEvent } from "../src/wire/sse";
+import { accepted } from "../src/wire/json";
+import { refuse } from "../src/wire/refusals";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
 
@@ -33,12 +35,11 @@ export interface LegacyHost {
   start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
   /** Answers initialize, making the object a session owned by `subject`. */
   initialize(request: RequestMessage, subject: string | undefined): ResponseMessage;
-  error(status: number, code: number, message: string): Response;
 }
 
 export function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {
   if (host.isTaken() || host.log.getMeta<number>("legacy_stream") !== undefined) {
-    return host.error(409, TRANSPORT_ERROR, "Conflict: this session's legacy stream was already opened");
+    return refuse({ reason: "legacy-stream-conflict" });
   }
   const stream = host.log.openStream("get");
   host.log.setMeta("legacy_stream", stream);
@@ -50,7 +51,7 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
   return response;
 }
 
-const GONE = "Session not found: open a new stream with GET /sse";
+const GONE = { reason: "session-not-found", legacy: true } as const;
 /**
  * How long a POST waits for the stream's probe: a client that is there but reads slowly (a full
  * TCP window) must not hold its POST; only a connection that fails is taken as gone.
@@ -68,17 +69,17 @@ function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
 }
 
 export async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
-  if (host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
+  if (host.isTerminated()) return refuse(GONE);
   const stream = host.log.getMeta<number>("legacy_stream");
   const owner = host.log.getMeta<string>("legacy_subject");
   if (stream === undefined || !host.live.isAttached(stream) || owner !== principal?.subject) {
-    return host.error(404, SESSION_NOT_FOUND, GONE);
+    return refuse(GONE);
   }
   // Everything this POST causes travels on the stream: a 202 for a stream whose client left
   // would lose it all, so ask the connection first (this revision has no resumption).
-  if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return host.error(404, SESSION_NOT_FOUND, GONE);
+  if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return refuse(GONE);
   const parsed = parseBody(text);
-  if (!parsed.ok) return host.error(400, parsed.error.code, parsed.error.message);
+  if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
   host.touch();
   const exchange = host.admit(toExchange(parsed));
   for (const invalid of exchange.invalid) host.emit(stream, invalid);
@@ -94,5 +95,5 @@ export async function postLegacyMessage(host: LegacyHost, text: string, principa
       host.start(stream, request, principal);
     }
   }
-  return new Response(null, { status: 202 });
+  return accepted();
 }

@@ -7,7 +7,7 @@
  * (2024-11-05). Subscriptions and list_changed registrations live in the hub (durable-objects/hub/).
  */
 import { DurableObject } from "cloudflare:workers";
-import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR } from "../src/jsonrpc/errors";
+import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../src/jsonrpc/errors";
 import { errorMessage, notification } from "../src/jsonrpc/messages";
 import type { SessionState } from "../src/mcp/context";
 import { toErrorObject, type SessionOps } from "../src/mcp/dispatch";
@@ -19,7 +19,8 @@ import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import { decodePrincipal, HEADER_LEGACY_ENDPOINT, HEADER_PRINCIPAL, LEGACY_OPEN_URL, LEGACY_POST_URL, type SessionObjectRpc } from "./protocol";
-import { NOT_FOUND_MESSAGE, rpcError, SessionCore } from "./session/core";
+import { refuse } from "../src/wire/refusals";
+import { SessionCore } from "./session/core";
 import { InflightRequests } from "./session/inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./session/lifecycle";
 import { handleGet } from "./session/replay";
@@ -134,14 +135,14 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     const core = this.core;
     // Another principal's request on this session is answered as if the session did not exist.
-    if (!core.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
+    if (!core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
     core.touch();
     switch (request.method) {
       case "POST": {
         const text = await request.text();
         // The session may have ended while the body arrived: termination is a state every path respects.
         const state = core.state;
-        if (state === null || !core.isOwnedBy(principal)) return rpcError(404, SESSION_NOT_FOUND, NOT_FOUND_MESSAGE);
+        if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
         return this.inflight.handlePost(text, state, principal);
       }
       case "GET":
@@ -149,7 +150,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       case "DELETE":
         return terminateSession(this.lifecycle);
       default:
-        return rpcError(405, TRANSPORT_ERROR, "Method Not Allowed");
+        return refuse({ reason: "method-not-allowed" });
     }
   }
 
@@ -210,7 +211,6 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
           return errorMessage(request.id, toErrorObject(error, request));
         }
       },
-      error: rpcError,
     };
   }
 }

@@ -9,7 +9,7 @@
  * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
  * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
  */
-import { encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../src/sse/encode";
+import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../src/wire/sse";
 
 /** The most one coalesced write holds; a burst larger than this leaves in several writes. */
 const MAX_WRITE_BYTES = 256 * 1024;
@@ -72,7 +72,7 @@ export class LiveStreams {
     this.ticker ??= setInterval(() => this.keepAlive(), Math.max(1, Math.floor(this.keepAliveMs / 2)));
     // A client that goes away rejects the writer; the stream's events stay in the log.
     writer.closed.catch(() => this.drop(stream, connection));
-    return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+    return sseResponse(readable, headers);
   }
 
   isAttached(stream: number): boolean {

@@ -6,7 +6,7 @@
  * write coalescing are LiveStreams' (shared with the session object).
  */
 import { LiveStreams } from "../streams";
-import { encodeSseEvent } from "../../src/sse/encode";
+import { encodeSseEvent } from "../../src/wire/sse";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";
 

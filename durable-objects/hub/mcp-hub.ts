@@ -10,11 +10,7 @@ import type { EdgeEnv } from "../../src/env";
 import { HUB_LISTEN_URL, type HubTopic, type ListenOpen, type PublishEvent, type PublishReport, type UpdateDelivery } from "./contract";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
-import { LIMIT_EXCEEDED, TRANSPORT_ERROR } from "../../src/jsonrpc/errors";
-
-function errorResponse(status: number, id: ListenOpen["id"] | null, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), { status, headers: { "Content-Type": "application/json" } });
-}
+import { refuse } from "../../src/wire/refusals";
 
 export class McpHub extends DurableObject<EdgeEnv> {
   private readonly listeners = new ListenStreams();
@@ -27,11 +23,11 @@ export class McpHub extends DurableObject<EdgeEnv> {
 
   /** Opens a listen stream (the Worker's serveListen validated the request and computed the filter). */
   override async fetch(request: Request): Promise<Response> {
-    if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return errorResponse(404, null, TRANSPORT_ERROR, "Not Found");
+    if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return refuse({ reason: "not-found" });
     const open = (await request.json()) as ListenOpen;
     const outcome = this.listeners.open(open);
     if (outcome.ok) return outcome.response;
-    return errorResponse(429, open.id, LIMIT_EXCEEDED, `Too many listen streams on this server (limit ${outcome.limit}); close one, or retry later`);
+    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit }, open.id);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------

@@ -15,16 +15,6 @@ import { LiveStreams } from "../streams";
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
 const ACTIVITY_WRITE_INTERVAL_MS = 30_000;
 
-export const NOT_FOUND_MESSAGE = "Session not found: it expired or was terminated; send a new initialize request";
-
-export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
-}
-
-export function rpcError(status: number, code: number, message: string): Response {
-  return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status);
-}
-
 /** Request ids are stored as their JSON text so 1 and "1" stay distinct. */
 export function idKey(id: RequestMessage["id"]): string {
   return JSON.stringify(id);

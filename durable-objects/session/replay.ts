@@ -4,15 +4,13 @@
  * a position that names no stream or whose events were trimmed, and attaching with no gap.
  * Event ids are `<stream>_<seq>` (event-log.ts writes them).
  */
-import { LIMIT_EXCEEDED, TRANSPORT_ERROR } from "../../src/jsonrpc/errors";
 import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
-import { encodeSseEvent } from "../../src/sse/encode";
+import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
+import { encodeSseEvent } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "../event-log";
 import type { LiveStreams } from "../streams";
-import { rpcError } from "./core";
-
-export const HEADER_LAST_EVENT_ID = "Last-Event-ID";
+import { refuse } from "../../src/wire/refusals";
 
 /** What replay needs from its session object: the log, the connections and the stream limits. */
 export interface ReplayHost {
@@ -36,7 +34,7 @@ export function handleGet(host: ReplayHost, request: Request, version: ProtocolV
   // one may be a connection that died unnoticed, and a message is never sent on two streams.
   const open = host.log.latestOpen("get");
   if (host.live.count() >= host.options.maxStreams) {
-    return rpcError(429, LIMIT_EXCEEDED, `Too many open streams on this session (limit ${host.options.maxStreams}); close one first`);
+    return refuse({ reason: "too-many-streams", limit: host.options.maxStreams, hint: "close" });
   }
   if (open !== undefined) host.log.markDone(open, Date.now());
   const stream = host.log.openStream("get");
@@ -53,12 +51,12 @@ function resume(host: ReplayHost, lastEventId: string): Response {
   const cursor = parseEventId(lastEventId);
   const row = cursor ? host.log.stream(cursor.stream) : undefined;
   if (!cursor || !row) {
-    return rpcError(400, TRANSPORT_ERROR, "Bad Request: Last-Event-ID does not name an event of this session's streams");
+    return refuse({ reason: "unknown-last-event-id" });
   }
   const first = host.log.firstSeq(cursor.stream);
   if (first !== undefined && first > cursor.seq + 1) {
     // Replaying from here would skip trimmed events silently: say so instead.
-    return rpcError(400, TRANSPORT_ERROR, `Bad Request: events after ${lastEventId} were trimmed (at most ${host.options.maxEventsPerStream} are kept per stream); they cannot be replayed`);
+    return refuse({ reason: "events-trimmed", lastEventId, kept: host.options.maxEventsPerStream });
   }
   // Read and attach with no await between them, so no event can fall in the gap.
   const events = host.log.after(cursor.stream, cursor.seq);

@@ -11,7 +11,7 @@ import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/envelope";
 import { isModernVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from "../mcp/versions";
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
-import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "./headers";
+import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import { decodeParamValue } from "./param-headers";
 
 export type EraDecision =

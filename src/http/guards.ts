@@ -5,7 +5,7 @@
  */
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions";
 import { refuse, type Refusal } from "../wire/refusals";
-import { HEADER_PROTOCOL_VERSION } from "./headers";
+import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 
 export interface OriginPolicy {
   allowedHosts: readonly string[];

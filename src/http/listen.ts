@@ -14,12 +14,8 @@ import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
 import { hubStub } from "../publish";
 import { json } from "../wire/json";
+import { refuse } from "../wire/refusals";
 
-/**
- * 2026-07-28 "Missing required client capability". The 2026 lane names its codes in
- * src/jsonrpc/errors.ts; at merge this constant is replaced by that one (same number, same meaning).
- */
-const MISSING_CLIENT_CAPABILITY = -32021;
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
 const MAX_TASK_ID_LENGTH = 256;
@@ -151,18 +147,9 @@ function checkListen<Env>(message: { id: RequestId; params: Params | undefined }
       // Tasks extension, "Task Status Notifications": asking without declaring the extension is -32021.
       const extensions = capabilities.extensions;
       if (!isObject(extensions) || !isObject(extensions[TASKS_EXTENSION])) {
-        return {
-          ok: false,
-          response: json({
-            jsonrpc: "2.0",
-            id,
-            error: {
-              code: MISSING_CLIENT_CAPABILITY,
-              message: `Missing required client capability: notifications.taskIds needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`,
-              data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
-            },
-          }, 400),
-        };
+        const required = { extensions: { [TASKS_EXTENSION]: {} } };
+        const detail = `notifications.taskIds needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`;
+        return { ok: false, response: refuse({ reason: "missing-client-capability", required, detail }, id) };
       }
       filter.taskIds = taskIds;
     }

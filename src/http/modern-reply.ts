@@ -5,7 +5,7 @@
  * stream is the client's cancellation ("Cancellation"): `onCancel` runs, nothing more is sent.
  */
 import type { WireMessage } from "../jsonrpc/messages";
-import { encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../sse/encode";
+import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../wire/sse";
 
 export class ModernReply {
   /** Resolves when the first notification turned this reply into a stream. */
@@ -58,7 +58,7 @@ export class ModernReply {
   /** The SSE response; only after `opened`. */
   response(headers: Record<string, string> = {}): Response {
     // 2026-07-28 streamable-http.mdx: X-Accel-Buffering: no keeps proxies from holding events back.
-    return new Response(this.readable ?? null, { status: 200, headers: { ...SSE_HEADERS, "X-Accel-Buffering": "no", ...headers } });
+    return sseResponse(this.readable ?? null, { "X-Accel-Buffering": "no", ...headers });
   }
 
   /** Writes the final response and ends the stream (unless the client already closed it). */

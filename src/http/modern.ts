@@ -9,7 +9,7 @@ import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type Params, type RequestId, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
@@ -21,7 +21,7 @@ import { isInteractiveCall } from "../mcp/routing";
 import type { McpServer } from "../mcp/server";
 import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
-import { refuseModern } from "../wire/refusals";
+import { answerStatus, refuseModern } from "../wire/refusals";
 import { servedVersions } from "./era";
 import { ModernReply } from "./modern-reply";
 import { checkParamHeaders } from "./param-headers";
@@ -38,10 +38,9 @@ function modernCodes(response: ResponseMessage): ResponseMessage {
   return errorMessage(response.id, { code: INVALID_PARAMS, message: `Invalid params: an inputResponses answer is malformed (${response.error.message})` });
 }
 
-/** The JSON answer: 200, except a missing client capability, which is 400 (basic/index.mdx "Per-request protocol fields"). */
+/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
 function jsonAnswer(response: ResponseMessage): Response {
-  const status = response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY ? 400 : 200;
-  return json(toWire(response), status);
+  return json(toWire(response), answerStatus(response));
 }
 
 function secretOf(env: unknown): unknown {

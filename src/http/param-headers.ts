@@ -5,7 +5,7 @@
  * argument (after base64-sentinel decoding) and refuses a missing or different one with -32020.
  */
 import type { HeaderParam } from "../mcp/server";
-import { HEADER_MCP_PARAM_PREFIX } from "./headers";
+import { HEADER_MCP_PARAM_PREFIX } from "../wire/headers";
 
 /** The value at a property path of the arguments, or undefined when absent. */
 function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {

@@ -11,12 +11,13 @@ import { dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dis
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
 import { limitRuns } from "../mcp/run-limits";
 import { initialize } from "../mcp/handlers/initialize";
-import { isInteractiveCall, needsSession } from "../mcp/routing";
+import { needsSession } from "../mcp/routing";
+import { planAnswer } from "../mcp/answer-plan";
 import { sessionObjectId } from "../mcp/session-id";
-import { acceptsBatches, DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
+import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, checkProtocolVersionHeader, contentTypeRefusal, readBody } from "./guards";
-import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
+import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse, refuseModern } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
@@ -102,15 +103,12 @@ function sessionNotFound(): Response {
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
 async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, maxRunsPerRequest: number): Promise<Response> {
-  if (all.batch && !acceptsBatches(dc.protocolVersion)) {
-    return refuse({ reason: "batch-unsupported", version: dc.protocolVersion });
-  }
-  const exchange = limitRuns(all, { perRequest: maxRunsPerRequest });
-  if (exchange.requests.length === 0) {
-    return exchange.invalid.length === 0 ? accepted() : json(replyBody(exchange, []));
-  }
+  const plan = planAnswer(all, dc.protocolVersion, dc.server, (e) => limitRuns(e, { perRequest: maxRunsPerRequest }));
+  if (plan.kind === "refuse") return refuse(plan.refusal);
+  if (plan.kind === "accepted") return accepted();
+  const { exchange } = plan;
   const signal = new AbortController().signal;
-  if (exchange.requests.some((r) => isInteractiveCall(r, dc.server))) {
+  if (plan.kind === "stream") {
     return streamReply(exchange.requests, exchange.invalid, (r: RequestMessage, channel: Channel) => dispatchRequest(r, { ...dc, channel }, signal), {});
   }
   const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, signal)));

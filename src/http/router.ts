@@ -7,7 +7,7 @@ import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
-import { HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_MCP_PARAM_PREFIX, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "./headers";
+import { HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_MCP_PARAM_PREFIX, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { refuse } from "../wire/refusals";

@@ -6,7 +6,7 @@
  */
 import { notification, toWire, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
-import { encodeSseEvent, SSE_HEADERS } from "../sse/encode";
+import { encodeSseEvent, sseResponse } from "../wire/sse";
 
 const STATELESS_REASON = "this server runs in stateless mode, so there is no session to carry the client's answer";
 
@@ -37,5 +37,5 @@ export function streamReply(
     if (open) await writer.close().catch(() => undefined);
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));
-  return new Response(readable, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+  return sseResponse(readable, headers);
 }

@@ -1,4 +1,7 @@
-/** Plain HTTP answers shared by every lane: a JSON body, and 202 with no body. */
+/**
+ * Plain HTTP answers shared by both lanes (the Worker and the Durable Objects): a JSON body, and
+ * 202 with no body. Refusals are built from these by refusals.ts; SSE responses live in sse.ts.
+ */
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });

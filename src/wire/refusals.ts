@@ -8,7 +8,7 @@ import {
   HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LIMIT_EXCEEDED, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
   PARSE_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
 } from "../jsonrpc/errors";
-import type { RequestId } from "../jsonrpc/messages";
+import type { RequestId, ResponseMessage } from "../jsonrpc/messages";
 import { json } from "./json";
 
 export type Refusal =
@@ -25,8 +25,10 @@ export type Refusal =
   | { reason: "session-id-required"; afterInitialize: boolean }
   | { reason: "session-not-found"; legacy?: boolean }
   | { reason: "legacy-session-id-required" }
-  | { reason: "method-not-allowed"; allow: string }
-  | { reason: "not-found"; endpoint: string }
+  /** Without `allow`: a method the session object does not route (no Allow header, nothing to list). */
+  | { reason: "method-not-allowed"; allow?: string }
+  /** Without `endpoint`: an internal URL no object serves (only the Worker's own calls reach it). */
+  | { reason: "not-found"; endpoint?: string }
   | { reason: "auth-unavailable" }
   /** The resource server's refusals (RFC 6750 §3); the caller adds the WWW-Authenticate challenge. */
   | { reason: "unauthenticated" }
@@ -39,9 +41,11 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
+  | { reason: "too-many-listen-streams"; limit: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
-  | { reason: "missing-client-capability"; required: Record<string, unknown> }
+  /** `detail` replaces the list of missing capability names when a plain list would not say enough. */
+  | { reason: "missing-client-capability"; required: Record<string, unknown>; detail?: string }
   | { reason: "unsupported-protocol-version"; requested: string; supported: readonly string[] }
   | { reason: "invalid-envelope"; message: string }
   | { reason: "modern-method-not-found"; method: string }
@@ -95,8 +99,10 @@ export function refusalRow(r: Refusal): RefusalRow {
     case "legacy-session-id-required":
       return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: the sessionId query parameter is required" };
     case "method-not-allowed":
+      if (r.allow === undefined) return { status: 405, code: TRANSPORT_ERROR, message: "Method Not Allowed" };
       return { status: 405, code: TRANSPORT_ERROR, message: `Method Not Allowed (allowed: ${r.allow})`, headers: { Allow: r.allow } };
     case "not-found":
+      if (r.endpoint === undefined) return { status: 404, code: TRANSPORT_ERROR, message: "Not Found" };
       return { status: 404, code: TRANSPORT_ERROR, message: "Not Found: the MCP endpoint is " + r.endpoint };
     case "auth-unavailable":
       return {
@@ -127,12 +133,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         status: 400, code: TRANSPORT_ERROR,
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
+    case "too-many-listen-streams":
+      return { status: 429, code: LIMIT_EXCEEDED, message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later` };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
     case "missing-client-capability":
       return {
         status: 400, code: MISSING_CLIENT_CAPABILITY,
-        message: `Missing required client capability: ${Object.keys(r.required).join(", ")}`, data: { requiredCapabilities: r.required },
+        message: `Missing required client capability: ${r.detail ?? Object.keys(r.required).join(", ")}`, data: { requiredCapabilities: r.required },
       };
     case "unsupported-protocol-version":
       return {
@@ -164,4 +172,14 @@ export function refuseModern(r: Refusal, id: RequestId | null | undefined): Resp
   const row = refusalRow(r);
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);
+}
+
+/**
+ * The status of a JSON answer carrying a handler's response: a missing client capability is
+ * refused with its row's status even when a handler found it (basic/index.mdx "Per-request
+ * protocol fields"); everything else is 200.
+ */
+export function answerStatus(response: ResponseMessage): number {
+  if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY) return refusalRow({ reason: "missing-client-capability", required: {} }).status;
+  return 200;
 }

@@ -1,6 +1,6 @@
 /** SSE frame formatting (WHATWG HTML "Server-sent events" > Parsing an event stream). */
 import { describe, expect, it } from "vitest";
-import { encodeSseComment, encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../../../src/sse/encode";
+import { encodeSseComment, encodeSseEvent, KEEPALIVE_FRAME, SSE_HEADERS } from "../../../src/wire/sse";
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

@@ -1,6 +1,7 @@
 /**
- * Pure SSE frame formatting (WHATWG HTML "Server-sent events"). Data is one JSON line, so no
- * field can contain a newline; ids are produced by the event log and never hold newlines.
+ * SSE on the wire for both lanes (WHATWG HTML "Server-sent events"): frame formatting and the
+ * 200 response that carries a stream. Data is one JSON line, so no field can contain a newline;
+ * ids are produced by the event log and never hold newlines.
  */
 
 const encoder = new TextEncoder();
@@ -29,3 +30,8 @@ export const SSE_HEADERS: Record<string, string> = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-store, no-transform",
 };
+
+/** The 200 answer carrying an SSE stream (`null` only before a stream exists); `headers` add to or override SSE_HEADERS. */
+export function sseResponse(body: ReadableStream<Uint8Array> | null, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+}
