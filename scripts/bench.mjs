@@ -1,10 +1,13 @@
 // `npm run bench`: mcp-edge side by side with the platform's floor, in one run on 127.0.0.1.
 // Starts two Workers in-process (scripts/worker-server.mjs; Miniflare alone unless --runner wrangler): the demo server built with
 // bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
-// JSON-RPC result (bench/floor). Drives both with the same bounded closed-loop load
+// JSON-RPC result (bench/floor); beside them the same echo tool under the `agents` package's
+// createMcpHandler (bench/agents, the 2026-07-28 reference) and the listen Worker (bench/listen:
+// publish → hub → listen stream). Drives them with the same bounded closed-loop load
 // (scripts/bench-load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
 // started once both servers are idle, and reports per scenario ops/s, p50/p99 latency, errors
-// and the ratio to the floor (the median of adjacent-burst ratios), the Durable Object round
+// and the ratio to the floor (the median of adjacent-burst ratios), CPU per call (user + system
+// time of each side's own workerd process over its bursts, from /proc), the Durable Object round
 // trips per request kind (counted by the bench Worker), and bundle sizes. Prints Markdown tables
 // and writes JSON (tables: scripts/bench-report.mjs). Both Workers run with wrangler's devtools
 // inspector off and Durable Object storage on tmpfs unless told otherwise (--inspector,
@@ -489,8 +492,9 @@ async function runBursts(opts, scenario, sides) {
       const before = processTicks(pids);
       const burst = await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation });
       // CPU per call: this side's processes from the burst's start until they are idle again, so
-      // work the burst left behind (garbage collection) is billed to it.
-      await waitForIdle(pids, 0, SETTLE_MAX_MS);
+      // work the burst left behind (garbage collection) is billed to it (not waited for with
+      // --settle 0, e.g. --smoke, whose CPU figures are too short to read anyway).
+      if (opts.settleMs > 0 && pids.length > 0) await waitForIdle(pids, 0, SETTLE_MAX_MS);
       const after = processTicks(pids);
       bursts[i].push({ ...burst, cpuTicks: before === undefined || pids.length === 0 ? NaN : after - before });
     }
