@@ -393,7 +393,12 @@ function notificationCounter(body) {
       if (ended) return Promise.reject(ended);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the listen stream carried ${seen} of ${want} notifications in ${LISTEN_WAIT_MS / 1000} s`)), LISTEN_WAIT_MS);
-        waiter = { want, resolve: () => (clearTimeout(timer), (waiter = undefined), resolve()), reject: (e) => (clearTimeout(timer), (waiter = undefined), reject(e)) };
+        const settle = (fn) => (value) => {
+          clearTimeout(timer);
+          waiter = undefined;
+          fn(value);
+        };
+        waiter = { want, resolve: settle(resolve), reject: settle(reject) };
       });
     },
     close: () => body.destroy(),
