@@ -92,8 +92,8 @@ export async function runLoad({ connections, requests, durationMs, operation }) 
   };
 }
 
-/** CPU clock ticks used so far by the given processes (Linux /proc), or undefined where /proc is missing. */
-function processTicks(pids) {
+/** CPU clock ticks (user + system) used so far by the given processes (Linux /proc), or undefined where /proc is missing. */
+export function processTicks(pids) {
   if (!existsSync("/proc/self")) return undefined;
   let ticks = 0;
   for (const pid of pids) {

@@ -12,6 +12,11 @@ export const BUDGETS = {
   interactive: { ratio: 0.4 },
   sessions: { perSecond: 150 },
   notifications: { ratio: 0.8 },
+  listen: { ratio: 0.8 },
+  /** 2026-07-28 tools/call throughput against `agents`' createMcpHandler serving the same tool. */
+  agentsThroughput: 1.5,
+  /** CPU per call (user + system of the serving workerd) at most this many times the floor's. */
+  cpuPerCall: 1.2,
   replay: { maxRatio: 1.5 },
   runtimeBundleGzip: 60 * 1024,
   /** The same small server built with mcp-edge, against `agents`' createMcpHandler. */
@@ -31,7 +36,7 @@ export const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en
 const kb = (bytes) => `${fmt(bytes / 1024, 1)} KB`;
 
 /** One verdict per budget that this run measured: { budget, measured, holds }. */
-export function verdicts(results, bundles) {
+export function verdicts(results, bundles, { agentsUnavailable } = {}) {
   const byKey = Object.fromEntries(results.map((r) => [r.key, r]));
   const list = [];
   const ratioBudget = (key, label) => {
@@ -40,6 +45,18 @@ export function verdicts(results, bundles) {
   };
   ratioBudget("stateless", "stateless tools/call");
   ratioBudget("modern", "2026-07-28 tools/call");
+  const agents = byKey.modern?.references.find((ref) => ref.key === "agents");
+  if (agents) {
+    list.push({ budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`, measured: `${fmt(agents.oursRatio, 2)} ×`, holds: agents.oursRatio >= BUDGETS.agentsThroughput });
+  } else if (byKey.modern && agentsUnavailable) {
+    list.push({ budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`, measured: `not run: ${agentsUnavailable}`, holds: undefined });
+  }
+  for (const [key, label] of [["modern", "2026-07-28 tools/call"], ["stateless", "2025 stateless tools/call"]]) {
+    const r = byKey[key];
+    if (!r) continue;
+    const ratio = r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation;
+    list.push({ budget: `CPU per call, ${label} ≤ ${BUDGETS.cpuPerCall} × floor`, measured: `${fmt(ratio, 2)} × (${fmt(r.ours.cpuMsPerOperation, 3)} vs ${fmt(r.floor.cpuMsPerOperation, 3)} ms)`, holds: Number.isFinite(ratio) ? ratio <= BUDGETS.cpuPerCall : undefined });
+  }
   ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.5 floor calls)");
   ratioBudget("simple", "simple tools/call in a session");
   ratioBudget("interactive", "interactive tools/call (DO lane)");
@@ -47,6 +64,7 @@ export function verdicts(results, bundles) {
     list.push({ budget: `session creation ≥ ${BUDGETS.sessions.perSecond} sessions/s`, measured: `${fmt(byKey.sessions.ours.perSecond)} /s`, holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond });
   }
   ratioBudget("notifications", "notifications on one SSE stream");
+  ratioBudget("listen", "2026-07-28 listen stream notifications/s");
   if (byKey.replay) {
     list.push({ budget: `replay cost, ${fmt(byKey.replay.large.stored)} vs ${fmt(byKey.replay.small.stored)} stored events ≤ ${BUDGETS.replay.maxRatio}`, measured: `${fmt(byKey.replay.ratio, 2)} ×`, holds: byKey.replay.ratio <= BUDGETS.replay.maxRatio });
   }
@@ -64,10 +82,11 @@ export function verdicts(results, bundles) {
 }
 
 /** The run as Markdown: header lines, then the scenario, round-trip, bundle and budget tables. */
-export function renderReport({ machine, options, results, roundTrips, footprint, bundles, budgets }) {
+export function renderReport({ machine, options, agentsUnavailable, results, roundTrips, footprint, bundles, budgets }) {
   const lines = [];
   lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
   lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
+  if (agentsUnavailable) lines.push(`agents createMcpHandler not run: ${agentsUnavailable}`);
   if (results.length > 0) {
     lines.push("");
     lines.push("| scenario | unit | mcp-edge | p50 ms | p99 ms | errors | floor | p50 ms | p99 ms | errors | ratio |");
@@ -84,7 +103,18 @@ export function renderReport({ machine, options, results, roundTrips, footprint,
     const digits = r.ours.p50 < 10 ? 1 : 0;
     lines.push(`| ${r.name} | ${r.unit} | ${fmt(r.ours.perSecond)} | ${fmt(r.ours.p50, digits)} | ${fmt(r.ours.p99, digits)} | ${r.ours.errors} | ${fmt(r.floor.perSecond)} | ${fmt(r.floor.p50, digits)} | ${fmt(r.floor.p99, digits)} | ${r.floor.errors} | ${fmt(r.ratio, 2)} × |`);
     for (const ref of r.references) {
-      lines.push(`| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this) |`);
+      lines.push(`| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this); this to floor ${fmt(ref.floorRatio, 2)} × |`);
+    }
+  }
+  const cpuRows = results.filter((r) => r.key !== "replay" && Number.isFinite(r.floor?.cpuMsPerOperation));
+  if (cpuRows.length > 0) {
+    lines.push("");
+    lines.push("| CPU per operation (user + system of the serving workerd process, over the bursts) | unit | mcp-edge ms | floor ms | mcp-edge / floor | references (ms, × floor) |");
+    lines.push("|---|---|---:|---:|---:|---|");
+    for (const r of cpuRows) {
+      const unit = r.unit.replace(/\/s$/, "");
+      const refs = r.references.map((ref) => `${ref.name}: ${fmt(ref.cpuMsPerOperation, 3)} (${fmt(ref.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} ×)`).join("; ");
+      lines.push(`| ${r.name} | ${unit} | ${fmt(r.ours.cpuMsPerOperation, 3)} | ${fmt(r.floor.cpuMsPerOperation, 3)} | ${fmt(r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} × | ${refs} |`);
     }
   }
   if (roundTrips) {
@@ -124,7 +154,7 @@ export function renderReport({ machine, options, results, roundTrips, footprint,
   lines.push("| budget (docs/DESIGN.md) | measured | holds |");
   lines.push("|---|---:|---|");
   // A smoke run is far too short to judge a budget; it only proves every scenario still runs.
-  const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds ? "yes" : "**no**");
+  const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds === undefined ? "not measured" : v.holds ? "yes" : "**no**");
   for (const v of budgets) lines.push(`| ${v.budget} | ${v.measured} | ${verdict(v)} |`);
   return lines.join("\n");
 }

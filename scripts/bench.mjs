@@ -1,10 +1,13 @@
 // `npm run bench`: mcp-edge side by side with the platform's floor, in one run on 127.0.0.1.
 // Starts two Workers in-process (scripts/worker-server.mjs; Miniflare alone unless --runner wrangler): the demo server built with
 // bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
-// JSON-RPC result (bench/floor). Drives both with the same bounded closed-loop load
+// JSON-RPC result (bench/floor); beside them the same echo tool under the `agents` package's
+// createMcpHandler (bench/agents, the 2026-07-28 reference) and the listen Worker (bench/listen:
+// publish → hub → listen stream). Drives them with the same bounded closed-loop load
 // (scripts/bench-load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
 // started once both servers are idle, and reports per scenario ops/s, p50/p99 latency, errors
-// and the ratio to the floor (the median of adjacent-burst ratios), the Durable Object round
+// and the ratio to the floor (the median of adjacent-burst ratios), CPU per call (user + system
+// time of each side's own workerd process over its bursts, from /proc), the Durable Object round
 // trips per request kind (counted by the bench Worker), and bundle sizes. Prints Markdown tables
 // and writes JSON (tables: scripts/bench-report.mjs). Both Workers run with wrangler's devtools
 // inspector off and Durable Object storage on tmpfs unless told otherwise (--inspector,
@@ -13,13 +16,14 @@
 // Benchmarks print numbers: only errors fail a run, never a slow result.
 // `--smoke` is a short run for CI that only asserts every scenario completed without errors.
 
+import { execFileSync } from "node:child_process";
 import { accessSync, constants as fsConstants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { measureBundle, measureSizeComparison } from "./bench-bundle.mjs";
-import { createPool, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
+import { createPool, processTicks, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
 import { fmt, median, renderReport, verdicts } from "./bench-report.mjs";
 import { startWorker } from "./worker-server.mjs";
 import { sqliteBytes, workerdRss } from "./footprint.mjs";
@@ -28,6 +32,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEMO_CONFIG = join(REPO_ROOT, "bench", "demo", "wrangler.toml");
 const FLOOR_CONFIG = join(REPO_ROOT, "bench", "floor", "wrangler.toml");
 const RUNTIME_CONFIG = join(REPO_ROOT, "bench", "runtime", "wrangler.toml");
+const AGENTS_CONFIG = join(REPO_ROOT, "bench", "agents", "wrangler.toml");
+const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
 
 const PROTOCOL_VERSION = "2025-11-25";
@@ -38,14 +44,22 @@ const MEMORY_TMP = "/dev/shm";
 const SETTLE_MAX_MS = 5_000;
 /** Events the replay scenario resumes: the last REPLAY_TAIL of the stream. */
 const REPLAY_TAIL = 100;
+/** Milliseconds per /proc clock tick (CPU per call). */
+const TICK_MS = (() => {
+  try {
+    return 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  } catch {
+    return 10;
+  }
+})();
 
 /** Everything a run measures, in order; `--only` picks some. */
-const PARTS = ["stateless", "modern", "mrtr", "simple", "interactive", "sessions", "notifications", "replay", "round-trips", "footprint", "bundle"];
+const PARTS = ["stateless", "modern", "mrtr", "simple", "interactive", "sessions", "notifications", "listen", "replay", "round-trips", "footprint", "bundle"];
 
 /** Full run and smoke run defaults; every one can be overridden on the command line. */
 const DEFAULTS = {
-  full: { connections: 10, requests: 4000, bursts: 10, settleMs: 100, notifications: 20_000, streams: 6, replayEvents: 100_000, footprintSessions: 1000 },
-  smoke: { connections: 2, requests: 40, bursts: 2, settleMs: 0, notifications: 500, streams: 2, replayEvents: 2_000, footprintSessions: 20 },
+  full: { connections: 10, requests: 4000, bursts: 10, settleMs: 100, notifications: 20_000, listenNotifications: 2_000, streams: 6, replayEvents: 100_000, footprintSessions: 1000 },
+  smoke: { connections: 2, requests: 40, bursts: 2, settleMs: 0, notifications: 500, listenNotifications: 100, streams: 2, replayEvents: 2_000, footprintSessions: 20 },
 };
 
 const USAGE = `usage: npm run bench -- [options]
@@ -56,6 +70,7 @@ const USAGE = `usage: npm run bench -- [options]
   --bursts <n>          split each side's operations into this many bursts, alternating floor and mcp-edge (default ${DEFAULTS.full.bursts})
   --settle <ms>         pause at least this long before each burst, and until both servers are idle (at most ${SETTLE_MAX_MS / 1000} s), so one side's leftover work is not billed to the next (default ${DEFAULTS.full.settleMs})
   --notifications <n>   progress notifications per SSE stream (default ${DEFAULTS.full.notifications})
+  --listen-notifications <n>  resourceUpdated events published per burst to one 2026-07-28 listen stream (default ${DEFAULTS.full.listenNotifications})
   --streams <n>         SSE streams per side in the notification scenario, one per burst (default ${DEFAULTS.full.streams})
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
   --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
@@ -86,6 +101,7 @@ function parseOptions(argv) {
       bursts: { type: "string" },
       settle: { type: "string" },
       notifications: { type: "string" },
+      "listen-notifications": { type: "string" },
       streams: { type: "string" },
       "replay-events": { type: "string" },
       json: { type: "string" },
@@ -158,6 +174,7 @@ function parseOptions(argv) {
     bursts: int("bursts", base.bursts),
     settleMs: values.settle === undefined ? base.settleMs : nonNegative("settle", values.settle),
     notifications: int("notifications", base.notifications),
+    listenNotifications: int("listen-notifications", base.listenNotifications),
     streams: int("streams", base.streams),
     replayEvents,
     footprintSessions: int("footprint-sessions", base.footprintSessions),
@@ -227,8 +244,12 @@ async function closeSession(pool, sessionId) {
 
 // ---- scenarios -------------------------------------------------------------------------------
 
-/** Each scenario: what a floor operation and an mcp-edge operation are, and how many to run. */
-function requestScenarios(opts, demo, floor) {
+/**
+ * Each scenario: what a floor operation and an mcp-edge operation are, and how many to run.
+ * `pids` names the workerd processes of each server, so CPU per call is billed to the side that
+ * spent it (a reference runs on the floor's server unless it names its own).
+ */
+function requestScenarios(opts, { demo, floor, agents, pids }) {
   const sessionsOf = async () => Promise.all(Array.from({ length: opts.connections }, () => openSession(demo)));
   const floorEcho = async () => expectEcho((await send(floor, { path: "/mcp", headers: POST_HEADERS, body: ECHO_CALL })).text);
   return [
@@ -246,6 +267,11 @@ function requestScenarios(opts, demo, floor) {
       // The floor parses the same body (with its _meta envelope) and headers.
       floor: async () => expectEcho((await send(floor, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
       ours: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
+      // The same request to the same tool under `agents`' createMcpHandler (its own Worker, with
+      // nodejs_compat, its own workerd process): the budget is mcp-edge ≥ 1.5 × its throughput.
+      references: agents
+        ? [{ key: "agents", name: `agents ${versionOf("agents")} createMcpHandler (stateless, same echo tool)`, pids: pids.agents, operation: async () => expectEcho((await send(agents, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text) }]
+        : [],
     },
     {
       key: "mrtr",
@@ -336,13 +362,101 @@ function requestScenarios(opts, demo, floor) {
   ];
 }
 
+const UPDATED = '"notifications/resources/updated"';
+/** The longest a listen stream may take to carry what was published to it. */
+const LISTEN_WAIT_MS = 60_000;
+
+/** Counts the resourceUpdated notifications an open SSE body has carried; `until(n)` resolves once it has carried n in all. */
+function notificationCounter(body) {
+  let seen = 0;
+  let tail = "";
+  let waiter;
+  let ended;
+  body.setEncoding("utf8");
+  body.on("data", (chunk) => {
+    const text = tail + chunk;
+    seen += countOf(text, UPDATED);
+    // Keep what could be the start of a method name cut by the chunk boundary.
+    const last = text.lastIndexOf(UPDATED);
+    tail = text.slice(Math.max(last === -1 ? 0 : last + UPDATED.length, text.length - UPDATED.length + 1));
+    if (waiter && seen >= waiter.want) waiter.resolve();
+  });
+  const end = (err) => {
+    ended ??= err ?? new Error("the listen stream ended");
+    waiter?.reject(ended);
+  };
+  body.on("error", end);
+  body.on("end", () => end());
+  return {
+    until(want) {
+      if (seen >= want) return Promise.resolve();
+      if (ended) return Promise.reject(ended);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the listen stream carried ${seen} of ${want} notifications in ${LISTEN_WAIT_MS / 1000} s`)), LISTEN_WAIT_MS);
+        const settle = (fn) => (value) => {
+          clearTimeout(timer);
+          waiter = undefined;
+          fn(value);
+        };
+        waiter = { want, resolve: settle(resolve), reject: settle(reject) };
+      });
+    },
+    close: () => body.destroy(),
+  };
+}
+
+/**
+ * 2026-07-28 listen stream (bench/listen): one stream open on the hub; each operation publishes
+ * `listenNotifications` resourceUpdated events from one Worker invocation (one publish RPC each,
+ * one after another) and ends when the stream has carried them all. The floor: the same Worker
+ * writes as many hand-formatted notifications on a fresh SSE response. Reference: the same
+ * events published all at once (concurrent RPCs).
+ */
+function listenScenario(opts, listen) {
+  const n = opts.listenNotifications;
+  const published = (mode) => async (_client, stream) => {
+    const { delivered } = JSON.parse((await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text);
+    if (delivered !== n) throw new Error(`publish reached ${delivered} of ${n} listen streams × events`);
+    stream.expected += n;
+    await stream.counter.until(stream.expected);
+  };
+  let state;
+  return {
+    key: "listen",
+    name: `2026-07-28 listen stream: publish → hub → stream (${n.toLocaleString("en-US")} per burst), vs hand-formatted SSE`,
+    unit: "notifications/s",
+    connections: 1,
+    operations: opts.streams,
+    countOnly: true,
+    warmupOperations: 1,
+    perOperation: n,
+    setup: async () => {
+      const res = await listen.request({ method: "POST", path: "/listen", headers: POST_HEADERS, body: "" });
+      if (res.statusCode !== 200) throw new Error(`listen: HTTP ${res.statusCode}: ${(await res.body.text()).slice(0, 200)}`);
+      state = { counter: notificationCounter(res.body), expected: 0 };
+      return state;
+    },
+    teardown: () => state?.counter.close(),
+    floor: async () => {
+      const text = (await send(listen, { path: `/sse?count=${n}`, headers: POST_HEADERS, body: "" })).text;
+      if (countOf(text, UPDATED) !== n) throw new Error(`the floor stream carried ${countOf(text, UPDATED)} of ${n} notifications`);
+    },
+    ours: published("seq"),
+    references: [{ name: "the same events published all at once (concurrent publish RPCs)", operation: (client) => published("par")(client, state) }],
+  };
+}
+
 /**
  * Per side: ops/s is the median over bursts, p50/p99 are over every operation of every burst,
  * errors are summed. `perOperation` turns ops/s into e.g. notifications/s.
  */
 function summarise(bursts, perOperation = 1) {
   const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
+  const cpuTicks = bursts.reduce((n, b) => n + (b.cpuTicks ?? NaN), 0);
+  const completed = bursts.reduce((n, b) => n + b.completed, 0);
   return {
+    // User + system CPU of the side's workerd processes over its bursts, per call (per notification).
+    cpuMsPerOperation: (cpuTicks * TICK_MS) / (completed * perOperation),
     perSecond: median(bursts.map((b) => b.perSecond * perOperation)),
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
@@ -379,7 +493,15 @@ async function runBursts(opts, scenario, sides) {
       // Work a burst leaves behind (wrangler's Node process hears of every SSE response, the
       // runtime collects garbage) must not be billed to the next side.
       await waitForIdle(opts.serverPids, opts.settleMs, SETTLE_MAX_MS);
-      bursts[i].push(await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation }));
+      const pids = sides[i].pids ?? [];
+      const before = processTicks(pids);
+      const burst = await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation });
+      // CPU per call: this side's processes from the burst's start until they are idle again, so
+      // work the burst left behind (garbage collection) is billed to it (not waited for with
+      // --settle 0, e.g. --smoke, whose CPU figures are too short to read anyway).
+      if (opts.settleMs > 0 && pids.length > 0) await waitForIdle(pids, 0, SETTLE_MAX_MS);
+      const after = processTicks(pids);
+      bursts[i].push({ ...burst, cpuTicks: before === undefined || pids.length === 0 ? NaN : after - before });
     }
     process.stderr.write(".");
   }
@@ -387,21 +509,29 @@ async function runBursts(opts, scenario, sides) {
   return bursts;
 }
 
-async function runRequestScenario(opts, scenario) {
+async function runRequestScenario(opts, scenario, pids) {
   process.stderr.write(`bench: ${scenario.name} …`);
   const state = scenario.setup ? await scenario.setup() : undefined;
   const references = scenario.references ?? [];
-  const [floorBursts, ourBursts, ...referenceBursts] = await runBursts(opts, scenario, [
-    { operation: (c) => scenario.floor(c) },
-    { operation: (c) => scenario.ours(c, state) },
-    ...references.map((ref) => ({ operation: (c) => ref.operation(c) })),
-  ]);
+  let sideBursts;
+  try {
+    sideBursts = await runBursts(opts, scenario, [
+      { pids: pids.floor, operation: (c) => scenario.floor(c) },
+      { pids: pids.ours, operation: (c) => scenario.ours(c, state) },
+      ...references.map((ref) => ({ pids: ref.pids ?? pids.floor, operation: (c) => ref.operation(c) })),
+    ]);
+  } finally {
+    scenario.teardown?.();
+  }
+  const [floorBursts, ourBursts, ...referenceBursts] = sideBursts;
   const floor = summarise(floorBursts, scenario.perOperation);
   const ours = summarise(ourBursts, scenario.perOperation);
   const referenceSummaries = references.map((ref, i) => ({
+    key: ref.key,
     name: ref.name,
     ...summarise(referenceBursts[i], scenario.perOperation),
     oursRatio: pairedRatio(ourBursts, referenceBursts[i]),
+    floorRatio: pairedRatio(referenceBursts[i], floorBursts),
   }));
   return { key: scenario.key, name: scenario.name, unit: scenario.unit, ours, floor, references: referenceSummaries, ratio: pairedRatio(ourBursts, floorBursts) };
 }
@@ -553,6 +683,7 @@ async function main() {
   const results = [];
   let roundTrips;
   let footprint;
+  let agentsUnavailable;
   const bundles = {};
   try {
     if ([...opts.only].every((part) => part === "bundle")) throw new SkipServers();
@@ -563,13 +694,39 @@ async function main() {
     servers.push(demoServer);
     const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG });
     servers.push(floorServer);
-    opts.serverPids = [...demoServer.workerdPids, ...floorServer.workerdPids];
+    // The reference and the listen Worker, each in its own workerd process (CPU per call is
+    // read per process). `agents` needs nodejs_compat; if it cannot start, the run says why.
+    let agentsServer;
+    if (opts.only.has("modern")) {
+      try {
+        agentsServer = await startWorker({ ...serverOptions, configPath: AGENTS_CONFIG });
+        servers.push(agentsServer);
+      } catch (err) {
+        agentsUnavailable = String(err?.message ?? err).split("\n")[0];
+        process.stderr.write(`bench: the agents createMcpHandler Worker did not start, its rows are left out: ${agentsUnavailable}\n`);
+      }
+    }
+    let listenServer;
+    if (opts.only.has("listen")) {
+      listenServer = await startWorker({ ...serverOptions, configPath: LISTEN_CONFIG });
+      servers.push(listenServer);
+    }
+    opts.serverPids = servers.flatMap((s) => s.workerdPids);
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);
     pools.push(demo, floor);
+    const agents = agentsServer && createPool(agentsServer.url, opts.connections);
+    if (agents) pools.push(agents);
+    const pids = { demo: demoServer.workerdPids, floor: floorServer.workerdPids, agents: agentsServer?.workerdPids };
 
-    for (const scenario of requestScenarios(opts, demo, floor)) {
-      if (opts.only.has(scenario.key)) results.push(await runRequestScenario(opts, scenario));
+    for (const scenario of requestScenarios(opts, { demo, floor, agents, pids })) {
+      if (opts.only.has(scenario.key)) results.push(await runRequestScenario(opts, scenario, { floor: pids.floor, ours: pids.demo }));
+    }
+    if (listenServer) {
+      // Its own pool: the listen stream holds one connection for the whole scenario.
+      const listen = createPool(listenServer.url, 2);
+      pools.push(listen);
+      results.push(await runRequestScenario(opts, listenScenario(opts, listen), { floor: listenServer.workerdPids, ours: listenServer.workerdPids }));
     }
     if (opts.only.has("replay")) results.push(await runReplayScenario(opts, demo));
     if (opts.only.has("round-trips")) {
@@ -593,9 +750,9 @@ async function main() {
   }
 
   machine.loadAfter = loadavg()[0].toFixed(2);
-  const budgets = verdicts(results, bundles);
+  const budgets = verdicts(results, bundles, { agentsUnavailable });
   const command = `npm run bench --${process.argv.slice(2).map((a) => ` ${a}`).join("")}`.replace(/ --$/, "");
-  const report = { machine, command, options: { ...opts, only: [...opts.only], serverPids: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
+  const report = { machine, command, agentsUnavailable, options: { ...opts, only: [...opts.only], serverPids: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
   console.log(renderReport(report));
 
   const failures = [

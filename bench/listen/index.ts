@@ -1,5 +1,5 @@
 /**
- * The listen benchmark's Worker. POST /listen opens a listen stream on the hub (through
+ * The bench's listen Worker (scripts/bench.mjs, scenario "listen"). POST /listen opens a listen stream on the hub (through
  * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par publishes N
  * `resourceUpdated` events from this one invocation, one after another or all at once; POST
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
