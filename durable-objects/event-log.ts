@@ -60,7 +60,6 @@ export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;
 }
 
-
 export class EventLog {
   private readonly nextSeq = new Map<number, number>();
   /**
@@ -75,7 +74,10 @@ export class EventLog {
   private created: boolean | undefined;
   private closed = false;
 
-  constructor(private readonly sql: SqlStorage, private readonly maxEventsPerStream: number) {}
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly maxEventsPerStream: number,
+  ) {}
 
   /** Ends the log for good (the session is terminated): writes become no-ops, reads see nothing. */
   close(): void {
@@ -111,7 +113,11 @@ export class EventLog {
 
   setMeta(key: string, value: unknown): void {
     if (!this.writable()) return;
-    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, JSON.stringify(value));
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      key,
+      JSON.stringify(value),
+    );
   }
 
   /** Opens a stream; on a closed log the number is 0, which names no stored stream. */
@@ -125,7 +131,9 @@ export class EventLog {
 
   stream(id: number): StreamRow | undefined {
     if (!this.readable()) return undefined;
-    const row = this.sql.exec<{ id: number; kind: string; done_at: number | null }>("SELECT id, kind, done_at FROM streams WHERE id = ?", id).toArray()[0];
+    const row = this.sql
+      .exec<{ id: number; kind: string; done_at: number | null }>("SELECT id, kind, done_at FROM streams WHERE id = ?", id)
+      .toArray()[0];
     return row ? { id: row.id, kind: row.kind as StreamKind, done: row.done_at !== null } : undefined;
   }
 
@@ -137,7 +145,9 @@ export class EventLog {
 
   markDone(stream: number, now: number): void {
     if (!this.readable()) return;
-    const changed = this.sql.exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING id", now, stream).toArray().length;
+    const changed = this.sql
+      .exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING id", now, stream)
+      .toArray().length;
     const ids = this.finishedIds;
     if (changed === 0 || ids === undefined) return;
     // Streams usually finish in the order they opened: the insertion point is almost always the end.
@@ -179,7 +189,9 @@ export class EventLog {
   /** The newest stream of a kind that is not finished. */
   latestOpen(kind: StreamKind): number | undefined {
     if (!this.readable()) return undefined;
-    return this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind).toArray()[0]?.id;
+    return this.sql
+      .exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind)
+      .toArray()[0]?.id;
   }
 
   addInflight(stream: number, requestId: string): void {
@@ -194,7 +206,9 @@ export class EventLog {
 
   inflight(): { stream: number; requestId: string }[] {
     if (!this.readable()) return [];
-    return this.sql.exec<{ stream: number; request_id: string }>("SELECT stream, request_id FROM inflight").toArray()
+    return this.sql
+      .exec<{ stream: number; request_id: string }>("SELECT stream, request_id FROM inflight")
+      .toArray()
       .map((r) => ({ stream: r.stream, requestId: r.request_id }));
   }
 
@@ -206,7 +220,10 @@ export class EventLog {
   /** Deletes finished streams (and their events) that finished before `before`. */
   deleteFinishedBefore(before: number): number {
     if (!this.readable()) return 0;
-    const ids = this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before).toArray().map((r) => r.id);
+    const ids = this.sql
+      .exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before)
+      .toArray()
+      .map((r) => r.id);
     for (const id of ids) this.deleteStream(id);
     return ids.length;
   }
@@ -219,7 +236,10 @@ export class EventLog {
     if (!this.readable()) return;
     this.streamRows ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
     if (this.streamRows <= keep) return;
-    this.finishedIds ??= this.sql.exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id").toArray().map((r) => r.id);
+    this.finishedIds ??= this.sql
+      .exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL ORDER BY id")
+      .toArray()
+      .map((r) => r.id);
     for (const id of this.finishedIds.slice(0, this.streamRows - keep)) this.deleteStream(id);
   }
 

@@ -17,7 +17,6 @@ import { refuse } from "../src/wire/refusals";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
 
-
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {
   readonly log: EventLog;
@@ -86,9 +85,12 @@ export async function postLegacyMessage(host: LegacyHost, text: string, principa
   for (const message of exchange.others) host.receive(message);
   for (const request of exchange.requests) {
     if (request.method === "initialize") {
-      host.emit(stream, host.isInitialized()
-        ? errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" })
-        : host.initialize(request, owner));
+      host.emit(
+        stream,
+        host.isInitialized()
+          ? errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" })
+          : host.initialize(request, owner),
+      );
     } else if (!host.isInitialized()) {
       host.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
     } else {

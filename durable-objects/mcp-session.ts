@@ -18,7 +18,14 @@ import { hubStub } from "../src/publish";
 import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
-import { decodePrincipal, HEADER_LEGACY_ENDPOINT, HEADER_PRINCIPAL, LEGACY_OPEN_URL, LEGACY_POST_URL, type SessionObjectRpc } from "./protocol";
+import {
+  decodePrincipal,
+  HEADER_LEGACY_ENDPOINT,
+  HEADER_PRINCIPAL,
+  LEGACY_OPEN_URL,
+  LEGACY_POST_URL,
+  type SessionObjectRpc,
+} from "./protocol";
 import { refuse } from "../src/wire/refusals";
 import { SessionCore } from "./session/core";
 import { InflightRequests } from "./session/inflight";
@@ -105,7 +112,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
   private async registerForListChanges(): Promise<void> {
-    if (this.server.listChanged) await hubStub(this.env as EdgeEnv, undefined, "listChanged").register(this.ctx.id.toString(), { lists: true });
+    if (this.server.listChanged)
+      await hubStub(this.env as EdgeEnv, undefined, "listChanged").register(this.ctx.id.toString(), { lists: true });
   }
 
   /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
@@ -131,7 +139,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   override async fetch(request: Request): Promise<Response> {
     // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
-    if (request.url === LEGACY_OPEN_URL) return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
+    if (request.url === LEGACY_OPEN_URL)
+      return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     const core = this.core;
     // Another principal's request on this session is answered as if the session did not exist.
@@ -170,7 +179,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       const { log, options } = this.core;
       if (this.core.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
       if (!log.isSubscribed(uri) && log.countSubscriptions() >= options.maxSubscriptions) {
-        throw new RpcError(LIMIT_EXCEEDED, `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`);
+        throw new RpcError(
+          LIMIT_EXCEEDED,
+          `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`,
+        );
       }
       log.subscribe(uri);
       await this.updateRegistry(uri, true);
@@ -205,7 +217,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
           const state = subject === undefined ? negotiated : { ...negotiated, subject };
           core.state = state;
           core.log.setMeta("state", state);
-          this.ctx.waitUntil(this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)));
+          this.ctx.waitUntil(
+            this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)),
+          );
           return { kind: "result", id: request.id, result };
         } catch (error) {
           return errorMessage(request.id, toErrorObject(error, request));

@@ -23,7 +23,10 @@ export class PendingRequests {
   private readonly prefix = crypto.randomUUID().slice(0, 8);
   private counter = 0;
 
-  constructor(private readonly max: number, private readonly timeoutMs: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly timeoutMs: number,
+  ) {}
 
   get size(): number {
     return this.waiters.size;
@@ -53,8 +56,14 @@ export class PendingRequests {
       };
       signal.addEventListener("abort", onAbort);
       this.waiters.set(id, {
-        resolve: (r) => { finish(); resolve(r); },
-        reject: (e) => { finish(); reject(e); },
+        resolve: (r) => {
+          finish();
+          resolve(r);
+        },
+        reject: (e) => {
+          finish();
+          reject(e);
+        },
       });
       try {
         io.send(id);
@@ -72,7 +81,10 @@ export class PendingRequests {
     const waiter = this.waiters.get(response.id);
     if (!waiter) return false;
     if (response.kind === "result") waiter.resolve(response.result);
-    else waiter.reject(new RpcError(CLIENT_ERROR, `The client answered with an error: ${response.error.message}`, { code: response.error.code }));
+    else
+      waiter.reject(
+        new RpcError(CLIENT_ERROR, `The client answered with an error: ${response.error.message}`, { code: response.error.code }),
+      );
     return true;
   }
 

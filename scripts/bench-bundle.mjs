@@ -42,10 +42,21 @@ function ownerOf(path, repoRoot) {
  * scripts/miniflare-server.mjs to serve exactly what would be uploaded.
  */
 export async function buildWorker({ repoRoot, configPath, outdir, minify = false, metafile, env }) {
-  await run(process.execPath, [
-    join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
-    "deploy", "--dry-run", ...(minify ? ["--minify"] : []), "--config", configPath, "--outdir", outdir, ...(metafile ? ["--metafile", metafile] : []),
-  ], { cwd: dirname(configPath), env: { ...process.env, ...OFFLINE_ENV, ...env } });
+  await run(
+    process.execPath,
+    [
+      join(repoRoot, "node_modules", "wrangler", "bin", "wrangler.js"),
+      "deploy",
+      "--dry-run",
+      ...(minify ? ["--minify"] : []),
+      "--config",
+      configPath,
+      "--outdir",
+      outdir,
+      ...(metafile ? ["--metafile", metafile] : []),
+    ],
+    { cwd: dirname(configPath), env: { ...process.env, ...OFFLINE_ENV, ...env } },
+  );
   const script = readdirSync(outdir).find((f) => f.endsWith(".js"));
   if (!script) throw new Error(`wrangler wrote no .js file to ${outdir}`);
   return join(outdir, script);
@@ -99,7 +110,10 @@ export async function measureSizeComparison({ repoRoot }) {
   const dir = join(repoRoot, "bench", "size");
   if (!existsSync(join(dir, "node_modules", "agents"))) {
     process.stderr.write("bench: installing the alternatives for the size comparison (bench/size) …\n");
-    await run(process.platform === "win32" ? "npm.cmd" : "npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, env: process.env });
+    await run(process.platform === "win32" ? "npm.cmd" : "npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: dir,
+      env: process.env,
+    });
   }
   const sizes = {};
   for (const variant of SIZE_VARIANTS) {

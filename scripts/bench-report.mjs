@@ -32,7 +32,8 @@ export function median(values) {
 }
 
 /** A number for the tables: thousands separators, `digits` decimals, "—" when not finite. */
-export const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—");
+export const fmt = (n, digits = 0) =>
+  Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits }) : "—";
 const kb = (bytes) => `${fmt(bytes / 1024, 1)} KB`;
 
 /** One verdict per budget that this run measured: { budget, measured, holds }. */
@@ -41,41 +42,80 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
   const list = [];
   const ratioBudget = (key, label) => {
     const r = byKey[key];
-    if (r) list.push({ budget: `${label} ≥ ${BUDGETS[key].ratio} × floor`, measured: `${fmt(r.ratio, 2)} ×`, holds: r.ratio >= BUDGETS[key].ratio });
+    if (r)
+      list.push({
+        budget: `${label} ≥ ${BUDGETS[key].ratio} × floor`,
+        measured: `${fmt(r.ratio, 2)} ×`,
+        holds: r.ratio >= BUDGETS[key].ratio,
+      });
   };
   ratioBudget("stateless", "stateless tools/call");
   ratioBudget("modern", "2026-07-28 tools/call");
   const agents = byKey.modern?.references.find((ref) => ref.key === "agents");
   if (agents) {
-    list.push({ budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`, measured: `${fmt(agents.oursRatio, 2)} ×`, holds: agents.oursRatio >= BUDGETS.agentsThroughput });
+    list.push({
+      budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`,
+      measured: `${fmt(agents.oursRatio, 2)} ×`,
+      holds: agents.oursRatio >= BUDGETS.agentsThroughput,
+    });
   } else if (byKey.modern && agentsUnavailable) {
-    list.push({ budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`, measured: `not run: ${agentsUnavailable}`, holds: undefined });
+    list.push({
+      budget: `2026-07-28 tools/call ≥ ${BUDGETS.agentsThroughput} × agents createMcpHandler`,
+      measured: `not run: ${agentsUnavailable}`,
+      holds: undefined,
+    });
   }
-  for (const [key, label] of [["modern", "2026-07-28 tools/call"], ["stateless", "2025 stateless tools/call"]]) {
+  for (const [key, label] of [
+    ["modern", "2026-07-28 tools/call"],
+    ["stateless", "2025 stateless tools/call"],
+  ]) {
     const r = byKey[key];
     if (!r) continue;
     const ratio = r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation;
-    list.push({ budget: `CPU per call, ${label} ≤ ${BUDGETS.cpuPerCall} × floor`, measured: `${fmt(ratio, 2)} × (${fmt(r.ours.cpuMsPerOperation, 3)} vs ${fmt(r.floor.cpuMsPerOperation, 3)} ms)`, holds: Number.isFinite(ratio) ? ratio <= BUDGETS.cpuPerCall : undefined });
+    list.push({
+      budget: `CPU per call, ${label} ≤ ${BUDGETS.cpuPerCall} × floor`,
+      measured: `${fmt(ratio, 2)} × (${fmt(r.ours.cpuMsPerOperation, 3)} vs ${fmt(r.floor.cpuMsPerOperation, 3)} ms)`,
+      holds: Number.isFinite(ratio) ? ratio <= BUDGETS.cpuPerCall : undefined,
+    });
   }
   ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.5 floor calls)");
   ratioBudget("simple", "simple tools/call in a session");
   ratioBudget("interactive", "interactive tools/call (DO lane)");
   if (byKey.sessions) {
-    list.push({ budget: `session creation ≥ ${BUDGETS.sessions.perSecond} sessions/s`, measured: `${fmt(byKey.sessions.ours.perSecond)} /s`, holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond });
+    list.push({
+      budget: `session creation ≥ ${BUDGETS.sessions.perSecond} sessions/s`,
+      measured: `${fmt(byKey.sessions.ours.perSecond)} /s`,
+      holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond,
+    });
   }
   ratioBudget("notifications", "notifications on one SSE stream");
   ratioBudget("listen", "2026-07-28 listen stream notifications/s");
   if (byKey.replay) {
-    list.push({ budget: `replay cost, ${fmt(byKey.replay.large.stored)} vs ${fmt(byKey.replay.small.stored)} stored events ≤ ${BUDGETS.replay.maxRatio}`, measured: `${fmt(byKey.replay.ratio, 2)} ×`, holds: byKey.replay.ratio <= BUDGETS.replay.maxRatio });
+    list.push({
+      budget: `replay cost, ${fmt(byKey.replay.large.stored)} vs ${fmt(byKey.replay.small.stored)} stored events ≤ ${BUDGETS.replay.maxRatio}`,
+      measured: `${fmt(byKey.replay.ratio, 2)} ×`,
+      holds: byKey.replay.ratio <= BUDGETS.replay.maxRatio,
+    });
   }
   if (bundles.runtime) {
-    list.push({ budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`, measured: kb(bundles.runtime.gzipBytes), holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip });
+    list.push({
+      budget: `runtime bundle ≤ ${kb(BUDGETS.runtimeBundleGzip)} gzip`,
+      measured: kb(bundles.runtime.gzipBytes),
+      holds: bundles.runtime.gzipBytes <= BUDGETS.runtimeBundleGzip,
+    });
   }
   const c = bundles.comparison;
   if (c) {
-    for (const [key, what] of [["mcpEdge", "with zod"], ["mcpEdgeJsonSchema", "raw JSON Schema"]]) {
+    for (const [key, what] of [
+      ["mcpEdge", "with zod"],
+      ["mcpEdgeJsonSchema", "raw JSON Schema"],
+    ]) {
       const ratio = c[key].gzipBytes / c.agents.gzipBytes;
-      list.push({ budget: `same server ${what} ≤ ${BUDGETS.comparedToAgents} × agents createMcpHandler (gzip)`, measured: `${fmt(ratio, 2)} ×`, holds: ratio <= BUDGETS.comparedToAgents });
+      list.push({
+        budget: `same server ${what} ≤ ${BUDGETS.comparedToAgents} × agents createMcpHandler (gzip)`,
+        measured: `${fmt(ratio, 2)} ×`,
+        holds: ratio <= BUDGETS.comparedToAgents,
+      });
     }
   }
   return list;
@@ -84,8 +124,12 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
 /** The run as Markdown: header lines, then the scenario, round-trip, bundle and budget tables. */
 export function renderReport({ machine, options, agentsUnavailable, results, roundTrips, footprint, bundles, budgets }) {
   const lines = [];
-  lines.push(`mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`);
-  lines.push(`${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`);
+  lines.push(
+    `mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`,
+  );
+  lines.push(
+    `${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`,
+  );
   if (agentsUnavailable) lines.push(`agents createMcpHandler not run: ${agentsUnavailable}`);
   if (results.length > 0) {
     lines.push("");
@@ -94,60 +138,96 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
   }
   for (const r of results) {
     if (r.key === "replay") {
-      for (const [label, side] of [["small", r.small], ["large", r.large]]) {
+      for (const [label, side] of [
+        ["small", r.small],
+        ["large", r.large],
+      ]) {
         const ratio = label === "large" ? `${fmt(r.ratio, 2)} × cost` : "";
-        lines.push(`| ${r.name}, ${fmt(side.stored)} stored | ${r.unit} | ${fmt(side.perSecond)} | ${fmt(side.p50, 1)} | ${fmt(side.p99, 1)} | ${side.errors} | — | — | — | — | ${ratio} |`);
+        lines.push(
+          `| ${r.name}, ${fmt(side.stored)} stored | ${r.unit} | ${fmt(side.perSecond)} | ${fmt(side.p50, 1)} | ${fmt(side.p99, 1)} | ${side.errors} | — | — | — | — | ${ratio} |`,
+        );
       }
       continue;
     }
     const digits = r.ours.p50 < 10 ? 1 : 0;
-    lines.push(`| ${r.name} | ${r.unit} | ${fmt(r.ours.perSecond)} | ${fmt(r.ours.p50, digits)} | ${fmt(r.ours.p99, digits)} | ${r.ours.errors} | ${fmt(r.floor.perSecond)} | ${fmt(r.floor.p50, digits)} | ${fmt(r.floor.p99, digits)} | ${r.floor.errors} | ${fmt(r.ratio, 2)} × |`);
+    lines.push(
+      `| ${r.name} | ${r.unit} | ${fmt(r.ours.perSecond)} | ${fmt(r.ours.p50, digits)} | ${fmt(r.ours.p99, digits)} | ${r.ours.errors} | ${fmt(r.floor.perSecond)} | ${fmt(r.floor.p50, digits)} | ${fmt(r.floor.p99, digits)} | ${r.floor.errors} | ${fmt(r.ratio, 2)} × |`,
+    );
     for (const ref of r.references) {
-      lines.push(`| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this); this to floor ${fmt(ref.floorRatio, 2)} × |`);
+      lines.push(
+        `| ↳ reference: ${ref.name} | ${r.unit} | | | | | ${fmt(ref.perSecond)} | ${fmt(ref.p50, digits)} | ${fmt(ref.p99, digits)} | ${ref.errors} | ${fmt(ref.oursRatio, 2)} × (mcp-edge to this); this to floor ${fmt(ref.floorRatio, 2)} × |`,
+      );
     }
   }
   const cpuRows = results.filter((r) => r.key !== "replay" && Number.isFinite(r.floor?.cpuMsPerOperation));
   if (cpuRows.length > 0) {
     lines.push("");
-    lines.push("| CPU per operation (user + system of the serving workerd process, over the bursts) | unit | mcp-edge ms | floor ms | mcp-edge / floor | references (ms, × floor) |");
+    lines.push(
+      "| CPU per operation (user + system of the serving workerd process, over the bursts) | unit | mcp-edge ms | floor ms | mcp-edge / floor | references (ms, × floor) |",
+    );
     lines.push("|---|---|---:|---:|---:|---|");
     for (const r of cpuRows) {
       const unit = r.unit.replace(/\/s$/, "");
-      const refs = r.references.map((ref) => `${ref.name}: ${fmt(ref.cpuMsPerOperation, 3)} (${fmt(ref.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} ×)`).join("; ");
-      lines.push(`| ${r.name} | ${unit} | ${fmt(r.ours.cpuMsPerOperation, 3)} | ${fmt(r.floor.cpuMsPerOperation, 3)} | ${fmt(r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} × | ${refs} |`);
+      const refs = r.references
+        .map((ref) => `${ref.name}: ${fmt(ref.cpuMsPerOperation, 3)} (${fmt(ref.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} ×)`)
+        .join("; ");
+      lines.push(
+        `| ${r.name} | ${unit} | ${fmt(r.ours.cpuMsPerOperation, 3)} | ${fmt(r.floor.cpuMsPerOperation, 3)} | ${fmt(r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation, 2)} × | ${refs} |`,
+      );
     }
   }
   if (roundTrips) {
     lines.push("");
     lines.push("| request | calls to the session object | as documented |");
     lines.push("|---|---|---|");
-    for (const r of roundTrips) lines.push(`| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`);
+    for (const r of roundTrips)
+      lines.push(
+        `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`,
+      );
   }
   if (footprint) {
     const f = footprint;
     lines.push("");
-    lines.push(`| per live session (${fmt(f.ours.sessions)} opened and kept, per side) | mcp-edge | floor (a new Durable Object storing one row) | ratio |`);
+    lines.push(
+      `| per live session (${fmt(f.ours.sessions)} opened and kept, per side) | mcp-edge | floor (a new Durable Object storing one row) | ratio |`,
+    );
     lines.push("|---|---:|---:|---:|");
-    lines.push(`| workerd resident memory | ${kb(f.ours.memoryPerSession)} | ${kb(f.floor.memoryPerSession)} | ${fmt(f.ours.memoryPerSession / f.floor.memoryPerSession, 2)} × |`);
-    lines.push(`| local SQLite files | ${kb(f.ours.storagePerSession)} | ${kb(f.floor.storagePerSession)} | ${fmt(f.ours.storagePerSession / f.floor.storagePerSession, 2)} × |`);
+    lines.push(
+      `| workerd resident memory | ${kb(f.ours.memoryPerSession)} | ${kb(f.floor.memoryPerSession)} | ${fmt(f.ours.memoryPerSession / f.floor.memoryPerSession, 2)} × |`,
+    );
+    lines.push(
+      `| local SQLite files | ${kb(f.ours.storagePerSession)} | ${kb(f.floor.storagePerSession)} | ${fmt(f.ours.storagePerSession / f.floor.storagePerSession, 2)} × |`,
+    );
   }
   if (bundles.runtime || bundles.demo) {
     lines.push("");
-    lines.push("| bundle (wrangler deploy --dry-run --minify) | bytes | gzip | largest parts (minified bytes in the bundle, ≈ gzip share) |");
+    lines.push(
+      "| bundle (wrangler deploy --dry-run --minify) | bytes | gzip | largest parts (minified bytes in the bundle, ≈ gzip share) |",
+    );
     lines.push("|---|---:|---:|---|");
   }
-  for (const [label, b] of [["runtime (bench/runtime: one-tool server)", bundles.runtime], ["demo (wrangler.toml)", bundles.demo]]) {
+  for (const [label, b] of [
+    ["runtime (bench/runtime: one-tool server)", bundles.runtime],
+    ["demo (wrangler.toml)", bundles.demo],
+  ]) {
     if (!b) continue;
-    const parts = b.parts.slice(0, 8).map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`).join("; ");
+    const parts = b.parts
+      .slice(0, 8)
+      .map((p) => `${p.name} ${kb(p.bytes)} (≈${kb(p.gzipShare)})`)
+      .join("; ");
     lines.push(`| ${label} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${parts} |`);
   }
   if (bundles.comparison) {
     const c = bundles.comparison;
     lines.push("");
-    lines.push("| the same small server (bench/size: 2 tools, 1 resource, 1 prompt), minified | bytes | gzip | zod's share (≈ gzip) | without zod (≈ gzip) | gzip vs agents |");
+    lines.push(
+      "| the same small server (bench/size: 2 tools, 1 resource, 1 prompt), minified | bytes | gzip | zod's share (≈ gzip) | without zod (≈ gzip) | gzip vs agents |",
+    );
     lines.push("|---|---:|---:|---:|---:|---:|");
     for (const v of Object.values(c)) {
-      lines.push(`| ${v.label} | ${kb(v.bytes)} | ${kb(v.gzipBytes)} | ${kb(v.zodGzipShare)} | ${kb(v.gzipBytes - v.zodGzipShare)} | ${fmt(v.gzipBytes / c.agents.gzipBytes, 2)} × |`);
+      lines.push(
+        `| ${v.label} | ${kb(v.bytes)} | ${kb(v.gzipBytes)} | ${kb(v.zodGzipShare)} | ${kb(v.gzipBytes - v.zodGzipShare)} | ${fmt(v.gzipBytes / c.agents.gzipBytes, 2)} × |`,
+      );
     }
   }
   lines.push("");
@@ -158,4 +238,3 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
   for (const v of budgets) lines.push(`| ${v.budget} | ${v.measured} | ${verdict(v)} |`);
   return lines.join("\n");
 }
-

@@ -54,12 +54,45 @@ const TICK_MS = (() => {
 })();
 
 /** Everything a run measures, in order; `--only` picks some. */
-const PARTS = ["stateless", "modern", "mrtr", "simple", "interactive", "sessions", "notifications", "listen", "replay", "round-trips", "footprint", "bundle"];
+const PARTS = [
+  "stateless",
+  "modern",
+  "mrtr",
+  "simple",
+  "interactive",
+  "sessions",
+  "notifications",
+  "listen",
+  "replay",
+  "round-trips",
+  "footprint",
+  "bundle",
+];
 
 /** Full run and smoke run defaults; every one can be overridden on the command line. */
 const DEFAULTS = {
-  full: { connections: 10, requests: 4000, bursts: 10, settleMs: 100, notifications: 20_000, listenNotifications: 2_000, streams: 6, replayEvents: 100_000, footprintSessions: 1000 },
-  smoke: { connections: 2, requests: 40, bursts: 2, settleMs: 0, notifications: 500, listenNotifications: 100, streams: 2, replayEvents: 2_000, footprintSessions: 20 },
+  full: {
+    connections: 10,
+    requests: 4000,
+    bursts: 10,
+    settleMs: 100,
+    notifications: 20_000,
+    listenNotifications: 2_000,
+    streams: 6,
+    replayEvents: 100_000,
+    footprintSessions: 1000,
+  },
+  smoke: {
+    connections: 2,
+    requests: 40,
+    bursts: 2,
+    settleMs: 0,
+    notifications: 500,
+    listenNotifications: 100,
+    streams: 2,
+    replayEvents: 2_000,
+    footprintSessions: 20,
+  },
 };
 
 const USAGE = `usage: npm run bench -- [options]
@@ -178,31 +211,58 @@ function parseOptions(argv) {
     streams: int("streams", base.streams),
     replayEvents,
     footprintSessions: int("footprint-sessions", base.footprintSessions),
-    json: values.json ?? (values.smoke ? undefined : join(REPO_ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)),
+    json:
+      values.json ??
+      (values.smoke ? undefined : join(REPO_ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)),
   };
 }
 
 // ---- MCP messages, serialised once ---------------------------------------------------------
 
-const rpc = (id, method, params) => JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
-const INITIALIZE = rpc(0, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "mcp-edge-bench", version: "1.0.0" } });
+const rpc = (id, method, params) =>
+  JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
+const INITIALIZE = rpc(0, "initialize", {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: "mcp-edge-bench", version: "1.0.0" },
+});
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const ECHO_CALL = rpc(1, "tools/call", { name: "echo", arguments: { text: "hello" } });
 // 2026-07-28: the envelope travels in every request's _meta, the headers mirror the body.
 const MODERN_ECHO_CALL = rpc(1, "tools/call", {
-  name: "echo", arguments: { text: "hello" },
-  _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" } },
+  name: "echo",
+  arguments: { text: "hello" },
+  _meta: {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" },
+  },
 });
-const MODERN_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "echo" };
+const MODERN_HEADERS = {
+  "content-type": "application/json",
+  accept: ACCEPT_BOTH,
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "echo",
+};
 const MODERN_META = MODERN_ECHO_CALL && JSON.parse(MODERN_ECHO_CALL).params._meta;
-const mrtrCall = (extra) => rpc(3, "tools/call", { name: "test_input_required_result_elicitation", arguments: {}, _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } }, ...extra });
+const mrtrCall = (extra) =>
+  rpc(3, "tools/call", {
+    name: "test_input_required_result_elicitation",
+    arguments: {},
+    _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } },
+    ...extra,
+  });
 const MRTR_HEADERS = { ...MODERN_HEADERS, "mcp-name": "test_input_required_result_elicitation" };
 
 /** One MRTR round trip: the ask (input_required + requestState), then the retry with the answer. */
 async function mrtrRound(demo) {
   const first = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: mrtrCall({}) })).text).result;
   if (first?.resultType !== "input_required") throw new Error(`MRTR: expected input_required, got ${JSON.stringify(first).slice(0, 200)}`);
-  const retry = mrtrCall({ inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } }, requestState: first.requestState });
+  const retry = mrtrCall({
+    inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+    requestState: first.requestState,
+  });
   const done = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: retry })).text).result;
   if (done?.content?.[0]?.text !== "Hello, Alice!") throw new Error(`MRTR: unexpected final answer ${JSON.stringify(done).slice(0, 200)}`);
 }
@@ -226,7 +286,9 @@ function expectEcho(text) {
 function expectProgressStream(text, count) {
   const progress = countOf(text, '"notifications/progress"');
   if (progress !== count || !text.includes(`done ${count}`)) {
-    throw new Error(`SSE stream had ${progress} of ${count} progress notifications${text.includes(`done ${count}`) ? "" : " and no result"}`);
+    throw new Error(
+      `SSE stream had ${progress} of ${count} progress notifications${text.includes(`done ${count}`) ? "" : " and no result"}`,
+    );
   }
 }
 
@@ -258,7 +320,16 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       name: "stateless tools/call (echo)",
       unit: "req/s",
       floor: floorEcho,
-      ours: async () => expectEcho((await send(demo, { path: "/stateless/mcp", headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION }, body: ECHO_CALL })).text),
+      ours: async () =>
+        expectEcho(
+          (
+            await send(demo, {
+              path: "/stateless/mcp",
+              headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION },
+              body: ECHO_CALL,
+            })
+          ).text,
+        ),
     },
     {
       key: "modern",
@@ -270,7 +341,15 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       // The same request to the same tool under `agents`' createMcpHandler (its own Worker, with
       // nodejs_compat, its own workerd process): the budget is mcp-edge ≥ 1.5 × its throughput.
       references: agents
-        ? [{ key: "agents", name: `agents ${versionOf("agents")} createMcpHandler (stateless, same echo tool)`, pids: pids.agents, operation: async () => expectEcho((await send(agents, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text) }]
+        ? [
+            {
+              key: "agents",
+              name: `agents ${versionOf("agents")} createMcpHandler (stateless, same echo tool)`,
+              pids: pids.agents,
+              operation: async () =>
+                expectEcho((await send(agents, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
+            },
+          ]
         : [],
     },
     {
@@ -286,7 +365,8 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       unit: "req/s",
       setup: sessionsOf,
       floor: floorEcho,
-      ours: async (client, sessions) => expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: ECHO_CALL })).text),
+      ours: async (client, sessions) =>
+        expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: ECHO_CALL })).text),
     },
     {
       key: "interactive",
@@ -304,11 +384,16 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       references: [
         {
           name: "floor Worker answering with SSE (1 notification + result)",
-          operation: async () => expectProgressStream((await send(floor, { path: "/sse?count=1", headers: POST_HEADERS, body: progressCall(1) })).text, 1),
+          operation: async () =>
+            expectProgressStream((await send(floor, { path: "/sse?count=1", headers: POST_HEADERS, body: progressCall(1) })).text, 1),
         },
         {
           name: "floor Worker → Durable Object answering with SSE, no storage",
-          operation: async (client) => expectProgressStream((await send(floor, { path: `/do-sse?count=1&object=${client}`, headers: POST_HEADERS, body: progressCall(1) })).text, 1),
+          operation: async (client) =>
+            expectProgressStream(
+              (await send(floor, { path: `/do-sse?count=1&object=${client}`, headers: POST_HEADERS, body: progressCall(1) })).text,
+              1,
+            ),
         },
       ],
     },
@@ -353,7 +438,12 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       warmupOperations: 1,
       perOperation: opts.notifications,
       setup: async () => [await openSession(demo)],
-      floor: async () => expectProgressStream((await send(floor, { path: `/sse?count=${opts.notifications}`, headers: POST_HEADERS, body: progressCall(opts.notifications) })).text, opts.notifications),
+      floor: async () =>
+        expectProgressStream(
+          (await send(floor, { path: `/sse?count=${opts.notifications}`, headers: POST_HEADERS, body: progressCall(opts.notifications) }))
+            .text,
+          opts.notifications,
+        ),
       ours: async (_client, sessions) => {
         const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[0]), body: progressCall(opts.notifications) });
         expectProgressStream(res.text, opts.notifications);
@@ -392,7 +482,10 @@ function notificationCounter(body) {
       if (seen >= want) return Promise.resolve();
       if (ended) return Promise.reject(ended);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the listen stream carried ${seen} of ${want} notifications in ${LISTEN_WAIT_MS / 1000} s`)), LISTEN_WAIT_MS);
+        const timer = setTimeout(
+          () => reject(new Error(`the listen stream carried ${seen} of ${want} notifications in ${LISTEN_WAIT_MS / 1000} s`)),
+          LISTEN_WAIT_MS,
+        );
         const settle = (fn) => (value) => {
           clearTimeout(timer);
           waiter = undefined;
@@ -415,7 +508,9 @@ function notificationCounter(body) {
 function listenScenario(opts, listen) {
   const n = opts.listenNotifications;
   const published = (mode) => async (_client, stream) => {
-    const { delivered } = JSON.parse((await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text);
+    const { delivered } = JSON.parse(
+      (await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text,
+    );
     if (delivered !== n) throw new Error(`publish reached ${delivered} of ${n} listen streams × events`);
     stream.expected += n;
     await stream.counter.until(stream.expected);
@@ -442,7 +537,9 @@ function listenScenario(opts, listen) {
       if (countOf(text, UPDATED) !== n) throw new Error(`the floor stream carried ${countOf(text, UPDATED)} of ${n} notifications`);
     },
     ours: published("seq"),
-    references: [{ name: "the same events published all at once (concurrent publish RPCs)", operation: (client) => published("par")(client, state) }],
+    references: [
+      { name: "the same events published all at once (concurrent publish RPCs)", operation: (client) => published("par")(client, state) },
+    ],
   };
 }
 
@@ -533,7 +630,15 @@ async function runRequestScenario(opts, scenario, pids) {
     oursRatio: pairedRatio(ourBursts, referenceBursts[i]),
     floorRatio: pairedRatio(referenceBursts[i], floorBursts),
   }));
-  return { key: scenario.key, name: scenario.name, unit: scenario.unit, ours, floor, references: referenceSummaries, ratio: pairedRatio(ourBursts, floorBursts) };
+  return {
+    key: scenario.key,
+    name: scenario.name,
+    unit: scenario.unit,
+    ours,
+    floor,
+    references: referenceSummaries,
+    ratio: pairedRatio(ourBursts, floorBursts),
+  };
 }
 
 /** Stores a stream of `events` events (count-1 progress notifications + the response) and returns the replay cursor for its last REPLAY_TAIL. */
@@ -555,10 +660,16 @@ async function runReplayScenario(opts, demo) {
     const res = await send(demo, {
       method: "GET",
       path: "/mcp",
-      headers: { accept: "text/event-stream", "mcp-session-id": target.sessionId, "mcp-protocol-version": PROTOCOL_VERSION, "last-event-id": target.lastEventId },
+      headers: {
+        accept: "text/event-stream",
+        "mcp-session-id": target.sessionId,
+        "mcp-protocol-version": PROTOCOL_VERSION,
+        "last-event-id": target.lastEventId,
+      },
     });
     const events = countOf(res.text, "\nid: ") + (res.text.startsWith("id: ") ? 1 : 0);
-    if (events !== REPLAY_TAIL || !res.text.includes("done ")) throw new Error(`replay sent ${events} events, expected ${REPLAY_TAIL} ending with the response`);
+    if (events !== REPLAY_TAIL || !res.text.includes("done "))
+      throw new Error(`replay sent ${events} events, expected ${REPLAY_TAIL} ending with the response`);
   };
   const [smallBursts, largeBursts] = await runBursts(opts, {}, [{ operation: replay(small) }, { operation: replay(large) }]);
   const smallSummary = summarise(smallBursts);
@@ -605,7 +716,10 @@ async function countRoundTrips(demo) {
   await add("GET (standalone stream)", ["fetch"], { method: "GET", headers: { ...h, accept: "text/event-stream" }, stream: true });
   const firstId = /id: (\d+_[1-9]\d*)\n/.exec(interactive.text)?.[1];
   if (!firstId) throw new Error("the interactive call's stream carried no event id");
-  await add("GET with Last-Event-ID (replay)", ["fetch"], { method: "GET", headers: { ...h, accept: "text/event-stream", "last-event-id": firstId } });
+  await add("GET with Last-Event-ID (replay)", ["fetch"], {
+    method: "GET",
+    headers: { ...h, accept: "text/event-stream", "last-event-id": firstId },
+  });
   await add("DELETE", ["fetch"], { method: "DELETE", headers: h, expect: 204 });
   await add("forged Mcp-Session-Id", [], { headers: sessionHeaders("a".repeat(64)), body: rpc(7, "ping"), expect: 404 });
   await add("stateless tools/call", [], { path: "/stateless/mcp", headers: POST_HEADERS, body: ECHO_CALL });
@@ -626,12 +740,14 @@ async function runFootprint(opts, demo, floor, demoServer, floorServer) {
     const stored = sqliteBytes(server.persistDir);
     let started = 0;
     let errors = 0;
-    await Promise.all(Array.from({ length: opts.connections }, async () => {
-      while (started < n) {
-        started++;
-        await open().catch(() => errors++);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: opts.connections }, async () => {
+        while (started < n) {
+          started++;
+          await open().catch(() => errors++);
+        }
+      }),
+    );
     await waitForIdle(opts.serverPids, 200, 5_000);
     return {
       sessions: n,
@@ -726,7 +842,9 @@ async function main() {
       // Its own pool: the listen stream holds one connection for the whole scenario.
       const listen = createPool(listenServer.url, 2);
       pools.push(listen);
-      results.push(await runRequestScenario(opts, listenScenario(opts, listen), { floor: listenServer.workerdPids, ours: listenServer.workerdPids }));
+      results.push(
+        await runRequestScenario(opts, listenScenario(opts, listen), { floor: listenServer.workerdPids, ours: listenServer.workerdPids }),
+      );
     }
     if (opts.only.has("replay")) results.push(await runReplayScenario(opts, demo));
     if (opts.only.has("round-trips")) {
@@ -751,17 +869,55 @@ async function main() {
 
   machine.loadAfter = loadavg()[0].toFixed(2);
   const budgets = verdicts(results, bundles, { agentsUnavailable });
-  const command = `npm run bench --${process.argv.slice(2).map((a) => ` ${a}`).join("")}`.replace(/ --$/, "");
-  const report = { machine, command, agentsUnavailable, options: { ...opts, only: [...opts.only], serverPids: undefined }, results, roundTrips, footprint, bundles, budgets, seconds: (performance.now() - started) / 1000 };
+  const command = `npm run bench --${process.argv
+    .slice(2)
+    .map((a) => ` ${a}`)
+    .join("")}`.replace(/ --$/, "");
+  const report = {
+    machine,
+    command,
+    agentsUnavailable,
+    options: { ...opts, only: [...opts.only], serverPids: undefined },
+    results,
+    roundTrips,
+    footprint,
+    bundles,
+    budgets,
+    seconds: (performance.now() - started) / 1000,
+  };
   console.log(renderReport(report));
 
   const failures = [
-    ...results.flatMap((r) => (r.key === "replay" ? [["replay (100)", r.small], ["replay (large)", r.large]] : [[`${r.name} (mcp-edge)`, r.ours], [`${r.name} (floor)`, r.floor]]))
+    ...results
+      .flatMap((r) =>
+        r.key === "replay"
+          ? [
+              ["replay (100)", r.small],
+              ["replay (large)", r.large],
+            ]
+          : [
+              [`${r.name} (mcp-edge)`, r.ours],
+              [`${r.name} (floor)`, r.floor],
+            ],
+      )
       .concat(results.flatMap((r) => (r.references ?? []).map((ref) => [ref.name, ref])))
       .filter(([, side]) => side.errors > 0 || side.completed === 0)
-      .map(([name, side]) => `${name}: ${side.errors} errors of ${side.operations} operations${side.errorSamples.length ? ` (${side.errorSamples[0]})` : ""}`),
-    ...(roundTrips ?? []).filter((r) => !r.ok).map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
-    ...(footprint ? [["mcp-edge", footprint.ours], ["floor", footprint.floor]] : []).filter(([, side]) => side.errors > 0).map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
+      .map(
+        ([name, side]) =>
+          `${name}: ${side.errors} errors of ${side.operations} operations${side.errorSamples.length ? ` (${side.errorSamples[0]})` : ""}`,
+      ),
+    ...(roundTrips ?? [])
+      .filter((r) => !r.ok)
+      .map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
+    ...(footprint
+      ? [
+          ["mcp-edge", footprint.ours],
+          ["floor", footprint.floor],
+        ]
+      : []
+    )
+      .filter(([, side]) => side.errors > 0)
+      .map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
   ];
   if (opts.json) {
     mkdirSync(dirname(resolve(opts.json)), { recursive: true });

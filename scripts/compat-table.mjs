@@ -25,7 +25,17 @@ const START = "<!-- compat:start -->";
 const END = "<!-- compat:end -->";
 
 /** Every row a full `npm test` produces; a missing one means the run was partial. */
-const EXPECTED = ["sdk-streamable-http", "sdk-sessions", "sdk-legacy-sse", "sdk-https", "inspector-cli", "mcp-remote", "browser-chromium", "conformance", "conformance-next"];
+const EXPECTED = [
+  "sdk-streamable-http",
+  "sdk-sessions",
+  "sdk-legacy-sse",
+  "sdk-https",
+  "inspector-cli",
+  "mcp-remote",
+  "browser-chromium",
+  "conformance",
+  "conformance-next",
+];
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, "utf8"));
@@ -48,7 +58,9 @@ function conformanceRecord() {
   let latest;
   try {
     sdk = readJson(join(sdkDir, "package.json")).version;
-    latest = /LATEST_PROTOCOL_VERSION\s*=\s*["'](\d{4}-\d{2}-\d{2})["']/.exec(readFileSync(join(sdkDir, "dist", "esm", "types.js"), "utf8"))?.[1];
+    latest = /LATEST_PROTOCOL_VERSION\s*=\s*["'](\d{4}-\d{2}-\d{2})["']/.exec(
+      readFileSync(join(sdkDir, "dist", "esm", "types.js"), "utf8"),
+    )?.[1];
   } catch {}
   const suites = report.runs.map((r) => r.suite ?? r.scenario).filter(Boolean);
   const total = report.passed + report.failed;
@@ -80,7 +92,11 @@ function conformanceNextRecord() {
     version: `@modelcontextprotocol/conformance ${report.conformanceVersion}`,
     transport: "Streamable HTTP (`/mcp`)",
     protocol: sets.map(([rev]) => rev).join(", "),
-    exercised: [`--requirements ${sets.map(([rev]) => rev).join(" and ")}`, "expected failures: 0", `not scored and not passing: ${pending.length ? pending.join(", ") : "none"}`],
+    exercised: [
+      `--requirements ${sets.map(([rev]) => rev).join(" and ")}`,
+      "expected failures: 0",
+      `not scored and not passing: ${pending.length ? pending.join(", ") : "none"}`,
+    ],
     tests: [],
     summary: parts.join("; "),
     passed: sets.length > 0 && sets.every(([, r]) => r.requiredFailed === 0 && r.requiredPassed > 0),
@@ -108,12 +124,11 @@ function eraOf(protocol) {
 }
 
 function renderTable(records) {
-  const lines = [
-    "| Client | Version | Transport | Era | Protocol negotiated | Exercised | Result |",
-    "|---|---|---|---|---|---|---|",
-  ];
+  const lines = ["| Client | Version | Transport | Era | Protocol negotiated | Exercised | Result |", "|---|---|---|---|---|---|---|"];
   for (const r of [...records].sort((a, b) => a.order - b.order || a.id.localeCompare(b.id))) {
-    lines.push(`| ${[r.client, r.version, r.transport, eraOf(r.protocol), r.protocol ?? "?", r.exercised.join("; "), verdict(r)].map(cell).join(" | ")} |`);
+    lines.push(
+      `| ${[r.client, r.version, r.transport, eraOf(r.protocol), r.protocol ?? "?", r.exercised.join("; "), verdict(r)].map(cell).join(" | ")} |`,
+    );
   }
   return lines.join("\n");
 }

@@ -29,7 +29,8 @@ const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 function cliPath() {
   const pkgFile = createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance-next/package.json");
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
-  if (pkg.version !== NEXT_CONFORMANCE_VERSION) throw new Error(`expected conformance ${NEXT_CONFORMANCE_VERSION}, found ${pkg.version}: run npm ci`);
+  if (pkg.version !== NEXT_CONFORMANCE_VERSION)
+    throw new Error(`expected conformance ${NEXT_CONFORMANCE_VERSION}, found ${pkg.version}: run npm ci`);
   const bin = typeof pkg.bin === "string" ? pkg.bin : Object.values(pkg.bin ?? {})[0];
   return join(dirname(pkgFile), bin ?? "dist/index.js");
 }
@@ -47,7 +48,11 @@ function requiredScenarios(node, cli, requirements) {
  */
 function runCli(node, args) {
   return new Promise((resolveRun) => {
-    const child = spawn(node, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    const child = spawn(node, args, {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
     let stdout = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stdout += chunk));
@@ -76,7 +81,13 @@ function readChecks(dir) {
 
 async function main() {
   const { values } = parseArgs({
-    options: { url: { type: "string" }, requirements: { type: "string", multiple: true }, keep: { type: "boolean" }, json: { type: "string" }, verbose: { type: "boolean" } },
+    options: {
+      url: { type: "string" },
+      requirements: { type: "string", multiple: true },
+      keep: { type: "boolean" },
+      json: { type: "string" },
+      verbose: { type: "boolean" },
+    },
   });
   const node = process.execPath;
   const cli = cliPath();
@@ -95,25 +106,52 @@ async function main() {
     for (const requirements of values.requirements ?? REQUIREMENTS) {
       const out = join(work, requirements);
       console.log(`conformance ${NEXT_CONFORMANCE_VERSION} --requirements ${requirements} against ${url}`);
-      const run = await runCli(node, [cli, "server", "--url", url, "--requirements", requirements, "--expected-failures", baseline, "-o", out]);
+      const run = await runCli(node, [
+        cli,
+        "server",
+        "--url",
+        url,
+        "--requirements",
+        requirements,
+        "--expected-failures",
+        baseline,
+        "-o",
+        out,
+      ]);
       if (values.verbose) process.stdout.write(run.stdout ?? "");
       const scenarios = readChecks(out);
       const required = requiredScenarios(node, cli, requirements);
-      const rows = [...scenarios].map(([scenario, s]) => ({ scenario, required: required.has(scenario), passed: s.bad.length === 0, bad: s.bad }));
+      const rows = [...scenarios].map(([scenario, s]) => ({
+        scenario,
+        required: required.has(scenario),
+        passed: s.bad.length === 0,
+        bad: s.bad,
+      }));
       for (const r of rows) {
         console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}${r.required ? "" : "  (not scored)"}`);
-        if (r.required || values.verbose) for (const c of r.bad) console.log(`          ${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "").replace(/\s+/g, " ").slice(0, 240)}`);
+        if (r.required || values.verbose)
+          for (const c of r.bad)
+            console.log(
+              `          ${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "")
+                .replace(/\s+/g, " ")
+                .slice(0, 240)}`,
+            );
       }
       const scored = rows.filter((r) => r.required);
       const passed = scored.filter((r) => r.passed).length;
       const missing = [...required].filter((name) => !scenarios.has(name));
       const extra = rows.filter((r) => !r.required);
-      console.log(`  ${requirements}: required ${passed} passed, ${scored.length - passed + missing.length} failed${missing.length ? ` (no result: ${missing.join(", ")})` : ""}; not scored: ${extra.filter((r) => r.passed).length} passed, ${extra.filter((r) => !r.passed).length} pending`);
+      console.log(
+        `  ${requirements}: required ${passed} passed, ${scored.length - passed + missing.length} failed${missing.length ? ` (no result: ${missing.join(", ")})` : ""}; not scored: ${extra.filter((r) => r.passed).length} passed, ${extra.filter((r) => !r.passed).length} pending`,
+      );
       unexpected += scored.length - passed + missing.length;
       if (rows.length === 0 || (run.status !== 0 && run.status !== 1)) unexpected += 1;
       report.requirements[requirements] = {
-        exitCode: run.status, requiredPassed: passed, requiredFailed: scored.length - passed + missing.length,
-        notScored: extra.map((r) => ({ scenario: r.scenario, passed: r.passed })), scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
+        exitCode: run.status,
+        requiredPassed: passed,
+        requiredFailed: scored.length - passed + missing.length,
+        notScored: extra.map((r) => ({ scenario: r.scenario, passed: r.passed })),
+        scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
       };
     }
   } finally {

@@ -131,7 +131,11 @@ function readBaseline(path) {
 function runProcess(command, args, { logPath, echo, timeoutMs }) {
   return new Promise((resolveRun) => {
     const log = createWriteStream(logPath);
-    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+    const child = spawn(command, args, {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
     let stdout = "";
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -225,9 +229,20 @@ async function runSuite(run, ctx) {
   // With --expected-failures the CLI exits 1 only for an unexpected failure or a stale entry.
   const explained = scenarios.some((s) => !s.passed !== ctx.baseline.has(s.scenario));
   if (res.code === 1 && !explained) problems.push("exit code 1 without a failing or stale scenario");
-  if (res.code === 0 && scenarios.some((s) => !s.passed && !ctx.baseline.has(s.scenario))) problems.push("exit code 0 despite an unexpected failure");
+  if (res.code === 0 && scenarios.some((s) => !s.passed && !ctx.baseline.has(s.scenario)))
+    problems.push("exit code 0 despite an unexpected failure");
 
-  return { label: run.label, suite: run.suite, scenario: run.scenario, exitCode: res.code, signal: res.signal, ms, logPath, problems, scenarios };
+  return {
+    label: run.label,
+    suite: run.suite,
+    scenario: run.scenario,
+    exitCode: res.code,
+    signal: res.signal,
+    ms,
+    logPath,
+    problems,
+    scenarios,
+  };
 }
 
 function displayPath(path) {
@@ -254,17 +269,19 @@ function printReport(runs, ctx) {
     const i = ctx.knownScenarios.indexOf(name);
     return i === -1 ? Number.MAX_SAFE_INTEGER : i;
   };
-  const rows = [...merged.values()].sort((a, b) => order(a.scenario) - order(b.scenario)).map((m) => {
-    const last = m.runs[m.runs.length - 1];
-    const failedIn = m.runs.filter((r) => !r.passed).map((r) => r.label);
-    const passed = failedIn.length === 0;
-    const expected = ctx.baseline.has(m.scenario);
-    let result = passed ? "pass" : "FAIL";
-    if (!passed && expected) result = "fail (expected)";
-    if (passed && expected) result = "pass (stale baseline entry)";
-    if (failedIn.length > 0 && failedIn.length < m.runs.length) result += ` (failed in ${failedIn.join(", ")} only)`;
-    return { ...m, counts: last.counts, passed, expected, result, badChecks: m.runs.flatMap((r) => r.badChecks) };
-  });
+  const rows = [...merged.values()]
+    .sort((a, b) => order(a.scenario) - order(b.scenario))
+    .map((m) => {
+      const last = m.runs[m.runs.length - 1];
+      const failedIn = m.runs.filter((r) => !r.passed).map((r) => r.label);
+      const passed = failedIn.length === 0;
+      const expected = ctx.baseline.has(m.scenario);
+      let result = passed ? "pass" : "FAIL";
+      if (!passed && expected) result = "fail (expected)";
+      if (passed && expected) result = "pass (stale baseline entry)";
+      if (failedIn.length > 0 && failedIn.length < m.runs.length) result += ` (failed in ${failedIn.join(", ")} only)`;
+      return { ...m, counts: last.counts, passed, expected, result, badChecks: m.runs.flatMap((r) => r.badChecks) };
+    });
 
   const width = Math.max(8, ...rows.map((r) => r.scenario.length)) + 2;
   const lines = [];
@@ -304,7 +321,9 @@ function printReport(runs, ctx) {
   for (const run of runs) {
     const bad = run.scenarios.filter((s) => !s.passed).length;
     const status = run.problems.length ? `CLI FAILED: ${run.problems.join("; ")} (log: ${run.logPath})` : `CLI exit ${run.exitCode}`;
-    console.log(`  ${pad(run.label, 22)}${String(run.scenarios.length).padStart(3)} scenarios, ${run.scenarios.length - bad} passed, ${bad} failed, ${(run.ms / 1000).toFixed(1)} s, ${status}`);
+    console.log(
+      `  ${pad(run.label, 22)}${String(run.scenarios.length).padStart(3)} scenarios, ${run.scenarios.length - bad} passed, ${bad} failed, ${(run.ms / 1000).toFixed(1)} s, ${status}`,
+    );
   }
   return { rows, stale, unexpected: failed.filter((r) => !r.expected) };
 }
@@ -339,12 +358,25 @@ async function main() {
     }
     url = server.mcpUrl;
   } else if (!LOCAL_HOSTS.has(new URL(url).hostname)) {
-    console.log(`note: ${new URL(url).hostname} is not localhost, so dns-rebinding-protection fails by design (baseline it for remote runs).`);
+    console.log(
+      `note: ${new URL(url).hostname} is not localhost, so dns-rebinding-protection fails by design (baseline it for remote runs).`,
+    );
   }
   console.log(`conformance ${CONFORMANCE_VERSION} against ${url}`);
 
-  const plan = opts.scenario ? [{ label: `scenario ${opts.scenario}`, scenario: opts.scenario }] : opts.suites.map((suite) => ({ label: `suite ${suite}`, suite }));
-  const ctx = { tools, url, baseline, baselinePath: opts.baselinePath, specVersion: opts.specVersion, workDir, verbose: opts.verbose, knownScenarios };
+  const plan = opts.scenario
+    ? [{ label: `scenario ${opts.scenario}`, scenario: opts.scenario }]
+    : opts.suites.map((suite) => ({ label: `suite ${suite}`, suite }));
+  const ctx = {
+    tools,
+    url,
+    baseline,
+    baselinePath: opts.baselinePath,
+    specVersion: opts.specVersion,
+    workDir,
+    verbose: opts.verbose,
+    knownScenarios,
+  };
   const runs = [];
   try {
     for (const run of plan) {
@@ -391,7 +423,9 @@ async function main() {
   if (opts.keep || cliFailed) console.log(`raw results kept in ${workDir}`);
   else rmSync(workDir, { recursive: true, force: true });
 
-  console.log(`\nduration ${((Date.now() - t0) / 1000).toFixed(1)} s${unexpected.length ? `; unexpected failures: ${unexpected.map((r) => r.scenario).join(", ")}` : ""}${cliFailed ? "; a conformance CLI run failed" : ""}`);
+  console.log(
+    `\nduration ${((Date.now() - t0) / 1000).toFixed(1)} s${unexpected.length ? `; unexpected failures: ${unexpected.map((r) => r.scenario).join(", ")}` : ""}${cliFailed ? "; a conformance CLI run failed" : ""}`,
+  );
   console.log(`conformance: ${passed} passed, ${rows.length - passed} failed`);
   process.exit(exitCode);
 }

@@ -14,7 +14,9 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`consumer test: Node ${process.versions.node} is too old for current wrangler; run it with Node >= 22.12 (.ci/run installs one).`);
+  console.error(
+    `consumer test: Node ${process.versions.node} is too old for current wrangler; run it with Node >= 22.12 (.ci/run installs one).`,
+  );
   process.exit(1);
 }
 
@@ -30,7 +32,10 @@ const packDir = join(root, ".pack");
 rmSync(packDir, { recursive: true, force: true });
 mkdirSync(packDir);
 run(root, npm, ["pack", "--pack-destination", packDir, "--silent"]);
-renameSync(join(packDir, `mcp-edge-${JSON.parse(execFileSync(npm, ["pkg", "get", "version"], { cwd: root, encoding: "utf8" }))}.tgz`), join(packDir, "mcp-edge.tgz"));
+renameSync(
+  join(packDir, `mcp-edge-${JSON.parse(execFileSync(npm, ["pkg", "get", "version"], { cwd: root, encoding: "utf8" }))}.tgz`),
+  join(packDir, "mcp-edge.tgz"),
+);
 
 // 2. Each example installs it fresh (never a cached copy of an earlier tarball).
 function install(example) {
@@ -48,15 +53,31 @@ tsc(minimal, ["--noEmit"]);
 
 // A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off.
 const strict = join(minimal, "tsconfig.consumer-strict.json");
-writeFileSync(strict, JSON.stringify({
-  compilerOptions: {
-    target: "es2021", module: "es2022", moduleResolution: "bundler", lib: ["es2021"], types: ["@cloudflare/workers-types"],
-    strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noImplicitOverride: true,
-    noPropertyAccessFromIndexSignature: true, noImplicitReturns: true, noFallthroughCasesInSwitch: true,
-    noUnusedLocals: true, noUnusedParameters: true, verbatimModuleSyntax: true, skipLibCheck: false, noEmit: true,
-  },
-  files: ["src/index.ts"],
-}));
+writeFileSync(
+  strict,
+  JSON.stringify({
+    compilerOptions: {
+      target: "es2021",
+      module: "es2022",
+      moduleResolution: "bundler",
+      lib: ["es2021"],
+      types: ["@cloudflare/workers-types"],
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      noImplicitOverride: true,
+      noPropertyAccessFromIndexSignature: true,
+      noImplicitReturns: true,
+      noFallthroughCasesInSwitch: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      verbatimModuleSyntax: true,
+      skipLibCheck: false,
+      noEmit: true,
+    },
+    files: ["src/index.ts"],
+  }),
+);
 try {
   tsc(minimal, ["-p", strict]);
 } finally {
@@ -81,9 +102,23 @@ async function withWranglerDev(example, body) {
   console.log(`\n$ (${example.replace(root, ".")}) wrangler dev --ip 127.0.0.1 --port ${port}`);
   // wrangler (and the workerd it starts) lead their own process group, stopped by PID below, and
   // also if this script is interrupted or exits early.
-  const wranglerArgs = [join(example, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist];
+  const wranglerArgs = [
+    join(example, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(await freePort()),
+    "--persist-to",
+    persist,
+  ];
   const child = spawn(process.execPath, wranglerArgs, {
-    cwd: example, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
+    cwd: example,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
   });
   const killGroup = () => {
     try {
@@ -141,7 +176,10 @@ await withWranglerDev(minimal, async (url) => {
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   try {
     const { tools } = await client.listTools();
-    check(tools.map((t) => t.name).join(",") === "add,greet", `tools/list through wrangler dev names add and greet (${tools.map((t) => t.name)})`);
+    check(
+      tools.map((t) => t.name).join(",") === "add,greet",
+      `tools/list through wrangler dev names add and greet (${tools.map((t) => t.name)})`,
+    );
     const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
     check(sum.content?.[0]?.text === "42", "the simple tool answers 42");
     const greeting = await client.callTool({ name: "greet", arguments: {} });

@@ -5,10 +5,28 @@
  */
 export { defineServer, ServerDefinition } from "./mcp/server";
 export type {
-  ServerConfig, ToolConfig, ResourceConfig, PromptConfig, PromptArgument, Completer, CompletionContext, ReadResult,
-  ResourceContentsInput, EnabledPredicate, ToolHandler, Awaitable,
+  ServerConfig,
+  ToolConfig,
+  ResourceConfig,
+  PromptConfig,
+  PromptArgument,
+  Completer,
+  CompletionContext,
+  ReadResult,
+  ResourceContentsInput,
+  EnabledPredicate,
+  ToolHandler,
+  Awaitable,
 } from "./mcp/server";
-export type { HandlerContext, InteractiveContext, SessionInfo, SessionState, SamplingRequest, ElicitUrlOptions, AskOptions } from "./mcp/context";
+export type {
+  HandlerContext,
+  InteractiveContext,
+  SessionInfo,
+  SessionState,
+  SamplingRequest,
+  ElicitUrlOptions,
+  AskOptions,
+} from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
 export type { CacheHint } from "./mcp/caching";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
@@ -22,7 +40,14 @@ export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
-export { TASKS_EXTENSION, UI_EXTENSION, clientDeclares, clientExtension, checkExtensionMethod, missingExtensionError } from "./mcp/extensions";
+export {
+  TASKS_EXTENSION,
+  UI_EXTENSION,
+  clientDeclares,
+  clientExtension,
+  checkExtensionMethod,
+  missingExtensionError,
+} from "./mcp/extensions";
 export { APP_MIME_TYPE, type ToolUi, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
 export type { TaskStatus, TaskSupport, TaskToolOptions } from "./tasks/model";
 export type { TaskOptions } from "./tasks/options";

@@ -30,7 +30,8 @@ export interface PublishOptions {
 /** The hub of a shard; throws an error naming the wrangler.toml lines when the binding is missing. */
 export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed = "publish"): DurableObjectStub<McpHub> {
   const namespace = env.MCP_HUB;
-  if (!namespace) throw new Error(`mcp-edge: ${needed} needs the MCP_HUB Durable Object binding. Add to wrangler.toml:\n${HUB_BINDING_LINES}`);
+  if (!namespace)
+    throw new Error(`mcp-edge: ${needed} needs the MCP_HUB Durable Object binding. Add to wrangler.toml:\n${HUB_BINDING_LINES}`);
   return namespace.get(hubObjectId(namespace, shard));
 }
 
@@ -40,9 +41,13 @@ const LISTS: readonly ListKind[] = ["tools", "resources", "prompts"];
 function checkEvent(event: PublishEvent): void {
   switch (event.type) {
     case "resourceUpdated":
-      if (typeof event.uri !== "string" || event.uri.length === 0) throw new TypeError("mcp-edge publish: resourceUpdated needs a non-empty uri");
+      if (typeof event.uri !== "string" || event.uri.length === 0)
+        throw new TypeError("mcp-edge publish: resourceUpdated needs a non-empty uri");
       if (event.uri.length > MAX_URI_LENGTH) {
-        throw new RpcError(INVALID_PARAMS, `the uri is ${event.uri.length} characters long; at most ${MAX_URI_LENGTH} can be subscribed to, so nobody can be notified`);
+        throw new RpcError(
+          INVALID_PARAMS,
+          `the uri is ${event.uri.length} characters long; at most ${MAX_URI_LENGTH} can be subscribed to, so nobody can be notified`,
+        );
       }
       return;
     case "listChanged":

@@ -77,7 +77,10 @@ export default {
     if (url.pathname === "/do-init") {
       const id = env.FLOOR_OBJECT.newUniqueId();
       const response = await env.FLOOR_OBJECT.get(id).fetch(request);
-      return new Response(response.body, { status: response.status, headers: { "Content-Type": "application/json", "Mcp-Session-Id": id.toString() } });
+      return new Response(response.body, {
+        status: response.status,
+        headers: { "Content-Type": "application/json", "Mcp-Session-Id": id.toString() },
+      });
     }
     if (url.pathname === "/do-sse") {
       const object = env.FLOOR_OBJECT.get(env.FLOOR_OBJECT.idFromName(url.searchParams.get("object") ?? "0"));

@@ -11,15 +11,21 @@ import { resolveListenOptions } from "../../src/options";
 import { publish } from "../../src/publish";
 
 const URI = "bench://resource";
-const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" })
-  .resource(URI, { name: "bench" }, (uri) => ({ uri, text: "x" }));
+const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" }).resource(URI, { name: "bench" }, (uri) => ({
+  uri,
+  text: "x",
+}));
 const encoder = new TextEncoder();
 
 function floorStream(count: number): Response {
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   for (let i = 1; i <= count; i++) {
-    void writer.write(encoder.encode(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"bench"},"uri":"${URI}"}}\n\n`));
+    void writer.write(
+      encoder.encode(
+        `event: message\ndata: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"bench"},"uri":"${URI}"}}\n\n`,
+      ),
+    );
   }
   void writer.close();
   return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });

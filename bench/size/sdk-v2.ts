@@ -4,11 +4,15 @@ import { z } from "zod";
 
 function build(): McpServer {
   const server = new McpServer({ name: "size", version: "1.0.0" });
-  server.registerTool("echo", { description: "Echoes a text", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.registerTool("echo", { description: "Echoes a text", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+    content: [{ type: "text", text }],
+  }));
   server.registerTool("add", { description: "Adds two numbers", inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({
     content: [{ type: "text", text: String(a + b) }],
   }));
-  server.registerResource("about", "info://about", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "a small server" }] }));
+  server.registerResource("about", "info://about", { mimeType: "text/plain" }, (uri) => ({
+    contents: [{ uri: uri.href, text: "a small server" }],
+  }));
   server.registerPrompt("greet", { description: "Greets someone", argsSchema: z.object({ name: z.string() }) }, ({ name }) => ({
     messages: [{ role: "user", content: { type: "text", text: `Say hello to ${name}` } }],
   }));

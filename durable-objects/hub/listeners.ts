@@ -42,7 +42,11 @@ export class ListenStreams {
     this.listeners.set(stream, listener);
     for (const uri of request.filter.resourceSubscriptions ?? []) indexAdd(this.byUri, uri, stream);
     for (const task of request.filter.taskIds ?? []) indexAdd(this.byTask, task, stream);
-    this.write(stream, { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: { [SUBSCRIPTION_ID_KEY]: request.id }, notifications: request.filter } });
+    this.write(stream, {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { [SUBSCRIPTION_ID_KEY]: request.id }, notifications: request.filter },
+    });
     return { ok: true, response };
   }
 
@@ -120,7 +124,11 @@ function toNotification(event: PublishEvent, listener: Listener): Record<string,
     case "resourceUpdated":
       return { jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: event.uri } };
     case "listChanged": {
-      const wanted = { tools: listener.filter.toolsListChanged, prompts: listener.filter.promptsListChanged, resources: listener.filter.resourcesListChanged }[event.list];
+      const wanted = {
+        tools: listener.filter.toolsListChanged,
+        prompts: listener.filter.promptsListChanged,
+        resources: listener.filter.resourcesListChanged,
+      }[event.list];
       return wanted === true ? { jsonrpc: "2.0", method: `notifications/${event.list}/list_changed`, params: { _meta: meta } } : undefined;
     }
     case "taskStatus":

@@ -67,13 +67,15 @@ export class McpHub extends DurableObject<EdgeEnv> {
     const namespace = this.env.MCP_SESSION;
     if (!namespace) throw new Error("mcp-edge: the hub has 2025-era sessions registered but no MCP_SESSION binding");
     const stale: string[] = [];
-    const delivered = await Promise.all(ids.map(async (sessionId) => {
-      const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
-      const call = event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri) : stub.listChanged(event.list);
-      const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
-      if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
-      return delivery === "sent" ? 1 : 0;
-    }));
+    const delivered = await Promise.all(
+      ids.map(async (sessionId) => {
+        const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
+        const call = event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri) : stub.listChanged(event.list);
+        const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
+        if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
+        return delivery === "sent" ? 1 : 0;
+      }),
+    );
     await this.registrations.removeMany(topic, stale);
     return delivered.reduce<number>((a, b) => a + b, 0);
   }

@@ -23,9 +23,7 @@ export class Registrations {
   /** Whether the table exists: undefined until checked once in this object's lifetime. */
   private present: boolean | undefined;
 
-  constructor(
-    private readonly storage: DurableObjectStorage,
-  ) {}
+  constructor(private readonly storage: DurableObjectStorage) {}
 
   add(topic: string, sessionId: string): void {
     if (!this.exists()) {
@@ -37,7 +35,10 @@ export class Registrations {
 
   sessions(topic: string): string[] {
     if (!this.exists()) return [];
-    return this.storage.sql.exec<{ session_id: string }>(`SELECT session_id FROM ${TABLE} WHERE topic = ?`, topic).toArray().map((r) => r.session_id);
+    return this.storage.sql
+      .exec<{ session_id: string }>(`SELECT session_id FROM ${TABLE} WHERE topic = ?`, topic)
+      .toArray()
+      .map((r) => r.session_id);
   }
 
   /** Removes one registration; deletes all storage when it was the last. */
@@ -61,7 +62,8 @@ export class Registrations {
   }
 
   private exists(): boolean {
-    this.present ??= this.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", TABLE).one().n > 0;
+    this.present ??=
+      this.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?", TABLE).one().n > 0;
     return this.present;
   }
 

@@ -31,7 +31,10 @@ export class SessionCore {
   /** The alarm this object last set or read: undefined until known, null when none is set. */
   private alarmAt: number | null | undefined;
 
-  constructor(private readonly storage: DurableObjectStorage, readonly options: ResolvedSessionOptions) {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    readonly options: ResolvedSessionOptions,
+  ) {
     this.log = new EventLog(storage.sql, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }

@@ -72,7 +72,11 @@ export class InflightRequests<Env> {
       case "accepted":
         return accepted();
       case "json": {
-        const responses = await Promise.all(exchange.requests.map((r) => this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal))));
+        const responses = await Promise.all(
+          exchange.requests.map((r) =>
+            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal)),
+          ),
+        );
         return json(replyBody(exchange, responses));
       }
       case "stream":
@@ -83,7 +87,11 @@ export class InflightRequests<Env> {
   /** The requests this POST may start now; the rest are answered with -32003 (run-limits.ts). */
   admit(exchange: Exchange): Exchange {
     const { maxRunsPerRequest, maxConcurrentRuns } = this.host.core.options;
-    return limitRuns(exchange, { perRequest: maxRunsPerRequest, sessionRoom: maxConcurrentRuns - this.running, perSession: maxConcurrentRuns });
+    return limitRuns(exchange, {
+      perRequest: maxRunsPerRequest,
+      sessionRoom: maxConcurrentRuns - this.running,
+      perSession: maxConcurrentRuns,
+    });
   }
 
   /** A client's response or notification: settles, cancels, or is noted. Unknown ids are ignored. */
@@ -196,7 +204,10 @@ export class InflightRequests<Env> {
           core.emit(stream, response);
         } catch (error) {
           // Storage refused the response: the client still gets a (non-resumable) error for its id.
-          const failure = errorMessage(request.id, error instanceof RpcError ? error.toJSON() : { code: INTERNAL_ERROR, message: "Internal error" });
+          const failure = errorMessage(
+            request.id,
+            error instanceof RpcError ? error.toJSON() : { code: INTERNAL_ERROR, message: "Internal error" },
+          );
           core.live.send(stream, encodeSseEvent(JSON.stringify(toWire(failure))));
         }
       }
@@ -205,7 +216,16 @@ export class InflightRequests<Env> {
 
   private dispatchContext(state: SessionState, channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.host.sessionId };
-    return { server: this.host.server, env: this.host.env, sessions: true, session, protocolVersion: state.protocolVersion, channel, ops: this.host.ops, principal };
+    return {
+      server: this.host.server,
+      env: this.host.env,
+      sessions: true,
+      session,
+      protocolVersion: state.protocolVersion,
+      channel,
+      ops: this.host.ops,
+      principal,
+    };
   }
 
   private channelFor(stream: number): Channel {

@@ -11,7 +11,17 @@ import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrp
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskReply } from "../../src/tasks/contract";
-import { canTransition, createTaskResult, getTaskResult, isTerminal, jsonBytes, MAX_TASK_RECORD_BYTES, taskStatusNotification, type TaskRecord, type TaskStatus } from "../../src/tasks/model";
+import {
+  canTransition,
+  createTaskResult,
+  getTaskResult,
+  isTerminal,
+  jsonBytes,
+  MAX_TASK_RECORD_BYTES,
+  taskStatusNotification,
+  type TaskRecord,
+  type TaskStatus,
+} from "../../src/tasks/model";
 import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -23,10 +33,6 @@ const MAX_ATTEMPTS = 4;
 
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
-
-function fail(error: ErrorObject): TaskReply {
-  return { ok: false, error };
-}
 
 export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
   private readonly store: TaskStore;
@@ -51,7 +57,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
       env,
       store: this.store,
       asked: (run) => this.whileCurrent(run, () => this.change("input_required")),
-      progressed: (run, message) => this.whileCurrent(run, () => this.change(this.record?.status === "input_required" ? "input_required" : "working", message)),
+      progressed: (run, message) =>
+        this.whileCurrent(run, () => this.change(this.record?.status === "input_required" ? "input_required" : "working", message)),
       finished: (run, outcome) => this.whileCurrent(run, () => this.finish(outcome)),
     };
     void ctx.blockConcurrencyWhile(async () => this.restore());
@@ -69,13 +76,19 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     } else if (r.resumable) {
       this.finish({
         status: "failed",
-        error: { code: INTERNAL_ERROR, message: `The task's runner stopped ${r.attempt} times before it finished; it is not resumed again` },
+        error: {
+          code: INTERNAL_ERROR,
+          message: `The task's runner stopped ${r.attempt} times before it finished; it is not resumed again`,
+        },
         statusMessage: "The task was interrupted too often",
       });
     } else {
       this.finish({
         status: "failed",
-        error: { code: INTERNAL_ERROR, message: "The task's runner stopped before it finished (its object restarted), and its tool is not resumable" },
+        error: {
+          code: INTERNAL_ERROR,
+          message: "The task's runner stopped before it finished (its object restarted), and its tool is not resumable",
+        },
         statusMessage: "The task was interrupted",
       });
     }
@@ -85,7 +98,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
 
   /** Stores the task, then starts its run; the reply (CreateTaskResult) leaves only once the task is stored. */
   async taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply> {
-    if (this.record || this.expired || taskId !== this.ctx.id.toString()) throw new Error("mcp-edge: task object created twice or under another id");
+    if (this.record || this.expired || taskId !== this.ctx.id.toString())
+      throw new Error("mcp-edge: task object created twice or under another id");
     const tool = this.server.tools.get(input.tool);
     if (!tool?.task) throw new Error(`mcp-edge: tool "${input.tool}" cannot run as a task`);
     const now = new Date().toISOString();
@@ -230,7 +244,10 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
     if (outcome.status === "completed" && jsonBytes({ ...r, result: outcome.result }) > MAX_TASK_RECORD_BYTES) {
       // Too large to store means too large to serve: the task fails as the call would have (-32003).
       r.status = "failed";
-      r.error = { code: LIMIT_EXCEEDED, message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep` };
+      r.error = {
+        code: LIMIT_EXCEEDED,
+        message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep`,
+      };
       r.statusMessage = "The result was too large to keep";
     } else if (outcome.status === "completed") {
       r.result = outcome.result;
@@ -249,7 +266,12 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
   private publish(r: TaskRecord): void {
     this.wakeWatchers();
     const message = taskStatusNotification(r, r.status === "input_required" ? this.store.outstanding() : {}) as TaskStatusNotification;
-    this.ctx.waitUntil(publishTaskStatus(this.env as EdgeEnv, message, r.owner).then(() => undefined, (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error)));
+    this.ctx.waitUntil(
+      publishTaskStatus(this.env as EdgeEnv, message, r.owner).then(
+        () => undefined,
+        (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error),
+      ),
+    );
   }
 
   private wakeWatchers(): void {

@@ -58,7 +58,11 @@ export class TaskRun<Env> {
       (outcome) => this.host.finished(this, outcome),
       (error: unknown) => {
         console.error(`mcp-edge: task ${record.taskId} (tool ${record.tool}) failed outside its handler`, error);
-        this.host.finished(this, { status: "failed", error: { code: INTERNAL_ERROR, message: "Internal error" }, statusMessage: "The task failed" });
+        this.host.finished(this, {
+          status: "failed",
+          error: { code: INTERNAL_ERROR, message: "Internal error" },
+          statusMessage: "The task failed",
+        });
       },
     );
   }
@@ -83,10 +87,15 @@ export class TaskRun<Env> {
     const tool = this.host.server.tools.get(record.tool);
     if (!tool) {
       // The deployment changed under the task: the tool it ran is gone.
-      return { status: "failed", error: { code: INTERNAL_ERROR, message: `The tool "${record.tool}" no longer exists` }, statusMessage: "The tool no longer exists" };
+      return {
+        status: "failed",
+        error: { code: INTERNAL_ERROR, message: `The tool "${record.tool}" no longer exists` },
+        statusMessage: "The tool no longer exists",
+      };
     }
     const checked = await tool.input.validate(record.args);
-    if (!checked.ok) return { status: "completed", result: { ...toolError(`Invalid arguments for tool "${record.tool}": ${checked.message}`) } };
+    if (!checked.ok)
+      return { status: "completed", result: { ...toolError(`Invalid arguments for tool "${record.tool}": ${checked.message}`) } };
     const signal = this.controller.signal;
     let result: CallToolResult;
     try {
@@ -94,21 +103,33 @@ export class TaskRun<Env> {
     } catch (error) {
       if (signal.aborted) return { status: "cancelled", statusMessage: "Cancelled by the client" };
       // An RpcError is a protocol error the author meant for the client: the task fails with it.
-      if (error instanceof RpcError) return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
+      if (error instanceof RpcError)
+        return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
       // Anything else is a failing tool: a result the model sees (isError), as in a synchronous call.
       const message = error instanceof Error ? error.message : String(error);
       return { status: "completed", result: { ...toolError(message || `Tool "${record.tool}" failed`) } };
     }
     if (!isObject(result) || !Array.isArray(result.content)) {
       console.error(`mcp-edge: task tool "${record.tool}" returned something other than a CallToolResult`);
-      return { status: "failed", error: { code: INTERNAL_ERROR, message: "Internal error" }, statusMessage: "The tool returned an invalid result" };
+      return {
+        status: "failed",
+        error: { code: INTERNAL_ERROR, message: "Internal error" },
+        statusMessage: "The tool returned an invalid result",
+      };
     }
     if (tool.output && !result.isError) {
       if (!isObject(result.structuredContent)) {
-        return { status: "completed", result: { ...toolError(`Tool "${record.tool}" declares an outputSchema but returned no structuredContent`) } };
+        return {
+          status: "completed",
+          result: { ...toolError(`Tool "${record.tool}" declares an outputSchema but returned no structuredContent`) },
+        };
       }
       const out = await tool.output.validate(result.structuredContent);
-      if (!out.ok) return { status: "completed", result: { ...toolError(`Tool "${record.tool}" returned structuredContent that does not match its outputSchema: ${out.message}`) } };
+      if (!out.ok)
+        return {
+          status: "completed",
+          result: { ...toolError(`Tool "${record.tool}" returned structuredContent that does not match its outputSchema: ${out.message}`) },
+        };
     }
     return { status: "completed", result: { ...result } };
   }
@@ -158,8 +179,12 @@ export class TaskRun<Env> {
   private ask(method: string, params: Params, signal: AbortSignal): Promise<Params> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const json = JSON.stringify(params);
-    if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`));
-    if (this.waiters.size >= MAX_OUTSTANDING_ASKS) return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+    if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES)
+      return Promise.reject(
+        new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+      );
+    if (this.waiters.size >= MAX_OUTSTANDING_ASKS)
+      return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
     const position = this.nextPosition++;
     const store = this.host.store;
     const existing = store.askAt(position);
@@ -175,10 +200,14 @@ export class TaskRun<Env> {
     }
     const answered = new Promise<Params>((resolve, reject) => {
       this.waiters.set(key, { resolve, reject });
-      signal.addEventListener("abort", () => {
-        this.waiters.delete(key);
-        reject(signal.reason);
-      }, { once: true });
+      signal.addEventListener(
+        "abort",
+        () => {
+          this.waiters.delete(key);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
     });
     this.host.asked(this);
     return answered;

@@ -29,7 +29,9 @@ export class TaskStore {
   private ensureTables(): void {
     if (this.ready) return;
     this.sql.exec("CREATE TABLE IF NOT EXISTS task_record (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)");
-    this.sql.exec("CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)");
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)",
+    );
     this.ready = true;
   }
 
@@ -51,7 +53,9 @@ export class TaskStore {
 
   askAt(position: number): AskRow | undefined {
     if (!this.ready) return undefined;
-    return this.sql.exec<Record<string, SqlStorageValue>>("SELECT position, key, method, params, answer FROM task_ask WHERE position = ?", position).toArray()[0] as AskRow | undefined;
+    return this.sql
+      .exec<Record<string, SqlStorageValue>>("SELECT position, key, method, params, answer FROM task_ask WHERE position = ?", position)
+      .toArray()[0] as AskRow | undefined;
   }
 
   addAsk(position: number, key: string, method: string, params: string): void {
@@ -75,7 +79,9 @@ export class TaskStore {
   outstanding(): Record<string, InputRequest> {
     const out: Record<string, InputRequest> = {};
     if (!this.ready) return out;
-    for (const row of this.sql.exec<{ key: string; method: string; params: string }>("SELECT key, method, params FROM task_ask WHERE answer IS NULL ORDER BY position")) {
+    for (const row of this.sql.exec<{ key: string; method: string; params: string }>(
+      "SELECT key, method, params FROM task_ask WHERE answer IS NULL ORDER BY position",
+    )) {
       out[row.key] = { method: row.method, params: JSON.parse(row.params) as Record<string, unknown> };
     }
     return out;

@@ -62,7 +62,9 @@ function toPrincipal(token: VerifiedToken): Principal {
 /** Authenticates one request to a protected route. */
 export async function authenticate(request: Request, auth: ResolvedAuth, env: unknown): Promise<AuthOutcome> {
   if (hasQueryToken(request.url)) {
-    return fail(refuse(auth, "invalid_request", "access tokens are not accepted in the query string; send them in the Authorization header"));
+    return fail(
+      refuse(auth, "invalid_request", "access tokens are not accepted in the query string; send them in the Authorization header"),
+    );
   }
   const header = request.headers.get("Authorization");
   if (header === null) return fail(unauthenticated(auth));
@@ -121,7 +123,8 @@ export function checkScopes(requests: readonly RequestMessage[], principal: Prin
     const missing = needed.filter((s) => !principal.scopes.includes(s));
     if (missing.length === 0) continue;
     const all = [...new Set([...auth.requiredScopes, ...needed])];
-    const what = request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
+    const what =
+      request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
     return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, all);
   }
   return undefined;

@@ -48,10 +48,13 @@ export interface BuiltinAuthorizationServer<Env> {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> | undefined;
 }
 
-export function createAuthorizationServer<Env extends AuthorizationServerEnv>(options: AuthorizationServerOptions<Env>): BuiltinAuthorizationServer<Env> {
+export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
+  options: AuthorizationServerOptions<Env>,
+): BuiltinAuthorizationServer<Env> {
   const issuer = canonicalResource(options.issuer);
   const resource = canonicalResource(options.resource);
-  if (!issuer || new URL(issuer).pathname !== "/") throw new TypeError("createAuthorizationServer: issuer must be an origin such as https://mcp.example.com");
+  if (!issuer || new URL(issuer).pathname !== "/")
+    throw new TypeError("createAuthorizationServer: issuer must be an origin such as https://mcp.example.com");
   if (!resource) throw new TypeError("createAuthorizationServer: resource must be an absolute http(s) URI");
   const provider = new OAuthAuthorizationServer<Env>({
     issuer,

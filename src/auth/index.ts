@@ -9,6 +9,13 @@ export { jwtVerifier, DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions } from "./
 export { introspectionVerifier, type IntrospectionVerifierOptions } from "./introspection";
 export { canonicalResource } from "./canonical";
 export {
-  createAuthorizationServer, withAuthorizationServer, AUTHORIZE_PATH, TOKEN_PATH, REGISTER_PATH,
-  type AuthorizationServerOptions, type AuthorizationServerEnv, type AuthorizeHandler, type BuiltinAuthorizationServer,
+  createAuthorizationServer,
+  withAuthorizationServer,
+  AUTHORIZE_PATH,
+  TOKEN_PATH,
+  REGISTER_PATH,
+  type AuthorizationServerOptions,
+  type AuthorizationServerEnv,
+  type AuthorizeHandler,
+  type BuiltinAuthorizationServer,
 } from "./builtin-server";

@@ -5,7 +5,16 @@
  * asymmetric algorithms only (never `none`, never an HMAC secret). The audience is returned for
  * the runtime to bind to the canonical resource URI; scopes come from `scope` or `scp`.
  */
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, jwtVerify, type FetchImplementation, type JSONWebKeySet, type JWTPayload } from "jose";
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  errors,
+  jwtVerify,
+  type FetchImplementation,
+  type JSONWebKeySet,
+  type JWTPayload,
+} from "jose";
 import { TokenError, type TokenVerifier, type VerifiedToken } from "./options";
 
 /** Public-key JWS algorithms; symmetric (HS*) and `none` are never accepted. */
@@ -51,13 +60,16 @@ function reasonFor(error: unknown): string | undefined {
       case "iss":
         return "the access token was issued by an authorization server this resource does not trust";
       default:
-        return error.reason === "missing" ? `the access token lacks the "${error.claim}" claim` : `the access token's "${error.claim}" is invalid`;
+        return error.reason === "missing"
+          ? `the access token lacks the "${error.claim}" claim`
+          : `the access token's "${error.claim}" is invalid`;
     }
   }
   if (error instanceof errors.JWSSignatureVerificationFailed) return "the access token's signature does not verify";
   if (error instanceof errors.JWKSNoMatchingKey) return "the access token is signed with a key this resource does not know";
   if (error instanceof errors.JWKSMultipleMatchingKeys) return "the access token names no key id and several keys match";
-  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return "the access token's signature algorithm is not accepted";
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
+    return "the access token's signature algorithm is not accepted";
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return "the access token is not a well-formed signed JWT";
   return undefined;
 }

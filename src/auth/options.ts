@@ -100,7 +100,11 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
   for (const [tool, scopes] of Object.entries(o.toolScopes ?? {})) toolScopes.set(tool, checkScopeList(`auth.toolScopes.${tool}`, scopes));
   const resourceScopes = Object.entries(o.resourceScopes ?? {}).map(([pattern, scopes]) => {
     const prefix = pattern.endsWith("*");
-    return { pattern: prefix ? pattern.slice(0, -1) : pattern, prefix, scopes: checkScopeList(`auth.resourceScopes["${pattern}"]`, scopes) };
+    return {
+      pattern: prefix ? pattern.slice(0, -1) : pattern,
+      prefix,
+      scopes: checkScopeList(`auth.resourceScopes["${pattern}"]`, scopes),
+    };
   });
   const metadata: Record<string, unknown> = {
     resource,

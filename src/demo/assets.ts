@@ -7,8 +7,7 @@
  * A 1x1 RGBA PNG (8-bit, colour type 6): signature, IHDR, one IDAT (zlib, 1 pixel), IEND.
  * Used by the image tool, the mixed-content tool, the binary resource and the image prompt.
  */
-export const PNG_1X1_BASE64 =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+export const PNG_1X1_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /**
  * A minimal WAV file: the 44-byte RIFF/WAVE header with an empty data chunk.

@@ -15,24 +15,26 @@ export const DEMO_USER = { id: "demo-user", name: "Demo User" };
 /** A user name the demo accepts: short, and plain enough to be a subject in logs and tokens. */
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function page(details: ConsentDescription, handle: string): string {
-  const name = escape(details.clientName);
-  const origin = details.clientDomain ? `Published by <strong>${escape(details.clientDomain)}</strong>.` : "This app registered itself; its name is not verified.";
+  const name = escapeHtml(details.clientName);
+  const origin = details.clientDomain
+    ? `Published by <strong>${escapeHtml(details.clientDomain)}</strong>.`
+    : "This app registered itself; its name is not verified.";
   const scopes = details.scope
-    .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}" checked> ${escape(scope)}</label>`)
+    .map((scope) => `<label><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked> ${escapeHtml(scope)}</label>`)
     .join("<br>");
   return `<!doctype html>
 <meta charset="utf-8">
 <title>Authorize ${name}</title>
 <h1>Allow ${name} to use the mcp-edge demo?</h1>
 <p>Demo sign-in, no password: act as any user name (letters, digits, <code>.</code>, <code>_</code>, <code>-</code>; at most 40).</p>
-<p>${origin} Access will be sent to <strong>${escape(details.redirectHost)}</strong>.</p>
+<p>${origin} Access will be sent to <strong>${escapeHtml(details.redirectHost)}</strong>.</p>
 ${details.redirectIsLoopback ? "<p><strong>This sends access to an app on your computer.</strong> Continue only if you just started signing in from it.</p>" : ""}
 <form method="post">
-  <input type="hidden" name="handle" value="${escape(handle)}">
-  <p><label>User name <input name="user" value="${escape(DEMO_USER.id)}" required maxlength="40" pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,39}"></label></p>
+  <input type="hidden" name="handle" value="${escapeHtml(handle)}">
+  <p><label>User name <input name="user" value="${escapeHtml(DEMO_USER.id)}" required maxlength="40" pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,39}"></label></p>
   ${scopes}
   <p><button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Deny</button></p>
 </form>`;
@@ -59,7 +61,8 @@ async function decide(request: Request, oauth: OAuthHelpers): Promise<Response> 
   }
   // The user name is the form's (checked before the handle is spent); absent means the default demo user.
   const user = String(form.get("user") ?? DEMO_USER.id).trim();
-  if (!USER_NAME.test(user)) return plain(400, "The user name must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit.");
+  if (!USER_NAME.test(user))
+    return plain(400, "The user name must be 1-40 letters, digits, '.', '_' or '-', starting with a letter or digit.");
   const approved = await oauth.approveConsent(request, handle, { scope: form.getAll("scope").map(String) });
   const { redirectTo } = await oauth.completeAuthorization({
     request: approved.request, // from storage, not from the form

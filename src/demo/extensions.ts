@@ -102,7 +102,11 @@ button{font-size:15px;padding:8px 14px;border-radius:8px;border:0;background:#2f
 /** Adds the extension demos to a server (one call from the demo's definition). */
 export function addExtensionDemos(server: McpServer<EdgeEnv>): void {
   addTaskFixtures(server);
-  server.uiResource(DICE_APP_URI, { name: "dice-board", title: "Dice board", description: "Shows a roll of dice and rolls again through the host", prefersBorder: true }, () => DICE_PAGE);
+  server.uiResource(
+    DICE_APP_URI,
+    { name: "dice-board", title: "Dice board", description: "Shows a roll of dice and rolls again through the host", prefersBorder: true },
+    () => DICE_PAGE,
+  );
 
   server.tool(
     "roll_dice",
@@ -127,12 +131,19 @@ export function addExtensionDemos(server: McpServer<EdgeEnv>): void {
     {
       title: "Build a report (task)",
       description: "A long job: asks for a title, then works in steps with progress. Runs as a task for clients with the Tasks extension",
-      input: { type: "object", properties: { steps: { type: "integer", minimum: 1, maximum: 20, description: "Work steps of 200 ms (default 5)" } } },
+      input: {
+        type: "object",
+        properties: { steps: { type: "integer", minimum: 1, maximum: 20, description: "Work steps of 200 ms (default 5)" } },
+      },
       task: { support: "optional", resumable: true },
     },
     async ({ steps }, ctx) => {
       const total = typeof steps === "number" ? steps : 5;
-      const answer = await ctx.elicit("Title of the report?", { type: "object", properties: { title: { type: "string" } }, required: ["title"] });
+      const answer = await ctx.elicit("Title of the report?", {
+        type: "object",
+        properties: { title: { type: "string" } },
+        required: ["title"],
+      });
       if (answer.action !== "accept") return { content: [text("No report: the title was declined")] };
       // Side effects belong after the last ask: a resumed run replays the asks, not the work before them.
       for (let i = 1; i <= total; i++) {

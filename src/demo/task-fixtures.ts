@@ -11,55 +11,84 @@ import type { McpServer } from "../mcp/server";
 const confirmSchema = { type: "object", properties: { confirm: { type: "boolean", description: "Go ahead?" } }, required: ["confirm"] };
 
 export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
-  server.tool("greet", {
-    description: "Greets by name (conformance tasks-*: the sync-only tool)",
-    input: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
-  }, ({ name }) => ({ content: [text(`Hello, ${String(name)}!`)] }));
+  server.tool(
+    "greet",
+    {
+      description: "Greets by name (conformance tasks-*: the sync-only tool)",
+      input: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    },
+    ({ name }) => ({ content: [text(`Hello, ${String(name)}!`)] }),
+  );
 
-  server.tool("slow_compute", {
-    description: "Works for `seconds` then returns; runs as a task for clients with the Tasks extension, and ends cancelled on tasks/cancel",
-    input: { type: "object", properties: { seconds: { type: "number", minimum: 0, maximum: 300 }, label: { type: "string" } }, required: ["seconds"] },
-    task: "optional",
-  }, async ({ seconds, label }, ctx) => {
-    await scheduler.wait(Number(seconds) * 1000, { signal: ctx.signal });
-    return { content: [text(`Computed ${typeof label === "string" ? label : "result"} after ${String(seconds)} s`)] };
-  });
+  server.tool(
+    "slow_compute",
+    {
+      description:
+        "Works for `seconds` then returns; runs as a task for clients with the Tasks extension, and ends cancelled on tasks/cancel",
+      input: {
+        type: "object",
+        properties: { seconds: { type: "number", minimum: 0, maximum: 300 }, label: { type: "string" } },
+        required: ["seconds"],
+      },
+      task: "optional",
+    },
+    async ({ seconds, label }, ctx) => {
+      await scheduler.wait(Number(seconds) * 1000, { signal: ctx.signal });
+      return { content: [text(`Computed ${typeof label === "string" ? label : "result"} after ${String(seconds)} s`)] };
+    },
+  );
 
-  server.tool("failing_job", {
-    description: "Runs only as a task and always ends with a tool execution error after about a second",
-    task: "required",
-  }, async (_args, ctx) => {
-    await scheduler.wait(1000, { signal: ctx.signal });
-    return toolError("The job failed: the input data set is empty");
-  });
+  server.tool(
+    "failing_job",
+    {
+      description: "Runs only as a task and always ends with a tool execution error after about a second",
+      task: "required",
+    },
+    async (_args, ctx) => {
+      await scheduler.wait(1000, { signal: ctx.signal });
+      return toolError("The job failed: the input data set is empty");
+    },
+  );
 
-  server.tool("protocol_error_job", {
-    description: "A task whose work ends in a protocol (JSON-RPC) error, so the task fails",
-    task: "optional",
-  }, () => {
-    throw new RpcError(INTERNAL_ERROR, "The job could not reach its backend");
-  });
+  server.tool(
+    "protocol_error_job",
+    {
+      description: "A task whose work ends in a protocol (JSON-RPC) error, so the task fails",
+      task: "optional",
+    },
+    () => {
+      throw new RpcError(INTERNAL_ERROR, "The job could not reach its backend");
+    },
+  );
 
-  server.interactiveTool("confirm_delete", {
-    description: "Asks for confirmation (elicitation) before deleting a file; as a task the question is the task's inputRequest",
-    input: { type: "object", properties: { filename: { type: "string" } }, required: ["filename"] },
-    task: "optional",
-  }, async ({ filename }, ctx) => {
-    const answer = await ctx.elicit(`Delete ${String(filename)}?`, confirmSchema);
-    const yes = answer.action === "accept" && answer.content.confirm === true;
-    return { content: [text(yes ? `Deleted ${String(filename)}` : `Kept ${String(filename)}`)] };
-  });
+  server.interactiveTool(
+    "confirm_delete",
+    {
+      description: "Asks for confirmation (elicitation) before deleting a file; as a task the question is the task's inputRequest",
+      input: { type: "object", properties: { filename: { type: "string" } }, required: ["filename"] },
+      task: "optional",
+    },
+    async ({ filename }, ctx) => {
+      const answer = await ctx.elicit(`Delete ${String(filename)}?`, confirmSchema);
+      const yes = answer.action === "accept" && answer.content.confirm === true;
+      return { content: [text(yes ? `Deleted ${String(filename)}` : `Kept ${String(filename)}`)] };
+    },
+  );
 
-  server.interactiveTool("multi_input", {
-    description: "Asks two questions together, so two inputRequests are pending side by side",
-    task: "optional",
-  }, async (_args, ctx) => {
-    const [first, second] = await Promise.all([
-      ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
-      ctx.elicit("Your favourite colour?", { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] }),
-    ]);
-    const name = first.action === "accept" ? String(first.content.name ?? "someone") : "someone";
-    const colour = second.action === "accept" ? String(second.content.colour ?? "no colour") : "no colour";
-    return { content: [text(`${name} likes ${colour}`)] };
-  });
+  server.interactiveTool(
+    "multi_input",
+    {
+      description: "Asks two questions together, so two inputRequests are pending side by side",
+      task: "optional",
+    },
+    async (_args, ctx) => {
+      const [first, second] = await Promise.all([
+        ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
+        ctx.elicit("Your favourite colour?", { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] }),
+      ]);
+      const name = first.action === "accept" ? String(first.content.name ?? "someone") : "someone";
+      const colour = second.action === "accept" ? String(second.content.colour ?? "no colour") : "no colour";
+      return { content: [text(`${name} likes ${colour}`)] };
+    },
+  );
 }

@@ -23,13 +23,21 @@ const SCOPES = ["mcp"];
 
 // Two tools only this Worker has: who the token says you are, in the Worker and in the session object.
 demoServer
-  .tool("whoami", { description: "The authenticated principal, as the server sees it (simple tool, runs in the Worker)." }, (_args, ctx) => ({
-    content: [text(JSON.stringify({ principal: ctx.principal, sessionSubject: ctx.session?.subject }))],
-  }))
-  .interactiveTool("whoami_interactive", { description: "The authenticated principal, seen by a tool running in the session object." }, async (_args, ctx) => {
-    await ctx.log("info", `called by ${ctx.principal?.subject ?? "nobody"}`);
-    return { content: [text(JSON.stringify({ principal: ctx.principal, sessionSubject: ctx.session?.subject }))] };
-  });
+  .tool(
+    "whoami",
+    { description: "The authenticated principal, as the server sees it (simple tool, runs in the Worker)." },
+    (_args, ctx) => ({
+      content: [text(JSON.stringify({ principal: ctx.principal, sessionSubject: ctx.session?.subject }))],
+    }),
+  )
+  .interactiveTool(
+    "whoami_interactive",
+    { description: "The authenticated principal, seen by a tool running in the session object." },
+    async (_args, ctx) => {
+      await ctx.log("info", `called by ${ctx.principal?.subject ?? "nobody"}`);
+      return { content: [text(JSON.stringify({ principal: ctx.principal, sessionSubject: ctx.session?.subject }))] };
+    },
+  );
 
 /** The Worker for one public origin, built on first use (the origin comes from a variable). */
 const workers = new Map<string, { fetch: WorkerFetch<Env> }>();
@@ -39,10 +47,21 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   let worker = workers.get(origin);
   if (worker) return worker;
   const resource = `${origin}/mcp`;
-  const authorizationServer = createAuthorizationServer<Env>({ issuer: origin, resource, scopesSupported: SCOPES, authorize: demoAuthorize });
+  const authorizationServer = createAuthorizationServer<Env>({
+    issuer: origin,
+    resource,
+    scopesSupported: SCOPES,
+    authorize: demoAuthorize,
+  });
   const edge = createMcpEdge(demoServer, {
     path: "/mcp",
-    auth: { resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES, resourceName: "mcp-edge demo" },
+    auth: {
+      resource,
+      authorizationServers: [origin],
+      verify: authorizationServer.verify,
+      requiredScopes: SCOPES,
+      resourceName: "mcp-edge demo",
+    },
   });
   worker = withAuthorizationServer(edge.worker, authorizationServer);
   workers.set(origin, worker);

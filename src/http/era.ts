@@ -58,19 +58,30 @@ function refused(refusal: Refusal, id: RequestId | null, modern: boolean): EraDe
 function decideClaimed(headers: Headers, message: RequestMessage, options: ResolvedOptions): EraDecision {
   const id = message.id;
   const header = headerValue(headers, HEADER_PROTOCOL_VERSION);
-  if (header === null) return refused({ reason: "header-mismatch", message: `the ${HEADER_PROTOCOL_VERSION} header is required` }, id, true);
+  if (header === null)
+    return refused({ reason: "header-mismatch", message: `the ${HEADER_PROTOCOL_VERSION} header is required` }, id, true);
   const read = readEnvelope(message.params);
   if (!read.ok) return refused({ reason: "invalid-envelope", message: read.problem }, id, true);
   const claimed = read.envelope.protocolVersion;
   if (header !== claimed) {
-    return refused({ reason: "header-mismatch", message: `${HEADER_PROTOCOL_VERSION} "${header.slice(0, 40)}" does not match _meta protocolVersion "${claimed.slice(0, 40)}"` }, id, true);
+    return refused(
+      {
+        reason: "header-mismatch",
+        message: `${HEADER_PROTOCOL_VERSION} "${header.slice(0, 40)}" does not match _meta protocolVersion "${claimed.slice(0, 40)}"`,
+      },
+      id,
+      true,
+    );
   }
   if (!isModernVersion(claimed)) {
     return refused({ reason: "unsupported-protocol-version", requested: claimed, supported: servedVersions(options) }, id, true);
   }
   const method = headerValue(headers, HEADER_MCP_METHOD);
   if (method !== message.method) {
-    const what = method === null ? `the ${HEADER_MCP_METHOD} header is required` : `${HEADER_MCP_METHOD} "${method.slice(0, 100)}" does not match the body's method`;
+    const what =
+      method === null
+        ? `the ${HEADER_MCP_METHOD} header is required`
+        : `${HEADER_MCP_METHOD} "${method.slice(0, 100)}" does not match the body's method`;
     return refused({ reason: "header-mismatch", message: what }, id, true);
   }
   const field = MCP_NAME_SOURCES[message.method];
@@ -78,9 +89,13 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
     const bodyValue = message.params?.[field];
     const raw = headerValue(headers, HEADER_MCP_NAME);
     const name = raw === null ? undefined : decodeParamValue(raw);
-    if (raw !== null && name === undefined) return refused({ reason: "header-mismatch", message: `${HEADER_MCP_NAME} has a malformed base64 value` }, id, true);
+    if (raw !== null && name === undefined)
+      return refused({ reason: "header-mismatch", message: `${HEADER_MCP_NAME} has a malformed base64 value` }, id, true);
     if (name !== bodyValue && !(name === undefined && typeof bodyValue !== "string")) {
-      const what = name === undefined ? `the ${HEADER_MCP_NAME} header is required for ${message.method}` : `${HEADER_MCP_NAME} does not match params.${field}`;
+      const what =
+        name === undefined
+          ? `the ${HEADER_MCP_NAME} header is required for ${message.method}`
+          : `${HEADER_MCP_NAME} does not match params.${field}`;
       return refused({ reason: "header-mismatch", message: what }, id, true);
     }
   }
@@ -100,7 +115,9 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
   const header = headers.get(HEADER_PROTOCOL_VERSION);
   const modernHeader = isModernVersion(header);
   if (parsed.batch) {
-    const claimed = parsed.entries.find((e) => e.ok && (e.message.kind === "request" || e.message.kind === "notification") && hasClaim(e.message.params));
+    const claimed = parsed.entries.find(
+      (e) => e.ok && (e.message.kind === "request" || e.message.kind === "notification") && hasClaim(e.message.params),
+    );
     if (claimed) return refused({ reason: "batch-with-claim" }, null, true);
     return legacyOrRefused(options, null, header);
   }
@@ -113,12 +130,24 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
   }
   if (hasClaim(message.params)) return decideClaimed(headers, message, options);
   if (message.method === "initialize" && modernHeader) {
-    return refused({ reason: "header-mismatch", message: `initialize is a 2025-era request; ${HEADER_PROTOCOL_VERSION} "${header}" names a 2026 revision` }, message.id, true);
+    return refused(
+      {
+        reason: "header-mismatch",
+        message: `initialize is a 2025-era request; ${HEADER_PROTOCOL_VERSION} "${header}" names a 2026 revision`,
+      },
+      message.id,
+      true,
+    );
   }
   if (modernHeader) {
-    return refused({ reason: "invalid-envelope", message: `${HEADER_PROTOCOL_VERSION} is "${header}" but params._meta carries no protocol fields` }, message.id, true);
+    return refused(
+      { reason: "invalid-envelope", message: `${HEADER_PROTOCOL_VERSION} is "${header}" but params._meta carries no protocol fields` },
+      message.id,
+      true,
+    );
   }
-  const asked = message.method === "initialize" && typeof message.params?.protocolVersion === "string" ? message.params.protocolVersion : header;
+  const asked =
+    message.method === "initialize" && typeof message.params?.protocolVersion === "string" ? message.params.protocolVersion : header;
   return legacyOrRefused(options, message.id, asked);
 }
 
@@ -126,5 +155,9 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
 function legacyOrRefused(options: ResolvedOptions, id: RequestId | null, requested: string | null = null): EraDecision {
   if (options.eras.legacy) return { era: "2025" };
   // 2025-06-18 Streamable HTTP: no header means 2025-03-26.
-  return refused({ reason: "unsupported-protocol-version", requested: requested ?? "2025-03-26", supported: servedVersions(options) }, id, false);
+  return refused(
+    { reason: "unsupported-protocol-version", requested: requested ?? "2025-03-26", supported: servedVersions(options) },
+    id,
+    false,
+  );
 }

@@ -9,7 +9,13 @@ import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
-import { encodePrincipal, HEADER_LEGACY_ENDPOINT, HEADER_PRINCIPAL, LEGACY_OPEN_URL, LEGACY_POST_URL } from "../../durable-objects/protocol";
+import {
+  encodePrincipal,
+  HEADER_LEGACY_ENDPOINT,
+  HEADER_PRINCIPAL,
+  LEGACY_OPEN_URL,
+  LEGACY_POST_URL,
+} from "../../durable-objects/protocol";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
@@ -20,16 +26,31 @@ function principalHeaders(principal: Principal | undefined): Record<string, stri
   return principal ? { [HEADER_PRINCIPAL]: encodePrincipal(principal) } : {};
 }
 
-export async function openLegacyStream<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, messagesPath: string, principal?: Principal): Promise<Response> {
+export async function openLegacyStream<Env extends EdgeEnv>(
+  request: Request,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  messagesPath: string,
+  principal?: Principal,
+): Promise<Response> {
   const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
-  return namespace.get(id).fetch(new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }));
+  return namespace
+    .get(id)
+    .fetch(
+      new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
+    );
 }
 
-export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, principal?: Principal): Promise<Response> {
+export async function postLegacyMessage<Env extends EdgeEnv>(
+  request: Request,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal?: Principal,
+): Promise<Response> {
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
@@ -45,5 +66,11 @@ export async function postLegacyMessage<Env extends EdgeEnv>(request: Request, e
     const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, rt.options.auth) : undefined;
     if (denied) return denied;
   }
-  return namespace.get(id).fetch(new Request(LEGACY_POST_URL, { method: "POST", headers: { "Content-Type": "application/json", ...principalHeaders(principal) }, body: body.text }));
+  return namespace.get(id).fetch(
+    new Request(LEGACY_POST_URL, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...principalHeaders(principal) },
+      body: body.text,
+    }),
+  );
 }

@@ -73,7 +73,10 @@ export async function serveListen<Env extends EdgeEnv>(
 
 function invalidParams(id: RequestId, message: string): Checked {
   // An error in a request's params is a JSON-RPC answer, not a transport failure: HTTP 200.
-  return { ok: false, response: json({ jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `subscriptions/listen: ${message}` } }) };
+  return {
+    ok: false,
+    response: json({ jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `subscriptions/listen: ${message}` } }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -113,15 +116,28 @@ const LIST_FLAGS = [
   ["resourcesListChanged", "resources"],
 ] as const;
 
-function checkListen<Env>(message: { id: RequestId; params: Params | undefined }, capabilities: Record<string, unknown>, rt: ListenRuntime<Env>, features: ListenFeatures): Checked {
+function checkListen<Env>(
+  message: { id: RequestId; params: Params | undefined },
+  capabilities: Record<string, unknown>,
+  rt: ListenRuntime<Env>,
+  features: ListenFeatures,
+): Checked {
   const { id, params } = message;
   const requested = params?.notifications;
-  if (!isObject(requested)) return invalidParams(id, 'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}');
+  if (!isObject(requested))
+    return invalidParams(
+      id,
+      'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
+    );
   const max = rt.options.listen.maxSubscriptions;
   const filter: ListenFilter = {};
   let size = 0;
   const { server } = rt;
-  const has = { tools: server.tools.size > 0, prompts: server.prompts.size > 0, resources: server.resources.size > 0 || server.templates.length > 0 };
+  const has = {
+    tools: server.tools.size > 0,
+    prompts: server.prompts.size > 0,
+    resources: server.resources.size > 0 || server.templates.length > 0,
+  };
 
   for (const [flag, list] of LIST_FLAGS) {
     const value = requested[flag];
@@ -163,5 +179,8 @@ function charsOf(list: string[]): number {
 }
 
 function tooLarge(id: RequestId, size: number): Checked {
-  return invalidParams(id, `the URIs and task ids of one stream come to ${size} characters; at most ${MAX_FILTER_CHARS} are allowed (split them over several streams)`);
+  return invalidParams(
+    id,
+    `the URIs and task ids of one stream come to ${size} characters; at most ${MAX_FILTER_CHARS} are allowed (split them over several streams)`,
+  );
 }

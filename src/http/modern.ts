@@ -10,7 +10,16 @@ import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import { errorMessage, notification, resultMessage, toWire, type Params, type RequestId, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import {
+  errorMessage,
+  notification,
+  resultMessage,
+  toWire,
+  type Params,
+  type RequestId,
+  type RequestMessage,
+  type ResponseMessage,
+} from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
@@ -35,7 +44,10 @@ type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
  */
 function modernCodes(response: ResponseMessage): ResponseMessage {
   if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
-  return errorMessage(response.id, { code: INVALID_PARAMS, message: `Invalid params: an inputResponses answer is malformed (${response.error.message})` });
+  return errorMessage(response.id, {
+    code: INVALID_PARAMS,
+    message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
+  });
 }
 
 /** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
@@ -87,11 +99,21 @@ async function answersOf(message: RequestMessage, binding: () => Promise<StateBi
 }
 
 /** `input_required` with every outstanding ask and a state carrying the answers used so far. */
-async function inputRequired<Env>(id: RequestId, run: MrtrRun, binding: () => Promise<StateBinding>, env: unknown, server: McpServer<Env>, ttlMs: number): Promise<ResponseMessage> {
+async function inputRequired<Env>(
+  id: RequestId,
+  run: MrtrRun,
+  binding: () => Promise<StateBinding>,
+  env: unknown,
+  server: McpServer<Env>,
+  ttlMs: number,
+): Promise<ResponseMessage> {
   const problem = secretProblem(secretOf(env));
   if (problem) {
     console.error(`mcp-edge: a handler asked the client for input, but ${problem}`);
-    return errorMessage(id, { code: INTERNAL_ERROR, message: "This server cannot ask the client for input: it has no state secret configured (MCP_STATE_SECRET)" });
+    return errorMessage(id, {
+      code: INTERNAL_ERROR,
+      message: "This server cannot ask the client for input: it has no state secret configured (MCP_STATE_SECRET)",
+    });
   }
   const requestState = await signState(secretOf(env) as string, await binding(), run.used, ttlMs);
   const inputRequests = Object.fromEntries([...run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
@@ -100,7 +122,12 @@ async function inputRequired<Env>(id: RequestId, run: MrtrRun, binding: () => Pr
 
 /** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
 export async function serveModern<Env extends EdgeEnv>(
-  headers: Headers, message: RequestMessage, envelope: RequestEnvelope, env: Env, rt: EdgeRuntime<Env>, principal?: Principal,
+  headers: Headers,
+  message: RequestMessage,
+  envelope: RequestEnvelope,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal?: Principal,
 ): Promise<Response> {
   const id = message.id;
   // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
@@ -117,7 +144,8 @@ export async function serveModern<Env extends EdgeEnv>(
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
-    const mismatch = tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
+    const mismatch =
+      tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
     if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
   }
   const mrtr = MRTR_METHODS.has(message.method);
@@ -135,8 +163,16 @@ export async function serveModern<Env extends EdgeEnv>(
   }
 
   const base: DispatchContext<Env> = {
-    server: rt.server, env, sessions: false, session: undefined, protocolVersion: envelope.protocolVersion as AnyVersion,
-    envelope, supportedVersions: servedVersions(rt.options), channel: undefined, ops: undefined, principal,
+    server: rt.server,
+    env,
+    sessions: false,
+    session: undefined,
+    protocolVersion: envelope.protocolVersion as AnyVersion,
+    envelope,
+    supportedVersions: servedVersions(rt.options),
+    channel: undefined,
+    ops: undefined,
+    principal,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
@@ -150,7 +186,9 @@ export async function serveModern<Env extends EdgeEnv>(
     notify: (method, params) => reply.notify(toWire(notification(method, params))),
     // mrtr.mdx: only tools/call, prompts/get and resources/read may answer input_required.
     request: (method, params, _signal, key) =>
-      mrtr ? run.request(method, params, key) : Promise.reject(new RpcError(INVALID_PARAMS, `${message.method} cannot ask the client for input`)),
+      mrtr
+        ? run.request(method, params, key)
+        : Promise.reject(new RpcError(INVALID_PARAMS, `${message.method} cannot ask the client for input`)),
     closeStream: () => undefined,
     // server/utilities/logging.mdx: no level in _meta, no notifications/message.
     logLevel: () => envelope.logLevel ?? "none",
@@ -169,7 +207,9 @@ export async function serveModern<Env extends EdgeEnv>(
   };
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
   if (first === "stream") {
-    void outcome.then(finalize).then((response) => reply.finish(toWire(response)))
+    void outcome
+      .then(finalize)
+      .then((response) => reply.finish(toWire(response)))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }

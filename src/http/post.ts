@@ -28,7 +28,13 @@ import { checkScopes } from "../auth/authenticate";
 import { forwardHeaders, type Principal } from "../auth/principal";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
-export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntime<Env>, sessions: boolean, principal?: Principal): Promise<Response> {
+export async function handlePost<Env>(
+  request: Request,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  sessions: boolean,
+  principal?: Principal,
+): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) return early ? refuse(early) : body.response;
@@ -37,7 +43,10 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);
   if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
-    return refuse({ reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message }, parsed.entry.id);
+    return refuse(
+      { reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message },
+      parsed.entry.id,
+    );
   }
   // The era is decided here, once, from the body (DESIGN.md "Two eras on one endpoint"); the header never decides it.
   const decision = decideEra(request.headers, parsed, rt.options);
@@ -46,7 +55,14 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
       return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
       warnIfNoStateSecret(rt, env);
-      return serveModern(request.headers, decision.message, decision.envelope, env as Env & EdgeEnv, rt as EdgeRuntime<Env & EdgeEnv>, principal);
+      return serveModern(
+        request.headers,
+        decision.message,
+        decision.envelope,
+        env as Env & EdgeEnv,
+        rt as EdgeRuntime<Env & EdgeEnv>,
+        principal,
+      );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
       return accepted();
@@ -72,7 +88,20 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    return answer(exchange, { server: rt.server, env, sessions: false, session: undefined, protocolVersion: version, channel: undefined, ops: undefined, principal }, rt.options.maxRunsPerRequest);
+    return answer(
+      exchange,
+      {
+        server: rt.server,
+        env,
+        sessions: false,
+        session: undefined,
+        protocolVersion: version,
+        channel: undefined,
+        ops: undefined,
+        principal,
+      },
+      rt.options.maxRunsPerRequest,
+    );
   }
 
   const sessionId = request.headers.get(HEADER_SESSION_ID);
@@ -94,7 +123,20 @@ export async function handlePost<Env>(request: Request, env: Env, rt: EdgeRuntim
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  return answer(exchange, { server: rt.server, env, sessions: true, session, protocolVersion: state.protocolVersion, channel: undefined, ops: undefined, principal }, rt.options.maxRunsPerRequest);
+  return answer(
+    exchange,
+    {
+      server: rt.server,
+      env,
+      sessions: true,
+      session,
+      protocolVersion: state.protocolVersion,
+      channel: undefined,
+      ops: undefined,
+      principal,
+    },
+    rt.options.maxRunsPerRequest,
+  );
 }
 
 function sessionNotFound(): Response {
@@ -109,7 +151,12 @@ async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, maxRunsPerRe
   const { exchange } = plan;
   const signal = new AbortController().signal;
   if (plan.kind === "stream") {
-    return streamReply(exchange.requests, exchange.invalid, (r: RequestMessage, channel: Channel) => dispatchRequest(r, { ...dc, channel }, signal), {});
+    return streamReply(
+      exchange.requests,
+      exchange.invalid,
+      (r: RequestMessage, channel: Channel) => dispatchRequest(r, { ...dc, channel }, signal),
+      {},
+    );
   }
   const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, signal)));
   return json(replyBody(exchange, responses));
@@ -119,7 +166,11 @@ function initializeStateless<Env>(init: RequestMessage, rt: EdgeRuntime<Env>): R
   return json(toWire(runInitialize(init, rt, false).response));
 }
 
-function runInitialize<Env>(init: RequestMessage, rt: EdgeRuntime<Env>, sessions: boolean): { response: ResponseMessage; state?: SessionState } {
+function runInitialize<Env>(
+  init: RequestMessage,
+  rt: EdgeRuntime<Env>,
+  sessions: boolean,
+): { response: ResponseMessage; state?: SessionState } {
   try {
     const { result, state } = initialize(rt.server, init.params, sessions);
     return { response: resultMessage(init.id, result), state };
@@ -128,7 +179,12 @@ function runInitialize<Env>(init: RequestMessage, rt: EdgeRuntime<Env>, sessions
   }
 }
 
-async function initializeSession<Env>(init: RequestMessage, env: Env, rt: EdgeRuntime<Env>, principal: Principal | undefined): Promise<Response> {
+async function initializeSession<Env>(
+  init: RequestMessage,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal: Principal | undefined,
+): Promise<Response> {
   const { response, state } = runInitialize(init, rt, true);
   if (!state) return json(toWire(response));
   const namespace = rt.sessionNamespace(env);
@@ -137,4 +193,3 @@ async function initializeSession<Env>(init: RequestMessage, env: Env, rt: EdgeRu
   await namespace.get(id).init(principal ? { ...state, subject: principal.subject } : state);
   return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
 }
-

@@ -7,7 +7,14 @@ import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
-import { HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_MCP_PARAM_PREFIX, HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
+import {
+  HEADER_LAST_EVENT_ID,
+  HEADER_MCP_METHOD,
+  HEADER_MCP_NAME,
+  HEADER_MCP_PARAM_PREFIX,
+  HEADER_PROTOCOL_VERSION,
+  HEADER_SESSION_ID,
+} from "../wire/headers";
 import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { refuse } from "../wire/refusals";
@@ -17,7 +24,14 @@ import { MisconfiguredError } from "./misconfiguration";
 import { forwardRequest, type Principal } from "../auth/principal";
 
 const ALLOW_HEADERS = [
-  "Content-Type", "Accept", "Authorization", HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, HEADER_LAST_EVENT_ID, HEADER_MCP_METHOD, HEADER_MCP_NAME,
+  "Content-Type",
+  "Accept",
+  "Authorization",
+  HEADER_SESSION_ID,
+  HEADER_PROTOCOL_VERSION,
+  HEADER_LAST_EVENT_ID,
+  HEADER_MCP_METHOD,
+  HEADER_MCP_NAME,
 ].join(", ");
 const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authenticate", HEADER_MCP_METHOD, HEADER_MCP_NAME].join(", ");
 
@@ -29,12 +43,20 @@ const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authent
 function allowedHeaders(request: IRequest): string {
   const asked = request.headers.get("Access-Control-Request-Headers") ?? "";
   const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
-  const params = asked.split(",").map((h) => h.trim()).filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
+  const params = asked
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
   return params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`;
 }
 
 function splitList(value: string | undefined): string[] {
-  return value ? value.split(",").map((s) => s.trim()).filter((s) => s.length > 0) : [];
+  return value
+    ? value
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+    : [];
 }
 
 /**
@@ -81,8 +103,14 @@ function methodNotAllowed(allow: string): Response {
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
-async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env, rt: EdgeRuntime<Env>, principal?: Principal): Promise<Response> {
-  const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
+async function forwardToSession<Env extends EdgeEnv>(
+  request: Request,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal?: Principal,
+): Promise<Response> {
+  const refused =
+    checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
@@ -96,7 +124,10 @@ async function forwardToSession<Env extends EdgeEnv>(request: Request, env: Env,
  * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
  * handed the verified principal. Without auth, the handler itself with no principal.
  */
-function guarded<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, handler: (request: Request, env: Env, principal: Principal | undefined) => Promise<Response>) {
+function guarded<Env extends EdgeEnv>(
+  rt: EdgeRuntime<Env>,
+  handler: (request: Request, env: Env, principal: Principal | undefined) => Promise<Response>,
+) {
   const auth = rt.options.auth;
   if (!auth) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, undefined);
   return async (request: IRequest, env: Env) => {
@@ -141,11 +172,22 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   });
   const mount = (path: string, sessions: boolean) => {
     const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-    router.post(path, guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)));
-    router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, allow));
+    router.post(
+      path,
+      guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)),
+    );
+    router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+      preflight(request, origin, allow),
+    );
     if (sessions) {
-      router.get(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
-      router.delete(path, guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)));
+      router.get(
+        path,
+        guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
+      );
+      router.delete(
+        path,
+        guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
+      );
     }
     // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
     router.all(path, () => methodNotAllowed(allow));
@@ -160,10 +202,20 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   mount(rt.options.path, rt.options.sessions && legacy);
   if (rt.options.sessions && legacy && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
     const { legacySsePath, legacyMessagesPath } = rt.options;
-    router.get(legacySsePath, guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)));
-    router.post(legacyMessagesPath, guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)));
-    router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, "GET, OPTIONS"));
-    router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, "POST, OPTIONS"));
+    router.get(
+      legacySsePath,
+      guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)),
+    );
+    router.post(
+      legacyMessagesPath,
+      guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)),
+    );
+    router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+      preflight(request, origin, "GET, OPTIONS"),
+    );
+    router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+      preflight(request, origin, "POST, OPTIONS"),
+    );
   }
   if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));

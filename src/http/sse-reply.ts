@@ -21,7 +21,11 @@ export function streamReply(
   const writer = writable.getWriter() as WritableStreamDefaultWriter<Uint8Array>;
   let open = true;
   const send = (message: Record<string, unknown>): Promise<void> =>
-    open ? writer.write(encodeSseEvent(JSON.stringify(message))).catch(() => { open = false; }) : Promise.resolve();
+    open
+      ? writer.write(encodeSseEvent(JSON.stringify(message))).catch(() => {
+          open = false;
+        })
+      : Promise.resolve();
 
   const channel: Channel = {
     notify: (method: string, params: Params) => send(toWire(notification(method, params))),

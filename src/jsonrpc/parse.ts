@@ -6,9 +6,7 @@
 import { INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
 import type { ErrorObject, Message, Params, RequestId } from "./messages";
 
-export type ParsedEntry =
-  | { ok: true; message: Message }
-  | { ok: false; error: RpcError; id: RequestId | null };
+export type ParsedEntry = { ok: true; message: Message } | { ok: false; error: RpcError; id: RequestId | null };
 
 export type ParsedBody =
   | { ok: true; batch: false; entry: ParsedEntry }
@@ -46,7 +44,7 @@ function isExactNumber(value: number): boolean {
 }
 
 function isRequestId(value: unknown): value is RequestId {
-  return (typeof value === "string") || (typeof value === "number" && isExactNumber(value));
+  return typeof value === "string" || (typeof value === "number" && isExactNumber(value));
 }
 
 const INEXACT_ID = `"id" is a number beyond ±${Number.MAX_SAFE_INTEGER}, which JSON numbers cannot carry exactly here; send it as a string`;

@@ -22,7 +22,12 @@ export type AnswerPlan =
  * `admit` applies the lane's run limits (run-limits.ts) and must not start anything: the plan is
  * made before any message of the exchange is acted on.
  */
-export function planAnswer<Env>(all: Exchange, version: AnyVersion, server: McpServer<Env>, admit: (exchange: Exchange) => Exchange): AnswerPlan {
+export function planAnswer<Env>(
+  all: Exchange,
+  version: AnyVersion,
+  server: McpServer<Env>,
+  admit: (exchange: Exchange) => Exchange,
+): AnswerPlan {
   if (all.batch && !acceptsBatches(version)) return { kind: "refuse", refusal: { reason: "batch-unsupported", version } };
   const exchange = admit(all);
   if (exchange.requests.length === 0) return exchange.invalid.length === 0 ? { kind: "accepted", exchange } : { kind: "json", exchange };

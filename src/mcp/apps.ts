@@ -56,7 +56,8 @@ const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriD
 const PERMISSION_KEYS = ["camera", "microphone", "geolocation", "clipboardWrite"] as const;
 
 function checkUiUri(owner: string, uri: string): void {
-  if (!uri.startsWith("ui://") || uri.length <= "ui://".length) throw new TypeError(`${owner}: an MCP App resource URI starts with "ui://" (got "${uri}")`);
+  if (!uri.startsWith("ui://") || uri.length <= "ui://".length)
+    throw new TypeError(`${owner}: an MCP App resource URI starts with "ui://" (got "${uri}")`);
 }
 
 /** The resource's `_meta.ui`, checked once at definition. */
@@ -65,7 +66,11 @@ function uiMeta<Env>(uri: string, config: UiResourceConfig<Env>): Record<string,
   if (config.csp) {
     for (const key of Object.keys(config.csp)) {
       const list = config.csp[key as keyof UiCsp];
-      if (!(CSP_KEYS as readonly string[]).includes(key) || !Array.isArray(list) || !list.every((d) => typeof d === "string" && d.length > 0)) {
+      if (
+        !(CSP_KEYS as readonly string[]).includes(key) ||
+        !Array.isArray(list) ||
+        !list.every((d) => typeof d === "string" && d.length > 0)
+      ) {
         throw new TypeError(`ui resource "${uri}": csp.${key} is not one of ${CSP_KEYS.join(", ")} with a list of origins`);
       }
     }
@@ -73,7 +78,8 @@ function uiMeta<Env>(uri: string, config: UiResourceConfig<Env>): Record<string,
   }
   if (config.permissions) {
     for (const key of Object.keys(config.permissions)) {
-      if (!(PERMISSION_KEYS as readonly string[]).includes(key)) throw new TypeError(`ui resource "${uri}": unknown permission "${key}" (${PERMISSION_KEYS.join(", ")})`);
+      if (!(PERMISSION_KEYS as readonly string[]).includes(key))
+        throw new TypeError(`ui resource "${uri}": unknown permission "${key}" (${PERMISSION_KEYS.join(", ")})`);
     }
     ui.permissions = config.permissions;
   }
@@ -103,7 +109,14 @@ export function uiResourceDefinition<Env>(
   const ui = uiMeta(uri, config);
   const _meta = Object.keys(ui).length > 0 ? { ui } : undefined;
   return {
-    config: { name: config.name, title: config.title, description: config.description, mimeType: APP_MIME_TYPE, _meta, enabled: config.enabled },
+    config: {
+      name: config.name,
+      title: config.title,
+      description: config.description,
+      mimeType: APP_MIME_TYPE,
+      _meta,
+      enabled: config.enabled,
+    },
     read: async (readUri, ctx) => ({ uri: readUri, mimeType: APP_MIME_TYPE, text: await html(ctx), ...(_meta ? { _meta } : {}) }),
   };
 }

@@ -25,7 +25,8 @@ export function resolveCacheHint(hint: CacheHint | undefined, what: string): Res
   if (hint === undefined) return NO_CACHE;
   const ttlMs = hint.ttlMs ?? 0;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 0) throw new TypeError(`${what}: cache.ttlMs must be a non-negative integer`);
-  if (hint.scope !== undefined && hint.scope !== "public" && hint.scope !== "private") throw new TypeError(`${what}: cache.scope must be "public" or "private"`);
+  if (hint.scope !== undefined && hint.scope !== "public" && hint.scope !== "private")
+    throw new TypeError(`${what}: cache.scope must be "public" or "private"`);
   return { ttlMs, cacheScope: hint.scope ?? "private" };
 }
 

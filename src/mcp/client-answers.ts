@@ -65,8 +65,9 @@ export function checkCreateMessageResult(value: unknown): SampledMessage {
   if (typeof value.model !== "string") refuse(SAMPLING, '"model" must be a string');
   if (value.stopReason !== undefined && typeof value.stopReason !== "string") refuse(SAMPLING, '"stopReason" must be a string');
   const content = value.content;
-  if (Array.isArray(content)) content.forEach((block, i) => checkBlock(block, `"content[${i}]"`));
-  else checkBlock(content, '"content"');
+  if (Array.isArray(content)) {
+    for (const [i, block] of content.entries()) checkBlock(block, `"content[${i}]"`);
+  } else checkBlock(content, '"content"');
   return value as SampledMessage;
 }
 
@@ -83,7 +84,8 @@ function isElicitedValue(value: unknown): boolean {
 export function checkElicitResult(value: unknown): ElicitResult {
   if (!isObject(value)) refuse(ELICIT, "the result must be an object");
   const action = value.action;
-  if (action !== "accept" && action !== "decline" && action !== "cancel") refuse(ELICIT, '"action" must be "accept", "decline" or "cancel"');
+  if (action !== "accept" && action !== "decline" && action !== "cancel")
+    refuse(ELICIT, '"action" must be "accept", "decline" or "cancel"');
   if (action !== "accept") return { action };
   const content = value.content ?? {};
   if (!isObject(content)) refuse(ELICIT, 'accepted "content" must be an object');

@@ -1,7 +1,5 @@
 /** Small constructors for tool and prompt content, so handlers read as what they return. */
-import type {
-  AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, TextContent,
-} from "./types";
+import type { AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, TextContent } from "./types";
 
 export function text(value: string): TextContent {
   return { type: "text", text: value };

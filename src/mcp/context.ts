@@ -13,8 +13,15 @@ import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type
 import type { InferSchema, SchemaInput } from "./schema";
 import type { AnyVersion, ProtocolVersion } from "./versions";
 import {
-  LOGGING_LEVELS, type ClientCapabilities, type CreateMessageParams, type CreateMessageResult,
-  type ElicitResult, type Implementation, type LoggingLevel, type Root, type UrlElicitResult,
+  LOGGING_LEVELS,
+  type ClientCapabilities,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitResult,
+  type Implementation,
+  type LoggingLevel,
+  type Root,
+  type UrlElicitResult,
 } from "./types";
 
 export type { ElicitUrlOptions };
@@ -110,7 +117,12 @@ export interface Channel {
   readonly clientCapabilities?: ClientCapabilities;
 }
 
-function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capability: "sampling" | "elicitation" | "roots", method: string): void {
+function requireCapability(
+  ctx: HandlerContext<unknown>,
+  channel: Channel,
+  capability: "sampling" | "elicitation" | "roots",
+  method: string,
+): void {
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
@@ -118,9 +130,13 @@ function requireCapability(ctx: HandlerContext<unknown>, channel: Channel, capab
   if (declared === undefined || declared === null) {
     // 2026-07-28 basic/index.mdx: a capability the request did not declare is -32021 (HTTP 400), naming it.
     if (ctx.era === "2026") {
-      throw new RpcError(MISSING_CLIENT_CAPABILITY, `${method} needs the client capability "${capability}", which this request did not declare`, {
-        requiredCapabilities: { [capability]: {} },
-      });
+      throw new RpcError(
+        MISSING_CLIENT_CAPABILITY,
+        `${method} needs the client capability "${capability}", which this request did not declare`,
+        {
+          requiredCapabilities: { [capability]: {} },
+        },
+      );
     }
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: the client did not declare the "${capability}" capability`);
   }
@@ -134,7 +150,10 @@ function toSingleBlock(answer: SampledMessage): CreateMessageResult {
   if (!Array.isArray(answer.content)) return answer as CreateMessageResult;
   const [only, ...rest] = answer.content;
   if (only === undefined || rest.length > 0 || (only.type !== "text" && only.type !== "image" && only.type !== "audio")) {
-    throw new RpcError(CLIENT_ERROR, "sampling/createMessage: the client answered with a list of content blocks; this server asked for one text, image or audio block");
+    throw new RpcError(
+      CLIENT_ERROR,
+      "sampling/createMessage: the client answered with a list of content blocks; this server asked for one text, image or audio block",
+    );
   }
   return { ...answer, content: only } as CreateMessageResult;
 }
@@ -167,20 +186,27 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async sample(params, options) {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
-      return toSingleBlock(checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key)));
+      return toSingleBlock(
+        checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key)),
+      );
     },
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(base.session?.clientCapabilities ?? {}, "form");
-      const result = checkElicitResult(await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key));
+      const result = checkElicitResult(
+        await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
+      );
       return result.action === "accept" ? { action: "accept", content: await checkFormAnswer(form.schema, result.content) } : result;
     },
     async elicitUrl(message, url, options = {}) {
       const { key, ...urlOptions } = options;
       const params = urlElicitationParams(message, url, urlOptions);
       if (base.protocolVersion < "2025-11-25") {
-        throw new RpcError(CAPABILITY_UNAVAILABLE, `elicitation/create in URL mode is unavailable: the session negotiated ${base.protocolVersion} (needs 2025-11-25)`);
+        throw new RpcError(
+          CAPABILITY_UNAVAILABLE,
+          `elicitation/create in URL mode is unavailable: the session negotiated ${base.protocolVersion} (needs 2025-11-25)`,
+        );
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(base.session?.clientCapabilities ?? {}, "url");

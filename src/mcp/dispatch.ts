@@ -87,7 +87,8 @@ const MODERN_METHODS: Record<string, MethodHandler> = {
 
 /** A tasks/* method: answered by the task's own Durable Object (src/tasks/lane.ts). */
 function taskMethod(method: TaskMethod): MethodHandler {
-  return (params, dc, hc) => serveTaskMethod(dc.server as never, dc.env as EdgeEnv, method, params, hc.principal?.subject, hc.clientCapabilities);
+  return (params, dc, hc) =>
+    serveTaskMethod(dc.server as never, dc.env as EdgeEnv, method, params, hc.principal?.subject, hc.clientCapabilities);
 }
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
@@ -100,7 +101,11 @@ export function isKnownMethod(method: string): boolean {
 }
 
 /** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
-export async function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
+export async function dispatchRequest<Env>(
+  request: RequestMessage,
+  dc: DispatchContext<Env>,
+  signal: AbortSignal,
+): Promise<ResponseMessage> {
   const table = dc.envelope ? MODERN_METHODS : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
   if (!handler) {

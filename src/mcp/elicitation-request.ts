@@ -43,7 +43,8 @@ export function toFormRequest(schema: SchemaInput): FormRequest {
 export async function checkFormAnswer<T>(schema: CompiledSchema | undefined, content: Record<string, unknown>): Promise<T> {
   if (!schema) return content as T;
   const checked = await schema.validate(content);
-  if (!checked.ok) throw new RpcError(CLIENT_ERROR, `elicitation/create: the accepted content does not match the requested schema: ${checked.message}`);
+  if (!checked.ok)
+    throw new RpcError(CLIENT_ERROR, `elicitation/create: the accepted content does not match the requested schema: ${checked.message}`);
   return checked.value as T;
 }
 
@@ -57,7 +58,10 @@ export function requireElicitationMode(capabilities: ClientCapabilities, mode: "
   const modes = Object.keys(declared).filter((key) => key === "form" || key === "url");
   const supported = modes.length === 0 ? mode === "form" : modes.includes(mode);
   if (!supported) {
-    throw new RpcError(CAPABILITY_UNAVAILABLE, `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`);
+    throw new RpcError(
+      CAPABILITY_UNAVAILABLE,
+      `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`,
+    );
   }
 }
 
@@ -69,6 +73,7 @@ export function urlElicitationParams(message: string, url: string, options: Elic
   } catch {
     throw new RpcError(INVALID_PARAMS, `elicitUrl: "${url}" is not an absolute URL`);
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new RpcError(INVALID_PARAMS, "elicitUrl: the URL must be http or https");
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw new RpcError(INVALID_PARAMS, "elicitUrl: the URL must be http or https");
   return { mode: "url", message, url: parsed.href, elicitationId: options.elicitationId ?? crypto.randomUUID() };
 }

@@ -29,7 +29,8 @@ function checkProperty(name: string, p: unknown): string | undefined {
   switch (p.type) {
     case "string": {
       if (p.enum !== undefined || p.oneOf !== undefined) {
-        if (p.enum !== undefined && (!isStringArray(p.enum) || p.enum.length === 0)) return `property "${name}": "enum" must be a non-empty array of strings`;
+        if (p.enum !== undefined && (!isStringArray(p.enum) || p.enum.length === 0))
+          return `property "${name}": "enum" must be a non-empty array of strings`;
         if (p.oneOf !== undefined && !isTitledOptions(p.oneOf)) return `property "${name}": "oneOf" must list {const, title} string pairs`;
         if (p.enumNames !== undefined && (!isStringArray(p.enumNames) || !Array.isArray(p.enum) || p.enumNames.length !== p.enum.length)) {
           return `property "${name}": "enumNames" must be strings, one per "enum" value`;
@@ -52,7 +53,8 @@ function checkProperty(name: string, p: unknown): string | undefined {
       if (!isObj(items)) return `property "${name}": a multi-select needs "items"`;
       const untitled = items.type === "string" && isStringArray(items.enum) && items.enum.length > 0;
       const titled = isTitledOptions(items.anyOf);
-      if (!untitled && !titled) return `property "${name}": "items" must be {type: "string", enum: [...]} or {anyOf: [{const, title}, ...]}`;
+      if (!untitled && !titled)
+        return `property "${name}": "items" must be {type: "string", enum: [...]} or {anyOf: [{const, title}, ...]}`;
       if (p.default !== undefined && !isStringArray(p.default)) return `property "${name}": "default" must be an array of strings`;
       return undefined;
     }

@@ -47,7 +47,8 @@ export function readEnvelope(params: Params | undefined): EnvelopeResult {
   const meta = metaOf(params);
   if (!meta) return { ok: false, problem: "the request has no params._meta (2026-07-28 requests carry their protocol fields there)" };
   const version = meta[META_PROTOCOL_VERSION];
-  if (typeof version !== "string" || version.length === 0) return { ok: false, problem: `_meta["${META_PROTOCOL_VERSION}"] must be a non-empty string` };
+  if (typeof version !== "string" || version.length === 0)
+    return { ok: false, problem: `_meta["${META_PROTOCOL_VERSION}"] must be a non-empty string` };
   const capabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isObject(capabilities)) return { ok: false, problem: `_meta["${META_CLIENT_CAPABILITIES}"] is required and must be an object` };
   if (capabilities.extensions !== undefined && !isObject(capabilities.extensions)) {
@@ -63,5 +64,13 @@ export function readEnvelope(params: Params | undefined): EnvelopeResult {
   }
   const level = meta[META_LOG_LEVEL];
   if (level !== undefined && !isLoggingLevel(level)) return { ok: false, problem: `_meta["${META_LOG_LEVEL}"] must be a logging level` };
-  return { ok: true, envelope: { protocolVersion: version, clientCapabilities: capabilities as RequestEnvelope["clientCapabilities"], clientInfo, logLevel: level } };
+  return {
+    ok: true,
+    envelope: {
+      protocolVersion: version,
+      clientCapabilities: capabilities as RequestEnvelope["clientCapabilities"],
+      clientInfo,
+      logLevel: level,
+    },
+  };
 }

@@ -11,7 +11,8 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 
 /** Identifiers are `{vendor-prefix}/{name}`: a reverse-DNS prefix, a slash, a name (the `_meta` key rules). */
-const EXTENSION_ID = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+const EXTENSION_ID =
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
 export type ExtensionSettings = Record<string, unknown>;
 
@@ -42,7 +43,8 @@ export function isExtensionId(value: string): boolean {
 
 /** Checks an author's declaration at definition time; throws TypeError with what to fix. */
 export function declareExtension(id: string, settings: ExtensionSettings = {}): DeclaredExtension {
-  if (!isExtensionId(id)) throw new TypeError(`extension "${id}": identifiers look like "com.example/name" (a reverse-DNS prefix, "/", a name)`);
+  if (!isExtensionId(id))
+    throw new TypeError(`extension "${id}": identifiers look like "com.example/name" (a reverse-DNS prefix, "/", a name)`);
   if (!isObject(settings)) throw new TypeError(`extension "${id}": settings must be an object ({} for none)`);
   return { settings, inInitialize: !MODERN_ONLY.has(id) };
 }
@@ -72,9 +74,13 @@ export function clientDeclares(clientCapabilities: unknown, id: string): boolean
 
 /** -32021 naming the extension the request needed, in the shape ext-tasks gives. */
 export function missingExtensionError(id: string, why = `this request needs the "${id}" extension`): RpcError {
-  return new RpcError(MISSING_CLIENT_CAPABILITY, `Missing required client capability: ${why}; declare it in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`, {
-    requiredCapabilities: { extensions: { [id]: {} } },
-  });
+  return new RpcError(
+    MISSING_CLIENT_CAPABILITY,
+    `Missing required client capability: ${why}; declare it in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
+    {
+      requiredCapabilities: { extensions: { [id]: {} } },
+    },
+  );
 }
 
 /**
@@ -82,7 +88,11 @@ export function missingExtensionError(id: string, why = `this request needs the 
  * -32601 when the server does not declare the extension; -32021 when this request's client
  * did not declare it.
  */
-export function checkExtensionMethod(serverExtensions: ReadonlyMap<string, DeclaredExtension>, method: string, clientCapabilities: unknown): RpcError | undefined {
+export function checkExtensionMethod(
+  serverExtensions: ReadonlyMap<string, DeclaredExtension>,
+  method: string,
+  clientCapabilities: unknown,
+): RpcError | undefined {
   const id = extensionOfMethod(method);
   if (id === undefined) return undefined;
   if (!serverExtensions.has(id)) return new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);

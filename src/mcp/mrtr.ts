@@ -27,9 +27,14 @@ function isObject(value: unknown): value is Params {
 export function readInputResponses(params: Params | undefined): Record<string, Params> | undefined {
   if (!params || !("inputResponses" in params) || params.inputResponses === undefined) return undefined;
   const value = params.inputResponses;
-  if (!isObject(value)) throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object mapping input request keys to results");
+  if (!isObject(value))
+    throw new RpcError(INVALID_PARAMS, "Invalid params: inputResponses must be an object mapping input request keys to results");
   for (const [key, answer] of Object.entries(value)) {
-    if (!isObject(answer)) throw new RpcError(INVALID_PARAMS, `Invalid params: inputResponses["${key.slice(0, 64)}"] must be an object (the client's result for that input request)`);
+    if (!isObject(answer))
+      throw new RpcError(
+        INVALID_PARAMS,
+        `Invalid params: inputResponses["${key.slice(0, 64)}"] must be an object (the client's result for that input request)`,
+      );
   }
   // Every value was checked to be an object just above.
   return value as Record<string, Params>;

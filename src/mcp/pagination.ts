@@ -27,7 +27,12 @@ function decodeCursor(list: string, cursor: unknown): number {
 }
 
 /** One page of `items` for the request's cursor, with `nextCursor` when more remain. */
-export function paginate<T>(list: string, items: readonly T[], params: Params | undefined, pageSize: number): { page: T[]; nextCursor?: string } {
+export function paginate<T>(
+  list: string,
+  items: readonly T[],
+  params: Params | undefined,
+  pageSize: number,
+): { page: T[]; nextCursor?: string } {
   const offset = params?.cursor === undefined ? 0 : decodeCursor(list, params.cursor);
   const page = items.slice(offset, offset + pageSize);
   const next = offset + pageSize;

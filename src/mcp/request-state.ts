@@ -69,7 +69,9 @@ function keyFor(secret: string): Promise<CryptoKey> {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
@@ -81,7 +83,13 @@ export async function digestArguments(args: unknown): Promise<string> {
 }
 
 /** Mints a state carrying `answers`, valid for `ttlMs`. */
-export async function signState(secret: string, binding: StateBinding, answers: Record<string, Params>, ttlMs: number, now = Date.now()): Promise<string> {
+export async function signState(
+  secret: string,
+  binding: StateBinding,
+  answers: Record<string, Params>,
+  ttlMs: number,
+  now = Date.now(),
+): Promise<string> {
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
   const payload: StatePayload = { v: 1, ...binding, exp: now + ttlMs, nonce, answers };
   const body = base64url(encoder.encode(JSON.stringify(payload)));

@@ -18,17 +18,24 @@ export interface StandardJsonSchema<Output = unknown> {
     readonly version: 1;
     readonly vendor: string;
     validate(value: unknown): StandardResult<Output> | Promise<StandardResult<Output>>;
-    readonly jsonSchema?: {
-      input(options: { target: string }): Record<string, unknown>;
-      output(options: { target: string }): Record<string, unknown>;
-    } | undefined;
+    readonly jsonSchema?:
+      | {
+          input(options: { target: string }): Record<string, unknown>;
+          output(options: { target: string }): Record<string, unknown>;
+        }
+      | undefined;
     readonly types?: { readonly input: unknown; readonly output: Output } | undefined;
   };
 }
 
 type StandardResult<Output> =
   | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined }> };
+  | {
+      readonly issues: ReadonlyArray<{
+        readonly message: string;
+        readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+      }>;
+    };
 
 /** The MCP SDK's habit: the properties of an object, each a Standard Schema (`{ value: z.number() }`). */
 export type ZodStyleShape = { readonly [key: string]: StandardJsonSchema };
@@ -39,16 +46,13 @@ type OutputOf<S> = S extends StandardJsonSchema<infer O> ? O : never;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 /** A shape's value: keys whose schema accepts undefined (`.optional()`) are optional. */
 type ShapeOutput<S extends ZodStyleShape> = Simplify<
-  { [K in keyof S as undefined extends OutputOf<S[K]> ? never : K]: OutputOf<S[K]> } &
-  { [K in keyof S as undefined extends OutputOf<S[K]> ? K : never]?: OutputOf<S[K]> }
+  { [K in keyof S as undefined extends OutputOf<S[K]> ? never : K]: OutputOf<S[K]> } & {
+    [K in keyof S as undefined extends OutputOf<S[K]> ? K : never]?: OutputOf<S[K]>;
+  }
 >;
 
 /** What a schema of a given kind yields after validation. */
-export type InferSchema<S> = S extends StandardJsonSchema<infer O>
-  ? O
-  : S extends ZodStyleShape
-    ? ShapeOutput<S>
-    : Record<string, unknown>;
+export type InferSchema<S> = S extends StandardJsonSchema<infer O> ? O : S extends ZodStyleShape ? ShapeOutput<S> : Record<string, unknown>;
 
 export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
@@ -76,7 +80,10 @@ function withoutDialect(json: Record<string, unknown>): Record<string, unknown> 
 
 function toValidation(r: StandardResult<unknown>): Validation {
   return r.issues
-    ? { ok: false, message: r.issues.map((i) => formatPath(i.path) + i.message.replace(/, received undefined$/, ", but it is missing")).join("; ") }
+    ? {
+        ok: false,
+        message: r.issues.map((i) => formatPath(i.path) + i.message.replace(/, received undefined$/, ", but it is missing")).join("; "),
+      }
     : { ok: true, value: r.value };
 }
 
@@ -88,7 +95,9 @@ function compileShape(shape: ZodStyleShape, side: "input" | "output", what: stri
   for (const [key, property] of entries) {
     const std = property["~standard"];
     if (!std.jsonSchema) {
-      throw new TypeError(`${what}: the ${std.vendor} schema of "${key}" cannot produce JSON Schema; use a newer version or pass JSON Schema`);
+      throw new TypeError(
+        `${what}: the ${std.vendor} schema of "${key}" cannot produce JSON Schema; use a newer version or pass JSON Schema`,
+      );
     }
     properties[key] = withoutDialect(std.jsonSchema[side]({ target: "draft-2020-12" }));
     // A property is optional when its schema accepts a missing value (`.optional()`, `.default()`).
@@ -146,7 +155,9 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
   if (isShape(schema)) return compileShape(schema, side, what);
   const mixed = Object.entries(schema).find(([, value]) => isStandard(value));
   if (mixed) {
-    throw new TypeError(`${what}: "${mixed[0]}" is a ${(mixed[1] as StandardJsonSchema)["~standard"].vendor} schema but other keys are not; pass a shape of schemas ({ a: z.string() }), z.object(...) or plain JSON Schema`);
+    throw new TypeError(
+      `${what}: "${mixed[0]}" is a ${(mixed[1] as StandardJsonSchema)["~standard"].vendor} schema but other keys are not; pass a shape of schemas ({ a: z.string() }), z.object(...) or plain JSON Schema`,
+    );
   }
   let copy: Schema;
   try {

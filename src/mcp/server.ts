@@ -7,12 +7,17 @@ import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSche
 import { compileUriTemplate, type UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
 import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
-import { declareExtension, extensionsCapability, TASKS_EXTENSION, UI_EXTENSION, type DeclaredExtension, type ExtensionSettings } from "./extensions";
+import {
+  declareExtension,
+  extensionsCapability,
+  TASKS_EXTENSION,
+  UI_EXTENSION,
+  type DeclaredExtension,
+  type ExtensionSettings,
+} from "./extensions";
 import { toolUiMeta, uiResourceDefinition, type ToolUi, type UiResourceConfig } from "./apps";
 import { resolveTaskOption, type TaskSupport, type TaskToolOptions, type TaskToolSettings } from "../tasks/model";
-import type {
-  CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations,
-} from "./types";
+import type { CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations } from "./types";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -82,7 +87,8 @@ function headerParamsOf(schema: Record<string, unknown>, what: string, path: str
     if (typeof child !== "object" || child === null) continue;
     const header = (child as Record<string, unknown>)["x-mcp-header"];
     if (header !== undefined) {
-      if (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header)) throw new TypeError(`${what}: x-mcp-header of "${key}" must be 1-64 letters, digits or hyphens`);
+      if (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header))
+        throw new TypeError(`${what}: x-mcp-header of "${key}" must be 1-64 letters, digits or hyphens`);
       found.push({ path: [...path, key], header });
     }
     found.push(...headerParamsOf(child as Record<string, unknown>, what, [...path, key]));
@@ -128,9 +134,7 @@ export interface ResourceConfig<Env> {
 }
 
 /** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
-export type ReadResult =
-  | ResourceContentsInput
-  | ResourceContentsInput[];
+export type ReadResult = ResourceContentsInput | ResourceContentsInput[];
 export type ResourceContentsInput =
   | ResourceContents
   | { uri?: string; mimeType?: string; blob: Uint8Array; _meta?: Record<string, unknown> }
@@ -219,7 +223,9 @@ export class ServerDefinition<Env = unknown> {
 
   constructor(config: ServerConfig) {
     if (!config.name || !config.version) throw new TypeError("defineServer: name and version are required");
-    this.info = config.title ? { name: config.name, version: config.version, title: config.title } : { name: config.name, version: config.version };
+    this.info = config.title
+      ? { name: config.name, version: config.version, title: config.title }
+      : { name: config.name, version: config.version };
     this.instructions = config.instructions;
     this.pageSize = config.pageSize ?? 100;
     this.listChanged = config.listChanged ?? false;
@@ -298,7 +304,11 @@ export class ServerDefinition<Env = unknown> {
   }
 
   /** A static resource whose read may elicit, sample or list roots, like an interactive tool. */
-  interactiveResource(uri: string, config: ResourceConfig<Env>, read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>): this {
+  interactiveResource(
+    uri: string,
+    config: ResourceConfig<Env>,
+    read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>,
+  ): this {
     return this.addResource(uri, config, true, read);
   }
 
@@ -306,10 +316,23 @@ export class ServerDefinition<Env = unknown> {
     if (this.resources.has(uri)) throw new TypeError(`resource "${uri}" is already defined`);
     if (!config.name) throw new TypeError(`resource "${uri}": a name is required`);
     const listing = withoutUndefined({
-      uri, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
-      size: config.size, annotations: config.annotations, _meta: config._meta,
+      uri,
+      name: config.name,
+      title: config.title,
+      description: config.description,
+      mimeType: config.mimeType,
+      size: config.size,
+      annotations: config.annotations,
+      _meta: config._meta,
     });
-    this.resources.set(uri, { uri, listing, enabled: config.enabled, cache: resolveCacheHint(config.cache, `resource "${uri}"`), interactive, read });
+    this.resources.set(uri, {
+      uri,
+      listing,
+      enabled: config.enabled,
+      cache: resolveCacheHint(config.cache, `resource "${uri}"`),
+      interactive,
+      read,
+    });
     return this;
   }
 
@@ -319,14 +342,28 @@ export class ServerDefinition<Env = unknown> {
     const template = compileUriTemplate(uriTemplate);
     if (template.variables.length === 0) throw new TypeError(`resource template "${uriTemplate}" has no {variables}; use resource()`);
     for (const variable of Object.keys(config.complete ?? {})) {
-      if (!template.variables.includes(variable)) throw new TypeError(`resource template "${uriTemplate}": no variable "${variable}" to complete`);
+      if (!template.variables.includes(variable))
+        throw new TypeError(`resource template "${uriTemplate}": no variable "${variable}" to complete`);
     }
     const listing = withoutUndefined({
-      uriTemplate, name: config.name, title: config.title, description: config.description, mimeType: config.mimeType,
-      annotations: config.annotations, _meta: config._meta,
+      uriTemplate,
+      name: config.name,
+      title: config.title,
+      description: config.description,
+      mimeType: config.mimeType,
+      annotations: config.annotations,
+      _meta: config._meta,
     });
     const cache = resolveCacheHint(config.cache, `resource template "${uriTemplate}"`);
-    this.templates.push({ template, listing, mimeType: config.mimeType, complete: config.complete ?? {}, enabled: config.enabled, cache, read });
+    this.templates.push({
+      template,
+      listing,
+      mimeType: config.mimeType,
+      complete: config.complete ?? {},
+      enabled: config.enabled,
+      cache,
+      read,
+    });
     return this;
   }
 
@@ -351,7 +388,12 @@ export class ServerDefinition<Env = unknown> {
     return this.addPrompt(name, config, true, get as unknown as PromptDefinition<Env>["get"]);
   }
 
-  private addPrompt(name: string, config: PromptConfig<Env, readonly PromptArgument<Env>[]>, interactive: boolean, get: PromptDefinition<Env>["get"]): this {
+  private addPrompt(
+    name: string,
+    config: PromptConfig<Env, readonly PromptArgument<Env>[]>,
+    interactive: boolean,
+    get: PromptDefinition<Env>["get"],
+  ): this {
     if (!NAME_PATTERN.test(name)) throw new TypeError(`prompt "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.prompts.has(name)) throw new TypeError(`prompt "${name}" is already defined`);
     const args = config.arguments ?? [];
@@ -359,9 +401,10 @@ export class ServerDefinition<Env = unknown> {
       name,
       title: config.title,
       description: config.description,
-      arguments: args.length > 0
-        ? args.map((a) => withoutUndefined({ name: a.name, title: a.title, description: a.description, required: a.required ?? false }))
-        : undefined,
+      arguments:
+        args.length > 0
+          ? args.map((a) => withoutUndefined({ name: a.name, title: a.title, description: a.description, required: a.required ?? false }))
+          : undefined,
       _meta: config._meta,
     });
     const cache = resolveCacheHint(config.cache, `prompt "${name}"`);
@@ -400,12 +443,18 @@ export class ServerDefinition<Env = unknown> {
 }
 
 /** Whether a definition is enabled for this request (no predicate: always). */
-export async function isEnabled<Env>(definition: { enabled: EnabledPredicate<Env> | undefined }, ctx: HandlerContext<Env>): Promise<boolean> {
+export async function isEnabled<Env>(
+  definition: { enabled: EnabledPredicate<Env> | undefined },
+  ctx: HandlerContext<Env>,
+): Promise<boolean> {
   return definition.enabled ? await definition.enabled(ctx) : true;
 }
 
 /** The items whose definitions are enabled for this request, in order. */
-export async function enabledOnly<Env, T extends { enabled: EnabledPredicate<Env> | undefined }>(items: Iterable<T>, ctx: HandlerContext<Env>): Promise<T[]> {
+export async function enabledOnly<Env, T extends { enabled: EnabledPredicate<Env> | undefined }>(
+  items: Iterable<T>,
+  ctx: HandlerContext<Env>,
+): Promise<T[]> {
   const all = [...items];
   if (all.every((item) => item.enabled === undefined)) return all;
   const flags = await Promise.all(all.map((item) => isEnabled(item, ctx)));

@@ -28,7 +28,10 @@ export function isTaskMethod(method: string): method is TaskMethod {
  * declared the extension; "sync" otherwise; -32021 for a task-only tool whose client did not.
  * (ext-tasks: never a CreateTaskResult to a client that did not declare the extension on its request.)
  */
-export function decideTaskExecution(tool: Pick<ToolDefinition<unknown>, "name" | "task">, clientCapabilities: unknown): "task" | "sync" | RpcError {
+export function decideTaskExecution(
+  tool: Pick<ToolDefinition<unknown>, "name" | "task">,
+  clientCapabilities: unknown,
+): "task" | "sync" | RpcError {
   if (!tool.task) return "sync";
   if (clientDeclares(clientCapabilities, TASKS_EXTENSION)) return "task";
   return tool.task.support === "required" ? missingExtensionError(TASKS_EXTENSION, `tool "${tool.name}" runs only as a task`) : "sync";
@@ -145,10 +148,13 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
   let responses: InputResponses | undefined;
   if (method === "tasks/update") {
     const given = p.inputResponses;
-    if (!isObject(given)) throw new RpcError(INVALID_PARAMS, 'tasks/update needs "inputResponses": an object of answers by inputRequests key');
+    if (!isObject(given))
+      throw new RpcError(INVALID_PARAMS, 'tasks/update needs "inputResponses": an object of answers by inputRequests key');
     for (const [key, answer] of Object.entries(given)) {
-      if (!isObject(answer)) throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
-      if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES) throw new RpcError(LIMIT_EXCEEDED, `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`);
+      if (!isObject(answer))
+        throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
+      if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES)
+        throw new RpcError(LIMIT_EXCEEDED, `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`);
     }
     responses = given as InputResponses;
   }

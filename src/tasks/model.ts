@@ -51,7 +51,8 @@ export function resolveTaskOption(name: string, option: TaskSupport | TaskToolOp
   if (o.support !== "optional" && o.support !== "required") throw new TypeError(`tool "${name}": task support is "optional" or "required"`);
   for (const key of ["ttlMs", "pollIntervalMs"] as const) {
     const v = o[key];
-    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0)) throw new TypeError(`tool "${name}": task.${key} must be a positive integer`);
+    if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0))
+      throw new TypeError(`tool "${name}": task.${key} must be a positive integer`);
   }
   return { support: o.support, resumable: o.resumable ?? false, ttlMs: o.ttlMs, pollIntervalMs: o.pollIntervalMs };
 }
@@ -144,6 +145,9 @@ export function getTaskResult(r: TaskRecord, inputRequests: Record<string, Input
 }
 
 /** The `notifications/tasks` message for the task's current state (what tasks/get would return, without resultType). */
-export function taskStatusNotification(r: TaskRecord, inputRequests: Record<string, InputRequest>): { method: "notifications/tasks"; params: Record<string, unknown> } {
+export function taskStatusNotification(
+  r: TaskRecord,
+  inputRequests: Record<string, InputRequest>,
+): { method: "notifications/tasks"; params: Record<string, unknown> } {
   return { method: "notifications/tasks", params: detailedTask(r, inputRequests) };
 }

@@ -20,7 +20,8 @@ export interface TaskStatusNotification {
  */
 export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, owner: string | null): Promise<number> {
   if (!env.MCP_HUB) return 0;
-  const event: PublishEvent = owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
+  const event: PublishEvent =
+    owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
   const report = await publish(env, event);
   return report.listenStreams;
 }

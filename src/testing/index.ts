@@ -27,7 +27,11 @@ export interface TestClientOptions {
 
 /** A JSON-RPC error answer, thrown by the client's methods. */
 export class TestRpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
     this.name = "TestRpcError";
   }
@@ -53,7 +57,14 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
-type Message = { jsonrpc: "2.0"; id?: string | number | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+type Message = {
+  jsonrpc: "2.0";
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 export function createTestClient(fetcher: Fetcher, options: TestClientOptions = {}): TestClient {
   const url = options.url ?? "http://localhost/mcp";
@@ -68,7 +79,12 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
   const notifications: TestClient["notifications"] = [];
 
   function headers(extra: Record<string, string> = {}): Record<string, string> {
-    const h: Record<string, string> = { Accept: "application/json, text/event-stream", "Content-Type": "application/json", ...options.headers, ...extra };
+    const h: Record<string, string> = {
+      Accept: "application/json, text/event-stream",
+      "Content-Type": "application/json",
+      ...options.headers,
+      ...extra,
+    };
     if (sessionId) {
       h["Mcp-Session-Id"] = sessionId;
       h["MCP-Protocol-Version"] = version;
@@ -89,13 +105,20 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
     else if (message.method === "ping") result = {};
     const reply: Message = result
       ? { jsonrpc: "2.0", id: message.id, result }
-      : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `the test client does not answer ${message.method}` } } as Message;
+      : ({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32601, message: `the test client does not answer ${message.method}` },
+        } as Message);
     const res = await post(reply);
     await res.body?.cancel();
   }
 
   /** Sends one request and reads its answer from JSON or from the SSE stream. */
-  async function send(method: string, params: Record<string, unknown> | undefined): Promise<{ result: Record<string, unknown>; response: Response }> {
+  async function send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): Promise<{ result: Record<string, unknown>; response: Response }> {
     const id = nextId++;
     const response = await post({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
     const type = response.headers.get("Content-Type") ?? "";
@@ -122,7 +145,11 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
 
   async function ensureInitialized(): Promise<void> {
     initialized ??= (async () => {
-      const { response } = await send("initialize", { protocolVersion: version, capabilities, clientInfo: { name: "mcp-edge-testing", version: "1" } });
+      const { response } = await send("initialize", {
+        protocolVersion: version,
+        capabilities,
+        clientInfo: { name: "mcp-edge-testing", version: "1" },
+      });
       sessionId = response.headers.get("Mcp-Session-Id") ?? undefined;
       const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
       await res.body?.cancel();

@@ -14,7 +14,11 @@ export async function* readSseMessages(response: Response): AsyncGenerator<unkno
       for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
-        const data = block.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+        const data = block
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).replace(/^ /, ""))
+          .join("\n");
         if (data.length > 0) yield JSON.parse(data);
       }
     }

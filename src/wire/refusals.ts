@@ -5,8 +5,17 @@
  * The `switch` has no `default`, so a new reason does not compile until it has a row.
  */
 import {
-  HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, LIMIT_EXCEEDED, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY,
-  PARSE_ERROR, SESSION_NOT_FOUND, TRANSPORT_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
+  HEADER_MISMATCH,
+  INTERNAL_ERROR,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  LIMIT_EXCEEDED,
+  METHOD_NOT_FOUND,
+  MISSING_CLIENT_CAPABILITY,
+  type PARSE_ERROR,
+  SESSION_NOT_FOUND,
+  TRANSPORT_ERROR,
+  UNSUPPORTED_PROTOCOL_VERSION,
 } from "../jsonrpc/errors";
 import type { RequestId, ResponseMessage } from "../jsonrpc/messages";
 import { json } from "./json";
@@ -64,7 +73,8 @@ export function refusalRow(r: Refusal): RefusalRow {
   switch (r.reason) {
     case "host-not-allowed":
       return {
-        status: 403, code: TRANSPORT_ERROR,
+        status: 403,
+        code: TRANSPORT_ERROR,
         message: `Forbidden: host "${r.host}" is not an allowed host; add it to the allowedHosts option of createMcpEdge or to the MCP_ALLOWED_HOSTS variable`,
       };
     case "origin-not-allowed":
@@ -78,23 +88,32 @@ export function refusalRow(r: Refusal): RefusalRow {
     case "unparsable":
       return { status: 400, code: r.code, message: r.message };
     case "batch-unsupported":
-      return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${r.version}` };
+      return {
+        status: 400,
+        code: INVALID_REQUEST,
+        message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${r.version}`,
+      };
     case "initialize-in-batch":
       return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: initialize must not be part of a batch" };
     case "unsupported-version-header":
       return {
-        status: 400, code: TRANSPORT_ERROR,
+        status: 400,
+        code: TRANSPORT_ERROR,
         message: `Bad Request: unsupported MCP-Protocol-Version "${r.value.slice(0, 40)}" (supported: ${r.supported.join(", ")})`,
       };
     case "session-id-required":
       return {
-        status: 400, code: TRANSPORT_ERROR,
+        status: 400,
+        code: TRANSPORT_ERROR,
         message: `Bad Request: the Mcp-Session-Id header is required${r.afterInitialize ? " after initialize" : ""}`,
       };
     case "session-not-found":
       return {
-        status: 404, code: SESSION_NOT_FOUND,
-        message: r.legacy ? "Session not found: open a new stream with GET /sse" : "Session not found: it expired or was terminated; send a new initialize request",
+        status: 404,
+        code: SESSION_NOT_FOUND,
+        message: r.legacy
+          ? "Session not found: open a new stream with GET /sse"
+          : "Session not found: it expired or was terminated; send a new initialize request",
       };
     case "legacy-session-id-required":
       return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: the sessionId query parameter is required" };
@@ -106,13 +125,20 @@ export function refusalRow(r: Refusal): RefusalRow {
       return { status: 404, code: TRANSPORT_ERROR, message: "Not Found: the MCP endpoint is " + r.endpoint };
     case "auth-unavailable":
       return {
-        status: 503, code: TRANSPORT_ERROR, message: "Service Unavailable: the access token could not be checked right now; try again",
+        status: 503,
+        code: TRANSPORT_ERROR,
+        message: "Service Unavailable: the access token could not be checked right now; try again",
         headers: { "Retry-After": "5" },
       };
     case "unauthenticated":
-      return { status: 401, code: TRANSPORT_ERROR, message: "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)" };
+      return {
+        status: 401,
+        code: TRANSPORT_ERROR,
+        message: "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)",
+      };
     case "bearer-refused": {
-      const [status, title] = r.error === "invalid_request" ? [400, "Bad Request"] : r.error === "invalid_token" ? [401, "Unauthorized"] : [403, "Forbidden"];
+      const [status, title] =
+        r.error === "invalid_request" ? [400, "Bad Request"] : r.error === "invalid_token" ? [401, "Unauthorized"] : [403, "Forbidden"];
       return { status, code: TRANSPORT_ERROR, message: `${title}: ${r.description}` };
     }
     case "internal":
@@ -123,28 +149,38 @@ export function refusalRow(r: Refusal): RefusalRow {
       return { status: 409, code: TRANSPORT_ERROR, message: "Conflict: this session's legacy stream was already opened" };
     case "too-many-streams":
       return {
-        status: 429, code: LIMIT_EXCEEDED,
+        status: 429,
+        code: LIMIT_EXCEEDED,
         message: `Too many open streams on this session (limit ${r.limit}); ${r.hint === "wait" ? "wait for one to finish" : "close one first"}`,
       };
     case "unknown-last-event-id":
       return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: Last-Event-ID does not name an event of this session's streams" };
     case "events-trimmed":
       return {
-        status: 400, code: TRANSPORT_ERROR,
+        status: 400,
+        code: TRANSPORT_ERROR,
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
     case "too-many-listen-streams":
-      return { status: 429, code: LIMIT_EXCEEDED, message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later` };
+      return {
+        status: 429,
+        code: LIMIT_EXCEEDED,
+        message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+      };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
     case "missing-client-capability":
       return {
-        status: 400, code: MISSING_CLIENT_CAPABILITY,
-        message: `Missing required client capability: ${r.detail ?? Object.keys(r.required).join(", ")}`, data: { requiredCapabilities: r.required },
+        status: 400,
+        code: MISSING_CLIENT_CAPABILITY,
+        message: `Missing required client capability: ${r.detail ?? Object.keys(r.required).join(", ")}`,
+        data: { requiredCapabilities: r.required },
       };
     case "unsupported-protocol-version":
       return {
-        status: 400, code: UNSUPPORTED_PROTOCOL_VERSION, message: "Unsupported protocol version",
+        status: 400,
+        code: UNSUPPORTED_PROTOCOL_VERSION,
+        message: "Unsupported protocol version",
         data: { supported: [...r.supported], requested: r.requested.slice(0, 40) },
       };
     case "invalid-envelope":
@@ -180,6 +216,7 @@ export function refuseModern(r: Refusal, id: RequestId | null | undefined): Resp
  * protocol fields"); everything else is 200.
  */
 export function answerStatus(response: ResponseMessage): number {
-  if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY) return refusalRow({ reason: "missing-client-capability", required: {} }).status;
+  if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY)
+    return refusalRow({ reason: "missing-client-capability", required: {} }).status;
   return 200;
 }

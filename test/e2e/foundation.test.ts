@@ -21,7 +21,6 @@ async function connect(path: string): Promise<{ client: Client; transport: Strea
   return { client, transport };
 }
 
-
 describe("session mode (/mcp)", () => {
   let client: Client;
   let transport: StreamableHTTPClientTransport;
@@ -97,7 +96,9 @@ describe("session mode (/mcp)", () => {
 
   it("lists the static resources and the resource template", async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(["test://static-text", "test://static-binary", "test://watched-resource"]));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(["test://static-text", "test://static-binary", "test://watched-resource"]),
+    );
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual(
       expect.arrayContaining([expect.objectContaining({ uriTemplate: "test://template/{id}/data", mimeType: "application/json" })]),
@@ -106,7 +107,9 @@ describe("session mode (/mcp)", () => {
 
   it("reads a text resource", async () => {
     const { contents } = await client.readResource({ uri: "test://static-text" });
-    expect(contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+    expect(contents).toEqual([
+      { uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." },
+    ]);
   });
 
   it("reads a binary resource as a base64 blob", async () => {
@@ -127,7 +130,9 @@ describe("session mode (/mcp)", () => {
 
   it("lists the prompts with their arguments", async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_image"]));
+    expect(prompts.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_image"]),
+    );
     const withArgs = prompts.find((p) => p.name === "test_prompt_with_arguments");
     expect(withArgs?.arguments).toEqual([
       expect.objectContaining({ name: "arg1", required: true }),

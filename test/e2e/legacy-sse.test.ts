@@ -5,12 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CreateMessageRequestSchema,
-  isJSONRPCRequest,
-  type CallToolResult,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageRequestSchema, isJSONRPCRequest, type CallToolResult, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, expect, it } from "vitest";
 import { SDK_ROWS, useCompatRecord } from "./clients/helpers/record";
 import { firstText } from "./helpers/results";
@@ -68,7 +63,10 @@ class LegacyClientTransport implements Transport {
   }
 }
 
-async function connectLegacy(capabilities: Record<string, unknown> = {}, setup?: (client: Client) => void): Promise<{ client: Client; transport: LegacyClientTransport }> {
+async function connectLegacy(
+  capabilities: Record<string, unknown> = {},
+  setup?: (client: Client) => void,
+): Promise<{ client: Client; transport: LegacyClientTransport }> {
   const client = new Client({ name: "e2e-legacy-sse", version: "1.0.0" }, { capabilities });
   setup?.(client);
   const transport = new LegacyClientTransport(new SSEClientTransport(new URL("/sse", server.url)));
@@ -76,7 +74,6 @@ async function connectLegacy(capabilities: Record<string, unknown> = {}, setup?:
   await client.connect(transport);
   return { client, transport };
 }
-
 
 /** Reads SSE events from a response until `wanted` arrives (or the stream ends). */
 async function readEvent(response: Response, wanted: string): Promise<{ event: string; data: string } | undefined> {

@@ -52,7 +52,6 @@ async function connect(capabilities: ClientCapabilities = {}, setup?: (client: C
   return { client, transport };
 }
 
-
 /** Collects the data of every notifications/message the client receives. */
 function collectLogs(client: Client, into: unknown[], onLog?: () => void): void {
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
@@ -99,15 +98,27 @@ describe("server-initiated requests", () => {
       answer: { action: "accept", content: { username: "alice", email: "alice@example.com" } } satisfies ElicitResult,
       expected: 'User response: action=accept, content={"username":"alice","email":"alice@example.com"}',
     },
-    { action: "decline" as const, answer: { action: "decline" } satisfies ElicitResult, expected: "User response: action=decline, content=null" },
-    { action: "cancel" as const, answer: { action: "cancel" } satisfies ElicitResult, expected: "User response: action=cancel, content=null" },
+    {
+      action: "decline" as const,
+      answer: { action: "decline" } satisfies ElicitResult,
+      expected: "User response: action=decline, content=null",
+    },
+    {
+      action: "cancel" as const,
+      answer: { action: "cancel" } satisfies ElicitResult,
+      expected: "User response: action=cancel, content=null",
+    },
   ])("reports an elicitation the user answers with $action", async ({ answer, expected }) => {
     const asked: string[] = [];
     const { client } = await connect({ elicitation: {} }, (c) =>
       c.setRequestHandler(ElicitRequestSchema, (request) => {
         asked.push(request.params.message);
         expect(request.params).toMatchObject({
-          requestedSchema: { type: "object", properties: { username: { type: "string" }, email: { type: "string" } }, required: ["username", "email"] },
+          requestedSchema: {
+            type: "object",
+            properties: { username: { type: "string" }, email: { type: "string" } },
+            required: ["username", "email"],
+          },
         });
         return answer;
       }),
@@ -173,12 +184,10 @@ describe("cancellation and concurrency", () => {
 
     const controller = new AbortController();
     const reason = new Error("the user pressed stop");
-    const outcome = client
-      .callTool({ name: "slow_countdown", arguments: { seconds: 30 } }, undefined, { signal: controller.signal })
-      .then(
-        () => "resolved",
-        (error: unknown) => error,
-      );
+    const outcome = client.callTool({ name: "slow_countdown", arguments: { seconds: 30 } }, undefined, { signal: controller.signal }).then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
     await gotFirstLog;
     const logsBeforeAbort = logs.length;
     const abortedAt = Date.now();
@@ -211,7 +220,13 @@ describe("cancellation and concurrency", () => {
       const result = await client.callTool({ name: "stream_progress", arguments: { count } }, undefined, {
         onprogress: (p) => progress.push(p.progress),
       });
-      return { i, text: firstText(result), expected: `done ${count}`, progress, expectedProgress: Array.from({ length: count }, (_, k) => k + 1) };
+      return {
+        i,
+        text: firstText(result),
+        expected: `done ${count}`,
+        progress,
+        expectedProgress: Array.from({ length: count }, (_, k) => k + 1),
+      };
     });
     const results = await Promise.all(calls);
     for (const r of results) {

@@ -43,7 +43,8 @@ export interface ListenCall {
 /** Calls serveListen as the 2026 lane does, with the request's declared capabilities. */
 export function listen(call: ListenCall): Promise<Response> {
   const capabilities = call.capabilities ?? {};
-  const params = call.notifications === undefined ? { _meta: listenParams({}, capabilities)._meta } : listenParams(call.notifications, capabilities);
+  const params =
+    call.notifications === undefined ? { _meta: listenParams({}, capabilities)._meta } : listenParams(call.notifications, capabilities);
   return serveListen(
     { id: call.id ?? "listen-1", params },
     capabilities,

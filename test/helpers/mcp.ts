@@ -45,7 +45,10 @@ export const initializeParams = (protocolVersion = "2025-06-18", capabilities: R
 });
 
 /** Runs initialize + notifications/initialized and returns the session id and negotiated version. */
-export async function openSession(protocolVersion = "2025-06-18", capabilities: Record<string, unknown> = {}): Promise<{ sessionId: string; version: string }> {
+export async function openSession(
+  protocolVersion = "2025-06-18",
+  capabilities: Record<string, unknown> = {},
+): Promise<{ sessionId: string; version: string }> {
   const res = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams(protocolVersion, capabilities) });
   if (res.status !== 200) throw new Error(`initialize failed: ${res.status} ${await res.text()}`);
   const sessionId = res.headers.get("Mcp-Session-Id");
@@ -58,7 +61,13 @@ export async function openSession(protocolVersion = "2025-06-18", capabilities: 
 }
 
 /** A request in a session, answered as JSON. */
-export async function call(sessionId: string, version: string, method: string, params: Record<string, unknown> = {}, id: number | string = 1): Promise<Record<string, unknown>> {
+export async function call(
+  sessionId: string,
+  version: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | string = 1,
+): Promise<Record<string, unknown>> {
   const res = await post({ jsonrpc: "2.0", id, method, params }, { sessionId, version });
   return (await res.json()) as Record<string, unknown>;
 }

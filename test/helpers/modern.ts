@@ -30,12 +30,17 @@ export function envelope(capabilities: Record<string, unknown> = {}, extra: Reco
 export function modernHeaders(method: string, params: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = { "MCP-Protocol-Version": MODERN, "Mcp-Method": method };
   const name = method === "resources/read" ? params.uri : params.name;
-  if ((method === "tools/call" || method === "prompts/get" || method === "resources/read") && typeof name === "string") headers["Mcp-Name"] = name;
+  if ((method === "tools/call" || method === "prompts/get" || method === "resources/read") && typeof name === "string")
+    headers["Mcp-Name"] = name;
   return headers;
 }
 
 /** POSTs one 2026-07-28 request; `opts.headers` override the standard ones (a null-ish value removes nothing: use `omit`). */
-export function modernPost(method: string, params: Record<string, unknown> = {}, opts: ModernOptions & { omit?: string[] } = {}): Promise<Response> {
+export function modernPost(
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: ModernOptions & { omit?: string[] } = {},
+): Promise<Response> {
   const meta = opts.meta ?? envelope(opts.capabilities, opts.logLevel ? { "io.modelcontextprotocol/logLevel": opts.logLevel } : {});
   const headers = { ...modernHeaders(method, params), ...(opts.headers ?? {}) };
   for (const name of opts.omit ?? []) delete headers[name];
@@ -45,13 +50,21 @@ export function modernPost(method: string, params: Record<string, unknown> = {},
 /** Asserts a 200 JSON answer with a complete result and returns it. */
 export async function expectComplete(res: Response, id: number | string = 1): Promise<Record<string, unknown>> {
   const body = (await res.json()) as RpcReply;
-  expect({ status: res.status, type: res.headers.get("Content-Type"), id: body.id, error: body.error }).toEqual({ status: 200, type: "application/json", id, error: undefined });
+  expect({ status: res.status, type: res.headers.get("Content-Type"), id: body.id, error: body.error }).toEqual({
+    status: 200,
+    type: "application/json",
+    id,
+    error: undefined,
+  });
   expect(body.result?.resultType).toBe("complete");
   return body.result as Record<string, unknown>;
 }
 
 /** Asserts a 200 JSON answer with `resultType: "input_required"` and returns it. */
-export async function expectInputRequired(res: Response, id: number | string = 1): Promise<{ inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string }> {
+export async function expectInputRequired(
+  res: Response,
+  id: number | string = 1,
+): Promise<{ inputRequests: Record<string, { method: string; params: Record<string, unknown> }>; requestState: string }> {
   const body = (await res.json()) as RpcReply;
   expect({ status: res.status, id: body.id, error: body.error }).toEqual({ status: 200, id, error: undefined });
   expect(body.result?.resultType).toBe("input_required");
@@ -61,8 +74,9 @@ export async function expectInputRequired(res: Response, id: number | string = 1
 /** Asserts a JSON-RPC error with status and code; the id must be the request's (2026: never null). */
 export async function expectModernError(res: Response, status: number, code: number, id: number | string = 1): Promise<RpcReply> {
   const body = (await res.json()) as RpcReply;
-  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code })
-    .toEqual({ status, type: "application/json", jsonrpc: "2.0", id, code });
+  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code }).toEqual(
+    { status, type: "application/json", jsonrpc: "2.0", id, code },
+  );
   expect(body.error?.message).toEqual(expect.any(String));
   return body;
 }

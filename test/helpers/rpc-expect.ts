@@ -19,8 +19,9 @@ export interface RpcReply {
 /** Asserts a JSON-RPC error answer (HTTP status, JSON body, code, id) and returns the body. */
 export async function expectRpcError(res: Response, status: number, code: number, id: RpcId = null): Promise<RpcReply> {
   const body = (await res.json()) as RpcReply;
-  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code })
-    .toEqual({ status, type: "application/json", jsonrpc: "2.0", id, code });
+  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code }).toEqual(
+    { status, type: "application/json", jsonrpc: "2.0", id, code },
+  );
   expect(body.error?.message).toEqual(expect.any(String));
   expect(body).not.toHaveProperty("result");
   return body;
@@ -29,8 +30,13 @@ export async function expectRpcError(res: Response, status: number, code: number
 /** Asserts a 200 JSON result for request `id` and returns the result object. */
 export async function expectResult(res: Response, id: RpcId = 1): Promise<Record<string, unknown>> {
   const body = (await res.json()) as RpcReply;
-  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, error: body.error })
-    .toEqual({ status: 200, type: "application/json", jsonrpc: "2.0", id, error: undefined });
+  expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, error: body.error }).toEqual({
+    status: 200,
+    type: "application/json",
+    jsonrpc: "2.0",
+    id,
+    error: undefined,
+  });
   return body.result as Record<string, unknown>;
 }
 
@@ -46,7 +52,12 @@ export function postStateless(body: unknown, opts: PostOptions = {}): Promise<Re
 }
 
 /** A request body in the stateless lane. */
-export function statelessCall(method: string, params: Record<string, unknown> = {}, opts: PostOptions = {}, id: number | string = 1): Promise<Response> {
+export function statelessCall(
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: PostOptions = {},
+  id: number | string = 1,
+): Promise<Response> {
   return postStateless({ jsonrpc: "2.0", id, method, params }, opts);
 }
 

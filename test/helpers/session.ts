@@ -42,7 +42,13 @@ export function send(s: Session, body: unknown): Promise<Response> {
 }
 
 /** POSTs tools/call; `progressToken` goes in `_meta`. */
-export function postToolCall(s: Session, id: number | string, name: string, args: Record<string, unknown> = {}, progressToken?: string | number): Promise<Response> {
+export function postToolCall(
+  s: Session,
+  id: number | string,
+  name: string,
+  args: Record<string, unknown> = {},
+  progressToken?: string | number,
+): Promise<Response> {
   const params: Record<string, unknown> = { name, arguments: args };
   if (progressToken !== undefined) params._meta = { progressToken };
   return send(s, { jsonrpc: "2.0", id, method: "tools/call", params });
@@ -56,7 +62,13 @@ export function sseOf(res: Response): SseReader {
 }
 
 /** Starts an interactive tool call and returns the reader of its POST stream. */
-export async function callOnStream(s: Session, id: number | string, name: string, args: Record<string, unknown> = {}, progressToken?: string | number): Promise<SseReader> {
+export async function callOnStream(
+  s: Session,
+  id: number | string,
+  name: string,
+  args: Record<string, unknown> = {},
+  progressToken?: string | number,
+): Promise<SseReader> {
   return sseOf(await postToolCall(s, id, name, args, progressToken));
 }
 
@@ -117,7 +129,11 @@ export function isToolError(e: SseEvent | undefined): boolean {
 }
 
 /** Runs a read-only SQL query inside the session object, on its own storage. */
-export function sql<T extends Record<string, SqlStorageValue>>(sessionId: string, query: string, ...bindings: SqlStorageValue[]): Promise<T[]> {
+export function sql<T extends Record<string, SqlStorageValue>>(
+  sessionId: string,
+  query: string,
+  ...bindings: SqlStorageValue[]
+): Promise<T[]> {
   return runInDurableObject(sessionStub(sessionId), (_instance, state) => state.storage.sql.exec<T>(query, ...bindings).toArray());
 }
 

@@ -88,4 +88,5 @@ function parseBlock(block: string): SseEvent | undefined {
 }
 
 /** True for the event carrying the JSON-RPC response to `id`. */
-export const isResponseTo = (id: unknown) => (e: SseEvent) => e.json !== undefined && e.json.id === id && ("result" in e.json || "error" in e.json);
+export const isResponseTo = (id: unknown) => (e: SseEvent) =>
+  e.json !== undefined && e.json.id === id && ("result" in e.json || "error" in e.json);

@@ -15,13 +15,21 @@ export const flags = { beta: false };
 export const server = defineServer<EdgeEnv>({ name: "list-changed-test", version: "1.0.0", listChanged: true })
   .tool("stable", { description: "Always there" }, () => ({ content: [text("stable")] }))
   .tool("beta", { description: "Only while the beta flag is on", enabled: () => flags.beta }, () => ({ content: [text("beta")] }))
-  .tool("set_beta", { description: "Turns the beta flag on or off and tells every session", input: z.object({ on: z.boolean() }) }, async ({ on }, ctx) => {
-    flags.beta = on;
-    const sessions = await notifyListChanged(ctx.env, "tools");
-    return { content: [text(`told ${sessions} session(s)`)] };
-  })
+  .tool(
+    "set_beta",
+    { description: "Turns the beta flag on or off and tells every session", input: z.object({ on: z.boolean() }) },
+    async ({ on }, ctx) => {
+      flags.beta = on;
+      const sessions = await notifyListChanged(ctx.env, "tools");
+      return { content: [text(`told ${sessions} session(s)`)] };
+    },
+  )
   // The resource of the 2026-07-28 listen examples (schema/examples/SubscriptionsListenRequest).
-  .resource("file:///project/config.json", { name: "config", mimeType: "application/json" }, (uri) => ({ uri, mimeType: "application/json", text: "{}" }))
+  .resource("file:///project/config.json", { name: "config", mimeType: "application/json" }, (uri) => ({
+    uri,
+    mimeType: "application/json",
+    text: "{}",
+  }))
   .prompt("beta_prompt", { description: "Only while the beta flag is on", enabled: () => flags.beta }, () => ({
     messages: [{ role: "user", content: { type: "text", text: "beta" } }],
   }));

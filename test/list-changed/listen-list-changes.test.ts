@@ -19,7 +19,11 @@ describe("subscriptions/listen on a server with listChanged", () => {
 
   it("acknowledges the example request exactly as schema/examples shows", async () => {
     // schema/examples/SubscriptionsListenRequest/listen-for-list-changes.json
-    const { stream, ack } = await openListen({ server, id: "listen-1", notifications: { toolsListChanged: true, resourceSubscriptions: [CONFIG] } });
+    const { stream, ack } = await openListen({
+      server,
+      id: "listen-1",
+      notifications: { toolsListChanged: true, resourceSubscriptions: [CONFIG] },
+    });
     // schema/examples/SubscriptionsAcknowledgedNotification/listen-acknowledged.json
     expect(ack).toEqual({
       jsonrpc: "2.0",
@@ -30,7 +34,10 @@ describe("subscriptions/listen on a server with listChanged", () => {
   });
 
   it("honours every list the server has, and leaves out false flags", async () => {
-    const { stream, ack } = await openListen({ server, notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: false } });
+    const { stream, ack } = await openListen({
+      server,
+      notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: false },
+    });
     expect((ack.params as { notifications: unknown }).notifications).toEqual({ toolsListChanged: true, promptsListChanged: true });
     await stream.cancel();
   });
@@ -42,23 +49,39 @@ describe("subscriptions/listen on a server with listChanged", () => {
     const prompts = await openListen({ server, id: "prompts", notifications: { promptsListChanged: true } });
 
     await call(s.sessionId, s.version, "tools/call", { name: "set_beta", arguments: { on: true } });
-    expect((await tools.stream.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUBSCRIPTION_ID]: "tools" } } });
+    expect((await tools.stream.next())?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { [SUBSCRIPTION_ID]: "tools" } },
+    });
     expect((await standalone.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
 
     // The prompts stream opted in to prompts only: its next event is the prompts change.
     await publish(edgeEnv, { type: "listChanged", list: "prompts" });
-    expect((await prompts.stream.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: { _meta: { [SUBSCRIPTION_ID]: "prompts" } } });
+    expect((await prompts.stream.next())?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/prompts/list_changed",
+      params: { _meta: { [SUBSCRIPTION_ID]: "prompts" } },
+    });
     await Promise.all([tools.stream.cancel(), prompts.stream.cancel(), standalone.cancel()]);
   });
 
   it("ends with the example's complete result on server shutdown", async () => {
-    const { stream } = await openListen({ server, id: "listen-1", notifications: { toolsListChanged: true }, features: { shard: "shutdown" } });
+    const { stream } = await openListen({
+      server,
+      id: "listen-1",
+      notifications: { toolsListChanged: true },
+      features: { shard: "shutdown" },
+    });
     await closeListenStreams(edgeEnv, { shard: "shutdown" });
     // schema/examples/SubscriptionsListenResultResponse/listen-closed-response.json, plus serverInfo.
     expect((await stream.next())?.json).toEqual({
       jsonrpc: "2.0",
       id: "listen-1",
-      result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: "listen-1", "io.modelcontextprotocol/serverInfo": { name: "list-changed-test", version: "1.0.0" } } },
+      result: {
+        resultType: "complete",
+        _meta: { [SUBSCRIPTION_ID]: "listen-1", "io.modelcontextprotocol/serverInfo": { name: "list-changed-test", version: "1.0.0" } },
+      },
     });
     expect(await stream.next()).toBeUndefined();
   });

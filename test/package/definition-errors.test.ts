@@ -12,7 +12,9 @@ describe("schema mistakes at definition", () => {
   it("refuses an object mixing zod schemas with plain JSON Schema values, naming the key", () => {
     const server = defineServer({ name: "t", version: "1" });
     const input = { a: z.number(), type: "object" } as unknown as Record<string, unknown>;
-    expect(() => server.tool("mixed", { description: "d", input }, ok)).toThrow(/tool "mixed" input: "a" is a zod schema but other keys are not/);
+    expect(() => server.tool("mixed", { description: "d", input }, ok)).toThrow(
+      /tool "mixed" input: "a" is a zod schema but other keys are not/,
+    );
   });
 
   it("refuses a JSON Schema that is not plain JSON with a TypeError naming the tool", () => {

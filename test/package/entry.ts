@@ -13,10 +13,13 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     const notAString: string = a;
     // @ts-expect-error b may be undefined
     const notOptional: number = b;
-    void notAString, notOptional;
+    void notAString;
+    void notOptional;
     return { content: [text(String(a + (b ?? 0)))] };
   })
-  .tool("greet", { description: "Greets someone", input: z.object({ name: z.string() }) }, ({ name }) => ({ content: [text(`hello ${name}`)] }))
+  .tool("greet", { description: "Greets someone", input: z.object({ name: z.string() }) }, ({ name }) => ({
+    content: [text(`hello ${name}`)],
+  }))
   .interactiveTool("register", { description: "Asks for a name and an age (typed form elicitation)" }, async (_args, ctx) => {
     const answer = await ctx.elicit("Who are you?", z.object({ name: z.string(), age: z.number().int().min(0) }));
     if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
@@ -27,7 +30,9 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     return { content: [text(`${name.toUpperCase()} is ${age + 1} next year`)] };
   })
   .interactiveTool("connect", { description: "Sends the user to a URL (URL mode elicitation)" }, async (_args, ctx) => {
-    const answer = await ctx.elicitUrl("Connect your account", "https://accounts.example.com/connect?state=1", { elicitationId: "connect-1" });
+    const answer = await ctx.elicitUrl("Connect your account", "https://accounts.example.com/connect?state=1", {
+      elicitationId: "connect-1",
+    });
     return { content: [text(`user said ${answer.action}`)] };
   });
 

@@ -37,7 +37,11 @@ describe("composing with the Worker's own routes", () => {
 describe("tool input as an SDK-style shape of zod schemas", () => {
   it("lists the shape as an object schema whose optional keys are not required", async () => {
     const add = (await createTestClient(worker).listTools()).find((t) => t.name === "add");
-    expect(add?.inputSchema).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a"] });
+    expect(add?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a"],
+    });
   });
 
   it("validates and passes typed arguments", async () => {
@@ -63,7 +67,11 @@ describe("ctx.elicit with a zod object", () => {
       },
     });
     expect((await client.callTool("register")).content).toEqual([{ type: "text", text: "ADA is 37 next year" }]);
-    expect(asked[0]?.requestedSchema).toMatchObject({ type: "object", properties: { name: { type: "string" }, age: { type: "integer" } }, required: ["name", "age"] });
+    expect(asked[0]?.requestedSchema).toMatchObject({
+      type: "object",
+      properties: { name: { type: "string" }, age: { type: "integer" } },
+      required: ["name", "age"],
+    });
     expect(asked[0]?.requestedSchema).not.toHaveProperty("$schema");
   });
 
@@ -85,7 +93,9 @@ describe("ctx.elicitUrl (URL mode elicitation, 2025-11-25)", () => {
       },
     });
     expect((await client.callTool("connect")).content).toEqual([{ type: "text", text: "user said accept" }]);
-    expect(asked).toEqual([{ mode: "url", message: "Connect your account", url: "https://accounts.example.com/connect?state=1", elicitationId: "connect-1" }]);
+    expect(asked).toEqual([
+      { mode: "url", message: "Connect your account", url: "https://accounts.example.com/connect?state=1", elicitationId: "connect-1" },
+    ]);
   });
 
   it("refuses, without asking, a client that declared only form mode", async () => {
@@ -96,7 +106,11 @@ describe("ctx.elicitUrl (URL mode elicitation, 2025-11-25)", () => {
   });
 
   it("refuses a session that negotiated a revision before URL mode existed", async () => {
-    const client = createTestClient(worker, { protocolVersion: "2025-06-18", capabilities: { elicitation: { url: {} } }, onElicit: () => ({ action: "accept" }) });
+    const client = createTestClient(worker, {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: { url: {} } },
+      onElicit: () => ({ action: "accept" }),
+    });
     const result = await client.callTool("connect");
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("needs 2025-11-25");
@@ -105,7 +119,9 @@ describe("ctx.elicitUrl (URL mode elicitation, 2025-11-25)", () => {
 
 describe("mcp-edge/testing", () => {
   it("throws the server's JSON-RPC error as a TestRpcError", async () => {
-    const error = await createTestClient(worker).request("tools/call", { name: "missing" }).catch((e: unknown) => e);
+    const error = await createTestClient(worker)
+      .request("tools/call", { name: "missing" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TestRpcError);
     expect((error as TestRpcError).code).toBe(-32602);
   });
@@ -115,7 +131,18 @@ describe("mcp-edge/testing", () => {
     await client.listTools();
     const id = client.sessionId as string;
     await client.close();
-    const res = await worker.fetch(new Request("http://localhost/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-11-25" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) }));
+    const res = await worker.fetch(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Session-Id": id,
+          "MCP-Protocol-Version": "2025-11-25",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      }),
+    );
     expect(res.status).toBe(404);
   });
 });

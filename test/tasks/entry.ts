@@ -14,15 +14,23 @@ const waitInput = { type: "object", properties: { ms: { type: "integer", minimum
 const confirmSchema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
 
 tasksServer
-  .interactiveTool("wait", { description: "Waits ms (cancellable), reporting progress", input: waitInput, task: "optional" }, async ({ ms }, ctx) => {
-    await ctx.progress(0, 1, "waiting");
-    await scheduler.wait(Number(ms), { signal: ctx.signal });
-    return { content: [text(`waited ${ms} ms`)] };
-  })
-  .interactiveTool("wait_resumable", { description: "Like wait, resumable", input: waitInput, task: { support: "optional", resumable: true } }, async ({ ms }, ctx) => {
-    await scheduler.wait(Number(ms), { signal: ctx.signal });
-    return { content: [text(`waited ${ms} ms`)] };
-  })
+  .interactiveTool(
+    "wait",
+    { description: "Waits ms (cancellable), reporting progress", input: waitInput, task: "optional" },
+    async ({ ms }, ctx) => {
+      await ctx.progress(0, 1, "waiting");
+      await scheduler.wait(Number(ms), { signal: ctx.signal });
+      return { content: [text(`waited ${ms} ms`)] };
+    },
+  )
+  .interactiveTool(
+    "wait_resumable",
+    { description: "Like wait, resumable", input: waitInput, task: { support: "optional", resumable: true } },
+    async ({ ms }, ctx) => {
+      await scheduler.wait(Number(ms), { signal: ctx.signal });
+      return { content: [text(`waited ${ms} ms`)] };
+    },
+  )
   .interactiveTool("ask_two", { description: "Asks two questions at once", task: "optional" }, async (_args, ctx) => {
     const [a, b] = await Promise.all([
       ctx.elicit("First?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
@@ -32,12 +40,16 @@ tasksServer
     const color = b.action === "accept" ? String(b.content.color) : "-";
     return { content: [text(`${name} likes ${color}`)] };
   })
-  .interactiveTool("approve", { description: "Asks for approval; resumable", task: { support: "required", resumable: true } }, async (_args, ctx) => {
-    const answer = await ctx.elicit("Approve?", confirmSchema);
-    const second = await ctx.elicit("Really?", confirmSchema);
-    const yes = answer.action === "accept" && answer.content.ok === true && second.action === "accept" && second.content.ok === true;
-    return { content: [text(yes ? "approved" : "rejected")] };
-  })
+  .interactiveTool(
+    "approve",
+    { description: "Asks for approval; resumable", task: { support: "required", resumable: true } },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("Approve?", confirmSchema);
+      const second = await ctx.elicit("Really?", confirmSchema);
+      const yes = answer.action === "accept" && answer.content.ok === true && second.action === "accept" && second.content.ok === true;
+      return { content: [text(yes ? "approved" : "rejected")] };
+    },
+  )
   .interactiveTool("summarize", { description: "Asks the client's model", task: "optional" }, async (_args, ctx) => {
     const reply = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "Summarize" } }], maxTokens: 10 });
     return { content: [text(`model said: ${reply.content.type === "text" ? reply.content.text : "?"}`)] };
@@ -50,7 +62,9 @@ tasksServer
   })
   .tool("tool_error", { description: "Returns isError", task: "optional" }, () => toolError("nope"))
   .tool("bad_result", { description: "Returns something that is not a CallToolResult", task: "optional" }, () => ({ nope: true }) as never)
-  .tool("short_lived", { description: "Done at once, kept one second", task: { support: "optional", ttlMs: 1000 } }, () => ({ content: [text("quick")] }))
+  .tool("short_lived", { description: "Done at once, kept one second", task: { support: "optional", ttlMs: 1000 } }, () => ({
+    content: [text("quick")],
+  }))
   .tool("huge_result", { description: "Returns 2.5 MB of text", task: "optional" }, () => ({ content: [text("x".repeat(2_500_000))] }))
   .interactiveTool("ask_many", { description: "Asks 33 questions at once", task: "optional" }, async (_args, ctx) => {
     const asks = Array.from({ length: 33 }, (_, i) => ctx.elicit(`Question ${i}?`, confirmSchema));

@@ -20,7 +20,9 @@ const tool = (name: string) => tasksServer.tools.get(name) as NonNullable<Return
 describe("reading a client's declaration", () => {
   it("finds an extension in capabilities.extensions, {} included, and nothing elsewhere", () => {
     expect(clientDeclares({ extensions: { [TASKS]: {} } }, TASKS)).toBe(true);
-    expect(clientExtension({ extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } } }, UI)).toEqual({ mimeTypes: ["text/html;profile=mcp-app"] });
+    expect(clientExtension({ extensions: { [UI]: { mimeTypes: ["text/html;profile=mcp-app"] } } }, UI)).toEqual({
+      mimeTypes: ["text/html;profile=mcp-app"],
+    });
     for (const caps of [undefined, null, "x", {}, { extensions: [] }, { extensions: { [TASKS]: true } }, { [TASKS]: {} }]) {
       expect(clientDeclares(caps, TASKS), JSON.stringify(caps)).toBe(false);
     }
@@ -41,7 +43,10 @@ describe("deciding whether a call becomes a task", () => {
   it("refuses a task-only tool to a client that did not declare the extension with -32021 naming it", () => {
     const decision = decideTaskExecution(tool("only_task"), {});
     expect(decision).toBeInstanceOf(RpcError);
-    expect((decision as RpcError).toJSON()).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    expect((decision as RpcError).toJSON()).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [TASKS]: {} } } },
+    });
   });
 });
 
@@ -58,7 +63,9 @@ describe("the one call a tools/call lane makes", () => {
 describe("extension methods", () => {
   it("tasks/* answer -32021 when this request's client did not declare the extension", async () => {
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"] as const) {
-      const error = await refusal(serveTaskMethod(tasksServer, edgeEnv, method, { taskId: "a".repeat(64), inputResponses: {} }, undefined, { elicitation: {} }));
+      const error = await refusal(
+        serveTaskMethod(tasksServer, edgeEnv, method, { taskId: "a".repeat(64), inputResponses: {} }, undefined, { elicitation: {} }),
+      );
       expect(error.code, method).toBe(-32021);
     }
   });
@@ -82,7 +89,9 @@ describe("what a server declares", () => {
   });
 
   it("declared extensions carry their settings; initialize lists those the client declared too", () => {
-    const server = defineServer({ name: "s", version: "1", extensions: { "com.example/alpha": { level: 2 } } }).extension("com.example/beta");
+    const server = defineServer({ name: "s", version: "1", extensions: { "com.example/alpha": { level: 2 } } }).extension(
+      "com.example/beta",
+    );
     expect(extensionsCapability(server.extensions, "2026")).toEqual({ "com.example/alpha": { level: 2 }, "com.example/beta": {} });
     expect(server.capabilities(true, { extensions: { "com.example/beta": {} } }).extensions).toEqual({ "com.example/beta": {} });
     expect(server.capabilities(true, {})).toEqual({ logging: {} });
@@ -90,7 +99,8 @@ describe("what a server declares", () => {
 
   it("refuses identifiers without a vendor prefix and settings that are not objects", () => {
     const server = defineServer({ name: "s", version: "1" });
-    for (const id of ["tasks", "/x", "com.example/", "com example/x", "com.example/x/y"]) expect(() => server.extension(id), id).toThrow(TypeError);
+    for (const id of ["tasks", "/x", "com.example/", "com example/x", "com.example/x/y"])
+      expect(() => server.extension(id), id).toThrow(TypeError);
     expect(() => server.extension("com.example/x", [] as never)).toThrow(TypeError);
   });
 
@@ -113,20 +123,31 @@ describe("task options", () => {
 describe("the 2025-era lane", () => {
   it("runs a task-capable tool synchronously", async () => {
     const { sessionId, version } = await openSession("2025-11-25");
-    const res = await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tool_error", arguments: {} } }, { sessionId, version });
+    const res = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tool_error", arguments: {} } },
+      { sessionId, version },
+    );
     expect(await res.json()).toMatchObject({ id: 1, result: { isError: true, content: [{ text: "nope" }] } });
   });
 
   it("refuses a task-only tool with -32021 naming the Tasks extension", async () => {
     const { sessionId, version } = await openSession("2025-11-25");
-    const res = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "only_task", arguments: {} } }, { sessionId, version });
+    const res = await post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "only_task", arguments: {} } },
+      { sessionId, version },
+    );
     const body = (await res.json()) as { error: { code: number; data: unknown } };
     expect(body.error.code).toBe(-32021);
     expect(body.error.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
   });
 
   it("has no tasks/* methods, and initialize does not advertise Tasks even to a client that declares it", async () => {
-    const init = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { extensions: { [TASKS]: {} } }, clientInfo: { name: "t", version: "1" } } });
+    const init = await post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: { extensions: { [TASKS]: {} } }, clientInfo: { name: "t", version: "1" } },
+    });
     expect(((await init.json()) as { result: { capabilities: Record<string, unknown> } }).result.capabilities.extensions).toBeUndefined();
     const { sessionId, version } = await openSession("2025-11-25");
     const res = await post({ jsonrpc: "2.0", id: 3, method: "tasks/get", params: { taskId: "x" } }, { sessionId, version });

@@ -24,7 +24,13 @@ export function principal(subject: string): Principal {
 }
 
 export async function create(tool: string, args: Json = {}, opts: { principal?: Principal; caps?: unknown } = {}): Promise<Json> {
-  return createTask(tasksServer, edgeEnv, { tool, args, principal: opts.principal, clientCapabilities: opts.caps ?? CAPS, protocolVersion: "2025-11-25" });
+  return createTask(tasksServer, edgeEnv, {
+    tool,
+    args,
+    principal: opts.principal,
+    clientCapabilities: opts.caps ?? CAPS,
+    protocolVersion: "2025-11-25",
+  });
 }
 
 export function method(m: TaskMethod, params: Json, subject?: string, caps: unknown = CAPS): Promise<Json> {
@@ -32,7 +38,8 @@ export function method(m: TaskMethod, params: Json, subject?: string, caps: unkn
 }
 
 export const get = (taskId: string, subject?: string) => method("tasks/get", { taskId }, subject);
-export const update = (taskId: string, inputResponses: Json, subject?: string) => method("tasks/update", { taskId, inputResponses }, subject);
+export const update = (taskId: string, inputResponses: Json, subject?: string) =>
+  method("tasks/update", { taskId, inputResponses }, subject);
 export const cancel = (taskId: string, subject?: string) => method("tasks/cancel", { taskId }, subject);
 
 /** The RpcError a call rejects with. */

@@ -39,7 +39,9 @@ describe("a task's TTL", () => {
     await age(taskId, 5000);
     expect(await runDurableObjectAlarm(taskStub(taskId))).toBe(true);
     const left = await runInDurableObject(taskStub(taskId), async (_i, state) => ({
-      tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'").toArray(),
+      tables: state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
+        .toArray(),
       alarm: await state.storage.getAlarm(),
     }));
     expect(left).toEqual({ tables: [], alarm: null });
@@ -48,7 +50,9 @@ describe("a task's TTL", () => {
     // Once evicted, nothing is left to tell an expired task from one that never existed.
     expect((await refusal(get(taskId))).message).toBe("Failed to retrieve task: Task not found");
     // Asking about it wrote nothing.
-    const after = await runInDurableObject(taskStub(taskId), (_i, state) => state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'").toArray());
+    const after = await runInDurableObject(taskStub(taskId), (_i, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'").toArray(),
+    );
     expect(after).toEqual([]);
   });
 });

@@ -50,7 +50,11 @@ describe("terminal states", () => {
     const { taskId } = (await create("wait", { ms: 0 })) as { taskId: string };
     expect(await until(taskId, "completed", "failed")).toBe("completed");
     const task = await get(taskId);
-    expect(task).toMatchObject({ resultType: "complete", status: "completed", result: { content: [{ type: "text", text: "waited 0 ms" }] } });
+    expect(task).toMatchObject({
+      resultType: "complete",
+      status: "completed",
+      result: { content: [{ type: "text", text: "waited 0 ms" }] },
+    });
     expect(task.lastUpdatedAt).toMatch(ISO);
   });
 
@@ -64,7 +68,11 @@ describe("terminal states", () => {
     const { taskId } = (await create("protocol_error")) as { taskId: string };
     await until(taskId, "completed", "failed");
     const task = await get(taskId);
-    expect(task).toMatchObject({ status: "failed", statusMessage: "Tool execution failed: upstream refused", error: { code: -32603, message: "upstream refused", data: { retryAfterMs: 1000 } } });
+    expect(task).toMatchObject({
+      status: "failed",
+      statusMessage: "Tool execution failed: upstream refused",
+      error: { code: -32603, message: "upstream refused", data: { retryAfterMs: 1000 } },
+    });
     expect(task.result).toBeUndefined();
   });
 
@@ -126,7 +134,10 @@ describe("input_required", () => {
     const { taskId } = (await create("summarize")) as { taskId: string };
     await until(taskId, "input_required");
     const task = await get(taskId);
-    const [key, request] = Object.entries(task.inputRequests as Record<string, { method: string; params: Json }>)[0] as [string, { method: string; params: Json }];
+    const [key, request] = Object.entries(task.inputRequests as Record<string, { method: string; params: Json }>)[0] as [
+      string,
+      { method: string; params: Json },
+    ];
     expect(request.method).toBe("sampling/createMessage");
     expect(request.params.maxTokens).toBe(10);
     await update(taskId, { [key]: { role: "assistant", content: { type: "text", text: "short" }, model: "m" } });

@@ -1,7 +1,7 @@
 /** Session behaviour that depends on timing and limits, with small limits (entry.ts). */
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isResponseTo, SseReader } from "../helpers/sse";
+import { isResponseTo, type SseReader } from "../helpers/sse";
 import { callOnStream, getStream, send, sseOf, startSession } from "../helpers/session";
 import { TUNED } from "./entry";
 
@@ -50,14 +50,23 @@ describe("session limits and timing", () => {
 
   it("answers 429 when a session already has maxStreams open streams", async () => {
     const s = await startSession("2025-06-18");
-    const open = await Promise.all(Array.from({ length: TUNED.maxStreams }, (_, i) => callOnStream(s, i + 1, "slow_countdown", { seconds: 2 })));
-    const third = await send(s, { jsonrpc: "2.0", id: 99, method: "tools/call", params: { name: "slow_countdown", arguments: { seconds: 1 } } });
+    const open = await Promise.all(
+      Array.from({ length: TUNED.maxStreams }, (_, i) => callOnStream(s, i + 1, "slow_countdown", { seconds: 2 })),
+    );
+    const third = await send(s, {
+      jsonrpc: "2.0",
+      id: 99,
+      method: "tools/call",
+      params: { name: "slow_countdown", arguments: { seconds: 1 } },
+    });
     expect(third.status).toBe(429);
     expect(await third.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32003 } });
     await Promise.all(open.map((r: SseReader) => r.cancel()));
   });
 
-  it("keeps the newest maxStreams streams: the oldest finished one goes first, also after a restart and when an older stream is still open", { timeout: 30_000 }, async () => {
+  it("keeps the newest maxStreams streams: the oldest finished one goes first, also after a restart and when an older stream is still open", {
+    timeout: 30_000,
+  }, async () => {
     const s = await startSession("2025-06-18");
     /** A finished call's stream; returns the id of its first event (a replay cursor into it). */
     const finishedCall = async (id: number): Promise<string> => {
@@ -95,7 +104,12 @@ describe("session limits and timing", () => {
 
   it("runs at most maxConcurrentRuns handlers per session: a request beyond gets -32003 saying so, and runs once some finish", async () => {
     const s = await startSession("2025-03-26");
-    const slow = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow_countdown", arguments: { seconds: 1 } } });
+    const slow = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "slow_countdown", arguments: { seconds: 1 } },
+    });
     const running = await callOnStream(s, 0, "slow_countdown", { seconds: 1 });
     const batch = sseOf(await send(s, [slow(1), slow(2), slow(3)]));
     const setLevel = (id: number) => send(s, { jsonrpc: "2.0", id, method: "logging/setLevel", params: { level: "info" } });
@@ -110,14 +124,19 @@ describe("session limits and timing", () => {
 
   it("caps subscriptions per session at maxSubscriptions: a new URI beyond it is -32003, a repeat or a freed slot is fine", async () => {
     const s = await startSession("2025-06-18");
-    const subscribe = async (uri: string, id: number) => (await send(s, { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } })).json();
+    const subscribe = async (uri: string, id: number) =>
+      (await send(s, { jsonrpc: "2.0", id, method: "resources/subscribe", params: { uri } })).json();
     const uris = [1, 2, 3, 4].map((n) => `test://template/${n}/data`);
-    for (const [i, uri] of uris.slice(0, TUNED.maxSubscriptions).entries()) expect(await subscribe(uri, i)).toEqual({ jsonrpc: "2.0", id: i, result: {} });
+    for (const [i, uri] of uris.slice(0, TUNED.maxSubscriptions).entries())
+      expect(await subscribe(uri, i)).toEqual({ jsonrpc: "2.0", id: i, result: {} });
     expect(await subscribe(uris[0]!, 10)).toEqual({ jsonrpc: "2.0", id: 10, result: {} }); // already subscribed: no new slot needed
     expect(await subscribe(uris[3]!, 11)).toEqual({
       jsonrpc: "2.0",
       id: 11,
-      error: { code: -32003, message: `Too many subscriptions on this session (limit ${TUNED.maxSubscriptions}); unsubscribe from one first` },
+      error: {
+        code: -32003,
+        message: `Too many subscriptions on this session (limit ${TUNED.maxSubscriptions}); unsubscribe from one first`,
+      },
     });
     await send(s, { jsonrpc: "2.0", id: 12, method: "resources/unsubscribe", params: { uri: uris[1] } });
     expect(await subscribe(uris[3]!, 13)).toEqual({ jsonrpc: "2.0", id: 13, result: {} });

@@ -19,7 +19,7 @@ server.tool(
   {
     description: "Store a note",
     input: z.object({ id: z.string(), body: z.string().max(10_000) }), // or a raw JSON Schema object
-    output: z.object({ stored: z.boolean() }),                          // optional: outputSchema
+    output: z.object({ stored: z.boolean() }), // optional: outputSchema
     annotations: { idempotentHint: true },
   },
   async ({ id, body }, ctx) => {
@@ -38,7 +38,9 @@ server.interactiveTool(
     let done = 0;
     for (const key of keys) await ctx.progress(++done, keys.length, key.name); // only sent if the client asked for progress
     const answer = await ctx.sample({
-      messages: [{ role: "user", content: { type: "text", text: `Summarise in ${maxWords} words: ${keys.map((k) => k.name).join(", ")}` } }],
+      messages: [
+        { role: "user", content: { type: "text", text: `Summarise in ${maxWords} words: ${keys.map((k) => k.name).join(", ")}` } },
+      ],
       maxTokens: 400,
     });
     if (answer.content.type !== "text") return toolError("the model answered without text");
@@ -53,15 +55,17 @@ server.resource("notes://index", { name: "Index", mimeType: "application/json" }
 
 server.resourceTemplate(
   "notes://{id}",
-  { name: "Note", mimeType: "text/plain", complete: { id: async (prefix, ctx) => (await ctx.env.NOTES.list({ prefix })).keys.map((k) => k.name) } },
+  {
+    name: "Note",
+    mimeType: "text/plain",
+    complete: { id: async (prefix, ctx) => (await ctx.env.NOTES.list({ prefix })).keys.map((k) => k.name) },
+  },
   async (uri, { id }, ctx) => ({ uri, text: (await ctx.env.NOTES.get(id!)) ?? "" }),
 );
 
-server.prompt(
-  "review_note",
-  { description: "Review one note", arguments: [{ name: "id", required: true }] },
-  async ({ id }) => ({ messages: [{ role: "user", content: { type: "text", text: `Review note ${id}` } }] }),
-);
+server.prompt("review_note", { description: "Review one note", arguments: [{ name: "id", required: true }] }, async ({ id }) => ({
+  messages: [{ role: "user", content: { type: "text", text: `Review note ${id}` } }],
+}));
 
 const edge = createMcpEdge(server, { allowedHosts: ["notes.example.workers.dev"] });
 export const readmeWorker = edge.worker;

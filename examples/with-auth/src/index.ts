@@ -31,8 +31,7 @@ function edgeFor(env: Env): McpEdge<Env> {
       requiredScopes: ["mcp"],
       toolScopes: { delete_note: ["notes:write"] },
     },
-    fallback: (request) =>
-      new URL(request.url).pathname === "/health" ? new Response("ok") : new Response("Not found", { status: 404 }),
+    fallback: (request) => (new URL(request.url).pathname === "/health" ? new Response("ok") : new Response("Not found", { status: 404 })),
   });
   return edge;
 }

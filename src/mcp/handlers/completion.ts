@@ -32,8 +32,10 @@ function findCompleter<Env>(ref: Record<string, unknown>, argument: string, dc: 
 
 export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const { ref, argument, context } = params;
-  if (typeof ref !== "object" || ref === null || Array.isArray(ref)) throw new RpcError(INVALID_PARAMS, 'completion/complete needs a "ref" object');
-  if (typeof argument !== "object" || argument === null) throw new RpcError(INVALID_PARAMS, 'completion/complete needs an "argument" object');
+  if (typeof ref !== "object" || ref === null || Array.isArray(ref))
+    throw new RpcError(INVALID_PARAMS, 'completion/complete needs a "ref" object');
+  if (typeof argument !== "object" || argument === null)
+    throw new RpcError(INVALID_PARAMS, 'completion/complete needs an "argument" object');
   const { name, value } = argument as Record<string, unknown>;
   if (typeof name !== "string" || typeof value !== "string") {
     throw new RpcError(INVALID_PARAMS, 'completion/complete: "argument" needs string "name" and "value"');
@@ -42,9 +44,10 @@ export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc
   if (!completer) return { completion: { values: [], hasMore: false } };
   const given = typeof context === "object" && context !== null ? (context as Record<string, unknown>).arguments : undefined;
   // Keys are the client's: fromEntries defines own fields, so a "__proto__" key stays a field.
-  const resolved: Record<string, string> = typeof given === "object" && given !== null
-    ? Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
-    : {};
+  const resolved: Record<string, string> =
+    typeof given === "object" && given !== null
+      ? Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+      : {};
   const all = await completer(value, { ...hc, arguments: resolved });
   return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } };
 }

@@ -26,7 +26,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function initialize<Env>(server: McpServer<Env>, params: Params | undefined, sessions: boolean): { result: Params; state: SessionState } {
+export function initialize<Env>(
+  server: McpServer<Env>,
+  params: Params | undefined,
+  sessions: boolean,
+): { result: Params; state: SessionState } {
   if (!params || typeof params.protocolVersion !== "string") {
     throw new RpcError(INVALID_PARAMS, 'initialize needs "protocolVersion" (a string)');
   }
@@ -42,7 +46,10 @@ export function initialize<Env>(server: McpServer<Env>, params: Params | undefin
   }
   const stored = { capabilities, clientInfo: info };
   if (depthOf(stored, MAX_CLIENT_STATE_DEPTH + 1) > MAX_CLIENT_STATE_DEPTH || JSON.stringify(stored).length > MAX_CLIENT_STATE_BYTES) {
-    throw new RpcError(INVALID_PARAMS, `initialize: "capabilities" and "clientInfo" must be at most ${MAX_CLIENT_STATE_BYTES} bytes of JSON, nested at most ${MAX_CLIENT_STATE_DEPTH} deep`);
+    throw new RpcError(
+      INVALID_PARAMS,
+      `initialize: "capabilities" and "clientInfo" must be at most ${MAX_CLIENT_STATE_BYTES} bytes of JSON, nested at most ${MAX_CLIENT_STATE_DEPTH} deep`,
+    );
   }
   const protocolVersion = negotiateVersion(params.protocolVersion);
   const result: Params = {

@@ -18,7 +18,8 @@ export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, h
   const prompt = dc.server.prompts.get(name);
   if (!prompt || !(await isEnabled(prompt, hc))) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
   const raw = params.arguments ?? {};
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
   const entries = Object.entries(raw);
   for (const [key, value] of entries) {
     if (typeof value !== "string") throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": argument "${key}" must be a string`);

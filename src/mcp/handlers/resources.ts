@@ -45,7 +45,7 @@ function requireUri(params: Params, method: string): string {
 function normalise(uri: string, mimeType: string | undefined, result: ReadResult): ResourceContents[] {
   const list: ResourceContentsInput[] = Array.isArray(result) ? result : [result];
   return list.map((item) => {
-    const base = { uri: item.uri ?? uri, ...(item.mimeType ?? mimeType ? { mimeType: item.mimeType ?? mimeType } : {}) };
+    const base = { uri: item.uri ?? uri, ...((item.mimeType ?? mimeType) ? { mimeType: item.mimeType ?? mimeType } : {}) };
     const meta = item._meta ? { _meta: item._meta } : {};
     if ("blob" in item) return { ...base, blob: typeof item.blob === "string" ? item.blob : toBase64(item.blob), ...meta };
     if ("text" in item && typeof item.text === "string") return { ...base, text: item.text, ...meta };

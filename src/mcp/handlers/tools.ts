@@ -35,7 +35,9 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   // becomes a task, stored by its object before the CreateTaskResult is returned.
   if (tool.task && hc.era === "2026") {
     const task = await runAsTaskIfChosen(dc.server as never, dc.env as EdgeEnv, tool, rawArgs, {
-      principal: hc.principal, clientCapabilities: hc.clientCapabilities, requestMeta: hc.meta,
+      principal: hc.principal,
+      clientCapabilities: hc.clientCapabilities,
+      requestMeta: hc.meta,
     });
     if (task) return task;
   }
@@ -61,7 +63,8 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   } catch (error) {
     // 2026-07-28: a capability this request did not declare (400 -32021), or a malformed answer in its
     // inputResponses (mrtr.mdx "Error handling"), is the client's protocol error, not a tool failure.
-    if (error instanceof RpcError && (error.code === MISSING_CLIENT_CAPABILITY || (hc.era === "2026" && error.code === CLIENT_ERROR))) throw error;
+    if (error instanceof RpcError && (error.code === MISSING_CLIENT_CAPABILITY || (hc.era === "2026" && error.code === CLIENT_ERROR)))
+      throw error;
     // A failing tool is reported to the model as a result, not as a protocol error. Only a
     // ToolError's or an RpcError's text (ours: a refused sample, a bad client answer, a
     // cancellation) is meant for it; any other exception (a bug, a platform limit) stays in the log.

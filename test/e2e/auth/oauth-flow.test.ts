@@ -97,7 +97,10 @@ function recordingFetch(seen: Seen[]): typeof fetch {
 async function approveConsent(authorizationUrl: URL, user?: string): Promise<{ code: string; location: URL }> {
   const page = await fetch(authorizationUrl, { redirect: "manual" });
   expect(page.status).toBe(200);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const html = await page.text();
   const handle = /name="handle" value="([^"]+)"/.exec(html)?.[1];
   expect(handle).toBeDefined();
@@ -124,7 +127,10 @@ afterEach(async () => {
   await Promise.allSettled(clients.splice(0).map((client) => client.close()));
 });
 
-async function connect(provider: MemoryOAuthProvider, seen: Seen[] = []): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  provider: MemoryOAuthProvider,
+  seen: Seen[] = [],
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(RESOURCE), { authProvider: provider, fetch: recordingFetch(seen) });
   const client = new Client({ name: "mcp-edge-e2e-oauth", version: "1.0.0" });
   clients.push(client);
@@ -199,9 +205,15 @@ describe("the SDK client's OAuth flow against the built-in authorization server"
   it("shows handlers the demo user, never the token, in the Worker and in the session object", async () => {
     const { client } = await connect(provider);
     const worker = JSON.parse(firstText(await client.callTool({ name: "whoami", arguments: {} })) ?? "{}") as Record<string, unknown>;
-    const object = JSON.parse(firstText(await client.callTool({ name: "whoami_interactive", arguments: {} })) ?? "{}") as Record<string, unknown>;
+    const object = JSON.parse(firstText(await client.callTool({ name: "whoami_interactive", arguments: {} })) ?? "{}") as Record<
+      string,
+      unknown
+    >;
     for (const seenBy of [worker, object]) {
-      expect(seenBy).toMatchObject({ principal: { subject: "demo-user", scopes: ["mcp"], claims: { userId: "demo-user" } }, sessionSubject: "demo-user" });
+      expect(seenBy).toMatchObject({
+        principal: { subject: "demo-user", scopes: ["mcp"], claims: { userId: "demo-user" } },
+        sessionSubject: "demo-user",
+      });
       expect((seenBy.principal as { clientId?: string }).clientId).toBe(provider.client?.client_id);
       expect(JSON.stringify(seenBy)).not.toContain(provider.saved?.access_token ?? "--");
     }
@@ -211,7 +223,12 @@ describe("the SDK client's OAuth flow against the built-in authorization server"
     const { transport } = await connect(provider);
     const bogus = await fetch(RESOURCE, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: "Bearer made-up", "Mcp-Session-Id": transport.sessionId ?? "" },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: "Bearer made-up",
+        "Mcp-Session-Id": transport.sessionId ?? "",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
     });
     expect(bogus.status).toBe(401);

@@ -99,7 +99,13 @@ async function pageClient(mcpUrl: string) {
     if ((res.headers.get("content-type") ?? "").includes("text/event-stream")) {
       return text
         .split(/\r?\n\r?\n/)
-        .map((event) => event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
+        .map((event) =>
+          event
+            .split(/\r?\n/)
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim())
+            .join("\n"),
+        )
         .filter((data) => data.length > 0)
         .map((data) => JSON.parse(data));
     }
@@ -134,7 +140,12 @@ async function pageClient(mcpUrl: string) {
     const echo = await fetch(mcpUrl, {
       method: "POST",
       headers: { ...base, ...session },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "from the page ✓" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "from the page ✓" } },
+      }),
     });
     out.echoStatus = echo.status;
     out.echoResult = (await readMessages(echo))[0]?.result;
@@ -143,7 +154,12 @@ async function pageClient(mcpUrl: string) {
     const progress = await fetch(mcpUrl, {
       method: "POST",
       headers: { ...base, ...session },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "page" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "page" } },
+      }),
     });
     out.progressType = progress.headers.get("content-type");
     const streamed = await readMessages(progress);

@@ -2,7 +2,13 @@
 // against the Worker under wrangler dev (in-process), on the project's own Node (>= 22.12, which the
 // Inspector needs). Its traffic goes through a recording proxy so the test
 // can also see the handshake: the revision the server answered with, the session it used.
-import type { CallToolResult, GetPromptResult, ListResourcesResult, ListToolsResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ListResourcesResult,
+  ListToolsResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { useWorker } from "../helpers/server";
 import { packageVersion } from "./helpers/compat.mjs";
@@ -45,10 +51,14 @@ afterAll(async () => {
  */
 async function inspector<T>(...args: string[]): Promise<{ result: T }> {
   const from = tap!.exchanges.length;
-  const run = await runProcess(node, [packageBin(INSPECTOR, "inspector"), "--cli", `${tap!.url}/mcp`, "--transport", "http", ...args, "--format", "json"], {
-    env: { HOME: home!.path, NO_COLOR: "1", FORCE_COLOR: "0" },
-    timeoutMs: 45_000,
-  });
+  const run = await runProcess(
+    node,
+    [packageBin(INSPECTOR, "inspector"), "--cli", `${tap!.url}/mcp`, "--transport", "http", ...args, "--format", "json"],
+    {
+      env: { HOME: home!.path, NO_COLOR: "1", FORCE_COLOR: "0" },
+      timeoutMs: 45_000,
+    },
+  );
   const context = `inspector ${args.join(" ")}: exit ${run.code}${run.timedOut ? " (timed out)" : ""}\nstdout: ${run.stdout.slice(0, 2_000)}\nstderr: ${run.stderr.slice(-2_000)}`;
   expect(run.code, context).toBe(0);
   let parsed: { result: T };
@@ -95,11 +105,21 @@ it("resources/list and resources/read", async () => {
     expect.arrayContaining(["test://static-text", "test://static-binary", "test://watched-resource"]),
   );
   const read = await inspector<ReadResourceResult>("--method", "resources/read", "--uri", "test://static-text");
-  expect(read.result.contents).toEqual([{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+  expect(read.result.contents).toEqual([
+    { uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." },
+  ]);
 });
 
 it("prompts/get with --prompt-args: test_prompt_with_arguments arg1=a arg2=b", async () => {
-  const { result } = await inspector<GetPromptResult>("--method", "prompts/get", "--prompt-name", "test_prompt_with_arguments", "--prompt-args", "arg1=a", "arg2=b");
+  const { result } = await inspector<GetPromptResult>(
+    "--method",
+    "prompts/get",
+    "--prompt-name",
+    "test_prompt_with_arguments",
+    "--prompt-args",
+    "arg1=a",
+    "arg2=b",
+  );
   expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: "Prompt with arguments: arg1='a', arg2='b'" } }]);
 });
 

@@ -70,10 +70,13 @@ function parse(line: string): Message | undefined {
 
 /** Waits for the stdout message (from line `from` on) that `match` accepts. */
 async function receive(match: (m: Message) => boolean, from = 0, timeoutMs = 30_000): Promise<Message> {
-  const line = await bridge!.waitForLine((l) => {
-    const m = parse(l);
-    return m !== undefined && match(m);
-  }, { from, timeoutMs });
+  const line = await bridge!.waitForLine(
+    (l) => {
+      const m = parse(l);
+      return m !== undefined && match(m);
+    },
+    { from, timeoutMs },
+  );
   return parse(line)!;
 }
 
@@ -153,7 +156,11 @@ it("relays the server's sampling request to the stdio client and its answer back
   send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "Say hello" } } });
   const asked = await receive((m) => m.method === "sampling/createMessage", from);
   expect(asked.params?.messages).toEqual([{ role: "user", content: { type: "text", text: "Say hello" } }]);
-  send({ jsonrpc: "2.0", id: asked.id, result: { model: "e2e-model", role: "assistant", content: { type: "text", text: "Hello from stdio" } } });
+  send({
+    jsonrpc: "2.0",
+    id: asked.id,
+    result: { model: "e2e-model", role: "assistant", content: { type: "text", text: "Hello from stdio" } },
+  });
   const result = await receive((m) => m.id === 5 && m.result !== undefined, from);
   expect(result.result?.content).toEqual([{ type: "text", text: "LLM response: Hello from stdio" }]);
 });

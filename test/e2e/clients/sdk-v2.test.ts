@@ -16,7 +16,14 @@ const compat = useCompatRecord({
   client: "Official TypeScript SDK v2 client",
   version: `@modelcontextprotocol/client ${packageVersion("@modelcontextprotocol/client")}`,
   transport: "Streamable HTTP (pinned 2026-07-28, auto, legacy)",
-  exercised: ["server/discover", "tools/list", "tools/call (simple, progress)", "MRTR elicitation and sampling", "auto mode picks 2026-07-28", "legacy mode: a 2025-11-25 session"],
+  exercised: [
+    "server/discover",
+    "tools/list",
+    "tools/call (simple, progress)",
+    "MRTR elicitation and sampling",
+    "auto mode picks 2026-07-28",
+    "legacy mode: a 2025-11-25 session",
+  ],
   protocol: "2026-07-28 (pinned, auto); 2025-11-25 (legacy)",
 });
 
@@ -39,12 +46,18 @@ function clientFor(mode: "auto" | "legacy" | { pin: string }): Client {
   );
   client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Alice" } }));
   client.setRequestHandler("sampling/createMessage", async () => ({
-    role: "assistant", content: { type: "text", text: "Paris" }, model: "e2e-model", stopReason: "endTurn",
+    role: "assistant",
+    content: { type: "text", text: "Paris" },
+    model: "e2e-model",
+    stopReason: "endTurn",
   }));
   return client;
 }
 
-async function connected<T>(mode: "auto" | "legacy" | { pin: string }, use: (client: Client, transport: StreamableHTTPClientTransport) => Promise<T>): Promise<T> {
+async function connected<T>(
+  mode: "auto" | "legacy" | { pin: string },
+  use: (client: Client, transport: StreamableHTTPClientTransport) => Promise<T>,
+): Promise<T> {
   const client = clientFor(mode);
   const transport = new StreamableHTTPClientTransport(new URL(server!.mcpUrl));
   try {

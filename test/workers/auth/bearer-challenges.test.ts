@@ -10,8 +10,20 @@ import { TRANSPORT_ERROR } from "../../../src/jsonrpc/errors";
 import { TokenError } from "../../../src/auth/options";
 import { expectResult, expectRpcError } from "../../helpers/rpc-expect";
 import {
-  accessToken, authOptions, bearer, challengeOf, edgeFetch, jwksOf, MCP_URL, METADATA_URL, ORIGIN, PING, postTo, signingKey,
-  type Fetch, type SigningKey,
+  accessToken,
+  authOptions,
+  bearer,
+  challengeOf,
+  edgeFetch,
+  jwksOf,
+  MCP_URL,
+  METADATA_URL,
+  ORIGIN,
+  PING,
+  postTo,
+  signingKey,
+  type Fetch,
+  type SigningKey,
 } from "./fixtures";
 
 let key: SigningKey;
@@ -110,7 +122,13 @@ describe("401 for an invalid token", () => {
   });
 
   it("answers a verifier's TokenError with its description", async () => {
-    const f = edgeFetch({ auth: authOptions(jwksOf(key), { verify: async () => { throw new TokenError("revoked"); } }) });
+    const f = edgeFetch({
+      auth: authOptions(jwksOf(key), {
+        verify: async () => {
+          throw new TokenError("revoked");
+        },
+      }),
+    });
     const res = await postTo(f, PING, bearer("abc"));
     expect(res.status).toBe(401);
     expect(challengeOf(res)).toMatchObject({ error: "invalid_token", error_description: "revoked" });
@@ -124,7 +142,9 @@ describe("401 for an invalid token", () => {
 
   it("answers 401 when a custom verifier's token has expired", async () => {
     const f = edgeFetch({
-      auth: authOptions(jwksOf(key), { verify: async () => ({ subject: "a", scopes: ["mcp"], audience: "https://mcp.example.com/mcp", expiresAt: 1, claims: {} }) }),
+      auth: authOptions(jwksOf(key), {
+        verify: async () => ({ subject: "a", scopes: ["mcp"], audience: "https://mcp.example.com/mcp", expiresAt: 1, claims: {} }),
+      }),
     });
     const res = await postTo(f, PING, bearer("abc"));
     expect(challengeOf(res)).toMatchObject({ error: "invalid_token", error_description: "the access token expired" });
@@ -133,7 +153,13 @@ describe("401 for an invalid token", () => {
   it("answers 503, not 401, when the verifier itself fails, and logs the cause", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
-      const f = edgeFetch({ auth: authOptions(jwksOf(key), { verify: async () => { throw new Error("authorization server unreachable"); } }) });
+      const f = edgeFetch({
+        auth: authOptions(jwksOf(key), {
+          verify: async () => {
+            throw new Error("authorization server unreachable");
+          },
+        }),
+      });
       const res = await postTo(f, PING, bearer("abc"));
       await expectRpcError(res, 503, TRANSPORT_ERROR);
       expect(res.headers.get("WWW-Authenticate")).toBeNull();

@@ -97,7 +97,11 @@ export async function openAuthSession(fetch: Fetch, token: string): Promise<stri
   if (res.status !== 200) throw new Error(`initialize failed: ${res.status} ${await res.text()}`);
   const sessionId = res.headers.get("Mcp-Session-Id");
   if (!sessionId) throw new Error("no session id");
-  const ack = await postTo(fetch, { jsonrpc: "2.0", method: "notifications/initialized" }, { ...bearer(token), "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-06-18" });
+  const ack = await postTo(
+    fetch,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { ...bearer(token), "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-06-18" },
+  );
   if (ack.status !== 202) throw new Error(`initialized got ${ack.status}`);
   return sessionId;
 }

@@ -9,8 +9,22 @@ import { SignJWT } from "jose";
 import { jwtVerifier } from "../../../src/auth/jwt";
 import { expectResult } from "../../helpers/rpc-expect";
 import {
-  accessToken, authOptions, bearer, challengeOf, edgeFetch, ISSUER, jwksOf, METADATA_URL, ORIGIN, PING, postTo, RESOURCE, signingKey,
-  unsecuredToken, type Fetch, type SigningKey,
+  accessToken,
+  authOptions,
+  bearer,
+  challengeOf,
+  edgeFetch,
+  ISSUER,
+  jwksOf,
+  METADATA_URL,
+  ORIGIN,
+  PING,
+  postTo,
+  RESOURCE,
+  signingKey,
+  unsecuredToken,
+  type Fetch,
+  type SigningKey,
 } from "./fixtures";
 
 const STATELESS = `${ORIGIN}/stateless/mcp`;
@@ -80,7 +94,10 @@ describe("refused with 401 invalid_token", () => {
   });
 
   it("a token from another issuer", async () => {
-    await expectRefused(await send(await accessToken(key, { iss: "https://evil.example.com" })), /authorization server this resource does not trust/);
+    await expectRefused(
+      await send(await accessToken(key, { iss: "https://evil.example.com" })),
+      /authorization server this resource does not trust/,
+    );
   });
 
   it("an expired token", async () => {
@@ -168,7 +185,11 @@ describe("remote key set", () => {
 
   it("fetches the key set once and serves later tokens from the cache", async () => {
     const { state, fakeFetch } = servedKeys([key]);
-    const f = edgeFetch({ sessions: false, path: "/stateless/mcp", auth: authOptions({ keys: [] }, { verify: jwtVerifier({ issuer: ISSUER, jwksUri: JWKS_URI, fetch: fakeFetch }) }) });
+    const f = edgeFetch({
+      sessions: false,
+      path: "/stateless/mcp",
+      auth: authOptions({ keys: [] }, { verify: jwtVerifier({ issuer: ISSUER, jwksUri: JWKS_URI, fetch: fakeFetch }) }),
+    });
     for (let i = 0; i < 3; i++) expect((await postTo(f, PING, bearer(await accessToken(key)), STATELESS)).status).toBe(200);
     expect(state.fetches).toBe(1);
     expect(state.urls).toEqual([JWKS_URI]);
@@ -199,7 +220,11 @@ describe("remote key set", () => {
 
   it("answers 503 when the key set cannot be fetched", async () => {
     const failing = async () => new Response("down", { status: 500 });
-    const f = edgeFetch({ sessions: false, path: "/stateless/mcp", auth: authOptions({ keys: [] }, { verify: jwtVerifier({ issuer: ISSUER, jwksUri: JWKS_URI, fetch: failing }) }) });
+    const f = edgeFetch({
+      sessions: false,
+      path: "/stateless/mcp",
+      auth: authOptions({ keys: [] }, { verify: jwtVerifier({ issuer: ISSUER, jwksUri: JWKS_URI, fetch: failing }) }),
+    });
     const logged = console.error;
     console.error = () => undefined;
     try {

@@ -7,19 +7,36 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { envelope, modernHeaders } from "../../helpers/modern";
 import {
-  accessToken, authOptions, bearer, challengeOf, edgeFetch, jwksOf, METADATA_URL, postTo, signingKey, type Fetch, type SigningKey,
+  accessToken,
+  authOptions,
+  bearer,
+  challengeOf,
+  edgeFetch,
+  jwksOf,
+  METADATA_URL,
+  postTo,
+  signingKey,
+  type Fetch,
+  type SigningKey,
 } from "./fixtures";
 
 let key: SigningKey;
 let fetch: Fetch;
 
 function modern(method: string, params: Record<string, unknown>, headers: Record<string, string>, id = 1) {
-  return postTo(fetch, { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope({ elicitation: {} }) } }, { ...modernHeaders(method, params), ...headers });
+  return postTo(
+    fetch,
+    { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope({ elicitation: {} }) } },
+    { ...modernHeaders(method, params), ...headers },
+  );
 }
 
 beforeAll(async () => {
   key = await signingKey("k1");
-  fetch = edgeFetch({ sessions: false, auth: authOptions(jwksOf(key), { toolScopes: { echo: ["notes:write"] }, scopesSupported: ["mcp", "notes:write", "offline_access"] }) });
+  fetch = edgeFetch({
+    sessions: false,
+    auth: authOptions(jwksOf(key), { toolScopes: { echo: ["notes:write"] }, scopesSupported: ["mcp", "notes:write", "offline_access"] }),
+  });
 });
 
 describe("2026-07-28 requests and the resource server", () => {
@@ -47,10 +64,16 @@ describe("2026-07-28 requests and the resource server", () => {
 
   it("binds a requestState to its principal: another subject's retry is refused with -32602", async () => {
     const params = { name: "test_input_required_result_elicitation", arguments: {} };
-    const first = (await (await modern("tools/call", params, bearer(await accessToken(key)))).json()) as { result: { requestState?: string; resultType: string } };
+    const first = (await (await modern("tools/call", params, bearer(await accessToken(key)))).json()) as {
+      result: { requestState?: string; resultType: string };
+    };
     expect(first.result.resultType).toBe("input_required");
-    const retry = await modern("tools/call", { ...params, inputResponses: { user_name: { action: "accept", content: { name: "M" } } }, requestState: first.result.requestState },
-      bearer(await accessToken(key, { sub: "mallory" })), 2);
+    const retry = await modern(
+      "tools/call",
+      { ...params, inputResponses: { user_name: { action: "accept", content: { name: "M" } } }, requestState: first.result.requestState },
+      bearer(await accessToken(key, { sub: "mallory" })),
+      2,
+    );
     expect(((await retry.json()) as { error: { code: number } }).error.code).toBe(-32602);
   });
 });

@@ -12,8 +12,20 @@ import { text } from "../../../src/mcp/content";
 import type { McpServer } from "../../../src/mcp/server";
 import { expectResult, expectRpcError } from "../../helpers/rpc-expect";
 import {
-  accessToken, authOptions, bearer, challengeOf, edgeFetch, jwksOf, MCP_URL, METADATA_URL, ORIGIN, openAuthSession, postTo, signingKey,
-  type Fetch, type SigningKey,
+  accessToken,
+  authOptions,
+  bearer,
+  challengeOf,
+  edgeFetch,
+  jwksOf,
+  MCP_URL,
+  METADATA_URL,
+  ORIGIN,
+  openAuthSession,
+  postTo,
+  signingKey,
+  type Fetch,
+  type SigningKey,
 } from "./fixtures";
 
 const STATELESS = `${ORIGIN}/stateless/mcp`;
@@ -23,7 +35,12 @@ beforeAll(async () => {
   key = await signingKey("k1");
 });
 
-const call = (name: string, args: Record<string, unknown> = {}, id: number | string = 1) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const call = (name: string, args: Record<string, unknown> = {}, id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 const read = (uri: string, id = 1) => ({ jsonrpc: "2.0", id, method: "resources/read", params: { uri } });
 
 describe("the principal in a handler's context", () => {
@@ -33,7 +50,12 @@ describe("the principal in a handler's context", () => {
   }));
   const server = whoami as unknown as McpServer<never>;
 
-  async function whoamiAs(fetch: Fetch, token: string, headers: Record<string, string> = {}, url = MCP_URL): Promise<Record<string, unknown>> {
+  async function whoamiAs(
+    fetch: Fetch,
+    token: string,
+    headers: Record<string, string> = {},
+    url = MCP_URL,
+  ): Promise<Record<string, unknown>> {
     const result = await expectResult(await postTo(fetch, call("whoami"), { ...bearer(token), ...headers }, url));
     return JSON.parse((result.content as { text: string }[])[0]?.text ?? "{}") as Record<string, unknown>;
   }
@@ -42,7 +64,12 @@ describe("the principal in a handler's context", () => {
     const fetch = edgeFetch({ sessions: false, path: "/stateless/mcp", auth: authOptions(jwksOf(key)) }, server);
     const token = await accessToken(key, { sub: "alice", scope: "mcp files:read", client_id: "client-1", name: "Alice" });
     const seen = await whoamiAs(fetch, token, {}, STATELESS);
-    expect(seen.principal).toMatchObject({ subject: "alice", scopes: ["mcp", "files:read"], clientId: "client-1", claims: { sub: "alice", name: "Alice", iss: "https://auth.example.com" } });
+    expect(seen.principal).toMatchObject({
+      subject: "alice",
+      scopes: ["mcp", "files:read"],
+      clientId: "client-1",
+      claims: { sub: "alice", name: "Alice", iss: "https://auth.example.com" },
+    });
     expect(JSON.stringify(seen)).not.toContain(token);
     expect(JSON.stringify(seen)).not.toContain(token.split(".")[2]);
   });
@@ -94,7 +121,11 @@ describe("per-tool and per-resource scopes", () => {
   it("refuses an interactive tool before it is forwarded to the session object", async () => {
     const token = await accessToken(key);
     const sessionId = await openAuthSession(fetch, token);
-    const res = await postTo(fetch, call("test_tool_with_logging"), { ...bearer(token), "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-06-18" });
+    const res = await postTo(fetch, call("test_tool_with_logging"), {
+      ...bearer(token),
+      "Mcp-Session-Id": sessionId,
+      "MCP-Protocol-Version": "2025-06-18",
+    });
     await expectRpcError(res, 403, TRANSPORT_ERROR);
     expect(challengeOf(res).scope).toBe("mcp logs");
   });

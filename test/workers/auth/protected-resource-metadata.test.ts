@@ -37,7 +37,9 @@ describe("protected resource metadata", () => {
 
   it("publishes the required scopes as scopes_supported when none are given", async () => {
     const key = await signingKey("k1");
-    const res = await edgeFetch({ auth: authOptions(jwksOf(key), { requiredScopes: ["mcp:read"] }) })(`${ORIGIN}/.well-known/oauth-protected-resource/mcp`);
+    const res = await edgeFetch({ auth: authOptions(jwksOf(key), { requiredScopes: ["mcp:read"] }) })(
+      `${ORIGIN}/.well-known/oauth-protected-resource/mcp`,
+    );
     expect(((await res.json()) as Record<string, unknown>).scopes_supported).toEqual(["mcp:read"]);
   });
 
@@ -51,7 +53,9 @@ describe("protected resource metadata", () => {
   it("names the document's URL in every challenge", () => {
     const key = { keys: [] };
     expect(resolveAuth(authOptions(key)).metadataUrl).toBe(METADATA_URL);
-    expect(resolveAuth(authOptions(key, { resource: "https://mcp.example.com" })).metadataUrl).toBe("https://mcp.example.com/.well-known/oauth-protected-resource");
+    expect(resolveAuth(authOptions(key, { resource: "https://mcp.example.com" })).metadataUrl).toBe(
+      "https://mcp.example.com/.well-known/oauth-protected-resource",
+    );
   });
 
   it("refuses a resource that is not an absolute http(s) URI, or has a fragment", () => {

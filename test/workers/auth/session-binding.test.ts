@@ -15,8 +15,19 @@ import { sessionStub } from "../../helpers/session";
 import { SseReader } from "../../helpers/sse";
 import { ACCEPT_BOTH } from "../../helpers/mcp";
 import {
-  accessToken, authOptions, bearer, edgeFetch, jwksOf, MCP_URL, ORIGIN, openAuthSession, PING, postTo, signingKey,
-  type Fetch, type SigningKey,
+  accessToken,
+  authOptions,
+  bearer,
+  edgeFetch,
+  jwksOf,
+  MCP_URL,
+  ORIGIN,
+  openAuthSession,
+  PING,
+  postTo,
+  signingKey,
+  type Fetch,
+  type SigningKey,
 } from "./fixtures";
 
 let key: SigningKey;
@@ -62,7 +73,7 @@ describe("another principal's valid token is answered 404", () => {
     const own = await postTo(fetch, interactiveCall, inSession(sessionId, alice));
     expect(own.headers.get("Content-Type")).toBe("text/event-stream");
     const reader = new SseReader(own);
-    let last;
+    let last: Awaited<ReturnType<SseReader["next"]>>;
     for (let e = await reader.next(); e; e = await reader.next()) last = e;
     expect(last?.json?.id).toBe(7);
   });
@@ -76,7 +87,8 @@ describe("another principal's valid token is answered 404", () => {
 
   it("on GET", async () => {
     const sessionId = await openAuthSession(fetch, alice);
-    const get = (token: string) => fetch(MCP_URL, { method: "GET", headers: { Accept: "text/event-stream", ...inSession(sessionId, token) } });
+    const get = (token: string) =>
+      fetch(MCP_URL, { method: "GET", headers: { Accept: "text/event-stream", ...inSession(sessionId, token) } });
     await expectRpcError(await get(bob), 404, SESSION_NOT_FOUND);
     const own = await get(alice);
     expect(own.status).toBe(200);
@@ -107,11 +119,13 @@ describe("another principal's valid token is answered 404", () => {
 describe("the session object enforces the binding itself", () => {
   const body = JSON.stringify(interactiveCall);
   const direct = (sessionId: string, headers: Record<string, string>) =>
-    sessionStub(sessionId).fetch(new Request(MCP_URL, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, "Mcp-Session-Id": sessionId, ...headers },
-      body,
-    }));
+    sessionStub(sessionId).fetch(
+      new Request(MCP_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, "Mcp-Session-Id": sessionId, ...headers },
+        body,
+      }),
+    );
 
   it("answers 404 to a forwarded request without a principal", async () => {
     const sessionId = await openAuthSession(fetch, alice);
@@ -120,7 +134,11 @@ describe("the session object enforces the binding itself", () => {
 
   it("answers 404 to another principal and an unreadable principal", async () => {
     const sessionId = await openAuthSession(fetch, alice);
-    await expectRpcError(await direct(sessionId, { [HEADER_PRINCIPAL]: encodePrincipal({ subject: "bob", scopes: [], claims: {} }) }), 404, SESSION_NOT_FOUND);
+    await expectRpcError(
+      await direct(sessionId, { [HEADER_PRINCIPAL]: encodePrincipal({ subject: "bob", scopes: [], claims: {} }) }),
+      404,
+      SESSION_NOT_FOUND,
+    );
     await expectRpcError(await direct(sessionId, { [HEADER_PRINCIPAL]: "%7Bnot-json" }), 404, SESSION_NOT_FOUND);
   });
 
@@ -147,7 +165,12 @@ describe("the legacy HTTP+SSE transport", () => {
 
   it("refuses another principal's POST to the session's endpoint with 404", async () => {
     const { endpoint, response } = await openLegacy(alice);
-    const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
     await expectRpcError(await postTo(fetch, init, bearer(bob), `${ORIGIN}${endpoint}`), 404, SESSION_NOT_FOUND);
     expect((await postTo(fetch, init, bearer(alice), `${ORIGIN}${endpoint}`)).status).toBe(202);
     await response.body?.cancel();
@@ -157,9 +180,18 @@ describe("the legacy HTTP+SSE transport", () => {
 describe("without auth", () => {
   it("removes a client-supplied principal header before it reaches the session object", async () => {
     const plain = edgeFetch({});
-    const res = await postTo(plain, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const res = await postTo(plain, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: V, capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     const sessionId = res.headers.get("Mcp-Session-Id") as string;
-    const forged = { [HEADER_PRINCIPAL]: encodePrincipal({ subject: "mallory", scopes: [], claims: {} }), "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": V };
+    const forged = {
+      [HEADER_PRINCIPAL]: encodePrincipal({ subject: "mallory", scopes: [], claims: {} }),
+      "Mcp-Session-Id": sessionId,
+      "MCP-Protocol-Version": V,
+    };
     // Had the header reached the object, it would see a principal the unbound session does not have, and answer 404.
     const call = await postTo(plain, interactiveCall, forged);
     expect(call.status).toBe(200);

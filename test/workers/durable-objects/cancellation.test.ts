@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { isResponseTo } from "../../helpers/sse";
 import {
-  callOnStream, cancel, getStream, isAnyResponse, isNotification, isRequest, sql, sseOf, startSession, toolText,
+  callOnStream,
+  cancel,
+  getStream,
+  isAnyResponse,
+  isNotification,
+  isRequest,
+  sql,
+  sseOf,
+  startSession,
+  toolText,
 } from "../../helpers/session";
 
 describe("notifications/cancelled", () => {

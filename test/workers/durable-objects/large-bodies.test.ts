@@ -2,12 +2,25 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MCP, request } from "../../helpers/mcp";
 import {
-  answer, callOnStream, isRequest, isToolError, postToolCall, send, sessionState, sessionStub, startSession, toolText,
+  answer,
+  callOnStream,
+  isRequest,
+  isToolError,
+  postToolCall,
+  send,
+  sessionState,
+  sessionStub,
+  startSession,
+  toolText,
 } from "../../helpers/session";
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** 4,000,000 characters with a pattern, so a dropped or shifted chunk would show. */
-const FOUR_MB = Array.from({ length: 400_000 }, (_, i) => String(i % 10_000_000).padStart(10, "0").slice(-10)).join("");
+const FOUR_MB = Array.from({ length: 400_000 }, (_, i) =>
+  String(i % 10_000_000)
+    .padStart(10, "0")
+    .slice(-10),
+).join("");
 
 describe("large request bodies", () => {
   it("reach the session object intact (a 2025-03-26 batch the object answers, echoing 4,000,000 characters)", async () => {
@@ -42,7 +55,12 @@ describe("large request bodies", () => {
 
   it("are refused with 413 above 4 MiB when streamed without a declared length", async () => {
     const s = await startSession("2025-06-18");
-    const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 1, padding: "x".repeat(MAX_BODY_BYTES) } } });
+    const text = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "stream_progress", arguments: { count: 1, padding: "x".repeat(MAX_BODY_BYTES) } },
+    });
     const bytes = new TextEncoder().encode(text);
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -52,7 +70,12 @@ describe("large request bodies", () => {
     });
     const res = await request(MCP, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Mcp-Session-Id": s.sessionId,
+        "MCP-Protocol-Version": s.version,
+      },
       body,
     });
     expect(res.status).toBe(413);
@@ -81,7 +104,10 @@ describe("messages too large for one stored event", () => {
     expect(events[0]?.json?.id).toBe(1);
     expect(isToolError(events[0])).toBe(true);
     expect(toolText(events[0])).toMatch(/^elicitation\/create was not sent: the message is larger than 2000000 bytes/);
-    const pending = await runInDurableObject(sessionStub(s.sessionId), (instance) => (instance as unknown as { inflight: { pending: { size: number } } }).inflight.pending.size);
+    const pending = await runInDurableObject(
+      sessionStub(s.sessionId),
+      (instance) => (instance as unknown as { inflight: { pending: { size: number } } }).inflight.pending.size,
+    );
     expect(pending).toBe(0);
   });
 });

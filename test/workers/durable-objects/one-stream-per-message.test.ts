@@ -2,7 +2,18 @@ import { describe, expect, it } from "vitest";
 import { call } from "../../helpers/mcp";
 import { isResponseTo, SseReader, type SseEvent } from "../../helpers/sse";
 import {
-  answer, callOnStream, getStream, isAnyResponse, isNotification, isRequest, sessionStub, sql, sseOf, startSession, streamOf, toolText,
+  answer,
+  callOnStream,
+  getStream,
+  isAnyResponse,
+  isNotification,
+  isRequest,
+  sessionStub,
+  sql,
+  sseOf,
+  startSession,
+  streamOf,
+  toolText,
 } from "../../helpers/session";
 
 const WATCHED = "test://watched-resource";

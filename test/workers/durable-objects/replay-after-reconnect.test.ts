@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { SseEvent } from "../../helpers/sse";
 import {
-  answer, callOnStream, expectOrderedIds, getStream, isAnyResponse, isRequest, seqOf, sseOf, startSession, streamOf, toolText,
+  answer,
+  callOnStream,
+  expectOrderedIds,
+  getStream,
+  isAnyResponse,
+  isRequest,
+  seqOf,
+  sseOf,
+  startSession,
+  streamOf,
+  toolText,
 } from "../../helpers/session";
 
 const progressOf = (events: SseEvent[]) => events.filter((e) => e.json?.method === "notifications/progress").map((e) => e.json?.params);

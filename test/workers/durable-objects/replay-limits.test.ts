@@ -11,7 +11,9 @@ describe("replay limits", () => {
     expect(events).toHaveLength(10_101);
     const streamNo = Number(events[0]!.id!.split("_")[0]);
 
-    const [{ n }] = await sql<{ n: number }>(s.sessionId, "SELECT COUNT(*) AS n FROM events WHERE stream = ?", streamNo) as [{ n: number }];
+    const [{ n }] = (await sql<{ n: number }>(s.sessionId, "SELECT COUNT(*) AS n FROM events WHERE stream = ?", streamNo)) as [
+      { n: number },
+    ];
     expect(n).toBeLessThanOrEqual(10_000 + 64);
     expect(n).toBeGreaterThanOrEqual(10_000);
 

@@ -25,8 +25,10 @@ describe("resource subscriptions", () => {
       id: "long",
       error: { code: -32602, message: "resources/subscribe: the uri is 8193 characters long; at most 8192 can be subscribed to" },
     });
-    const stored = await runInDurableObject(sessionStub(s.sessionId), (_instance, state) =>
-      state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n);
+    const stored = await runInDurableObject(
+      sessionStub(s.sessionId),
+      (_instance, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n,
+    );
     expect(stored).toBe(1);
   });
 
@@ -58,7 +60,11 @@ describe("resource subscriptions", () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, WATCHED);
     const standalone = sseOf(await getStream(s));
-    expect(await call(s.sessionId, s.version, "resources/unsubscribe", { uri: WATCHED }, "unsub")).toEqual({ jsonrpc: "2.0", id: "unsub", result: {} });
+    expect(await call(s.sessionId, s.version, "resources/unsubscribe", { uri: WATCHED }, "unsub")).toEqual({
+      jsonrpc: "2.0",
+      id: "unsub",
+      result: {},
+    });
 
     expect(await sessionStub(s.sessionId).resourceUpdated(WATCHED)).toBe("not-subscribed");
     await standalone.cancel();
@@ -84,7 +90,8 @@ describe("resource subscriptions", () => {
 describe("notifyResourceUpdated across sessions", () => {
   // Each test uses its own template URI, so registries never carry sessions of other tests.
   const fresh = () => `test://template/notify-${crypto.randomUUID()}/data`;
-  const touch = (s: Session, uri: string) => call(s.sessionId, s.version, "tools/call", { name: "touch_resource", arguments: { uri } }, "touch");
+  const touch = (s: Session, uri: string) =>
+    call(s.sessionId, s.version, "tools/call", { name: "touch_resource", arguments: { uri } }, "touch");
 
   it("reaches every subscribed session's GET stream and no other session", async () => {
     const uri = fresh();

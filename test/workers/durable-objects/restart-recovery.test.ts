@@ -2,7 +2,16 @@ import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call } from "../../helpers/mcp";
 import {
-  answer, callOnStream, getStream, isAnyResponse, isRequest, sessionStub, sseOf, startSession, toolText, type Session,
+  answer,
+  callOnStream,
+  getStream,
+  isAnyResponse,
+  isRequest,
+  sessionStub,
+  sseOf,
+  startSession,
+  toolText,
+  type Session,
 } from "../../helpers/session";
 
 const SESSION_RESTARTED = -32005;
@@ -81,7 +90,10 @@ describe("a session object that restarts", () => {
     expect(await stub.confirm()).toEqual(before);
     // Called on the instance: a throwing RPC call is reported by the test pool as an unhandled rejection.
     const second = await runInDurableObject(stub, (instance) =>
-      instance.init({ protocolVersion: "2025-06-18", clientInfo: undefined, clientCapabilities: {}, logLevel: undefined }).then(() => "initialised", (e: Error) => e.message),
+      instance.init({ protocolVersion: "2025-06-18", clientInfo: undefined, clientCapabilities: {}, logLevel: undefined }).then(
+        () => "initialised",
+        (e: Error) => e.message,
+      ),
     );
     expect(second).toMatch(/initialised twice/);
     expect(await stub.confirm()).toEqual(before);

@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { isResponseTo, type SseEvent, type SseReader } from "../../helpers/sse";
-import {
-  answer, callOnStream, isRequest, isToolError, send, startSession, toolText, type Session,
-} from "../../helpers/session";
+import { answer, callOnStream, isRequest, isToolError, send, startSession, toolText, type Session } from "../../helpers/session";
 
 const SAMPLED = { role: "assistant", content: { type: "text", text: "hello from the model" }, model: "test-model" };
 
 /** Starts an interactive call and reads its stream up to the server's request. */
-async function callUntilRequest(s: Session, id: number, tool: string, args: Record<string, unknown>, method: string): Promise<{ stream: SseReader; request: SseEvent }> {
+async function callUntilRequest(
+  s: Session,
+  id: number,
+  tool: string,
+  args: Record<string, unknown>,
+  method: string,
+): Promise<{ stream: SseReader; request: SseEvent }> {
   const stream = await callOnStream(s, id, tool, args);
   const request = (await stream.until(isRequest(method))).at(-1) as SseEvent;
   return { stream, request };
@@ -25,7 +29,10 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
     const s = await startSession("2025-06-18", { sampling: {} });
     const { stream, request } = await callUntilRequest(s, 1, "test_sampling", { prompt: "What is 2+2?" }, "sampling/createMessage");
     expect(typeof request.json?.id).toBe("string");
-    expect(request.json?.params).toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "What is 2+2?" } }], maxTokens: 100 });
+    expect(request.json?.params).toMatchObject({
+      messages: [{ role: "user", content: { type: "text", text: "What is 2+2?" } }],
+      maxTokens: 100,
+    });
 
     expect((await answer(s, request.json?.id, SAMPLED)).status).toBe(202);
     const response = await responseOf(stream, 1);
@@ -34,14 +41,21 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
   });
 
   it.each([
-    ["accept", { action: "accept", content: { username: "ada", email: "ada@example.com" } }, 'action=accept, content={"username":"ada","email":"ada@example.com"}'],
+    [
+      "accept",
+      { action: "accept", content: { username: "ada", email: "ada@example.com" } },
+      'action=accept, content={"username":"ada","email":"ada@example.com"}',
+    ],
     ["decline", { action: "decline" }, "action=decline, content=null"],
     ["cancel", { action: "cancel" }, "action=cancel, content=null"],
   ])("sends elicitation/create and reports the user's %s", async (_action, result, expected) => {
     const s = await startSession("2025-06-18", { elicitation: {} });
     const { stream, request } = await callUntilRequest(s, 1, "test_elicitation", { message: "Who are you?" }, "elicitation/create");
     expect(typeof request.json?.id).toBe("string");
-    expect(request.json?.params).toMatchObject({ message: "Who are you?", requestedSchema: { type: "object", required: ["username", "email"] } });
+    expect(request.json?.params).toMatchObject({
+      message: "Who are you?",
+      requestedSchema: { type: "object", required: ["username", "email"] },
+    });
 
     expect((await answer(s, request.json?.id, result)).status).toBe(202);
     expect(toolText(await responseOf(stream, 1))).toBe(`User response: ${expected}`);
@@ -89,9 +103,10 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
   ])("accepts and ignores an answer with %s (202), leaving the pending request to its real answer", async (_what, id) => {
     const s = await startSession("2025-06-18", { sampling: {} });
     const { stream, request } = await callUntilRequest(s, 1, "test_sampling", { prompt: "hi" }, "sampling/createMessage");
-    const stray = id === null
-      ? await send(s, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "stray" } })
-      : await answer(s, id, { ...SAMPLED, content: { type: "text", text: "stray" } });
+    const stray =
+      id === null
+        ? await send(s, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "stray" } })
+        : await answer(s, id, { ...SAMPLED, content: { type: "text", text: "stray" } });
     expect(stray.status).toBe(202);
 
     await answer(s, request.json?.id, SAMPLED);
@@ -124,7 +139,8 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
   it("refuses a server request beyond the pending limit (32) with a clear tool error, without sending it", async () => {
     const s = await startSession("2025-06-18", { sampling: {} });
     const waiting: { stream: SseReader; request: SseEvent }[] = [];
-    for (let id = 1; id <= 32; id++) waiting.push(await callUntilRequest(s, id, "test_sampling", { prompt: `p${id}` }, "sampling/createMessage"));
+    for (let id = 1; id <= 32; id++)
+      waiting.push(await callUntilRequest(s, id, "test_sampling", { prompt: `p${id}` }, "sampling/createMessage"));
 
     const refused = await (await callOnStream(s, 33, "test_sampling", { prompt: "one too many" })).all();
     expect(refused).toHaveLength(1);
@@ -155,7 +171,9 @@ describe("server-to-client requests (sampling, elicitation, roots)", () => {
 
     const response = await responseOf(stream, 1);
     expect(isToolError(response)).toBe(true);
-    expect(toolText(response)).toBe(`sampling/createMessage: the client's answer is not a valid result: "role" must be "user" or "assistant"`);
+    expect(toolText(response)).toBe(
+      `sampling/createMessage: the client's answer is not a valid result: "role" must be "user" or "assistant"`,
+    );
   });
 
   it("turns an elicitation answer with an unknown action into a tool error", async () => {

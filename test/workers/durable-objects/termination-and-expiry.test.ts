@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import { call, post } from "../../helpers/mcp";
 import { isResponseTo } from "../../helpers/sse";
 import {
-  callOnStream, deleteSession, getStream, postToolCall, sessionStub, sql, sseOf, startSession, streamOf, tableSizes, type Session,
+  callOnStream,
+  deleteSession,
+  getStream,
+  postToolCall,
+  sessionStub,
+  sql,
+  sseOf,
+  startSession,
+  streamOf,
+  tableSizes,
+  type Session,
 } from "../../helpers/session";
 
 const IDLE_TIMEOUT_MS = 30 * 60_000;

@@ -109,9 +109,9 @@ describe("CORS for an allowed Origin", () => {
     const methods = (res.headers.get("Access-Control-Allow-Methods") ?? "").split(",").map((m) => m.trim());
     expect(methods).toEqual(expect.arrayContaining(["GET", "POST", "DELETE"]));
     const allowed = (res.headers.get("Access-Control-Allow-Headers") ?? "").split(",").map((h) => h.trim().toLowerCase());
-    expect(allowed).toEqual(expect.arrayContaining(
-      ["content-type", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization"],
-    ));
+    expect(allowed).toEqual(
+      expect.arrayContaining(["content-type", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id", "authorization"]),
+    );
     expect(res.headers.get("Vary")).toBe("Origin");
   });
 

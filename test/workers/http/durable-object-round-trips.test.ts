@@ -19,13 +19,22 @@ function countingEnvNow(): EdgeEnv {
   return countingEnv({ MCP_SESSION: (env as unknown as Required<EdgeEnv>).MCP_SESSION } as EdgeEnv, calls);
 }
 
-async function send(body: unknown, headers: Record<string, string> = {}, url = "http://127.0.0.1:8787/mcp", method = "POST"): Promise<Response> {
+async function send(
+  body: unknown,
+  headers: Record<string, string> = {},
+  url = "http://127.0.0.1:8787/mcp",
+  method = "POST",
+): Promise<Response> {
   const init: RequestInit = {
     method,
     headers: { Host: "127.0.0.1:8787", "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers },
   };
   if (method === "POST") init.body = JSON.stringify(body);
-  const res = await edge.worker.fetch!(new Request(url, init) as Request<unknown, IncomingRequestCfProperties>, countingEnvNow(), createExecutionContext());
+  const res = await edge.worker.fetch!(
+    new Request(url, init) as Request<unknown, IncomingRequestCfProperties>,
+    countingEnvNow(),
+    createExecutionContext(),
+  );
   return res;
 }
 
@@ -48,7 +57,12 @@ describe("Durable Object round trips per request kind", () => {
   it("a simple request in a session costs one confirm call; the handler runs in the Worker", async () => {
     const id = await session();
     calls = [];
-    for (const [method, params] of [["ping", {}], ["tools/list", {}], ["tools/call", { name: "echo", arguments: { text: "x" } }], ["resources/read", { uri: "test://static-text" }]] as const) {
+    for (const [method, params] of [
+      ["ping", {}],
+      ["tools/list", {}],
+      ["tools/call", { name: "echo", arguments: { text: "x" } }],
+      ["resources/read", { uri: "test://static-text" }],
+    ] as const) {
       const res = await send({ jsonrpc: "2.0", id: 1, method, params }, { "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18" });
       expect(res.status).toBe(200);
       await res.text();
@@ -60,7 +74,9 @@ describe("Durable Object round trips per request kind", () => {
     const id = await session();
     calls = [];
     const h = { "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18" };
-    await (await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 2 } } }, h)).text();
+    await (
+      await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 2 } } }, h)
+    ).text();
     await (await send({ jsonrpc: "2.0", method: "notifications/initialized" }, h)).text();
     await (await send({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "info" } }, h)).text();
     expect(calls).toEqual(["fetch", "fetch", "fetch"]);
@@ -83,7 +99,11 @@ describe("Durable Object round trips per request kind", () => {
   });
 
   it("stateless mode costs no call at all", async () => {
-    const res = await send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } }, {}, "http://127.0.0.1:8787/stateless/mcp");
+    const res = await send(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } },
+      {},
+      "http://127.0.0.1:8787/stateless/mcp",
+    );
     expect(res.status).toBe(200);
     expect(calls).toEqual([]);
   });

@@ -34,7 +34,9 @@ describe("500 for a Worker deployed without the session binding", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {
       const fetch = edgeFetch({});
-      const res = await fetch("http://localhost/mcp", { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("2025-11-25") }) });
+      const res = await fetch("http://localhost/mcp", {
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("2025-11-25") }),
+      });
       const body = await expectRpcError(res, 500, INTERNAL_ERROR, null);
       expect(body.error?.message).toContain("needs the MCP_SESSION Durable Object binding");
       expect(body.error?.message).toContain('[[durable_objects.bindings]]\nname = "MCP_SESSION"\nclass_name = "McpSession"');
@@ -116,7 +118,9 @@ describe("limits and mounting", () => {
 
   it("serves the main path statelessly with sessions: false (no session id, GET is 405)", async () => {
     const fetch = edgeFetch({ sessions: false });
-    const init = await fetch("http://localhost/mcp", { body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams() }) });
+    const init = await fetch("http://localhost/mcp", {
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams() }),
+    });
     expect(init.headers.get("Mcp-Session-Id")).toBeNull();
     expect((await expectResult(init, 0)).capabilities).toMatchObject({ resources: { subscribe: false } });
     const get = await fetch("http://localhost/mcp", { method: "GET", headers: { Accept: "text/event-stream" } });
@@ -128,8 +132,12 @@ describe("limits and mounting", () => {
 describe("resolveOptions", () => {
   it("fills in the documented defaults", () => {
     expect(resolveOptions()).toMatchObject({
-      path: "/mcp", sessions: true, statelessPath: undefined, allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
-      allowedOrigins: [], maxBodyBytes: 4 * 1024 * 1024,
+      path: "/mcp",
+      sessions: true,
+      statelessPath: undefined,
+      allowedHosts: ["localhost", "127.0.0.1", "[::1]"],
+      allowedOrigins: [],
+      maxBodyBytes: 4 * 1024 * 1024,
     });
   });
 

@@ -29,7 +29,7 @@ describe("400 Invalid Request", () => {
     await expectRpcError(res, 400, INVALID_REQUEST, null);
   });
 
-  it("echoes the id of a request whose jsonrpc is not \"2.0\"", async () => {
+  it('echoes the id of a request whose jsonrpc is not "2.0"', async () => {
     const res = await post({ jsonrpc: "1.0", id: 5, method: "ping" }, { url: STATELESS });
     await expectRpcError(res, 400, INVALID_REQUEST, 5);
   });

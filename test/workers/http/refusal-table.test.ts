@@ -27,92 +27,159 @@ interface Row {
 
 const ROWS: Row[] = [
   {
-    failure: "`Host` not allowed, or `Origin` not allowed", status: 403, code: -32000,
+    failure: "`Host` not allowed, or `Origin` not allowed",
+    status: 403,
+    code: -32000,
     provoke: () => post(PING, { headers: { Origin: "https://evil.example" } }),
   },
   {
-    failure: "POST `Content-Type` not `application/json`", status: 415, code: -32000,
+    failure: "POST `Content-Type` not `application/json`",
+    status: 415,
+    code: -32000,
     provoke: () => post(PING, { headers: { "Content-Type": "text/plain" } }),
   },
   {
-    failure: "`Accept` lacks `application/json` and `text/event-stream` (POST) or `text/event-stream` (GET)", status: 406, code: -32000,
+    failure: "`Accept` lacks `application/json` and `text/event-stream` (POST) or `text/event-stream` (GET)",
+    status: 406,
+    code: -32000,
     provoke: () => post(PING, { headers: { Accept: "application/json" } }),
   },
   { failure: "body is not JSON", status: 400, code: -32700, provoke: () => post("{not json") },
   {
-    failure: "JSON but not a valid JSON-RPC message (incl. `id: null`)", status: 400, code: -32600, id: 7,
+    failure: "JSON but not a valid JSON-RPC message (incl. `id: null`)",
+    status: 400,
+    code: -32600,
+    id: 7,
     provoke: () => post({ jsonrpc: "1.0", id: 7, method: "ping" }),
   },
   {
-    failure: "numeric request `id` beyond ±(2^53 − 1) (JSON.parse would round it, so it could not be echoed exactly)", status: 400, code: -32600,
+    failure: "numeric request `id` beyond ±(2^53 − 1) (JSON.parse would round it, so it could not be echoed exactly)",
+    status: 400,
+    code: -32600,
     provoke: () => post('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}'),
   },
   {
-    failure: "batch in a 2025-06-18+ session, or `initialize` inside a batch", status: 400, code: -32600, id: 1,
+    failure: "batch in a 2025-06-18+ session, or `initialize` inside a batch",
+    status: 400,
+    code: -32600,
+    id: 1,
     provoke: () => post([{ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams() }]),
   },
   {
-    failure: "unsupported `MCP-Protocol-Version` header", status: 400, code: -32000,
+    failure: "unsupported `MCP-Protocol-Version` header",
+    status: 400,
+    code: -32000,
     provoke: () => post(PING, { version: "1999-01-01" }),
   },
   {
-    failure: "`Mcp-Session-Id` missing after initialize", status: 400, code: -32000,
+    failure: "`Mcp-Session-Id` missing after initialize",
+    status: 400,
+    code: -32000,
     provoke: () => post(PING, { version: "2025-06-18" }),
   },
   {
-    failure: "session unknown, malformed, expired or terminated", status: 404, code: -32001,
+    failure: "session unknown, malformed, expired or terminated",
+    status: 404,
+    code: -32001,
     provoke: () => post(PING, { version: "2025-06-18", sessionId: FORGED_ID }),
   },
   {
-    failure: "body over `maxBodyBytes`", status: 413, code: -32003,
+    failure: "body over `maxBodyBytes`",
+    status: 413,
+    code: -32003,
     provoke: () => post("x".repeat(4 * 1024 * 1024 + 1)),
   },
   { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/tuned/session-limits.test.ts" },
   {
-    failure: "2026-07-28 `subscriptions/listen`: more open listen streams than `listen.maxStreams`", status: 429, code: -32003,
+    failure: "2026-07-28 `subscriptions/listen`: more open listen streams than `listen.maxStreams`",
+    status: 429,
+    code: -32003,
     provenIn: "test/workers/hub/listen-streams.test.ts",
   },
   {
-    failure: "`subscriptions/listen` with `taskIds` but without the tasks extension declared in this request", status: 400, code: -32021,
+    failure: "`subscriptions/listen` with `taskIds` but without the tasks extension declared in this request",
+    status: 400,
+    code: -32021,
     provenIn: "test/workers/hub/listen-streams.test.ts",
   },
   {
-    failure: "`Last-Event-ID` naming no stream of the session, or older than the trimmed events", status: 400, code: -32000,
+    failure: "`Last-Event-ID` naming no stream of the session, or older than the trimmed events",
+    status: 400,
+    code: -32000,
     provoke: async () => {
       const s = await openSession();
       return request(MCP, {
         method: "GET",
-        headers: { Accept: "text/event-stream", "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version, "Last-Event-ID": "nostream_1" },
+        headers: {
+          Accept: "text/event-stream",
+          "Mcp-Session-Id": s.sessionId,
+          "MCP-Protocol-Version": s.version,
+          "Last-Event-ID": "nostream_1",
+        },
       });
     },
   },
   {
-    failure: "other HTTP method on the endpoint", status: 405, code: -32000,
+    failure: "other HTTP method on the endpoint",
+    status: 405,
+    code: -32000,
     provoke: () => request(MCP, { method: "PUT", headers: { Accept: ACCEPT_BOTH } }),
   },
-  { failure: "unknown path (without `fallback`)", status: 404, code: -32000, provoke: () => request("http://127.0.0.1:8787/nowhere", { method: "GET" }) },
   {
-    failure: "session mode without the `MCP_SESSION` binding (misconfigured Worker)", status: 500, code: -32603,
+    failure: "unknown path (without `fallback`)",
+    status: 404,
+    code: -32000,
+    provoke: () => request("http://127.0.0.1:8787/nowhere", { method: "GET" }),
+  },
+  {
+    failure: "session mode without the `MCP_SESSION` binding (misconfigured Worker)",
+    status: 500,
+    code: -32603,
     provenIn: "test/workers/http/misconfiguration.test.ts",
   },
   {
     failure: "2026-07-28: a header missing or disagreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`)",
-    status: 400, code: -32020, id: 1, provoke: () => modernPost("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }),
+    status: 400,
+    code: -32020,
+    id: 1,
+    provoke: () => modernPost("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }),
   },
   {
-    failure: "2026-07-28: a client capability the request did not declare", status: 400, code: -32021, id: 1,
+    failure: "2026-07-28: a client capability the request did not declare",
+    status: 400,
+    code: -32021,
+    id: 1,
     provoke: () => modernPost("tools/call", { name: "test_missing_capability", arguments: {} }),
   },
   {
-    failure: "2026-07-28: a protocol version not served (also every unclaimed request with `eras: [\"2026\"]`)", status: 400, code: -32022, id: 1,
-    provoke: () => modernPost("server/discover", {}, { meta: envelope({}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" }), headers: { "MCP-Protocol-Version": "2099-01-01" } }),
+    failure: '2026-07-28: a protocol version not served (also every unclaimed request with `eras: ["2026"]`)',
+    status: 400,
+    code: -32022,
+    id: 1,
+    provoke: () =>
+      modernPost(
+        "server/discover",
+        {},
+        {
+          meta: envelope({}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" }),
+          headers: { "MCP-Protocol-Version": "2099-01-01" },
+        },
+      ),
   },
   {
-    failure: "2026-07-28: malformed `_meta` envelope, or a 2026 header without one", status: 400, code: -32602, id: 1,
+    failure: "2026-07-28: malformed `_meta` envelope, or a 2026 header without one",
+    status: 400,
+    code: -32602,
+    id: 1,
     provoke: () => modernPost("server/discover", {}, { meta: { "io.modelcontextprotocol/protocolVersion": MODERN } }),
   },
   { failure: "2026-07-28: removed or unknown method", status: 404, code: -32601, id: 1, provoke: () => modernPost("ping") },
-  { failure: "2026-07-28: a batch containing a claimed request", status: 400, code: -32600, provenIn: "test/workers/modern/era-decision.test.ts" },
+  {
+    failure: "2026-07-28: a batch containing a claimed request",
+    status: 400,
+    code: -32600,
+    provenIn: "test/workers/modern/era-decision.test.ts",
+  },
 ];
 
 /** The README rows whose status column is a plain HTTP status (the in-band rows follow them). */
@@ -120,7 +187,10 @@ function readmeRows(): { failure: string; status: number; code: number }[] {
   const section = readme.split("## HTTP errors")[1]?.split("\n## ")[0] ?? "";
   const rows: { failure: string; status: number; code: number }[] = [];
   for (const line of section.split("\n")) {
-    const cells = line.split("|").slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((c) => c.trim());
     const status = /^(\d{3})\b/.exec(cells[1] ?? "");
     const code = /^(-\d{5})\b/.exec(cells[2] ?? "");
     if (cells.length === 3 && status && code && status[1] !== "200") {

@@ -9,7 +9,10 @@ import { BASE, MCP, request, STATELESS } from "../../helpers/mcp";
 import { expectRpcError } from "../../helpers/rpc-expect";
 
 function allowed(res: Response): string[] {
-  return (res.headers.get("Allow") ?? "").split(",").map((m) => m.trim()).sort();
+  return (res.headers.get("Allow") ?? "")
+    .split(",")
+    .map((m) => m.trim())
+    .sort();
 }
 
 describe("405 Method Not Allowed", () => {

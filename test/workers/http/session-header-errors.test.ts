@@ -63,12 +63,24 @@ describe("404 unknown session", () => {
     const before = await objectIds();
     for (const sessionId of [FORGED_ID, "not-a-session", FORGED_ID.toUpperCase(), `${FORGED_ID}0`]) {
       await expectRpcError(await post(PING, { sessionId }), 404, SESSION_NOT_FOUND, null);
-      await expectRpcError(await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId }), 404, SESSION_NOT_FOUND, null);
+      await expectRpcError(
+        await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId }),
+        404,
+        SESSION_NOT_FOUND,
+        null,
+      );
       await expectRpcError(
         await request(MCP, { method: "GET", headers: { Accept: "text/event-stream", "Mcp-Session-Id": sessionId } }),
-        404, SESSION_NOT_FOUND, null,
+        404,
+        SESSION_NOT_FOUND,
+        null,
       );
-      await expectRpcError(await request(MCP, { method: "DELETE", headers: { "Mcp-Session-Id": sessionId } }), 404, SESSION_NOT_FOUND, null);
+      await expectRpcError(
+        await request(MCP, { method: "DELETE", headers: { "Mcp-Session-Id": sessionId } }),
+        404,
+        SESSION_NOT_FOUND,
+        null,
+      );
     }
     expect(await objectIds()).toEqual(before);
   });
@@ -77,7 +89,9 @@ describe("404 unknown session", () => {
     const unknown = sessionNamespace().newUniqueId().toString();
     await expectRpcError(
       await request(MCP, { method: "GET", headers: { Accept: "text/event-stream", "Mcp-Session-Id": unknown } }),
-      404, SESSION_NOT_FOUND, null,
+      404,
+      SESSION_NOT_FOUND,
+      null,
     );
     await expectRpcError(await request(MCP, { method: "DELETE", headers: { "Mcp-Session-Id": unknown } }), 404, SESSION_NOT_FOUND, null);
   });

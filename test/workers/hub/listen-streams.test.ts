@@ -15,12 +15,20 @@ import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/list
 const server = demoServer;
 const fresh = () => `test://template/listen-${crypto.randomUUID()}/data`;
 const shard = () => `test-${crypto.randomUUID()}`;
-const updated = (uri: string, id: unknown) => ({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: { [SUBSCRIPTION_ID]: id }, uri } });
+const updated = (uri: string, id: unknown) => ({
+  jsonrpc: "2.0",
+  method: "notifications/resources/updated",
+  params: { _meta: { [SUBSCRIPTION_ID]: id }, uri },
+});
 
 describe("subscriptions/listen: the acknowledgement", () => {
   it("comes first, carries the listen request's id as subscription id and only the honoured subset", async () => {
     const uri = fresh();
-    const { stream, ack } = await openListen({ server, id: "listen-1", notifications: { toolsListChanged: true, resourceSubscriptions: [uri] } });
+    const { stream, ack } = await openListen({
+      server,
+      id: "listen-1",
+      notifications: { toolsListChanged: true, resourceSubscriptions: [uri] },
+    });
     // schema/examples/SubscriptionsAcknowledgedNotification, minus toolsListChanged: this server announces no list changes.
     expect(ack).toEqual({
       jsonrpc: "2.0",
@@ -77,7 +85,12 @@ describe("subscriptions/listen: notifications", () => {
   });
 
   it("sends SSE comment keep-alives on a quiet stream", async () => {
-    const res = await listen({ server, notifications: { resourceSubscriptions: [fresh()] }, options: { keepAliveMs: 20 }, features: { shard: shard() } });
+    const res = await listen({
+      server,
+      notifications: { resourceSubscriptions: [fresh()] },
+      options: { keepAliveMs: 20 },
+      features: { shard: shard() },
+    });
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     let text = "";
@@ -94,7 +107,12 @@ describe("subscriptions/listen: notifications", () => {
 describe("subscriptions/listen: graceful end and the limit", () => {
   it("ends every stream with the listen request's complete result, then closes it", async () => {
     const hub = shard();
-    const { stream } = await openListen({ server, id: "listen-1", notifications: { resourceSubscriptions: [fresh()] }, features: { shard: hub } });
+    const { stream } = await openListen({
+      server,
+      id: "listen-1",
+      notifications: { resourceSubscriptions: [fresh()] },
+      features: { shard: hub },
+    });
     expect(await closeListenStreams(edgeEnv, { shard: hub })).toBe(1);
     // schema/examples/SubscriptionsListenResultResponse, with the server's info in _meta.
     expect((await stream.next())?.json).toEqual({
@@ -132,16 +150,52 @@ describe("subscriptions/listen: graceful end and the limit", () => {
 
 describe("subscriptions/listen: bad params get -32602 with the listen request's id", () => {
   const cases: [string, unknown, string][] = [
-    ["no notifications", undefined, 'subscriptions/listen: params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}'],
-    ["notifications is an array", [], 'subscriptions/listen: params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}'],
+    [
+      "no notifications",
+      undefined,
+      'subscriptions/listen: params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
+    ],
+    [
+      "notifications is an array",
+      [],
+      'subscriptions/listen: params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
+    ],
     ["a flag that is not a boolean", { toolsListChanged: "yes" }, "subscriptions/listen: notifications.toolsListChanged must be a boolean"],
-    ["resourceSubscriptions not an array", { resourceSubscriptions: "file:///a" }, "subscriptions/listen: notifications.resourceSubscriptions must be an array of strings"],
-    ["a URI that is not a string", { resourceSubscriptions: ["file:///a", 3] }, "subscriptions/listen: notifications.resourceSubscriptions[1] must be a string"],
-    ["a URI without a scheme", { resourceSubscriptions: ["config.json"] }, 'subscriptions/listen: notifications.resourceSubscriptions[0] is not a URI (it needs a scheme, e.g. "file:///project/config.json")'],
-    ["a URI over 8,192 characters", { resourceSubscriptions: ["file:///" + "x".repeat(8185)] }, "subscriptions/listen: notifications.resourceSubscriptions[0] is 8193 characters long; at most 8192 can be subscribed to"],
-    ["more URIs than the limit", { resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `file:///${i}`) }, "subscriptions/listen: notifications.resourceSubscriptions names 1001 entries; at most 1000 are allowed on one stream"],
-    ["more than 65,536 characters of URIs on one stream", { resourceSubscriptions: Array.from({ length: 9 }, (_, i) => `file:///${i}/${"x".repeat(8000)}`) }, "subscriptions/listen: the URIs and task ids of one stream come to 72090 characters; at most 65536 are allowed (split them over several streams)"],
-    ["taskIds with an empty id", { taskIds: [""] }, "subscriptions/listen: notifications.taskIds[0] must be a task id of 1 to 256 characters"],
+    [
+      "resourceSubscriptions not an array",
+      { resourceSubscriptions: "file:///a" },
+      "subscriptions/listen: notifications.resourceSubscriptions must be an array of strings",
+    ],
+    [
+      "a URI that is not a string",
+      { resourceSubscriptions: ["file:///a", 3] },
+      "subscriptions/listen: notifications.resourceSubscriptions[1] must be a string",
+    ],
+    [
+      "a URI without a scheme",
+      { resourceSubscriptions: ["config.json"] },
+      'subscriptions/listen: notifications.resourceSubscriptions[0] is not a URI (it needs a scheme, e.g. "file:///project/config.json")',
+    ],
+    [
+      "a URI over 8,192 characters",
+      { resourceSubscriptions: ["file:///" + "x".repeat(8185)] },
+      "subscriptions/listen: notifications.resourceSubscriptions[0] is 8193 characters long; at most 8192 can be subscribed to",
+    ],
+    [
+      "more URIs than the limit",
+      { resourceSubscriptions: Array.from({ length: 1001 }, (_, i) => `file:///${i}`) },
+      "subscriptions/listen: notifications.resourceSubscriptions names 1001 entries; at most 1000 are allowed on one stream",
+    ],
+    [
+      "more than 65,536 characters of URIs on one stream",
+      { resourceSubscriptions: Array.from({ length: 9 }, (_, i) => `file:///${i}/${"x".repeat(8000)}`) },
+      "subscriptions/listen: the URIs and task ids of one stream come to 72090 characters; at most 65536 are allowed (split them over several streams)",
+    ],
+    [
+      "taskIds with an empty id",
+      { taskIds: [""] },
+      "subscriptions/listen: notifications.taskIds[0] must be a task id of 1 to 256 characters",
+    ],
   ];
   it.each(cases)("%s", async (_name, notifications, message) => {
     const res = await listen({ server, id: "bad", notifications });
@@ -152,7 +206,13 @@ describe("subscriptions/listen: bad params get -32602 with the listen request's 
 
 describe("subscriptions/listen: task status (tasks extension)", () => {
   const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
-  const task = (taskId: string) => ({ taskId, status: "completed", createdAt: "2026-07-28T10:30:00Z", lastUpdatedAt: "2026-07-28T10:50:00Z", ttlMs: 60000 });
+  const task = (taskId: string) => ({
+    taskId,
+    status: "completed",
+    createdAt: "2026-07-28T10:30:00Z",
+    lastUpdatedAt: "2026-07-28T10:50:00Z",
+    ttlMs: 60000,
+  });
 
   it("omits taskIds from the acknowledgement when the server does not serve tasks", async () => {
     const uri = fresh();
@@ -169,7 +229,8 @@ describe("subscriptions/listen: task status (tasks extension)", () => {
       id: 12,
       error: {
         code: -32021,
-        message: "Missing required client capability: notifications.taskIds needs the io.modelcontextprotocol/tasks extension declared in this request's clientCapabilities",
+        message:
+          "Missing required client capability: notifications.taskIds needs the io.modelcontextprotocol/tasks extension declared in this request's clientCapabilities",
         data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } },
       },
     });
@@ -178,20 +239,46 @@ describe("subscriptions/listen: task status (tasks extension)", () => {
   it("delivers notifications/tasks only for the named task ids, and only to the task owner's streams", async () => {
     // A real task of alice's (listen acknowledges only task ids its principal may see), and an id of no task.
     const alice = { subject: "alice", scopes: [], claims: {} };
-    const created = await createTask(server, edgeEnv, { tool: "slow_compute", args: { seconds: 0 }, principal: alice, clientCapabilities: TASKS });
+    const created = await createTask(server, edgeEnv, {
+      tool: "slow_compute",
+      args: { seconds: 0 },
+      principal: alice,
+      clientCapabilities: TASKS,
+    });
     const mine = created.taskId as string;
     const other = crypto.randomUUID();
     const features = { tasks: true, shard: shard() };
-    const owner = await openListen({ server, id: "owner", notifications: { taskIds: [mine] }, capabilities: TASKS, subject: "alice", features });
-    const stranger = await openListen({ server, id: "stranger", notifications: { taskIds: [mine] }, capabilities: TASKS, subject: "mallory", features });
+    const owner = await openListen({
+      server,
+      id: "owner",
+      notifications: { taskIds: [mine] },
+      capabilities: TASKS,
+      subject: "alice",
+      features,
+    });
+    const stranger = await openListen({
+      server,
+      id: "stranger",
+      notifications: { taskIds: [mine] },
+      capabilities: TASKS,
+      subject: "mallory",
+      features,
+    });
     expect((owner.ack.params as { notifications: unknown }).notifications).toEqual({ taskIds: [mine] });
     // mallory may not follow alice's task: her stream is acknowledged without it.
     expect((stranger.ack.params as { notifications: unknown }).notifications).toEqual({ taskIds: [] });
 
     const on = { shard: features.shard };
-    expect(await publish(edgeEnv, { type: "taskStatus", task: task(other), owner: "alice" }, on)).toEqual({ listenStreams: 0, sessions: 0 });
+    expect(await publish(edgeEnv, { type: "taskStatus", task: task(other), owner: "alice" }, on)).toEqual({
+      listenStreams: 0,
+      sessions: 0,
+    });
     expect(await publish(edgeEnv, { type: "taskStatus", task: task(mine), owner: "alice" }, on)).toEqual({ listenStreams: 1, sessions: 0 });
-    expect((await owner.stream.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...task(mine), _meta: { [SUBSCRIPTION_ID]: "owner" } } });
+    expect((await owner.stream.next())?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tasks",
+      params: { ...task(mine), _meta: { [SUBSCRIPTION_ID]: "owner" } },
+    });
 
     // The stranger's stream carried nothing: the first event it sees is its closing result.
     expect(await closeListenStreams(edgeEnv, on)).toBe(2);
@@ -206,18 +293,23 @@ describe("publish: input checks", () => {
   });
 
   it("refuses an unknown list kind with a TypeError naming the kinds", async () => {
-    await expect(publish(edgeEnv, { type: "listChanged", list: "widgets" as "tools" })).rejects.toThrow(/"tools", "resources" or "prompts"/);
+    await expect(publish(edgeEnv, { type: "listChanged", list: "widgets" as "tools" })).rejects.toThrow(
+      /"tools", "resources" or "prompts"/,
+    );
   });
 });
 
 describe("a server without the MCP_HUB binding", () => {
   const noHub: EdgeEnv = { MCP_SESSION: edgeEnv.MCP_SESSION };
   it("fails publish with an error that quotes the wrangler.toml lines to add", async () => {
-    await expect(publish(noHub, { type: "listChanged", list: "tools" })).rejects.toThrow(/publish needs the MCP_HUB Durable Object binding[\s\S]*name = "MCP_HUB"\nclass_name = "McpHub"[\s\S]*new_sqlite_classes = \["McpHub"\]/);
+    await expect(publish(noHub, { type: "listChanged", list: "tools" })).rejects.toThrow(
+      /publish needs the MCP_HUB Durable Object binding[\s\S]*name = "MCP_HUB"\nclass_name = "McpHub"[\s\S]*new_sqlite_classes = \["McpHub"\]/,
+    );
   });
 
   it("fails serveListen the same way, naming subscriptions/listen", async () => {
-    await expect(serveListen({ id: 1, params: { notifications: {} } }, {}, noHub, { server, options: { listen: resolveListenOptions() } }, undefined))
-      .rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);
+    await expect(
+      serveListen({ id: 1, params: { notifications: {} } }, {}, noHub, { server, options: { listen: resolveListenOptions() } }, undefined),
+    ).rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);
   });
 });

@@ -28,7 +28,11 @@ describe("publish fans out to both eras", () => {
 
     const touched = await call(s.sessionId, s.version, "tools/call", { name: "touch_resource", arguments: { uri } }, "touch");
     expect(touched).toMatchObject({ result: { content: [{ type: "text", text: "notified 1 session(s)" }] } });
-    expect((await stream.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: { [SUBSCRIPTION_ID]: "listen-1" }, uri } });
+    expect((await stream.next())?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { _meta: { [SUBSCRIPTION_ID]: "listen-1" }, uri },
+    });
     // The 2025 session gets the 2025 shape: no subscription id.
     expect((await standalone.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
     await Promise.all([stream.cancel(), standalone.cancel()]);
@@ -42,9 +46,15 @@ describe("publish fans out to both eras", () => {
     expect((await standalone.next())?.data).toBe(""); // 2025-11-25 priming event
     const { stream } = await openListen({ server: demoServer, id: 5, notifications: { resourceSubscriptions: [uri] } });
 
-    const res = await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } }, { url: STATELESS, version: "2025-06-18" });
+    const res = await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } },
+      { url: STATELESS, version: "2025-06-18" },
+    );
     expect(await res.json()).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
-    expect((await stream.next())?.json).toMatchObject({ method: "notifications/resources/updated", params: { _meta: { [SUBSCRIPTION_ID]: 5 }, uri } });
+    expect((await stream.next())?.json).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { _meta: { [SUBSCRIPTION_ID]: 5 }, uri },
+    });
     expect((await standalone.next())?.json).toMatchObject({ method: "notifications/resources/updated", params: { uri } });
     await Promise.all([stream.cancel(), standalone.cancel()]);
   });
@@ -74,7 +84,11 @@ describe("the hub stores only real subscriptions", () => {
 
   it("creates no storage for a listen stream: it lives in memory only", async () => {
     const hub = shard();
-    const { stream } = await openListen({ server: demoServer, notifications: { resourceSubscriptions: [fresh()] }, features: { shard: hub } });
+    const { stream } = await openListen({
+      server: demoServer,
+      notifications: { resourceSubscriptions: [fresh()] },
+      features: { shard: hub },
+    });
     expect(await hubTables(hub)).toEqual({});
     await stream.cancel();
   });
@@ -105,7 +119,10 @@ describe("the hub stores only real subscriptions", () => {
 
   it("keeps no row for a URI touched on the stateless endpoint", async () => {
     const uri = fresh();
-    await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } }, { url: STATELESS, version: "2025-06-18" });
+    await post(
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } },
+      { url: STATELESS, version: "2025-06-18" },
+    );
     expect(await rowsFor((r) => r.topic === `uri:${uri}`)).toEqual([]);
   });
 

@@ -12,13 +12,23 @@ describe("RpcError", () => {
 
 describe("error codes", () => {
   it("never gives one number two meanings", () => {
-    const numbers = Object.entries(codes).filter(([, v]) => typeof v === "number").map(([, v]) => v);
+    const numbers = Object.entries(codes)
+      .filter(([, v]) => typeof v === "number")
+      .map(([, v]) => v);
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
   it("keeps every server-defined code in -32000..-32099", () => {
-    const standard: unknown[] = [codes.PARSE_ERROR, codes.INVALID_REQUEST, codes.METHOD_NOT_FOUND, codes.INVALID_PARAMS, codes.INTERNAL_ERROR];
-    const serverDefined = Object.values(codes as Record<string, unknown>).filter((v): v is number => typeof v === "number" && !standard.includes(v));
+    const standard: unknown[] = [
+      codes.PARSE_ERROR,
+      codes.INVALID_REQUEST,
+      codes.METHOD_NOT_FOUND,
+      codes.INVALID_PARAMS,
+      codes.INTERNAL_ERROR,
+    ];
+    const serverDefined = Object.values(codes as Record<string, unknown>).filter(
+      (v): v is number => typeof v === "number" && !standard.includes(v),
+    );
     expect(serverDefined.length).toBeGreaterThan(0);
     for (const code of serverDefined) expect(code >= -32099 && code <= -32000).toBe(true);
   });

@@ -27,7 +27,10 @@ describe("-32601 Method not found", () => {
 describe("-32602 Invalid params", () => {
   it("answers tools/call of an unknown tool with -32602 and the request id", async () => {
     const { sessionId, version } = await openSession();
-    const res = await post({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }, { sessionId, version });
+    const res = await post(
+      { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "no_such_tool", arguments: {} } },
+      { sessionId, version },
+    );
     const body = await expectRpcError(res, 200, INVALID_PARAMS, 11);
     expect(body.error?.message).toContain("no_such_tool");
   });

@@ -25,7 +25,9 @@ describe("parseBody", () => {
 
   it("returns one entry for a single message", () => {
     expect(parseBody('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({
-      ok: true, batch: false, entry: { ok: true, message: { kind: "request", id: 1, method: "ping", params: undefined } },
+      ok: true,
+      batch: false,
+      entry: { ok: true, message: { kind: "request", id: 1, method: "ping", params: undefined } },
     });
   });
 
@@ -46,13 +48,15 @@ describe("parseBody", () => {
 describe("parseMessage: requests and notifications", () => {
   it("parses a request with string id and object params", () => {
     expect(parseMessage({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } })).toEqual({
-      ok: true, message: { kind: "request", id: "a", method: "tools/call", params: { name: "x" } },
+      ok: true,
+      message: { kind: "request", id: "a", method: "tools/call", params: { name: "x" } },
     });
   });
 
   it("parses a message without id as a notification", () => {
     expect(parseMessage({ jsonrpc: "2.0", method: "notifications/initialized" })).toEqual({
-      ok: true, message: { kind: "notification", method: "notifications/initialized", params: undefined },
+      ok: true,
+      message: { kind: "notification", method: "notifications/initialized", params: undefined },
     });
   });
 
@@ -104,7 +108,8 @@ describe("parseMessage: responses", () => {
 
   it("parses an error with data, and an error with id null", () => {
     expect(parseMessage({ jsonrpc: "2.0", id: 3, error: { code: -1, message: "m", data: { x: 1 } } })).toEqual({
-      ok: true, message: { kind: "error", id: 3, error: { code: -1, message: "m", data: { x: 1 } } },
+      ok: true,
+      message: { kind: "error", id: 3, error: { code: -1, message: "m", data: { x: 1 } } },
     });
     const entry = parseMessage({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "bad" } });
     expect(entry.ok && entry.message.kind === "error" && entry.message.id).toBeNull();

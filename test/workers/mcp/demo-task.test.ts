@@ -22,7 +22,8 @@ function until(taskId: string, ...statuses: TaskStatus[]): Promise<TaskStatus | 
   const ns = edgeEnv.MCP_TASK as DurableObjectNamespace<McpTaskObject>;
   return runInDurableObject(ns.get(ns.idFromString(taskId)), (instance) => (instance as unknown as McpTaskObject).awaitStatus(statuses));
 }
-const start = async (tool: string, args: Json = {}) => (await createTask(demoServer, edgeEnv, { tool, args, clientCapabilities: CAPS })).taskId as string;
+const start = async (tool: string, args: Json = {}) =>
+  (await createTask(demoServer, edgeEnv, { tool, args, clientCapabilities: CAPS })).taskId as string;
 const call = (method: TaskMethod, params: Json) => serveTaskMethod(demoServer, edgeEnv, method, params, undefined, CAPS);
 const get = (taskId: string) => call("tasks/get", { taskId });
 
@@ -40,7 +41,9 @@ describe("build_report as a task", () => {
 describe("the conformance task fixtures", () => {
   it("greet is sync-only", async () => {
     expect(decideTaskExecution(demoServer.tools.get("greet")!, CAPS)).toBe("sync");
-    const result = await expectResult(await statelessCall("tools/call", { name: "greet", arguments: { name: "World" } }, { version: "2025-11-25" }));
+    const result = await expectResult(
+      await statelessCall("tools/call", { name: "greet", arguments: { name: "World" } }, { version: "2025-11-25" }),
+    );
     expect(result.content).toEqual([{ type: "text", text: "Hello, World!" }]);
   });
 

@@ -50,7 +50,11 @@ describe("handler failures", () => {
   it("answers a read handler that throws with a bare -32603 and the request id, logging the cause", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await dispatch(failing, "resources/read", { uri: "x://broken" });
-    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.stringMatching(/^[0-9a-f]{8}$/) } } });
+    expect(response).toEqual({
+      kind: "error",
+      id: "r",
+      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.stringMatching(/^[0-9a-f]{8}$/) } },
+    });
     expect(JSON.stringify(response)).not.toContain("hunter2");
     const reference = (response as { error: { data: { reference: string } } }).error.data.reference;
     expect(logged).toHaveBeenCalledWith(expect.stringContaining(`reference ${reference}`), expect.objectContaining({ message: SECRET }));
@@ -64,7 +68,11 @@ describe("handler failures", () => {
   it("answers a prompt handler that throws with a bare -32603", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const response = await dispatch(failing, "prompts/get", { name: "broken" });
-    expect(response).toEqual({ kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } } });
+    expect(response).toEqual({
+      kind: "error",
+      id: "r",
+      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
+    });
   });
 
   it("reports a tool that throws an unexpected error as a generic isError result whose reference is in the log with the message", async () => {
@@ -76,27 +84,36 @@ describe("handler failures", () => {
     expect(said).toMatch(/^Tool "throws" failed unexpectedly \(reference [0-9a-f]{8}\); the server's log has the details\.$/);
     expect(said).not.toContain("upstream said no");
     const reference = /reference ([0-9a-f]{8})/.exec(said)?.[1];
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining(`reference ${reference}`), expect.objectContaining({ message: "upstream said no" }));
+    expect(logged).toHaveBeenCalledWith(
+      expect.stringContaining(`reference ${reference}`),
+      expect.objectContaining({ message: "upstream said no" }),
+    );
   });
 
   it("shows the model the message of a ToolError a tool throws, and logs nothing", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     expect(await dispatch(failing, "tools/call", { name: "refuses" })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: "the quota for today is used up" }], isError: true },
+      kind: "result",
+      id: "r",
+      result: { content: [{ type: "text", text: "the quota for today is used up" }], isError: true },
     });
     expect(logged).not.toHaveBeenCalled();
   });
 
   it("passes a toolError(...) result a tool returns through unchanged", async () => {
     expect(await dispatch(failing, "tools/call", { name: "returns-error" })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: "try again tomorrow" }], isError: true },
+      kind: "result",
+      id: "r",
+      result: { content: [{ type: "text", text: "try again tomorrow" }], isError: true },
     });
   });
 
   it("answers a tool that returns something other than a CallToolResult with -32603", async () => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     expect(await dispatch(failing, "tools/call", { name: "garbage" })).toEqual({
-      kind: "error", id: "r", error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
+      kind: "error",
+      id: "r",
+      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
     });
   });
 });
@@ -111,7 +128,9 @@ describe("outputSchema", () => {
 
   it("passes structuredContent that matches the outputSchema", async () => {
     expect(await dispatch(server, "tools/call", { name: "good" })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: "1" }], structuredContent: { n: 1 } },
+      kind: "result",
+      id: "r",
+      result: { content: [{ type: "text", text: "1" }], structuredContent: { n: 1 } },
     });
   });
 
@@ -127,15 +146,19 @@ describe("outputSchema", () => {
 
   it("does not check the output of a result that is already an error", async () => {
     expect(await dispatch(server, "tools/call", { name: "failed" })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: "no" }], isError: true },
+      kind: "result",
+      id: "r",
+      result: { content: [{ type: "text", text: "no" }], isError: true },
     });
   });
 });
 
 describe("argument validation with a raw JSON Schema", () => {
-  const server = defineServer({ name: "args", version: "1" })
-    .tool("strict", { description: "d", input: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] } },
-      (args) => ({ content: [text(JSON.stringify(args))] }));
+  const server = defineServer({ name: "args", version: "1" }).tool(
+    "strict",
+    { description: "d", input: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"] } },
+    (args) => ({ content: [text(JSON.stringify(args))] }),
+  );
 
   it("names the offending location in the -32602 message", async () => {
     const response = await dispatch(server, "tools/call", { name: "strict", arguments: { n: 0 } });
@@ -148,7 +171,9 @@ describe("argument validation with a raw JSON Schema", () => {
 
   it("passes valid arguments to the handler unchanged", async () => {
     expect(await dispatch(server, "tools/call", { name: "strict", arguments: { n: 3 } })).toEqual({
-      kind: "result", id: "r", result: { content: [{ type: "text", text: '{"n":3}' }] },
+      kind: "result",
+      id: "r",
+      result: { content: [{ type: "text", text: '{"n":3}' }] },
     });
   });
 });
@@ -164,14 +189,18 @@ describe("capabilities", () => {
   });
 
   it("declares resources for a template-only server and completions when a variable completes", () => {
-    const server = defineServer({ name: "r", version: "1" })
-      .resourceTemplate("x://{id}", { name: "x", complete: { id: () => ["1"] } }, (uri) => ({ uri, text: "" }));
+    const server = defineServer({ name: "r", version: "1" }).resourceTemplate(
+      "x://{id}",
+      { name: "x", complete: { id: () => ["1"] } },
+      (uri) => ({ uri, text: "" }),
+    );
     expect(server.capabilities(false)).toEqual({ logging: {}, resources: { subscribe: false, listChanged: false }, completions: {} });
   });
 
   it("declares prompts without completions when no argument completes", () => {
-    const server = defineServer({ name: "p", version: "1" })
-      .prompt("p", { description: "d", arguments: [{ name: "a" }] }, () => ({ messages: [] }));
+    const server = defineServer({ name: "p", version: "1" }).prompt("p", { description: "d", arguments: [{ name: "a" }] }, () => ({
+      messages: [],
+    }));
     expect(server.capabilities(true)).toEqual({ logging: {}, prompts: { listChanged: false } });
   });
 });

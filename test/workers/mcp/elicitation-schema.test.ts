@@ -11,43 +11,73 @@ const object = (properties: Record<string, unknown>, extra: Record<string, unkno
 
 describe("schemas the conformance fixtures send", () => {
   it("accepts the tools-call-elicitation schema", () => {
-    expect(checkElicitationSchema(object({
-      username: { type: "string", description: "User's response" },
-      email: { type: "string", description: "User's email address" },
-    }, { required: ["username", "email"] }))).toBeUndefined();
+    expect(
+      checkElicitationSchema(
+        object(
+          {
+            username: { type: "string", description: "User's response" },
+            email: { type: "string", description: "User's email address" },
+          },
+          { required: ["username", "email"] },
+        ),
+      ),
+    ).toBeUndefined();
   });
 
   it("accepts the SEP-1034 schema with a default on every primitive type", () => {
-    expect(checkElicitationSchema(object({
-      name: { type: "string", description: "User name", default: "John Doe" },
-      age: { type: "integer", description: "User age", default: 30 },
-      score: { type: "number", description: "User score", default: 95.5 },
-      status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
-      verified: { type: "boolean", description: "Verification status", default: true },
-    }))).toBeUndefined();
+    expect(
+      checkElicitationSchema(
+        object({
+          name: { type: "string", description: "User name", default: "John Doe" },
+          age: { type: "integer", description: "User age", default: 30 },
+          score: { type: "number", description: "User score", default: 95.5 },
+          status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+          verified: { type: "boolean", description: "Verification status", default: true },
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it("accepts the SEP-1330 schema with every enum form", () => {
-    expect(checkElicitationSchema(object({
-      untitledSingle: { type: "string", description: "Select one option", enum: ["option1", "option2", "option3"] },
-      titledSingle: {
-        type: "string",
-        oneOf: [{ const: "value1", title: "First Option" }, { const: "value2", title: "Second Option" }],
-      },
-      legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
-      untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
-      titledMulti: { type: "array", items: { anyOf: [{ const: "value1", title: "First Choice" }, { const: "value2", title: "Second Choice" }] } },
-    }))).toBeUndefined();
+    expect(
+      checkElicitationSchema(
+        object({
+          untitledSingle: { type: "string", description: "Select one option", enum: ["option1", "option2", "option3"] },
+          titledSingle: {
+            type: "string",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+            ],
+          },
+          legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+          untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+          titledMulti: {
+            type: "array",
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+              ],
+            },
+          },
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it("accepts every string format the spec names, and numeric bounds", () => {
-    expect(checkElicitationSchema(object({
-      email: { type: "string", format: "email" },
-      site: { type: "string", format: "uri", minLength: 3, maxLength: 200 },
-      day: { type: "string", format: "date" },
-      at: { type: "string", format: "date-time" },
-      count: { type: "integer", minimum: 0, maximum: 10 },
-    }))).toBeUndefined();
+    expect(
+      checkElicitationSchema(
+        object({
+          email: { type: "string", format: "email" },
+          site: { type: "string", format: "uri", minLength: 3, maxLength: 200 },
+          day: { type: "string", format: "date" },
+          at: { type: "string", format: "date-time" },
+          count: { type: "integer", minimum: 0, maximum: 10 },
+        }),
+      ),
+    ).toBeUndefined();
   });
 
   it("accepts an empty properties object", () => {
@@ -63,7 +93,9 @@ describe("schemas outside the restricted form", () => {
   });
 
   it("rejects an array of objects", () => {
-    expect(checkElicitationSchema(object({ list: { type: "array", items: { type: "object" } } }))).toEqual(expect.stringContaining('"list"'));
+    expect(checkElicitationSchema(object({ list: { type: "array", items: { type: "object" } } }))).toEqual(
+      expect.stringContaining('"list"'),
+    );
   });
 
   it("rejects an array without items", () => {
@@ -95,7 +127,9 @@ describe("schemas outside the restricted form", () => {
     expect(checkElicitationSchema(object({ n: { type: "number", default: "1" } }))).toContain("default");
     expect(checkElicitationSchema(object({ b: { type: "boolean", default: "true" } }))).toContain("default");
     expect(checkElicitationSchema(object({ s: { type: "string", default: 1 } }))).toContain("default");
-    expect(checkElicitationSchema(object({ m: { type: "array", items: { type: "string", enum: ["a"] }, default: "a" } }))).toContain("default");
+    expect(checkElicitationSchema(object({ m: { type: "array", items: { type: "string", enum: ["a"] }, default: "a" } }))).toContain(
+      "default",
+    );
   });
 
   it("rejects a non-string title or description", () => {

@@ -36,7 +36,10 @@ describe("version negotiation", () => {
     // 2025-11-25 reports invalid tool arguments as a tool error (SEP-1303); 2025-06-18 as -32602.
     const { sessionId, version } = await openSession("2025-11-25");
     expect(version).toBe("2025-11-25");
-    const res = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: {} } }, { sessionId, version: "2025-06-18" });
+    const res = await post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: {} } },
+      { sessionId, version: "2025-06-18" },
+    );
     expect((await expectResult(res, 3)).isError).toBe(true);
   });
 });
@@ -91,7 +94,12 @@ describe("the initialize result", () => {
 describe("invalid initialize requests", () => {
   it("answers initialize without protocolVersion with -32602 and the request id, and no session", async () => {
     const before = (await listDurableObjectIds(sessionNamespace())).length;
-    const res = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+    const res = await post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
     expect(res.headers.get("Mcp-Session-Id")).toBeNull();
     await expectRpcError(res, 200, INVALID_PARAMS, 0);
     expect((await listDurableObjectIds(sessionNamespace())).length).toBe(before);

@@ -18,7 +18,13 @@ for (const n of [1, 2, 3, 4]) server.resource(`paged://r/${n}`, { name: `r${n}` 
 for (const n of [1, 2, 3]) server.resourceTemplate(`paged://t${n}/{id}`, { name: `t${n}` }, (uri) => ({ uri, text: "t" }));
 
 const dc: DispatchContext<unknown> = {
-  server, env: {}, sessions: false, session: undefined, protocolVersion: "2025-06-18", channel: undefined, ops: undefined,
+  server,
+  env: {},
+  sessions: false,
+  session: undefined,
+  protocolVersion: "2025-06-18",
+  channel: undefined,
+  ops: undefined,
 };
 
 let nextId = 1;
@@ -61,17 +67,26 @@ describe("pagination", () => {
   });
 
   it("walks resources/list pages, the last one full and without nextCursor", async () => {
-    expect(await walk("resources/list", "resources", (r) => r.uri)).toEqual([["paged://r/1", "paged://r/2"], ["paged://r/3", "paged://r/4"]]);
+    expect(await walk("resources/list", "resources", (r) => r.uri)).toEqual([
+      ["paged://r/1", "paged://r/2"],
+      ["paged://r/3", "paged://r/4"],
+    ]);
   });
 
   it("walks resources/templates/list pages", async () => {
-    expect(await walk("resources/templates/list", "resourceTemplates", (t) => t.uriTemplate))
-      .toEqual([["paged://t1/{id}", "paged://t2/{id}"], ["paged://t3/{id}"]]);
+    expect(await walk("resources/templates/list", "resourceTemplates", (t) => t.uriTemplate)).toEqual([
+      ["paged://t1/{id}", "paged://t2/{id}"],
+      ["paged://t3/{id}"],
+    ]);
   });
 
   it("gives no nextCursor when one page holds everything", async () => {
     const big = defineServer({ name: "big", version: "1" }).tool("only", { description: "d" }, () => ({ content: [] }));
-    const response = await dispatchRequest({ kind: "request", id: 1, method: "tools/list", params: undefined }, { ...dc, server: big }, new AbortController().signal);
+    const response = await dispatchRequest(
+      { kind: "request", id: 1, method: "tools/list", params: undefined },
+      { ...dc, server: big },
+      new AbortController().signal,
+    );
     expect(response).toEqual({ kind: "result", id: 1, result: { tools: [expect.objectContaining({ name: "only" })] } });
   });
 

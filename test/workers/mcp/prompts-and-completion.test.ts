@@ -23,7 +23,10 @@ describe("prompts/list", () => {
     const result = await expectResult(await rpc("prompts/list"));
     const prompts = result.prompts as { name: string; arguments?: unknown[] }[];
     expect(prompts.map((p) => p.name)).toEqual([
-      "test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image",
+      "test_simple_prompt",
+      "test_prompt_with_arguments",
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
       "test_input_required_result_prompt",
     ]);
     expect(prompts[0]).not.toHaveProperty("arguments");
@@ -42,16 +45,26 @@ describe("prompts/get", () => {
   });
 
   it("substitutes the arguments", async () => {
-    const result = await expectResult(await rpc("prompts/get", { name: "test_prompt_with_arguments", arguments: { arg1: "hello", arg2: "world" } }));
+    const result = await expectResult(
+      await rpc("prompts/get", { name: "test_prompt_with_arguments", arguments: { arg1: "hello", arg2: "world" } }),
+    );
     expect(result.messages).toEqual([
       { role: "user", content: { type: "text", text: "Prompt with arguments: arg1='hello', arg2='world'" } },
     ]);
   });
 
   it("embeds the resource named by its argument", async () => {
-    const result = await expectResult(await rpc("prompts/get", { name: "test_prompt_with_embedded_resource", arguments: { resourceUri: "test://x" } }));
+    const result = await expectResult(
+      await rpc("prompts/get", { name: "test_prompt_with_embedded_resource", arguments: { resourceUri: "test://x" } }),
+    );
     expect(result.messages).toEqual([
-      { role: "user", content: { type: "resource", resource: { uri: "test://x", mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+      {
+        role: "user",
+        content: {
+          type: "resource",
+          resource: { uri: "test://x", mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
+      },
       { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
     ]);
   });
@@ -89,7 +102,11 @@ describe("completion/complete", () => {
   });
 
   it("completes a resource template variable", async () => {
-    expect((await expectResult(await complete(template, "id", "1"))).completion).toMatchObject({ values: ["1", "123"], total: 2, hasMore: false });
+    expect((await expectResult(await complete(template, "id", "1"))).completion).toMatchObject({
+      values: ["1", "123"],
+      total: 2,
+      hasMore: false,
+    });
   });
 
   it("returns no values for an argument that has no completer", async () => {

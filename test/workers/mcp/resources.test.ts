@@ -50,11 +50,13 @@ describe("resources/read", () => {
 
   it("reads a templated resource with the variable substituted", async () => {
     const result = await expectResult(await rpc("resources/read", { uri: "test://template/42/data" }));
-    expect(result.contents).toEqual([{
-      uri: "test://template/42/data",
-      mimeType: "application/json",
-      text: JSON.stringify({ id: "42", templateTest: true, data: "Data for ID: 42" }),
-    }]);
+    expect(result.contents).toEqual([
+      {
+        uri: "test://template/42/data",
+        mimeType: "application/json",
+        text: JSON.stringify({ id: "42", templateTest: true, data: "Data for ID: 42" }),
+      },
+    ]);
   });
 
   it("percent-decodes a template variable", async () => {

@@ -29,7 +29,12 @@ describe("sessionObjectId", () => {
 
   it("does not ask the namespace about a malformed id", () => {
     const asked: string[] = [];
-    const namespace = { idFromString: (value: string): DurableObjectId => { asked.push(value); throw new Error("unexpected"); } };
+    const namespace = {
+      idFromString: (value: string): DurableObjectId => {
+        asked.push(value);
+        throw new Error("unexpected");
+      },
+    };
     expect(sessionObjectId(namespace, "../../etc")).toBeUndefined();
     expect(asked).toEqual([]);
   });

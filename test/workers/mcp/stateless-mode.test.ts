@@ -51,7 +51,12 @@ describe("stateless initialize and simple calls", () => {
 
 describe("interactive tools in stateless mode", () => {
   it("streams progress notifications then the result as SSE without event ids", async () => {
-    const res = await statelessCall("tools/call", { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "tok" } }, {}, 7);
+    const res = await statelessCall(
+      "tools/call",
+      { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "tok" } },
+      {},
+      7,
+    );
     const events = await sseEvents(res);
     expect(events.every((e) => e.id === undefined)).toBe(true);
     expect(messages(events)).toEqual([
@@ -63,7 +68,12 @@ describe("interactive tools in stateless mode", () => {
   });
 
   it("keeps a numeric progressToken numeric", async () => {
-    const res = await statelessCall("tools/call", { name: "stream_progress", arguments: { count: 1 }, _meta: { progressToken: 12 } }, {}, 8);
+    const res = await statelessCall(
+      "tools/call",
+      { name: "stream_progress", arguments: { count: 1 }, _meta: { progressToken: 12 } },
+      {},
+      8,
+    );
     const [progress] = messages(await sseEvents(res));
     expect(progress).toMatchObject({ method: "notifications/progress", params: { progressToken: 12, progress: 1 } });
   });
@@ -75,9 +85,16 @@ describe("interactive tools in stateless mode", () => {
 
   it("streams the log notifications of test_tool_with_logging before its result", async () => {
     const events = messages(await sseEvents(await statelessCall("tools/call", { name: "test_tool_with_logging", arguments: {} })));
-    expect(events.map((m) => m?.method ?? "response")).toEqual(["notifications/message", "notifications/message", "notifications/message", "response"]);
+    expect(events.map((m) => m?.method ?? "response")).toEqual([
+      "notifications/message",
+      "notifications/message",
+      "notifications/message",
+      "response",
+    ]);
     expect(events.slice(0, 3).map((m) => (m?.params as { data: string }).data)).toEqual([
-      "Tool execution started", "Tool processing data", "Tool execution completed",
+      "Tool execution started",
+      "Tool processing data",
+      "Tool execution completed",
     ]);
   });
 
@@ -113,20 +130,32 @@ describe("interactive tools in stateless mode", () => {
     ];
     const replies = messages(await sseEvents(await postStateless(batch)));
     expect(replies).toHaveLength(3);
-    expect(replies).toEqual(expect.arrayContaining([
-      { jsonrpc: "2.0", id: "a", result: {} },
-      { jsonrpc: "2.0", id: "b", result: { content: [{ type: "text", text: "done 1" }] } },
-      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
-    ]));
+    expect(replies).toEqual(
+      expect.arrayContaining([
+        { jsonrpc: "2.0", id: "a", result: {} },
+        { jsonrpc: "2.0", id: "b", result: { content: [{ type: "text", text: "done 1" }] } },
+        expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+      ]),
+    );
   });
 });
 
 describe("session features in stateless mode", () => {
   it("refuses resources/subscribe with -32006 (there is no session to notify)", async () => {
-    await expectRpcError(await statelessCall("resources/subscribe", { uri: "test://watched-resource" }, {}, 12), 200, CAPABILITY_UNAVAILABLE, 12);
+    await expectRpcError(
+      await statelessCall("resources/subscribe", { uri: "test://watched-resource" }, {}, 12),
+      200,
+      CAPABILITY_UNAVAILABLE,
+      12,
+    );
   });
 
   it("refuses resources/unsubscribe with -32006", async () => {
-    await expectRpcError(await statelessCall("resources/unsubscribe", { uri: "test://watched-resource" }, {}, 13), 200, CAPABILITY_UNAVAILABLE, 13);
+    await expectRpcError(
+      await statelessCall("resources/unsubscribe", { uri: "test://watched-resource" }, {}, 13),
+      200,
+      CAPABILITY_UNAVAILABLE,
+      13,
+    );
   });
 });

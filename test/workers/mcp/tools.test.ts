@@ -10,7 +10,13 @@ import { PNG_1X1_BASE64, WAV_EMPTY_BASE64 } from "../../../src/demo/assets";
 import { openSession, post } from "../../helpers/mcp";
 import { expectResult, expectRpcError, statelessCall } from "../../helpers/rpc-expect";
 
-interface Tool { name: string; description?: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown>; annotations?: Record<string, unknown> }
+interface Tool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
 
 let session: { sessionId: string; version: string };
 beforeAll(async () => {
@@ -31,12 +37,26 @@ async function listTools(): Promise<Tool[]> {
 describe("tools/list", () => {
   it("lists every conformance fixture tool with a name, description and object inputSchema", async () => {
     const tools = await listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining([
-      "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
-      "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress", "test_error_handling",
-      "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
-      "json_schema_2020_12_tool", "test_reconnection", "echo", "add",
-    ]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        "test_simple_text",
+        "test_image_content",
+        "test_audio_content",
+        "test_embedded_resource",
+        "test_multiple_content_types",
+        "test_tool_with_logging",
+        "test_tool_with_progress",
+        "test_error_handling",
+        "test_sampling",
+        "test_elicitation",
+        "test_elicitation_sep1034_defaults",
+        "test_elicitation_sep1330_enums",
+        "json_schema_2020_12_tool",
+        "test_reconnection",
+        "echo",
+        "add",
+      ]),
+    );
     for (const tool of tools) {
       expect(tool.description).toEqual(expect.stringMatching(/./));
       expect(tool.inputSchema.type).toBe("object");
@@ -58,8 +78,11 @@ describe("tools/list", () => {
         address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
       },
       properties: {
-        name: { type: "string" }, address: { $ref: "#/$defs/address" }, contactMethod: { type: "string", enum: ["phone", "email"] },
-        phone: { type: "string" }, email: { type: "string" },
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
       },
       allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
       if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
@@ -111,10 +134,12 @@ describe("tools/call of the content fixtures", () => {
 
   it("returns an embedded text resource from test_embedded_resource", async () => {
     expect(await expectResult(await callTool("test_embedded_resource", {}))).toEqual({
-      content: [{
-        type: "resource",
-        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
-      }],
+      content: [
+        {
+          type: "resource",
+          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+        },
+      ],
     });
   });
 
@@ -123,7 +148,10 @@ describe("tools/call of the content fixtures", () => {
     expect(result.content).toEqual([
       { type: "text", text: "Multiple content types test:" },
       { type: "image", data: PNG_1X1_BASE64, mimeType: "image/png" },
-      { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' } },
+      {
+        type: "resource",
+        resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' },
+      },
     ]);
   });
 
@@ -180,7 +208,7 @@ describe("argument validation", () => {
     const content = result.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
     expect(content[0]?.type).toBe("text");
-    expect(content[0]?.text).toContain("Invalid arguments for tool \"echo\"");
+    expect(content[0]?.text).toContain('Invalid arguments for tool "echo"');
   });
 
   it("answers invalid arguments with -32602 in a 2025-03-26 session", async () => {

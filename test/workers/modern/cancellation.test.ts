@@ -15,27 +15,45 @@ import { envelope, modernHeaders } from "../../helpers/modern";
 import { SseReader } from "../../helpers/sse";
 
 function waitingServer(aborted: (reason: unknown) => void) {
-  return defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool("wait_for_cancel", {
-    description: "Reports progress once, then waits until the request is cancelled.",
-  }, async (_args, ctx) => {
-    ctx.signal.addEventListener("abort", () => aborted(ctx.signal.reason));
-    await ctx.progress(1);
-    await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
-    return { content: [text("cancelled")] };
-  });
+  return defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool(
+    "wait_for_cancel",
+    {
+      description: "Reports progress once, then waits until the request is cancelled.",
+    },
+    async (_args, ctx) => {
+      ctx.signal.addEventListener("abort", () => aborted(ctx.signal.reason));
+      await ctx.progress(1);
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      return { content: [text("cancelled")] };
+    },
+  );
 }
 
 function callWaiting(worker: ExportedHandler<EdgeEnv>): Promise<Response> {
   const params = { name: "wait_for_cancel", arguments: {} };
-  return Promise.resolve(worker.fetch!(new Request("http://localhost/mcp", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("tools/call", params) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: { ...envelope(), progressToken: "t" } } }),
-  }) as never, {}, createExecutionContext()));
+  return Promise.resolve(
+    worker.fetch!(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("tools/call", params) },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { ...params, _meta: { ...envelope(), progressToken: "t" } },
+        }),
+      }) as never,
+      {},
+      createExecutionContext(),
+    ),
+  );
 }
 
 it("sends SSE comment keep-alives on a quiet response stream", async () => {
-  const worker = createMcpEdge(waitingServer(() => undefined), { sessions: false, session: { keepAliveMs: 10 } }).worker;
+  const worker = createMcpEdge(
+    waitingServer(() => undefined),
+    { sessions: false, session: { keepAliveMs: 10 } },
+  ).worker;
   const res = await callWaiting(worker);
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
@@ -58,7 +76,10 @@ it("aborts the handler's signal when the client closes the response stream", asy
   const res = await callWaiting(createMcpEdge(waitingServer(aborted), { sessions: false }).worker);
   expect(res.headers.get("Content-Type")).toBe("text/event-stream");
   const reader = new SseReader(res);
-  expect(JSON.parse((await reader.next())?.data ?? "null")).toMatchObject({ method: "notifications/progress", params: { progressToken: "t", progress: 1 } });
+  expect(JSON.parse((await reader.next())?.data ?? "null")).toMatchObject({
+    method: "notifications/progress",
+    params: { progressToken: "t", progress: 1 },
+  });
   await reader.cancel();
   expect(String(await abortSeen)).toContain("closed the response stream");
 });

@@ -17,8 +17,17 @@ describe("2025 era: everything without a claim keeps today's answers", () => {
   });
 
   it("treats a batch without claims as 2025 (a 2025-03-26 stateless batch is answered)", async () => {
-    const res = await post([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }], { url: STATELESS, version: "2025-03-26" });
-    expect(await res.json()).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }, { jsonrpc: "2.0", id: 2, result: {} }]);
+    const res = await post(
+      [
+        { jsonrpc: "2.0", id: 1, method: "ping" },
+        { jsonrpc: "2.0", id: 2, method: "ping" },
+      ],
+      { url: STATELESS, version: "2025-03-26" },
+    );
+    expect(await res.json()).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
   });
 
   it("keeps refusing an unsupported 2025-style header on an unclaimed request with 400 -32000", async () => {
@@ -56,9 +65,21 @@ describe("2026-07-28: a claimed request", () => {
   });
 
   it("is refused 400 -32020 when Mcp-Name is missing or differs from params.name / params.uri", async () => {
-    await expectModernError(await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { omit: ["Mcp-Name"] }), 400, -32020);
-    await expectModernError(await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": "add" } }), 400, -32020);
-    await expectModernError(await modernPost("resources/read", { uri: "test://static-text" }, { headers: { "Mcp-Name": "test://other" } }), 400, -32020);
+    await expectModernError(
+      await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { omit: ["Mcp-Name"] }),
+      400,
+      -32020,
+    );
+    await expectModernError(
+      await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": "add" } }),
+      400,
+      -32020,
+    );
+    await expectModernError(
+      await modernPost("resources/read", { uri: "test://static-text" }, { headers: { "Mcp-Name": "test://other" } }),
+      400,
+      -32020,
+    );
   });
 
   it("accepts a base64-sentinel Mcp-Name that decodes to the body's name (streamable-http.mdx Value Encoding)", async () => {
@@ -74,8 +95,15 @@ describe("2026-07-28: a claimed request", () => {
 
   it("is refused 400 -32022 with data.supported and data.requested for a version not served (versioning.mdx)", async () => {
     const meta = envelope({}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
-    const body = await expectModernError(await modernPost("server/discover", {}, { meta, headers: { "MCP-Protocol-Version": "2099-01-01" } }), 400, -32022);
-    expect(body.error?.data).toEqual({ supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"], requested: "2099-01-01" });
+    const body = await expectModernError(
+      await modernPost("server/discover", {}, { meta, headers: { "MCP-Protocol-Version": "2099-01-01" } }),
+      400,
+      -32022,
+    );
+    expect(body.error?.data).toEqual({
+      supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"],
+      requested: "2099-01-01",
+    });
   });
 
   it("answers initialize with a claim 404 -32601: 2026-07-28 removed it", async () => {
@@ -84,7 +112,12 @@ describe("2026-07-28: a claimed request", () => {
 
   it("answers the removed methods ping, logging/setLevel, resources/subscribe and resources/unsubscribe 404 -32601", async () => {
     for (const method of ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
-      await expectModernError(await modernPost(method, { level: "info", uri: "test://watched-resource" }, { id: method }), 404, -32601, method);
+      await expectModernError(
+        await modernPost(method, { level: "info", uri: "test://watched-resource" }, { id: method }),
+        404,
+        -32601,
+        method,
+      );
     }
   });
 
@@ -101,13 +134,20 @@ describe("2026-07-28: a claimed request", () => {
     const claimed = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: envelope() } };
     const res = await post([{ jsonrpc: "2.0", id: 1, method: "ping" }, claimed], { version: "2025-03-26" });
     const body = (await res.json()) as Record<string, unknown>;
-    expect({ status: res.status, code: (body.error as { code: number }).code, hasId: "id" in body }).toEqual({ status: 400, code: -32600, hasId: false });
+    expect({ status: res.status, code: (body.error as { code: number }).code, hasId: "id" in body }).toEqual({
+      status: 400,
+      code: -32600,
+      hasId: false,
+    });
   });
 });
 
 describe("2026-07-28: unclaimed requests with a modern header", () => {
   it("refuses a request without _meta but with MCP-Protocol-Version 2026-07-28 with 400 -32602 and its id", async () => {
-    const res = await post({ jsonrpc: "2.0", id: 101, method: "server/discover", params: {} }, { headers: { "MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover" } });
+    const res = await post(
+      { jsonrpc: "2.0", id: 101, method: "server/discover", params: {} },
+      { headers: { "MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover" } },
+    );
     await expectModernError(res, 400, -32602, 101);
   });
 

@@ -29,7 +29,7 @@ function edgeFetch(options: EdgeOptions) {
 
 const DISCOVER = { jsonrpc: "2.0", id: 7, method: "server/discover", params: { _meta: envelope() } };
 
-describe("eras: [\"2025\"]", () => {
+describe('eras: ["2025"]', () => {
   const fetch = edgeFetch({ sessions: false, eras: ["2025"] });
 
   it("answers the server/discover probe with today's 400 -32000 (no modern error), so clients fall back to initialize", async () => {
@@ -42,7 +42,7 @@ describe("eras: [\"2025\"]", () => {
   });
 });
 
-describe("eras: [\"2026\"]", () => {
+describe('eras: ["2026"]', () => {
   const fetch = edgeFetch({ eras: ["2026"] });
 
   it("serves claimed requests", async () => {
@@ -70,7 +70,11 @@ describe("CORS for 2026-07-28 headers", () => {
   it("allows Mcp-Method and Mcp-Name, and the Mcp-Param-* headers the preflight asks for", async () => {
     const res = await request(MCP, {
       method: "OPTIONS",
-      headers: { Origin: "http://127.0.0.1:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "mcp-method, mcp-name, mcp-param-region, x-other" },
+      headers: {
+        Origin: "http://127.0.0.1:5173",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "mcp-method, mcp-name, mcp-param-region, x-other",
+      },
     });
     const allowed = res.headers.get("Access-Control-Allow-Headers") ?? "";
     expect(allowed).toContain("Mcp-Method");

@@ -16,7 +16,13 @@ const ALL = { elicitation: {}, sampling: {}, roots: {} };
 const ALICE = { action: "accept", content: { name: "Alice" } };
 const SAMPLED = { role: "assistant", content: { type: "text", text: "Paris" }, model: "m", stopReason: "endTurn" };
 
-function call(name: string, extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = ALL, id: number | string = 1, url?: string) {
+function call(
+  name: string,
+  extra: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = ALL,
+  id: number | string = 1,
+  url?: string,
+) {
   return modernPost("tools/call", { name, arguments: {}, ...extra }, { capabilities, id, url });
 }
 
@@ -24,7 +30,13 @@ describe("MRTR: asking and answering", () => {
   it("answers an eliciting tool with input_required: the ask under its key, a requestState, no caching hints", async () => {
     const result = await expectInputRequired(await call("test_input_required_result_elicitation"));
     expect(result.inputRequests).toEqual({
-      user_name: { method: "elicitation/create", params: { message: "What is your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } } },
+      user_name: {
+        method: "elicitation/create",
+        params: {
+          message: "What is your name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+        },
+      },
     });
     expect(result.requestState).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(result).not.toHaveProperty("ttlMs");
@@ -32,39 +44,60 @@ describe("MRTR: asking and answering", () => {
 
   it("completes when the client retries with the answer and the requestState", async () => {
     const first = await expectInputRequired(await call("test_input_required_result_elicitation"));
-    const done = await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE }, requestState: first.requestState }, ALL, 2), 2);
+    const done = await expectComplete(
+      await call(
+        "test_input_required_result_elicitation",
+        { inputResponses: { user_name: ALICE }, requestState: first.requestState },
+        ALL,
+        2,
+      ),
+      2,
+    );
     expect(done.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
   });
 
   it("collects every ask started in the same turn (Promise.all) into one input_required", async () => {
     const result = await expectInputRequired(await call("test_input_required_result_multiple_inputs"));
     expect(Object.entries(result.inputRequests).map(([k, v]) => [k, v.method])).toEqual([
-      ["user_name", "elicitation/create"], ["greeting", "sampling/createMessage"], ["client_roots", "roots/list"],
+      ["user_name", "elicitation/create"],
+      ["greeting", "sampling/createMessage"],
+      ["client_roots", "roots/list"],
     ]);
   });
 
   it("runs the handler again from the top with all answers so far, round after round (a new state each round)", async () => {
     const r1 = await expectInputRequired(await call("test_input_required_result_multi_round"));
     expect(Object.keys(r1.inputRequests)).toEqual(["step1"]);
-    const r2 = await expectInputRequired(await call("test_input_required_result_multi_round", { inputResponses: { step1: ALICE }, requestState: r1.requestState }, ALL, 2), 2);
+    const r2 = await expectInputRequired(
+      await call("test_input_required_result_multi_round", { inputResponses: { step1: ALICE }, requestState: r1.requestState }, ALL, 2),
+      2,
+    );
     expect(Object.keys(r2.inputRequests)).toEqual(["step2"]);
     expect(r2.requestState).not.toBe(r1.requestState);
     const color = { action: "accept", content: { color: "blue" } };
-    const done = await expectComplete(await call("test_input_required_result_multi_round", { inputResponses: { step2: color }, requestState: r2.requestState }, ALL, 3), 3);
+    const done = await expectComplete(
+      await call("test_input_required_result_multi_round", { inputResponses: { step2: color }, requestState: r2.requestState }, ALL, 3),
+      3,
+    );
     expect(done.content).toEqual([{ type: "text", text: "Alice likes blue" }]);
   });
 
   it("keys asks by call order when the author gives no key", async () => {
     const result = await expectInputRequired(await call("test_missing_capability"));
     expect(Object.keys(result.inputRequests)).toEqual(["0"]);
-    const done = await expectComplete(await call("test_missing_capability", { inputResponses: { 0: SAMPLED }, requestState: result.requestState }, ALL, 2), 2);
+    const done = await expectComplete(
+      await call("test_missing_capability", { inputResponses: { 0: SAMPLED }, requestState: result.requestState }, ALL, 2),
+      2,
+    );
     expect(done.content).toEqual([{ type: "text", text: "Paris" }]);
   });
 
   it("re-asks, never errors, when the retry lacks an answer; extra answers are ignored", async () => {
     const again = await expectInputRequired(await call("test_input_required_result_elicitation", { inputResponses: { wrong_key: ALICE } }));
     expect(Object.keys(again.inputRequests)).toEqual(["user_name"]);
-    const done = await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE, other: { x: 1 } } }));
+    const done = await expectComplete(
+      await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE, other: { x: 1 } } }),
+    );
     expect(done.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
   });
 
@@ -72,15 +105,33 @@ describe("MRTR: asking and answering", () => {
     const params = { name: "test_input_required_result_prompt" };
     const first = await expectInputRequired(await modernPost("prompts/get", params, { capabilities: ALL }));
     expect(Object.keys(first.inputRequests)).toEqual(["user_context"]);
-    const done = await expectComplete(await modernPost("prompts/get", {
-      ...params, inputResponses: { user_context: { action: "accept", content: { context: "tests" } } }, requestState: first.requestState,
-    }, { capabilities: ALL, id: 2 }), 2);
+    const done = await expectComplete(
+      await modernPost(
+        "prompts/get",
+        {
+          ...params,
+          inputResponses: { user_context: { action: "accept", content: { context: "tests" } } },
+          requestState: first.requestState,
+        },
+        { capabilities: ALL, id: 2 },
+      ),
+      2,
+    );
     expect(done.messages).toEqual([{ role: "user", content: { type: "text", text: "Use this context: tests" } }]);
   });
 
   it("works with sessions: false (the stateless path), where 2025-era clients cannot elicit", async () => {
     const first = await expectInputRequired(await call("test_input_required_result_elicitation", {}, ALL, 1, STATELESS));
-    await expectComplete(await call("test_input_required_result_elicitation", { inputResponses: { user_name: ALICE }, requestState: first.requestState }, ALL, 2, STATELESS), 2);
+    await expectComplete(
+      await call(
+        "test_input_required_result_elicitation",
+        { inputResponses: { user_name: ALICE }, requestState: first.requestState },
+        ALL,
+        2,
+        STATELESS,
+      ),
+      2,
+    );
   });
 
   it("never answers input_required to lists (only tools/call, prompts/get and resources/read may)", async () => {
@@ -108,17 +159,36 @@ describe("MRTR: requestState integrity", () => {
 
   it("refuses a tampered requestState with -32602", async () => {
     const state = await firstState();
-    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: `${state}-TAMPERED` }, ALL, 2), 200, -32602, 2);
+    await expectModernError(
+      await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: `${state}-TAMPERED` }, ALL, 2),
+      200,
+      -32602,
+      2,
+    );
     const [body, mac] = state.split(".") as [string, string];
     const flipped = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${mac}`;
-    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: flipped }, ALL, 3), 200, -32602, 3);
+    await expectModernError(
+      await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: flipped }, ALL, 3),
+      200,
+      -32602,
+      3,
+    );
   });
 
   it("refuses a state minted for another tool, or for other arguments, with -32602", async () => {
     const state = await firstState("test_input_required_result_request_state");
-    await expectModernError(await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: state }, ALL, 2), 200, -32602, 2);
+    await expectModernError(
+      await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: state }, ALL, 2),
+      200,
+      -32602,
+      2,
+    );
     const echoState = await firstState("test_input_required_result_tampered_state");
-    const otherArgs = await modernPost("tools/call", { name: "test_input_required_result_tampered_state", arguments: { extra: 1 }, requestState: echoState }, { capabilities: ALL, id: 3 });
+    const otherArgs = await modernPost(
+      "tools/call",
+      { name: "test_input_required_result_tampered_state", arguments: { extra: 1 }, requestState: echoState },
+      { capabilities: ALL, id: 3 },
+    );
     await expectModernError(otherArgs, 200, -32602, 3);
   });
 
@@ -128,7 +198,10 @@ describe("MRTR: requestState integrity", () => {
     const state = await signState(secret, binding, {}, 1000, 0);
     expect(await verifyState(secret, state, binding, 999)).toEqual({ ok: true, answers: {} });
     expect(await verifyState(secret, state, binding, 1000)).toMatchObject({ ok: false, problem: expect.stringContaining("expired") });
-    expect(await verifyState(secret, state, { ...binding, subject: "mallory" }, 500)).toMatchObject({ ok: false, problem: expect.stringContaining("another principal") });
+    expect(await verifyState(secret, state, { ...binding, subject: "mallory" }, 500)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("another principal"),
+    });
     expect(await verifyState("a-different-secret-0123456789abcdef", state, binding, 500)).toMatchObject({ ok: false });
   });
 
@@ -152,11 +225,19 @@ describe("MRTR: requestState integrity", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const edge = createMcpEdge(demoServer);
     const params = { name: "test_input_required_result_elicitation", arguments: {} };
-    const res = await edge.worker.fetch!(new Request("http://127.0.0.1/mcp", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...modernHeaders("tools/call", params) },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
-    }) as never, {} as never, {} as ExecutionContext);
+    const res = await edge.worker.fetch!(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...modernHeaders("tools/call", params),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
+      }) as never,
+      {} as never,
+      {} as ExecutionContext,
+    );
     const body = await expectModernError(res, 200, -32603);
     expect(body.error?.message).toContain("MCP_STATE_SECRET");
     expect(warn.mock.calls.filter((c) => String(c[0]).includes("MCP_STATE_SECRET"))).toHaveLength(1);

@@ -30,7 +30,11 @@ describe("server/discover", () => {
     const { capabilities } = await expectComplete(await modernPost("server/discover"));
     // The demo does not declare listChanged; resource updates reach listen streams through the hub (MCP_HUB).
     expect(capabilities).toEqual({
-      logging: {}, tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, prompts: { listChanged: false }, completions: {},
+      logging: {},
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
       // The demo serves the Tasks extension and MCP Apps (extensions/overview.mdx: declared in capabilities.extensions).
       extensions: { "io.modelcontextprotocol/tasks": {}, "io.modelcontextprotocol/ui": {} },
     });
@@ -71,9 +75,12 @@ describe("results on 2026-07-28", () => {
   it("answers prompts/get and completion/complete with complete results", async () => {
     const prompt = await expectComplete(await modernPost("prompts/get", { name: "test_simple_prompt" }));
     expect(Array.isArray(prompt.messages)).toBe(true);
-    const completion = await expectComplete(await modernPost("completion/complete", {
-      ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "" },
-    }));
+    const completion = await expectComplete(
+      await modernPost("completion/complete", {
+        ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+        argument: { name: "arg1", value: "" },
+      }),
+    );
     expect(completion.completion).toBeDefined();
   });
 });
@@ -101,11 +108,17 @@ describe("logging and progress on the request's own stream", () => {
   });
 
   it("streams progress for a request with a progressToken, on its own SSE response (basic/patterns/progress.mdx)", async () => {
-    const res = await modernPost("tools/call", { name: "test_tool_with_progress", arguments: {}, _meta: undefined }, {
-      meta: {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, progressToken: "p1",
+    const res = await modernPost(
+      "tools/call",
+      { name: "test_tool_with_progress", arguments: {}, _meta: undefined },
+      {
+        meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+          progressToken: "p1",
+        },
       },
-    });
+    );
     const reader = new SseReader(res);
     const first = JSON.parse((await reader.next())?.data ?? "null");
     expect(first).toEqual({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p1", progress: 0, total: 100 } });

@@ -28,7 +28,13 @@ async function restart(): Promise<void> {
 /** Resumes from the last event seen until the stream closes, after any number of restarts. */
 async function resumeToEnd(s: { sessionId: string; version: string }, seen: SseEvent[]): Promise<void> {
   const res = await getStream(s, lastId(seen));
-  expect(res.status, await res.clone().text().catch(() => "")).toBe(200);
+  expect(
+    res.status,
+    await res
+      .clone()
+      .text()
+      .catch(() => ""),
+  ).toBe(200);
   await readUntilCut(new SseReader(res), seen);
 }
 
@@ -41,40 +47,48 @@ function countFinal(final: SseEvent): void {
 const STREAMING_STEPS = [0, 1, 2, 3, 4, 5];
 
 describe("a restart at every step of a streaming tool call", () => {
-  it.each(STREAMING_STEPS)("after %i events read, resuming yields the stored stream exactly, ending in one final response", async (step) => {
-    figures.streamingSteps++;
-    const s = await startSession("2025-11-25");
-    const reader = await callOnStream(s, "call", "test_tool_with_progress", {}, "tok");
-    const seen: SseEvent[] = [];
-    for (let i = 0; i < step; i++) {
-      const e = await reader.next();
-      if (e) seen.push(e);
-    }
-    if (step === 0) seen.push((await reader.next()) as SseEvent); // the priming event: the client's only cursor so far
-    // A restart cuts the object's connections; the harness does not, so the client hangs up first.
-    await reader.cancel();
-    await restart();
-    await resumeToEnd(s, seen);
+  it.each(STREAMING_STEPS)(
+    "after %i events read, resuming yields the stored stream exactly, ending in one final response",
+    async (step) => {
+      figures.streamingSteps++;
+      const s = await startSession("2025-11-25");
+      const reader = await callOnStream(s, "call", "test_tool_with_progress", {}, "tok");
+      const seen: SseEvent[] = [];
+      for (let i = 0; i < step; i++) {
+        const e = await reader.next();
+        if (e) seen.push(e);
+      }
+      if (step === 0) seen.push((await reader.next()) as SseEvent); // the priming event: the client's only cursor so far
+      // A restart cuts the object's connections; the harness does not, so the client hangs up first.
+      await reader.cancel();
+      await restart();
+      await resumeToEnd(s, seen);
 
-    const final = await expectExactlyTheStream(s.sessionId, seen, "call");
-    countFinal(final);
-    if (final.json?.error) expect(final.json.error).toMatchObject({ code: CODE.SESSION_RESTARTED });
-    else expect(toolText(final)).toBe("Tool with progress executed successfully");
-    expect(await sql(s.sessionId, "SELECT * FROM inflight")).toEqual([]);
+      const final = await expectExactlyTheStream(s.sessionId, seen, "call");
+      countFinal(final);
+      if (final.json?.error) expect(final.json.error).toMatchObject({ code: CODE.SESSION_RESTARTED });
+      else expect(toolText(final)).toBe("Tool with progress executed successfully");
+      expect(await sql(s.sessionId, "SELECT * FROM inflight")).toEqual([]);
 
-    // Durable: after one more restart the same replay comes back, nothing appended twice.
-    const first = seen.find((e) => e.data !== "") as SseEvent;
-    const before = seen.filter((e) => e.data !== "" && e !== first);
-    await restart();
-    const again: SseEvent[] = [];
-    await readUntilCut(new SseReader(await getStream(s, first.id)), again);
-    expect(again.map((e) => e.data)).toEqual(before.map((e) => e.data));
-    expect(await call(s, "ping", {}, "after")).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
-  });
+      // Durable: after one more restart the same replay comes back, nothing appended twice.
+      const first = seen.find((e) => e.data !== "") as SseEvent;
+      const before = seen.filter((e) => e.data !== "" && e !== first);
+      await restart();
+      const again: SseEvent[] = [];
+      await readUntilCut(new SseReader(await getStream(s, first.id)), again);
+      expect(again.map((e) => e.data)).toEqual(before.map((e) => e.data));
+      expect(await call(s, "ping", {}, "after")).toEqual({ jsonrpc: "2.0", id: "after", result: {} });
+    },
+  );
 });
 
 /** Steps of an elicitation round-trip at which the object restarts. */
-const ELICITATION_STEPS = ["before the request is read", "after the request is read", "after the answer is posted", "after the response is read"] as const;
+const ELICITATION_STEPS = [
+  "before the request is read",
+  "after the request is read",
+  "after the answer is posted",
+  "after the response is read",
+] as const;
 
 describe("a restart at every step of an elicitation round-trip", () => {
   it.each(ELICITATION_STEPS)("%s: one final response, replayable, nothing twice, a late answer ignored", async (step) => {
@@ -84,7 +98,10 @@ describe("a restart at every step of an elicitation round-trip", () => {
     const seen: SseEvent[] = [(await reader.next()) as SseEvent]; // priming
     let answered = false;
     const answer = async (request: SseEvent) => {
-      const ack = await post({ jsonrpc: "2.0", id: request.json?.id, result: { action: "accept", content: { username: "ada", email: "a@example.com" } } }, s);
+      const ack = await post(
+        { jsonrpc: "2.0", id: request.json?.id, result: { action: "accept", content: { username: "ada", email: "a@example.com" } } },
+        s,
+      );
       expect(ack.status).toBe(202);
       answered = true;
     };

@@ -57,11 +57,22 @@ async function expectOnlyStoredEventsSent(s: Session, events: SseEvent[]): Promi
   // An event with an id claims to be stored and resumable; it must be. The one frame allowed
   // without an id is the final error for a request whose response itself could not be stored.
   const withoutId = events.filter((x) => x.data !== "" && x.id === undefined);
-  expect(withoutId.every((x) => x.json?.error !== undefined && x.json.id !== undefined), "only a final error may go unstored").toBe(true);
+  expect(
+    withoutId.every((x) => x.json?.error !== undefined && x.json.id !== undefined),
+    "only a final error may go unstored",
+  ).toBe(true);
   expect(withoutId.length).toBeLessThanOrEqual(1);
   for (const e of events.filter((x) => x.data !== "" && x.id !== undefined)) {
-    const rows = await sql<{ data: string }>(s.sessionId, "SELECT data FROM events WHERE stream = ? AND seq = ?", streamOf(e.id), Number(e.id?.split("_")[1]));
-    expect(rows.map((r) => r.data), `event ${e.id}`).toEqual([e.data]);
+    const rows = await sql<{ data: string }>(
+      s.sessionId,
+      "SELECT data FROM events WHERE stream = ? AND seq = ?",
+      streamOf(e.id),
+      Number(e.id?.split("_")[1]),
+    );
+    expect(
+      rows.map((r) => r.data),
+      `event ${e.id}`,
+    ).toEqual([e.data]);
   }
 }
 
@@ -69,7 +80,17 @@ describe("a storage write that fails", () => {
   it("once, on a notification: the call still ends with one response and nothing unstored is sent", async () => {
     const s = await startSession("2025-06-18");
     await failAppends(s, 1);
-    const got = await readAll(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } } }, s));
+    const got = await readAll(
+      await post(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } },
+        },
+        s,
+      ),
+    );
     await healAppends(s);
     const finals = got.events.filter((e) => e.json?.id === 1);
     expect(finals, got.text).toHaveLength(1);
@@ -79,7 +100,17 @@ describe("a storage write that fails", () => {
   it("does not show the storage engine's message to the client", async () => {
     const s = await startSession("2025-06-18");
     await failAppends(s, 1);
-    const got = await readAll(await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } } }, s));
+    const got = await readAll(
+      await post(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } },
+        },
+        s,
+      ),
+    );
     await healAppends(s);
     expect(got.text).not.toContain("SQLITE_FULL");
     expect(leaksIn(got.text)).toEqual([]);
@@ -88,9 +119,20 @@ describe("a storage write that fails", () => {
   it("on every write: the request gets a clear error (an HTTP error or a JSON-RPC error for its id), not a silent empty stream", async () => {
     const s = await startSession("2025-06-18");
     await failAppends(s, "always");
-    const got = await readAll(await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } } }, s));
+    const got = await readAll(
+      await post(
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } },
+        },
+        s,
+      ),
+    );
     await healAppends(s);
-    const httpError = got.status >= 400 && got.type === "application/json" && (JSON.parse(got.text) as { error?: unknown }).error !== undefined;
+    const httpError =
+      got.status >= 400 && got.type === "application/json" && (JSON.parse(got.text) as { error?: unknown }).error !== undefined;
     const rpcError = got.events.some((e) => e.json?.id === 7 && e.json.error !== undefined);
     expect({ status: got.status, body: got.text, clearError: httpError || rpcError }).toMatchObject({ clearError: true });
     expect(got.text).not.toContain("SQLITE_FULL");
@@ -100,7 +142,17 @@ describe("a storage write that fails", () => {
   it("leaves no half-written state: once storage works again, nothing is in flight and the session answers", async () => {
     const s = await startSession("2025-06-18");
     await failAppends(s, "always");
-    await readAll(await post({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } } }, s));
+    await readAll(
+      await post(
+        {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } },
+        },
+        s,
+      ),
+    );
     await healAppends(s);
     expect(await sql(s.sessionId, "SELECT * FROM inflight")).toEqual([]);
     expect(await sql(s.sessionId, "SELECT id FROM streams WHERE done_at IS NULL")).toEqual([]);

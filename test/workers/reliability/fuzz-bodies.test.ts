@@ -12,8 +12,14 @@ import { startSession } from "./support/direct";
 import { hostileBody, junkValue, type FuzzBody } from "./support/bodies";
 import { expectSessionAlive, postBytes } from "./support/client";
 import {
-  CODE, classifyBody, expectDocumentedResponse, expectInvalidEntryAnswer, expectRefusal, isInteractiveCall,
-  type Entry, type RpcResponse,
+  CODE,
+  classifyBody,
+  expectDocumentedResponse,
+  expectInvalidEntryAnswer,
+  expectRefusal,
+  isInteractiveCall,
+  type Entry,
+  type RpcResponse,
 } from "./support/documented";
 import { cooperativeAnswer, driveStream, idKey } from "./support/drive";
 import { leaksIn } from "./support/leaks";
@@ -23,10 +29,15 @@ const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as con
 type Version = (typeof VERSIONS)[number];
 
 /** The client's answer to a server request: cooperative, a result of junk, or an error. */
-type Answer = { kind: "cooperative" } | { kind: "junk"; result: Record<string, unknown> } | { kind: "error"; code: number; message: string };
+type Answer =
+  | { kind: "cooperative" }
+  | { kind: "junk"; result: Record<string, unknown> }
+  | { kind: "error"; code: number; message: string };
 const answer: fc.Arbitrary<Answer> = fc.oneof(
   fc.constant<Answer>({ kind: "cooperative" }),
-  fc.dictionary(fc.constantFrom("role", "model", "content", "action", "roots", "x", "_meta"), junkValue).map((result): Answer => ({ kind: "junk", result })),
+  fc
+    .dictionary(fc.constantFrom("role", "model", "content", "action", "roots", "x", "_meta"), junkValue)
+    .map((result): Answer => ({ kind: "junk", result })),
   fc.record({ kind: fc.constant("error" as const), code: fc.integer(), message: fc.string({ maxLength: 20 }) }),
 );
 
@@ -47,7 +58,6 @@ beforeAll(async () => {
   for (const v of VERSIONS) sessions[v] = await startSession(v, { sampling: {}, elicitation: {}, roots: { listChanged: true } });
   consoleError = vi.spyOn(console, "error");
 });
-
 
 afterAll(() => {
   consoleError.mockRestore();
@@ -105,7 +115,12 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
   if (sseOrJson(res) === "sse") {
     figures.sse++;
     expect(requests.some(isInteractiveCall), "only interactive calls are answered with SSE").toBe(true);
-    const driven = await driveStream(s, res, requests.map((r) => r.id), answerBody(answers));
+    const driven = await driveStream(
+      s,
+      res,
+      requests.map((r) => r.id),
+      answerBody(answers),
+    );
     figures.serverRequestsAnswered += driven.serverRequests;
     figures.cancelledByClient += driven.cancelled.size;
     for (const key of driven.cancelled) cancelled.add(key);
@@ -144,21 +159,34 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
       if (fits.length === 0) expectDocumentedResponse(reply, group[0] as (typeof group)[number]);
     }
   }
-  expect(forRequests.every((r) => requests.some((q) => idKey(q.id) === idKey(r.id))), "no response to a request that was not sent").toBe(true);
+  expect(
+    forRequests.every((r) => requests.some((q) => idKey(q.id) === idKey(r.id))),
+    "no response to a request that was not sent",
+  ).toBe(true);
 }
 
 describe("fuzzed POST bodies in live sessions of every protocol revision", () => {
   it("answer as the README documents, never 5xx, never leak internals, and leave the session working", { timeout: 600_000 }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...VERSIONS), hostileBody, fc.array(answer, { maxLength: 3 }).map((answers) => Object.assign(answers, { [fc.toStringMethod]: () => JSON.stringify(answers).slice(0, 300) })), async (version, body, answers) => {
-        figures.cases++;
-        const s = sessions[version];
-        consoleError.mockClear();
-        await expectDocumentedAnswer(s, body, await postBytes(s, body.bytes), answers);
-        expect(consoleError.mock.calls.map((c) => String(c[0])), "the runtime logged an internal failure").toEqual([]);
-        figures.livenessChecks++;
-        await expectSessionAlive(s, figures.cases % 10 === 0);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...VERSIONS),
+        hostileBody,
+        fc
+          .array(answer, { maxLength: 3 })
+          .map((answers) => Object.assign(answers, { [fc.toStringMethod]: () => JSON.stringify(answers).slice(0, 300) })),
+        async (version, body, answers) => {
+          figures.cases++;
+          const s = sessions[version];
+          consoleError.mockClear();
+          await expectDocumentedAnswer(s, body, await postBytes(s, body.bytes), answers);
+          expect(
+            consoleError.mock.calls.map((c) => String(c[0])),
+            "the runtime logged an internal failure",
+          ).toEqual([]);
+          figures.livenessChecks++;
+          await expectSessionAlive(s, figures.cases % 10 === 0);
+        },
+      ),
       fuzzParameters(3000),
     );
     for (const v of VERSIONS) await expectSessionAlive(sessions[v], true);

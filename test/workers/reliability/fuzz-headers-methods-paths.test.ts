@@ -22,7 +22,23 @@ const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /** A header: absent (undefined) or a value, some valid and many not. */
 const junkHeader = fc.oneof(
-  fc.constantFrom("", " ", "\t", "x".repeat(16_384), "\u00e9\u00ff", "a\r\nX-Injected: 1", "a\nb", "a\rb", "\u0000", "%0d%0aX-Injected:%201", "null", "undefined", "*", "../../etc/passwd", "${jndi:ldap://x}"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\t",
+    "x".repeat(16_384),
+    "\u00e9\u00ff",
+    "a\r\nX-Injected: 1",
+    "a\nb",
+    "a\rb",
+    "\u0000",
+    "%0d%0aX-Injected:%201",
+    "null",
+    "undefined",
+    "*",
+    "../../etc/passwd",
+    "${jndi:ldap://x}",
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ unit: "binary-ascii", maxLength: 30 }),
 );
@@ -32,21 +48,97 @@ function header(valid: fc.Arbitrary<string>): fc.Arbitrary<string | undefined> {
 }
 
 const requestShape = fc.record({
-  method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("POST", "GET", "DELETE", "OPTIONS") }, { weight: 2, arbitrary: fc.constantFrom("PUT", "PATCH", "HEAD", "post", "get", "FOO", "M-SEARCH", "PROPFIND") }),
+  method: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("POST", "GET", "DELETE", "OPTIONS") },
+    { weight: 2, arbitrary: fc.constantFrom("PUT", "PATCH", "HEAD", "post", "get", "FOO", "M-SEARCH", "PROPFIND") },
+  ),
   path: fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom("/mcp", "/mcp?x=1", "/stateless/mcp") },
-    { weight: 3, arbitrary: fc.constantFrom("/mcp/", "/MCP", "//mcp", "/mcp/x", "/mcp%2F", "/%6dcp", "/", "/stateless", "/mcp;x", "/" + "a".repeat(8_000)) },
-    { weight: 1, arbitrary: fc.webPath().filter((p) => p !== "/mcp" && p !== "/stateless/mcp" && !p.startsWith("/sse") && !p.startsWith("/messages")) },
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(
+        "/mcp/",
+        "/MCP",
+        "//mcp",
+        "/mcp/x",
+        "/mcp%2F",
+        "/%6dcp",
+        "/",
+        "/stateless",
+        "/mcp;x",
+        "/" + "a".repeat(8_000),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.webPath().filter((p) => p !== "/mcp" && p !== "/stateless/mcp" && !p.startsWith("/sse") && !p.startsWith("/messages")),
+    },
   ),
   version: fc.constantFrom(...VERSIONS),
-  host: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("127.0.0.1:8787", "localhost", "[::1]:1", "LOCALHOST:80") }, { weight: 2, arbitrary: fc.constantFrom("evil.example", "localhost.evil.example", "127.0.0.1.nip.io", "", "evil.example:8787", "127.0.0.2") }),
-  accept: header(fc.constantFrom("application/json, text/event-stream", "text/event-stream", "*/*", "application/*, text/*", "application/json;q=0.9, text/event-stream;q=0.1")),
-  contentType: header(fc.constantFrom("application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data")),
+  host: fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom("127.0.0.1:8787", "localhost", "[::1]:1", "LOCALHOST:80") },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("evil.example", "localhost.evil.example", "127.0.0.1.nip.io", "", "evil.example:8787", "127.0.0.2"),
+    },
+  ),
+  accept: header(
+    fc.constantFrom(
+      "application/json, text/event-stream",
+      "text/event-stream",
+      "*/*",
+      "application/*, text/*",
+      "application/json;q=0.9, text/event-stream;q=0.1",
+    ),
+  ),
+  contentType: header(
+    fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "APPLICATION/JSON",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data",
+    ),
+  ),
   protocolVersion: header(fc.constantFrom(...VERSIONS, "2025-06-18 ", "1999-01-01", "2025-06-18,2025-03-26")),
-  sessionId: fc.oneof({ weight: 5, arbitrary: fc.constant("valid") }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.oneof(junkHeader, fc.stringMatching(/^[0-9a-f]{64}$/), fc.constant("VALID-UPPER"), fc.constant("valid+1")) }),
-  lastEventId: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant("own") }, { weight: 3, arbitrary: fc.oneof(junkHeader, fc.constantFrom("1_1", "999_1", "0_0", "1_99999999", "-1_1", "1_1_1", "99999999999999999_1")) }),
-  origin: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom("http://localhost:5173", "https://127.0.0.1", "http://[::1]:3000") }, { weight: 3, arbitrary: fc.oneof(fc.constantFrom("https://evil.example", "null", "http://localhost.evil.example", "file://", "http://127.0.0.1.evil.example", "chrome-extension://abc"), fc.webUrl(), junkHeader) }),
-  authorization: fc.oneof(fc.constant(undefined), fc.constant(SECRET), junkHeader.map((j) => `${SECRET}${j}`)),
+  sessionId: fc.oneof(
+    { weight: 5, arbitrary: fc.constant("valid") },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 3, arbitrary: fc.oneof(junkHeader, fc.stringMatching(/^[0-9a-f]{64}$/), fc.constant("VALID-UPPER"), fc.constant("valid+1")) },
+  ),
+  lastEventId: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constant("own") },
+    {
+      weight: 3,
+      arbitrary: fc.oneof(junkHeader, fc.constantFrom("1_1", "999_1", "0_0", "1_99999999", "-1_1", "1_1_1", "99999999999999999_1")),
+    },
+  ),
+  origin: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.constantFrom("http://localhost:5173", "https://127.0.0.1", "http://[::1]:3000") },
+    {
+      weight: 3,
+      arbitrary: fc.oneof(
+        fc.constantFrom(
+          "https://evil.example",
+          "null",
+          "http://localhost.evil.example",
+          "file://",
+          "http://127.0.0.1.evil.example",
+          "chrome-extension://abc",
+        ),
+        fc.webUrl(),
+        junkHeader,
+      ),
+    },
+  ),
+  authorization: fc.oneof(
+    fc.constant(undefined),
+    fc.constant(SECRET),
+    junkHeader.map((j) => `${SECRET}${j}`),
+  ),
   body: fc.constantFrom("ping", "interactive", "notification", "initialize"),
 });
 type Shape = typeof requestShape extends fc.Arbitrary<infer T> ? T : never;
@@ -55,12 +147,30 @@ type Shape = typeof requestShape extends fc.Arbitrary<infer T> ? T : never;
 function validFor(shape: Shape): Shape {
   return {
     ...shape,
-    path: "/mcp", host: "127.0.0.1:8787", accept: shape.method === "GET" ? "text/event-stream" : "application/json, text/event-stream",
-    contentType: "application/json", protocolVersion: shape.version, sessionId: "valid", lastEventId: undefined, origin: undefined,
+    path: "/mcp",
+    host: "127.0.0.1:8787",
+    accept: shape.method === "GET" ? "text/event-stream" : "application/json, text/event-stream",
+    contentType: "application/json",
+    protocolVersion: shape.version,
+    sessionId: "valid",
+    lastEventId: undefined,
+    origin: undefined,
   };
 }
 
-const FIELDS = ["method", "path", "host", "accept", "contentType", "protocolVersion", "sessionId", "lastEventId", "origin", "authorization", "body"] as const;
+const FIELDS = [
+  "method",
+  "path",
+  "host",
+  "accept",
+  "contentType",
+  "protocolVersion",
+  "sessionId",
+  "lastEventId",
+  "origin",
+  "authorization",
+  "body",
+] as const;
 
 /** Half the cases change one field of a correct request (one defect at most), half change many at once. */
 const shapes: fc.Arbitrary<Shape> = fc.oneof(
@@ -113,20 +223,35 @@ beforeAll(async () => {
   }
 });
 
-
-
 afterAll(() => {
   consoleError.mockRestore();
-  figures.statuses = [...statusCounts.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(",");
+  figures.statuses = [...statusCounts.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s}:${n}`)
+    .join(",");
   reportFigures("fuzz-headers-methods-paths", figures);
 });
 
 function bodyFor(kind: Shape["body"]): string {
   switch (kind) {
-    case "ping": return JSON.stringify({ jsonrpc: "2.0", id: "h", method: "ping" });
-    case "interactive": return JSON.stringify({ jsonrpc: "2.0", id: "h", method: "tools/call", params: { name: "stream_progress", arguments: { count: 1 } } });
-    case "notification": return JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-    case "initialize": return JSON.stringify({ jsonrpc: "2.0", id: "h", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "f", version: "1" } } });
+    case "ping":
+      return JSON.stringify({ jsonrpc: "2.0", id: "h", method: "ping" });
+    case "interactive":
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        id: "h",
+        method: "tools/call",
+        params: { name: "stream_progress", arguments: { count: 1 } },
+      });
+    case "notification":
+      return JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+    case "initialize":
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        id: "h",
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "f", version: "1" } },
+      });
   }
 }
 
@@ -143,17 +268,18 @@ function defectsOf(shape: Shape, url: URL, method: string, headers: Headers): Ro
   // The router serves an endpoint with or without one trailing slash.
   const path = url.pathname.replace(/(.)\/$/, "$1");
   const endpoint = path === "/mcp" ? "session" : path === "/stateless/mcp" ? "stateless" : undefined;
-  if (!endpoint) return refuse(404, CODE.TRANSPORT), rows;
+  if (!endpoint) return (refuse(404, CODE.TRANSPORT), rows);
   if (method === "OPTIONS") return rows;
   const allowed = endpoint === "session" ? ["POST", "GET", "DELETE"] : ["POST"];
-  if (!allowed.includes(method)) return refuse(405, CODE.TRANSPORT), rows;
+  if (!allowed.includes(method)) return (refuse(405, CODE.TRANSPORT), rows);
   const version = headers.get("MCP-Protocol-Version");
   if (version !== null && !VERSIONS.includes(version)) refuse(400, CODE.TRANSPORT);
   const sessionId = headers.get("Mcp-Session-Id");
   const validSession = sessionId !== null && sessionId === sessions[shape.version]?.sessionId;
   if (method === "POST") {
     if (mediaTypes(headers.get("Content-Type"))[0] !== "application/json") refuse(415, CODE.TRANSPORT);
-    if (!accepts(headers.get("Accept"), "application/json") || !accepts(headers.get("Accept"), "text/event-stream")) refuse(406, CODE.TRANSPORT);
+    if (!accepts(headers.get("Accept"), "application/json") || !accepts(headers.get("Accept"), "text/event-stream"))
+      refuse(406, CODE.TRANSPORT);
     if (endpoint === "session" && shape.body !== "initialize") {
       if (sessionId === null) refuse(400, CODE.TRANSPORT);
       else if (!validSession) refuse(404, CODE.SESSION_NOT_FOUND);
@@ -181,14 +307,19 @@ function build(shape: Shape): { url: URL; method: string; headers: Headers; sent
   // DELETE of the live session would end it by design: aim DELETEs at ids that are not live.
   if (shape.method === "DELETE" && sessionId === s.sessionId) sessionId = `${s.sessionId.slice(0, 63)}x`;
   const raw: Record<string, string | undefined> = {
-    Host: shape.host, Accept: shape.accept, "Content-Type": shape.contentType, "MCP-Protocol-Version": shape.protocolVersion,
-    "Mcp-Session-Id": sessionId, "Last-Event-ID": shape.lastEventId === "own" ? lastEventIds[shape.version] : shape.lastEventId,
-    Origin: shape.origin, Authorization: shape.authorization,
+    Host: shape.host,
+    Accept: shape.accept,
+    "Content-Type": shape.contentType,
+    "MCP-Protocol-Version": shape.protocolVersion,
+    "Mcp-Session-Id": sessionId,
+    "Last-Event-ID": shape.lastEventId === "own" ? lastEventIds[shape.version] : shape.lastEventId,
+    Origin: shape.origin,
+    Authorization: shape.authorization,
   };
   try {
     const headers = new Headers();
     const sent: Record<string, string> = {};
-    for (const [k, v] of Object.entries(raw)) if (v !== undefined) (headers.set(k, v), (sent[k] = v));
+    for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers.set(k, v), (sent[k] = v);
     const url = new URL(BASE + shape.path); // "//x" stays a path, not a host
     const method = new Request(url, { method: shape.method }).method; // normalises get/post, refuses forbidden methods
     return { url, method, headers, sent };
@@ -198,7 +329,9 @@ function build(shape: Shape): { url: URL; method: string; headers: Headers; sent
 }
 
 describe("fuzzed methods, paths and headers", () => {
-  it("get success when nothing is wrong and otherwise one documented refusal for a real defect, with no 5xx, leak or stray CORS", { timeout: 600_000 }, async () => {
+  it("get success when nothing is wrong and otherwise one documented refusal for a real defect, with no 5xx, leak or stray CORS", {
+    timeout: 600_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(shapes, async (shape) => {
         // Finished streams beyond the cap (100) are deleted oldest first: "own" names a fresh one.
@@ -237,8 +370,14 @@ describe("fuzzed methods, paths and headers", () => {
         if (rows.length > 0) {
           figures.refused++;
           // A HEAD answer carries the status and headers of the GET-like refusal, never a body.
-          const body = method === "HEAD" ? { error: { code: rows.find((r) => r.status === res.status)?.code ?? NaN } } : (JSON.parse(text) as { error?: { code: number } });
-          expect(rows, `${method} ${url.pathname}: got ${res.status} ${text.slice(0, 200)}`).toContainEqual({ status: res.status, code: body.error?.code ?? null });
+          const body =
+            method === "HEAD"
+              ? { error: { code: rows.find((r) => r.status === res.status)?.code ?? NaN } }
+              : (JSON.parse(text) as { error?: { code: number } });
+          expect(rows, `${method} ${url.pathname}: got ${res.status} ${text.slice(0, 200)}`).toContainEqual({
+            status: res.status,
+            code: body.error?.code ?? null,
+          });
           expect(res.headers.get("Content-Type")).toBe("application/json");
           if (res.status === 405) expect(res.headers.get("Allow")).toMatch(/POST/);
         } else {
@@ -247,7 +386,8 @@ describe("fuzzed methods, paths and headers", () => {
           else if (method === "GET") {
             expect(res.status, text).toBe(200);
             expect(isSse).toBe(true);
-            if (headers.get("Last-Event-ID") === lastEventIds[shape.version]) expect((await new SseReader(res).all()).at(-1)?.json?.id).toBe(1);
+            if (headers.get("Last-Event-ID") === lastEventIds[shape.version])
+              expect((await new SseReader(res).all()).at(-1)?.json?.id).toBe(1);
           } else if (shape.body === "notification") expect(res.status, text).toBe(202);
           else if (shape.body === "interactive") {
             expect(res.status, text).toBe(200);
@@ -259,7 +399,10 @@ describe("fuzzed methods, paths and headers", () => {
           }
         }
         await res.body?.cancel().catch(() => undefined);
-        expect(consoleError.mock.calls.map((c) => String(c[0])), "the runtime logged an internal failure").toEqual([]);
+        expect(
+          consoleError.mock.calls.map((c) => String(c[0])),
+          "the runtime logged an internal failure",
+        ).toEqual([]);
         await expectSessionAlive(sessions[shape.version] as Session, figures.cases % 10 === 0);
       }),
       fuzzParameters(3000, 1),

@@ -19,7 +19,22 @@ import fc from "fast-check";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
 import { ACCEPT_BOTH } from "../../helpers/mcp";
-import { accessToken, authOptions, bearer, challengeOf, edgeFetch, ISSUER, jwksOf, MCP_URL, openAuthSession, RESOURCE, signingKey, unsecuredToken, type Fetch, type SigningKey } from "../auth/fixtures";
+import {
+  accessToken,
+  authOptions,
+  bearer,
+  challengeOf,
+  edgeFetch,
+  ISSUER,
+  jwksOf,
+  MCP_URL,
+  openAuthSession,
+  RESOURCE,
+  signingKey,
+  unsecuredToken,
+  type Fetch,
+  type SigningKey,
+} from "../auth/fixtures";
 import { leaksIn } from "./support/leaks";
 import { fuzzParameters, reportFigures } from "./support/settings";
 
@@ -28,7 +43,15 @@ const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_
 const now = () => Math.floor(Date.now() / 1000);
 
 type Target = "ping" | "interactive" | "get" | "delete" | "initialize";
-type Claims = "expired" | "not-yet-valid" | "wrong-audience" | "wrong-issuer" | "no-subject" | "empty-subject" | "scope-missing" | "mallory";
+type Claims =
+  | "expired"
+  | "not-yet-valid"
+  | "wrong-audience"
+  | "wrong-issuer"
+  | "no-subject"
+  | "empty-subject"
+  | "scope-missing"
+  | "mallory";
 type Recipe =
   | { kind: "flip"; segment: 0 | 1 | 2; at: number; char: string }
   | { kind: "truncate"; keep: number }
@@ -39,14 +62,46 @@ type Recipe =
   | { kind: "header"; value: string };
 
 const recipe: fc.Arbitrary<Recipe> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("flip" as const), segment: fc.constantFrom(0 as const, 1 as const, 2 as const), at: fc.nat(), char: fc.constantFrom(...B64URL, ".", "=", "+", "/", "~") }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("flip" as const),
+      segment: fc.constantFrom(0 as const, 1 as const, 2 as const),
+      at: fc.nat(),
+      char: fc.constantFrom(...B64URL, ".", "=", "+", "/", "~"),
+    }),
+  },
   fc.record({ kind: fc.constant("truncate" as const), keep: fc.nat() }),
   fc.constant({ kind: "untrusted-key" as const }),
   fc.constant({ kind: "alg-none" as const }),
   fc.constant({ kind: "hs256-with-public-key" as const }),
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("claims" as const), claims: fc.constantFrom<Claims>("expired", "not-yet-valid", "wrong-audience", "wrong-issuer", "no-subject", "empty-subject", "scope-missing", "mallory") }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("claims" as const),
+      claims: fc.constantFrom<Claims>(
+        "expired",
+        "not-yet-valid",
+        "wrong-audience",
+        "wrong-issuer",
+        "no-subject",
+        "empty-subject",
+        "scope-missing",
+        "mallory",
+      ),
+    }),
+  },
   // Header values a client can send: printable ASCII (Headers refuses CR, LF and NUL itself).
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("header" as const), value: fc.oneof(fc.string({ unit: "binary-ascii", maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7E]/g, "")), fc.constantFrom("Bearer", "Bearer ", "bearer  a b", "Basic YWxpY2U6c2VjcmV0", "Bearer a, Bearer b", "Token abc", "Bearer\t x")) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("header" as const),
+      value: fc.oneof(
+        fc.string({ unit: "binary-ascii", maxLength: 200 }).map((s) => s.replace(/[^\x20-\x7E]/g, "")),
+        fc.constantFrom("Bearer", "Bearer ", "bearer  a b", "Basic YWxpY2U6c2VjcmV0", "Bearer a, Bearer b", "Token abc", "Bearer\t x"),
+      ),
+    }),
+  },
 );
 const target: fc.Arbitrary<Target> = fc.constantFrom("ping", "interactive", "get", "delete", "initialize");
 
@@ -73,7 +128,16 @@ describe("forged and mutated access tokens (property-based)", () => {
   let aliceToken: string;
   let aliceSession: string;
   let consoleError: MockInstance;
-  const figures = { cases: 0, refused401: 0, refused400: 0, refused403: 0, refused404: 0, mallorySessions: 0, acceptedNonCanonicalSignature: 0, livenessChecks: 0 };
+  const figures = {
+    cases: 0,
+    refused401: 0,
+    refused400: 0,
+    refused403: 0,
+    refused404: 0,
+    mallorySessions: 0,
+    acceptedNonCanonicalSignature: 0,
+    livenessChecks: 0,
+  };
 
   beforeAll(async () => {
     trusted = await signingKey("k1");
@@ -92,7 +156,11 @@ describe("forged and mutated access tokens (property-based)", () => {
   /** The Authorization header a recipe produces, and what the README says the answer is. */
   async function forge(r: Recipe, t: Target): Promise<{ authorization: string; secret: string; expected: Expected }> {
     const onSession = t !== "initialize";
-    const invalid = (token: string) => ({ authorization: `Bearer ${token}`, secret: token, expected: { statuses: [401], error: "invalid_token" as const } });
+    const invalid = (token: string) => ({
+      authorization: `Bearer ${token}`,
+      secret: token,
+      expected: { statuses: [401], error: "invalid_token" as const },
+    });
     switch (r.kind) {
       case "flip": {
         const parts = aliceToken.split(".");
@@ -105,7 +173,8 @@ describe("forged and mutated access tokens (property-based)", () => {
         // decode to the same signature, which then verifies. Header and payload are signed as text.
         const same = r.segment === 2 && decode(parts[2] as string) === decode(aliceToken.split(".")[2] as string);
         // A "+" or "/" there is not base64url: refused as malformed (invalid_token) even when it would decode the same.
-        if (same) return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [200, 202, 204, 401], error: "invalid_token" } };
+        if (same)
+          return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [200, 202, 204, 401], error: "invalid_token" } };
         return invalid(token);
       }
       case "truncate":
@@ -123,18 +192,20 @@ describe("forged and mutated access tokens (property-based)", () => {
       }
       case "claims": {
         const claims = {
-          "expired": { iat: now() - 600, exp: now() - 300 },
+          expired: { iat: now() - 600, exp: now() - 300 },
           "not-yet-valid": { nbf: now() + 600 },
           "wrong-audience": { aud: "https://other.example.com/mcp" },
           "wrong-issuer": { iss: "https://evil.example.com" },
           "no-subject": { sub: undefined },
           "empty-subject": { sub: "" },
           "scope-missing": { scope: "profile" },
-          "mallory": { sub: "mallory" },
+          mallory: { sub: "mallory" },
         }[r.claims];
         const token = await accessToken(trusted, claims);
-        if (r.claims === "scope-missing") return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [403], error: "insufficient_scope" } };
-        if (r.claims === "mallory") return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [onSession ? 404 : 200] } };
+        if (r.claims === "scope-missing")
+          return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [403], error: "insufficient_scope" } };
+        if (r.claims === "mallory")
+          return { authorization: `Bearer ${token}`, secret: token, expected: { statuses: [onSession ? 404 : 200] } };
         return invalid(token);
       }
       case "header": {
@@ -152,14 +223,26 @@ describe("forged and mutated access tokens (property-based)", () => {
   function send(t: Target, authorization: string, n: number): Promise<Response> {
     const session = { "Mcp-Session-Id": aliceSession, "MCP-Protocol-Version": VERSION };
     const post = (body: unknown, headers: Record<string, string>) =>
-      fetch(MCP_URL, { method: "POST", headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, Authorization: authorization, ...headers }, body: JSON.stringify(body) });
+      fetch(MCP_URL, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, Authorization: authorization, ...headers },
+        body: JSON.stringify(body),
+      });
     switch (t) {
       case "ping":
         return post({ jsonrpc: "2.0", id: n, method: "ping" }, session);
       case "interactive":
         return post({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "stream_progress", arguments: { count: 1 } } }, session);
       case "initialize":
-        return post({ jsonrpc: "2.0", id: n, method: "initialize", params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "fuzz", version: "1" } } }, {});
+        return post(
+          {
+            jsonrpc: "2.0",
+            id: n,
+            method: "initialize",
+            params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+          },
+          {},
+        );
       case "get":
         return fetch(MCP_URL, { method: "GET", headers: { Accept: "text/event-stream", Authorization: authorization, ...session } });
       case "delete":
@@ -169,17 +252,38 @@ describe("forged and mutated access tokens (property-based)", () => {
 
   async function expectAliceStillServed(n: number, interactive: boolean): Promise<void> {
     figures.livenessChecks++;
-    const headers = { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...bearer(aliceToken), "Mcp-Session-Id": aliceSession, "MCP-Protocol-Version": VERSION };
-    const ping = await fetch(MCP_URL, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: `alive-${n}`, method: "ping" }) });
+    const headers = {
+      "Content-Type": "application/json",
+      Accept: ACCEPT_BOTH,
+      ...bearer(aliceToken),
+      "Mcp-Session-Id": aliceSession,
+      "MCP-Protocol-Version": VERSION,
+    };
+    const ping = await fetch(MCP_URL, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: `alive-${n}`, method: "ping" }),
+    });
     expect(ping.status, "alice's session stopped answering her").toBe(200);
     expect(await ping.json()).toEqual({ jsonrpc: "2.0", id: `alive-${n}`, result: {} });
     if (!interactive) return;
-    const call = await fetch(MCP_URL, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: `alive-call-${n}`, method: "tools/call", params: { name: "stream_progress", arguments: { count: 1 } } }) });
+    const call = await fetch(MCP_URL, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: `alive-call-${n}`,
+        method: "tools/call",
+        params: { name: "stream_progress", arguments: { count: 1 } },
+      }),
+    });
     expect(call.status).toBe(200);
     expect(await call.text()).toContain("done 1");
   }
 
-  it("lets nobody in: every forged credential gets its documented refusal, and alice's session is untouched", { timeout: 120_000 }, async () => {
+  it("lets nobody in: every forged credential gets its documented refusal, and alice's session is untouched", {
+    timeout: 120_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(recipe, target, async (r, picked) => {
         const n = ++figures.cases;
@@ -209,7 +313,10 @@ describe("forged and mutated access tokens (property-based)", () => {
           if (signature && signature.length >= 8) expect(shown.includes(signature), `the signature was echoed: ${context}`).toBe(false);
         }
         expect(leaksIn(shown, [authorization]), context).toEqual([]);
-        expect(consoleError.mock.calls.map((c) => String(c[0])), `logged an internal failure: ${context}`).toEqual([]);
+        expect(
+          consoleError.mock.calls.map((c) => String(c[0])),
+          `logged an internal failure: ${context}`,
+        ).toEqual([]);
 
         if (res.status === 401) figures.refused401++;
         if (res.status === 400) figures.refused400++;

@@ -50,14 +50,34 @@ const malformed: [string, Asked, unknown, string][] = [
   ["a root whose name is a number", ROOTS, { roots: [{ uri: "file:///a", name: 7 }] }, '"roots[0].name" must be a string'],
   ["roots that are not a list", ROOTS, { roots: "file:///a" }, '"roots" must be a list'],
   ["no roots at all", ROOTS, {}, '"roots" must be a list'],
-  ["a text block without text", SAMPLING, { role: "assistant", model: "m", content: { type: "text" } }, '"content" (text) needs a string "text"'],
-  ["an image block without data", SAMPLING, { role: "assistant", model: "m", content: { type: "image", mimeType: "image/png" } }, '"content" (image) needs a string "data"'],
+  [
+    "a text block without text",
+    SAMPLING,
+    { role: "assistant", model: "m", content: { type: "text" } },
+    '"content" (text) needs a string "text"',
+  ],
+  [
+    "an image block without data",
+    SAMPLING,
+    { role: "assistant", model: "m", content: { type: "image", mimeType: "image/png" } },
+    '"content" (image) needs a string "data"',
+  ],
   ["an unknown block type", SAMPLING, { role: "assistant", model: "m", content: { type: "hologram" } }, 'unknown type "hologram"'],
   ["content that is null", SAMPLING, { role: "assistant", model: "m", content: null }, '"content" must be an object with a string "type"'],
   ["a list with a null block", SAMPLING, { role: "assistant", model: "m", content: [null] }, '"content[0]" must be an object'],
   ["a model that is a number", SAMPLING, { role: "assistant", model: 3, content: { type: "text", text: "x" } }, '"model" must be a string'],
-  ["a role that is neither", SAMPLING, { role: "system", model: "m", content: { type: "text", text: "x" } }, '"role" must be "user" or "assistant"'],
-  ["an elicitation field that is an object", ELICIT, { action: "accept", content: { username: { nested: true }, email: "e" } }, 'content field "username" must be a string, number, boolean or list of strings'],
+  [
+    "a role that is neither",
+    SAMPLING,
+    { role: "system", model: "m", content: { type: "text", text: "x" } },
+    '"role" must be "user" or "assistant"',
+  ],
+  [
+    "an elicitation field that is an object",
+    ELICIT,
+    { action: "accept", content: { username: { nested: true }, email: "e" } },
+    'content field "username" must be a string, number, boolean or list of strings',
+  ],
   ["an elicitation field that is null", ELICIT, { action: "accept", content: { username: null } }, 'content field "username"'],
   ["accepted content that is a list", ELICIT, { action: "accept", content: ["a"] }, 'accepted "content" must be an object'],
   ["an action that is not one of three", ELICIT, { action: "ok" }, '"action" must be "accept", "decline" or "cancel"'],
@@ -75,24 +95,33 @@ describe("a malformed client answer", () => {
 
   it("of any shape fast-check draws never reaches a handler as a JavaScript error", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(SAMPLING, ROOTS, ELICIT), fc.object({ maxDepth: 2, withNullPrototype: false }), async (asked, result) => {
-        const { text } = toolOutcome(await answerWith(asked, result));
-        if (LEAKS.test(text)) figures.leaked++;
-        expect(text).not.toMatch(LEAKS);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(SAMPLING, ROOTS, ELICIT),
+        fc.object({ maxDepth: 2, withNullPrototype: false }),
+        async (asked, result) => {
+          const { text } = toolOutcome(await answerWith(asked, result));
+          if (LEAKS.test(text)) figures.leaked++;
+          expect(text).not.toMatch(LEAKS);
+        },
+      ),
       fuzzParameters(25, 19),
     );
   });
 
   it("that is well formed still reaches the handler (a single-block sampling answer given as a one-element list)", async () => {
-    const { isError, text } = toolOutcome(await answerWith(SAMPLING, { role: "assistant", model: "m", content: [{ type: "text", text: "listed" }] }));
+    const { isError, text } = toolOutcome(
+      await answerWith(SAMPLING, { role: "assistant", model: "m", content: [{ type: "text", text: "listed" }] }),
+    );
     expect(isError).toBe(false);
     expect(text).toBe("LLM response: listed");
   });
 });
 
 /** 2026-07-28 schema/examples, read at build time (the spec's test vectors). */
-const examples = import.meta.glob<{ default: unknown }>("../../../../shared/spec/2026-07-28/schema/examples/{CreateMessageResult,ElicitResult,ListRootsResult,InputResponses}/*.json", { eager: true });
+const examples = import.meta.glob<{ default: unknown }>(
+  "../../../../shared/spec/2026-07-28/schema/examples/{CreateMessageResult,ElicitResult,ListRootsResult,InputResponses}/*.json",
+  { eager: true },
+);
 
 describe("the validators accept both eras' result shapes", () => {
   it("accept every 2026-07-28 example result", () => {
@@ -116,8 +145,13 @@ describe("the validators accept both eras' result shapes", () => {
   });
 
   it("accept the 2025 shapes: one content block, multi-select elicitation, roots without names", () => {
-    expect(checkCreateMessageResult({ role: "assistant", model: "m", content: { type: "audio", data: "AA==", mimeType: "audio/wav" } }).model).toBe("m");
-    expect(checkElicitResult({ action: "accept", content: { n: 3, ok: true, tags: ["a", "b"] } })).toEqual({ action: "accept", content: { n: 3, ok: true, tags: ["a", "b"] } });
+    expect(
+      checkCreateMessageResult({ role: "assistant", model: "m", content: { type: "audio", data: "AA==", mimeType: "audio/wav" } }).model,
+    ).toBe("m");
+    expect(checkElicitResult({ action: "accept", content: { n: 3, ok: true, tags: ["a", "b"] } })).toEqual({
+      action: "accept",
+      content: { n: 3, ok: true, tags: ["a", "b"] },
+    });
     expect(checkElicitResult({ action: "decline", content: { ignored: true } })).toEqual({ action: "decline" });
     expect(checkListRootsResult({ roots: [{ uri: "file:///a" }] })).toEqual([{ uri: "file:///a" }]);
   });

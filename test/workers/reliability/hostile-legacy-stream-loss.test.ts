@@ -16,7 +16,11 @@ async function openLegacy(): Promise<{ endpoint: string; reader: ReadableStreamD
 }
 
 const ping = (endpoint: string) =>
-  request(`${BASE}${endpoint}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+  request(`${BASE}${endpoint}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
 
 describe("the legacy stream's loss", () => {
   it("is noticed by the next POST, which gets 404 instead of a 202 whose answer would be lost", async () => {

@@ -37,26 +37,47 @@ function expectLimitedBatch(replies: Reply[], size: number): void {
 
 describe("handlers one request may start", () => {
   it("runs 100 of a 250-request batch on the stateless endpoint and answers each of the others with -32003", async () => {
-    const res = await post(Array.from({ length: 250 }, (_, i) => ping(i)), undefined, { "MCP-Protocol-Version": "2025-03-26" }, STATELESS);
+    const res = await post(
+      Array.from({ length: 250 }, (_, i) => ping(i)),
+      undefined,
+      { "MCP-Protocol-Version": "2025-03-26" },
+      STATELESS,
+    );
     expect(res.status).toBe(200);
     expectLimitedBatch((await res.json()) as Reply[], 250);
   });
 
   it("does the same for a batch answered in the Worker within a session", async () => {
     const s = await startSession("2025-03-26");
-    const res = await post(Array.from({ length: 101 }, (_, i) => ping(i)), s);
+    const res = await post(
+      Array.from({ length: 101 }, (_, i) => ping(i)),
+      s,
+    );
     expectLimitedBatch((await res.json()) as Reply[], 101);
   });
 
   it("does the same on the session object's stream for a batch of interactive calls", async () => {
     const s = await startSession("2025-03-26");
-    const batch = Array.from({ length: 105 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "stream_progress", arguments: { count: 0 } } }));
+    const batch = Array.from({ length: 105 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "tools/call",
+      params: { name: "stream_progress", arguments: { count: 0 } },
+    }));
     const events = await new SseReader(await post(batch, s)).all();
-    expectLimitedBatch(events.filter(isAnyResponse).map((e) => e.json as Reply), 105);
+    expectLimitedBatch(
+      events.filter(isAnyResponse).map((e) => e.json as Reply),
+      105,
+    );
   });
 
   it("lets a batch of exactly 100 run whole", async () => {
-    const res = await post(Array.from({ length: 100 }, (_, i) => ping(i)), undefined, { "MCP-Protocol-Version": "2025-03-26" }, STATELESS);
+    const res = await post(
+      Array.from({ length: 100 }, (_, i) => ping(i)),
+      undefined,
+      { "MCP-Protocol-Version": "2025-03-26" },
+      STATELESS,
+    );
     expect(((await res.json()) as Reply[]).every((r) => r.result !== undefined)).toBe(true);
   });
 });
@@ -73,7 +94,10 @@ describe("URI length on every method that takes one", () => {
   it.each(methods)("refuses %s with a URI one character over 8192 with -32602 naming the limit", async (method, params) => {
     const s = await startSession("2025-06-18");
     const answer = await call(s, method, params(long(MAX_URI + 1)));
-    expect(answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(new RegExp(`^${method}: the uri is 8193 characters long; at most 8192 `)) });
+    expect(answer.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(new RegExp(`^${method}: the uri is 8193 characters long; at most 8192 `)),
+    });
     figures.uriChecks++;
   });
 
@@ -121,7 +145,12 @@ describe("no persistent storage from requests that cannot create data", () => {
     const uris = Array.from({ length: 40 }, (_, i) => `test://nobody-listens/${i}`);
     for (const [i, uri] of uris.entries()) {
       figures.anonymousRequests++;
-      const res = await post({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } }, undefined, { "MCP-Protocol-Version": "2025-06-18" }, STATELESS);
+      const res = await post(
+        { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } },
+        undefined,
+        { "MCP-Protocol-Version": "2025-06-18" },
+        STATELESS,
+      );
       expect(await res.json()).toMatchObject({ result: { content: [{ text: "notified 0 session(s)" }] } });
     }
     await expectHubStoresNothing();
@@ -139,7 +168,12 @@ describe("no persistent storage from requests that cannot create data", () => {
 
   it("requests naming a session that does not exist store nothing in its object", async () => {
     const ghost = { sessionId: sessionNamespace().newUniqueId().toString(), version: "2025-06-18" };
-    const bodies = [ping(1), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 1 } } }, { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: "s-1", result: {} }];
+    const bodies = [
+      ping(1),
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "stream_progress", arguments: { count: 1 } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: "s-1", result: {} },
+    ];
     for (const body of bodies) {
       figures.anonymousRequests++;
       expect((await post(body, ghost)).status).toBe(404);
@@ -161,19 +195,37 @@ describe("no persistent storage from requests that cannot create data", () => {
 
 describe("request ids round-trip exactly or are refused", () => {
   it("refuses a numeric id beyond 2^53 - 1 with 400 and -32600 saying to send it as a string", async () => {
-    const res = await post('{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}', undefined, { "MCP-Protocol-Version": "2025-06-18" }, STATELESS);
+    const res = await post(
+      '{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}',
+      undefined,
+      { "MCP-Protocol-Version": "2025-06-18" },
+      STATELESS,
+    );
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       jsonrpc: "2.0",
       id: null,
-      error: { code: -32600, message: 'Invalid Request: "id" is a number beyond ±9007199254740991, which JSON numbers cannot carry exactly here; send it as a string' },
+      error: {
+        code: -32600,
+        message:
+          'Invalid Request: "id" is a number beyond ±9007199254740991, which JSON numbers cannot carry exactly here; send it as a string',
+      },
     });
   });
 
   it("refuses such an id inside a batch item by item, and answers the others", async () => {
-    const res = await post('[{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]', undefined, { "MCP-Protocol-Version": "2025-03-26" }, STATELESS);
+    const res = await post(
+      '[{"jsonrpc":"2.0","id":-9007199254740993,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]',
+      undefined,
+      { "MCP-Protocol-Version": "2025-03-26" },
+      STATELESS,
+    );
     const replies = (await res.json()) as Reply[];
-    expect(replies).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("send it as a string") } });
+    expect(replies).toContainEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: expect.stringContaining("send it as a string") },
+    });
     expect(replies).toContainEqual({ jsonrpc: "2.0", id: 2, result: {} });
   });
 

@@ -13,7 +13,9 @@ import { BASE, post, startSession } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";
 
 const STATELESS = `${BASE}/stateless/mcp`;
-const PROTO_NAMES = [...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__", "prototype", "constructor", "hasOwnProperty"])];
+const PROTO_NAMES = [
+  ...new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__", "prototype", "constructor", "hasOwnProperty"]),
+];
 const figures = { cases: 0, results: 0, errors: 0, internalErrors: 0, status5xx: 0, keys: PROTO_NAMES.length };
 afterAll(() => reportFigures("hostile-prototype-keys", figures));
 
@@ -36,29 +38,86 @@ const completionShape = (result: Record<string, unknown>) => {
 const toolShape = (result: Record<string, unknown>) => expect(Array.isArray(result.content)).toBe(true);
 
 /** JSON with `k` as an own key (JSON.parse makes "__proto__" an own field, as a client's body does). */
-const keyed = (k: string, value: unknown): Record<string, unknown> => JSON.parse(`{${JSON.stringify(k)}:${JSON.stringify(value)}}`) as Record<string, unknown>;
+const keyed = (k: string, value: unknown): Record<string, unknown> =>
+  JSON.parse(`{${JSON.stringify(k)}:${JSON.stringify(value)}}`) as Record<string, unknown>;
 
 const builds: [string, Build][] = [
   ["method name", (k) => ({ method: k, params: {} })],
   ["tools/call name", (k) => ({ method: "tools/call", params: { name: k, arguments: {} } })],
-  ["tools/call argument key", (k) => ({ method: "tools/call", params: { name: "echo", arguments: { text: "x", ...keyed(k, "y") } }, shape: toolShape })],
-  ["tools/call argument key (raw JSON Schema tool)", (k) => ({ method: "tools/call", params: { name: "json_schema_2020_12_tool", arguments: keyed(k, 1) }, shape: toolShape })],
+  [
+    "tools/call argument key",
+    (k) => ({ method: "tools/call", params: { name: "echo", arguments: { text: "x", ...keyed(k, "y") } }, shape: toolShape }),
+  ],
+  [
+    "tools/call argument key (raw JSON Schema tool)",
+    (k) => ({ method: "tools/call", params: { name: "json_schema_2020_12_tool", arguments: keyed(k, 1) }, shape: toolShape }),
+  ],
   ["prompts/get name", (k) => ({ method: "prompts/get", params: { name: k } })],
-  ["prompts/get argument key", (k) => ({ method: "prompts/get", params: { name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b", ...keyed(k, "c") } } })],
-  ["prompts/get with only an inherited name as argument", (k) => ({ method: "prompts/get", params: { name: "test_prompt_with_arguments", arguments: { ...keyed(k, "c") } } })],
-  ["completion argument name (prompt)", (k) => ({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: k, value: "t" } }, shape: completionShape })],
-  ["completion argument name (template)", (k) => ({ method: "completion/complete", params: { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: k, value: "1" } }, shape: completionShape })],
-  ["completion context key", (k) => ({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg2", value: "v" }, context: { arguments: keyed(k, "x") } }, shape: completionShape })],
-  ["completion ref name", (k) => ({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: k }, argument: { name: "arg1", value: "" } } })],
-  ["completion ref type", (k) => ({ method: "completion/complete", params: { ref: { type: k, name: "x" }, argument: { name: "arg1", value: "" } } })],
-  ["completion ref uri", (k) => ({ method: "completion/complete", params: { ref: { type: "ref/resource", uri: k }, argument: { name: "id", value: "" } } })],
+  [
+    "prompts/get argument key",
+    (k) => ({
+      method: "prompts/get",
+      params: { name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b", ...keyed(k, "c") } },
+    }),
+  ],
+  [
+    "prompts/get with only an inherited name as argument",
+    (k) => ({ method: "prompts/get", params: { name: "test_prompt_with_arguments", arguments: { ...keyed(k, "c") } } }),
+  ],
+  [
+    "completion argument name (prompt)",
+    (k) => ({
+      method: "completion/complete",
+      params: { ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: k, value: "t" } },
+      shape: completionShape,
+    }),
+  ],
+  [
+    "completion argument name (template)",
+    (k) => ({
+      method: "completion/complete",
+      params: { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: k, value: "1" } },
+      shape: completionShape,
+    }),
+  ],
+  [
+    "completion context key",
+    (k) => ({
+      method: "completion/complete",
+      params: {
+        ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+        argument: { name: "arg2", value: "v" },
+        context: { arguments: keyed(k, "x") },
+      },
+      shape: completionShape,
+    }),
+  ],
+  [
+    "completion ref name",
+    (k) => ({ method: "completion/complete", params: { ref: { type: "ref/prompt", name: k }, argument: { name: "arg1", value: "" } } }),
+  ],
+  [
+    "completion ref type",
+    (k) => ({ method: "completion/complete", params: { ref: { type: k, name: "x" }, argument: { name: "arg1", value: "" } } }),
+  ],
+  [
+    "completion ref uri",
+    (k) => ({ method: "completion/complete", params: { ref: { type: "ref/resource", uri: k }, argument: { name: "id", value: "" } } }),
+  ],
   ["resources/read uri", (k) => ({ method: "resources/read", params: { uri: k } })],
   ["resources/subscribe uri", (k) => ({ method: "resources/subscribe", params: { uri: k } })],
   ["resources/unsubscribe uri", (k) => ({ method: "resources/unsubscribe", params: { uri: k } })],
   ["list cursor", (k) => ({ method: "tools/list", params: { cursor: k } })],
   ["prompts/list cursor", (k) => ({ method: "prompts/list", params: { cursor: k } })],
   ["logging/setLevel level", (k) => ({ method: "logging/setLevel", params: { level: k } })],
-  ["_meta key and progress token", (k) => ({ method: "tools/call", params: { name: "echo", arguments: { text: k }, _meta: { progressToken: k, ...keyed(k, k) } }, shape: toolShape })],
+  [
+    "_meta key and progress token",
+    (k) => ({
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: k }, _meta: { progressToken: k, ...keyed(k, k) } },
+      shape: toolShape,
+    }),
+  ],
   ["params key", (k) => ({ method: "ping", params: keyed(k, 1) })],
 ];
 
@@ -92,9 +151,14 @@ describe("Object.prototype names as every client-chosen key", () => {
   it("get a result of the right shape or a precise error in a session, as drawn by fast-check", async () => {
     const s = await startSession("2025-06-18");
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...builds), fc.constantFrom(...PROTO_NAMES), fc.constantFrom<string | number>(1, "__proto__", "constructor"), async ([what, build], k, id) => {
-        await check(`${BASE}/mcp`, s, what, k, build, id);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...builds),
+        fc.constantFrom(...PROTO_NAMES),
+        fc.constantFrom<string | number>(1, "__proto__", "constructor"),
+        async ([what, build], k, id) => {
+          await check(`${BASE}/mcp`, s, what, k, build, id);
+        },
+      ),
       fuzzParameters(150, 18),
     );
     expect(consoleError).not.toHaveBeenCalled();
@@ -102,13 +166,30 @@ describe("Object.prototype names as every client-chosen key", () => {
 
   it("answer completions for an inherited argument name with an empty list of values", async () => {
     for (const k of ["constructor", "__proto__", "toString", "valueOf"]) {
-      const res = await post({ jsonrpc: "2.0", id: 1, method: "completion/complete", params: { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: k, value: "abc" } } }, undefined, { "MCP-Protocol-Version": "2025-06-18" }, STATELESS);
+      const res = await post(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "completion/complete",
+          params: { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: k, value: "abc" } },
+        },
+        undefined,
+        { "MCP-Protocol-Version": "2025-06-18" },
+        STATELESS,
+      );
       expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { completion: { values: [], hasMore: false } } });
     }
   });
 
   it("keep a prompt's required argument missing when only an inherited name is sent", async () => {
-    const res = await post({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "test_prompt_with_arguments", arguments: { constructor: "x" } } }, undefined, { "MCP-Protocol-Version": "2025-06-18" }, STATELESS);
-    expect(await res.json()).toMatchObject({ error: { code: -32602, message: 'prompts/get "test_prompt_with_arguments": missing required argument(s): arg1, arg2' } });
+    const res = await post(
+      { jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "test_prompt_with_arguments", arguments: { constructor: "x" } } },
+      undefined,
+      { "MCP-Protocol-Version": "2025-06-18" },
+      STATELESS,
+    );
+    expect(await res.json()).toMatchObject({
+      error: { code: -32602, message: 'prompts/get "test_prompt_with_arguments": missing required argument(s): arg1, arg2' },
+    });
   });
 });

@@ -32,7 +32,6 @@ interface LegacySession extends Session {
   stream: ReadableStreamDefaultReader<Uint8Array>;
 }
 
-
 async function openLegacySession(): Promise<LegacySession> {
   const res = await request(`${BASE}/sse`, { method: "GET", headers: { Accept: "text/event-stream" } });
   expect(res.status).toBe(200);
@@ -46,7 +45,12 @@ async function openLegacySession(): Promise<LegacySession> {
   void (async () => {
     while (!(await stream.read().catch(() => ({ done: true }))).done);
   })();
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   expect((await postLegacy(legacy, init)).status).toBe(202);
   expect((await postLegacy(legacy, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(202);
   return legacy;
@@ -56,19 +60,30 @@ function postLegacy(s: { endpoint: string }, body: unknown): Promise<Response> {
   return request(`${BASE}${s.endpoint}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 }
 
-const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: { progressToken: id } } });
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args, _meta: { progressToken: id } },
+});
 
 /** Every way a client can address a session; each returns the HTTP response. */
 const verbs: [string, (s: Session) => Promise<Response>][] = [
   ["POST ping (answered in the Worker after confirm)", (s) => post({ jsonrpc: "2.0", id: 1, method: "ping" }, s)],
   ["POST an interactive call (the object's stream lane)", (s) => post(call(1, "stream_progress", { count: 1 }), s)],
-  ["POST logging/setLevel (the object's JSON lane)", (s) => post({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level: "info" } }, s)],
+  [
+    "POST logging/setLevel (the object's JSON lane)",
+    (s) => post({ jsonrpc: "2.0", id: 1, method: "logging/setLevel", params: { level: "info" } }, s),
+  ],
   ["POST a notification", (s) => post({ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, s)],
   ["POST a client response", (s) => post({ jsonrpc: "2.0", id: "s-x-1", result: {} }, s)],
   ["GET the standalone stream", (s) => getStream(s)],
   ["GET with Last-Event-ID", (s) => getStream(s, "1_1")],
   ["DELETE", (s) => deleteSession(s)],
-  ["POST to the legacy /messages endpoint", (s) => postLegacy({ endpoint: `/messages?sessionId=${s.sessionId}` }, { jsonrpc: "2.0", id: 1, method: "ping" })],
+  [
+    "POST to the legacy /messages endpoint",
+    (s) => postLegacy({ endpoint: `/messages?sessionId=${s.sessionId}` }, { jsonrpc: "2.0", id: 1, method: "ping" }),
+  ],
 ];
 
 async function expectNotFound(res: Response, what: string): Promise<void> {
@@ -91,17 +106,26 @@ async function runAlarm(s: Session): Promise<void> {
 
 const endings: [string, (s: Session) => Promise<void>][] = [
   ["DELETE, before its alarm ran", async (s) => void expect((await deleteSession(s)).status).toBe(204)],
-  ["DELETE, after its alarm deleted the storage", async (s) => {
-    expect((await deleteSession(s)).status).toBe(204);
-    await runAlarm(s);
-  }],
-  ["idle expiry", async (s) => {
-    await makeIdle(s);
-    await runAlarm(s);
-  }],
+  [
+    "DELETE, after its alarm deleted the storage",
+    async (s) => {
+      expect((await deleteSession(s)).status).toBe(204);
+      await runAlarm(s);
+    },
+  ],
+  [
+    "idle expiry",
+    async (s) => {
+      await makeIdle(s);
+      await runAlarm(s);
+    },
+  ],
 ];
 
-const loggedInternals = () => consoleError.mock.calls.map((c) => c.map(String).join(" ")).filter((line) => /no such table|storing an event failed|failed unexpectedly/i.test(line));
+const loggedInternals = () =>
+  consoleError.mock.calls
+    .map((c) => c.map(String).join(" "))
+    .filter((line) => /no such table|storing an event failed|failed unexpectedly/i.test(line));
 
 describe("after the session ended, every verb on every endpoint answers 404", () => {
   for (const [ending, end] of endings) {
@@ -186,10 +210,12 @@ describe("requests racing the end of their session", () => {
           // The DELETE goes out with the others, or once the first `deleteAt` have their headers:
           // then their handlers are running (streams open, progress flowing) when the session ends.
           const before = afterHeaders ? Promise.allSettled(responses.slice(0, deleteAt)) : Promise.resolve();
-          const ended = before.then(() => deleteSession(s)).then(async (res) => {
-            expect([204, 404]).toContain(res.status);
-            if (runAlarmToo) await runAlarm(s);
-          });
+          const ended = before
+            .then(() => deleteSession(s))
+            .then(async (res) => {
+              expect([204, 404]).toContain(res.status);
+              if (runAlarmToo) await runAlarm(s);
+            });
           const answers = responses.map((response, i) => response.then((res) => settle(res, plan[i] as Shot)));
           await ended;
           await Promise.all(answers);
@@ -215,7 +241,9 @@ describe("requests racing the end of their session", () => {
         let ended: Promise<unknown> = Promise.resolve();
         for (let i = 0; i < 6; i++) {
           if (i === deleteAt) ended = deleteSession(legacy);
-          statuses.push(postLegacy(legacy, call(i + 1, i % 2 ? "test_tool_with_logging" : "echo", i % 2 ? {} : { text: "x" })).then((r) => r.status));
+          statuses.push(
+            postLegacy(legacy, call(i + 1, i % 2 ? "test_tool_with_logging" : "echo", i % 2 ? {} : { text: "x" })).then((r) => r.status),
+          );
         }
         await ended;
         for (const status of await Promise.all(statuses)) {

@@ -25,7 +25,12 @@ const bytes = (text: string) => encoder.encode(text).byteLength;
 
 /** A tools/call body of exactly `size` bytes whose padding is mostly two-byte characters (é). */
 function bodyOfBytes(size: number, tool: string, args: Record<string, unknown>): string {
-  const empty = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: { ...args, padding: "" } } });
+  const empty = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: tool, arguments: { ...args, padding: "" } },
+  });
   const room = size - bytes(empty);
   const pad = "é".repeat(Math.floor(room / 2)) + "a".repeat(room % 2);
   const body = empty.replace('"padding":""', () => `"padding":"${pad}"`);
@@ -63,14 +68,20 @@ describe("body size: 4 MiB counted in bytes", () => {
 /** The stored event of test_elicitation's result for accepted content `username`. */
 function resultEvent(username: string): string {
   const content = JSON.stringify({ username, email: "e" });
-  return JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: `User response: action=accept, content=${content}` }] } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    result: { content: [{ type: "text", text: `User response: action=accept, content=${content}` }] },
+  });
 }
 
 async function elicitAndAccept(username: string): Promise<SseEvent> {
   const s = await startSession("2025-06-18", { elicitation: {} });
   const stream = await callOnStream(s, 1, "test_elicitation", { message: "Who?" });
   const asked = (await stream.until(isRequest("elicitation/create"))).at(-1) as SseEvent;
-  expect((await post({ jsonrpc: "2.0", id: asked.json?.id, result: { action: "accept", content: { username, email: "e" } } }, s)).status).toBe(202);
+  expect(
+    (await post({ jsonrpc: "2.0", id: asked.json?.id, result: { action: "accept", content: { username, email: "e" } } }, s)).status,
+  ).toBe(202);
   const rest = await stream.all();
   expect(rest).toHaveLength(1);
   return rest[0] as SseEvent;
@@ -101,7 +112,9 @@ describe("one stored message: at most 2,000,000 bytes", () => {
 });
 
 describe("open streams per session: 100, then 429", () => {
-  it("refuses the 101st concurrent POST stream with 429 and -32003, and accepts one again when a stream ends", { timeout: 120_000 }, async () => {
+  it("refuses the 101st concurrent POST stream with 429 and -32003, and accepts one again when a stream ends", {
+    timeout: 120_000,
+  }, async () => {
     const s = await startSession("2025-06-18");
     const open: SseReader[] = [];
     for (let i = 1; i <= 100; i++) {
@@ -109,13 +122,20 @@ describe("open streams per session: 100, then 429", () => {
       await reader.next();
       open.push(reader);
     }
-    await expectRefusal(await post({ jsonrpc: "2.0", id: "c101", method: "tools/call", params: { name: "slow_countdown", arguments: { seconds: 60 } } }, s), 429, CODE.LIMIT_EXCEEDED);
+    await expectRefusal(
+      await post({ jsonrpc: "2.0", id: "c101", method: "tools/call", params: { name: "slow_countdown", arguments: { seconds: 60 } } }, s),
+      429,
+      CODE.LIMIT_EXCEEDED,
+    );
     figures.concurrentStreamsHeld = open.length;
-    expect((await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c1", reason: "make room" } }, s)).status).toBe(202);
+    expect(
+      (await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "c1", reason: "make room" } }, s)).status,
+    ).toBe(202);
     await open[0]?.all();
     const again = await callOnStream(s, "c102", "stream_progress", { count: 1 }, "t");
     expect((await again.all()).at(-1)?.json?.id).toBe("c102");
-    for (let i = 2; i <= 100; i++) await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: `c${i}`, reason: "done" } }, s);
+    for (let i = 2; i <= 100; i++)
+      await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: `c${i}`, reason: "done" } }, s);
     for (const reader of open.slice(1)) await reader.all();
   });
 
@@ -178,7 +198,12 @@ describe("idle expiry and a flood of initialize requests", () => {
     const FLOOD = 200;
     const ids: string[] = [];
     for (let i = 0; i < FLOOD; i++) {
-      const res = await post({ jsonrpc: "2.0", id: i, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "flood", version: "1" } } });
+      const res = await post({
+        jsonrpc: "2.0",
+        id: i,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+      });
       expect(res.status).toBe(200);
       ids.push(res.headers.get("Mcp-Session-Id") as string);
     }
@@ -192,7 +217,10 @@ describe("idle expiry and a flood of initialize requests", () => {
       const alarm = await runInDurableObject(stub, (_i, state) => state.storage.getAlarm());
       expect(alarm, "an abandoned session is already scheduled for deletion").not.toBeNull();
       expect(alarm as number).toBeLessThanOrEqual(Date.now() + IDLE_TIMEOUT_MS + 1);
-      rowsPerSession = Math.max(rowsPerSession, Object.values(await tableSizes(id)).reduce((a, b) => a + b, 0));
+      rowsPerSession = Math.max(
+        rowsPerSession,
+        Object.values(await tableSizes(id)).reduce((a, b) => a + b, 0),
+      );
       await runInDurableObject(stub, (_i, state) => {
         state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1));
       });
@@ -200,7 +228,10 @@ describe("idle expiry and a flood of initialize requests", () => {
     }
     figures.rowsPerIdleSession = rowsPerSession;
     for (const id of ids) {
-      expect(Object.values(await tableSizes(id)).every((n) => n === 0), `storage of ${id} deleted`).toBe(true);
+      expect(
+        Object.values(await tableSizes(id)).every((n) => n === 0),
+        `storage of ${id} deleted`,
+      ).toBe(true);
       expect((await post({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: id, version: "2025-06-18" })).status).toBe(404);
     }
   });
@@ -218,7 +249,12 @@ describe("initialize inputs too big or too deep to store", () => {
 
   // BUG-1b: init stores the state in one SQLite value: SQLITE_TOOBIG in the object, 500 in the Worker.
   it("answers initialize with 3 MB of capabilities with a documented JSON-RPC answer, not 500", async () => {
-    const res = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { x: "a".repeat(3_000_000) } } });
+    const res = await post({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: { x: "a".repeat(3_000_000) } },
+    });
     expect(res.status).toBeLessThan(500);
     const reply = (await res.json()) as { result?: unknown; error?: { code: number } };
     if (reply.error) expect([CODE.INVALID_PARAMS, CODE.LIMIT_EXCEEDED]).toContain(reply.error.code);

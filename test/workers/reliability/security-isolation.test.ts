@@ -24,7 +24,9 @@ describe("another session's requests and events", () => {
     const b = await startSession("2025-06-18", { sampling: {} });
     const inA = await pendingSample(a, 1, "secret prompt of A");
     expect((await post({ jsonrpc: "2.0", id: inA.request.json?.id, result: SAMPLED("forged by B") }, b)).status).toBe(202);
-    expect((await post({ jsonrpc: "2.0", id: inA.request.json?.id, error: { code: -1, message: "forged refusal by B" } }, b)).status).toBe(202);
+    expect((await post({ jsonrpc: "2.0", id: inA.request.json?.id, error: { code: -1, message: "forged refusal by B" } }, b)).status).toBe(
+      202,
+    );
     await post({ jsonrpc: "2.0", id: inA.request.json?.id, result: SAMPLED("A's own answer") }, a);
     expect(toolText((await inA.stream.all()).at(-1))).toBe("LLM response: A's own answer");
   });

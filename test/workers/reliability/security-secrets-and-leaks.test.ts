@@ -23,7 +23,13 @@ beforeAll(async () => {
 afterAll(() => spies.forEach((spy) => spy.mockRestore()));
 
 function consoleText(): string {
-  return spies.flatMap((spy) => spy.mock.calls.map((args) => args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" "))).join("\n");
+  return spies
+    .flatMap((spy) =>
+      spy.mock.calls.map((args) =>
+        args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : typeof a === "string" ? a : JSON.stringify(a))).join(" "),
+      ),
+    )
+    .join("\n");
 }
 
 const session = (extra: Record<string, string> = {}) => ({ "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version, ...extra });
@@ -49,16 +55,34 @@ const CASES: [string, () => Promise<Response>][] = [
   ["-32602 bad params", () => post(body("tools/call", { name: 42 }), s, AUTH)],
   ["-32002 resource not found", () => post(body("resources/read", { uri: "test://missing" }), s, AUTH)],
   ["tool error", () => post(body("tools/call", { name: "test_error_handling" }), s, AUTH)],
-  ["interactive call", () => post(body("tools/call", { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } }), s, AUTH)],
+  [
+    "interactive call",
+    () => post(body("tools/call", { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } }), s, AUTH),
+  ],
   ["initialize", () => post(body("initialize", { protocolVersion: "2025-06-18", capabilities: {} }), undefined, AUTH)],
-  ["preflight", () => request(MCP, { method: "OPTIONS", headers: { ...AUTH, Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST" } })],
-  ["500 (BUG-1) deep initialize", () => post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}}`, undefined, AUTH)],
+  [
+    "preflight",
+    () =>
+      request(MCP, { method: "OPTIONS", headers: { ...AUTH, Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST" } }),
+  ],
+  [
+    "500 (BUG-1) deep initialize",
+    () =>
+      post(
+        `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"x":${"[".repeat(5000)}${"]".repeat(5000)}}}}`,
+        undefined,
+        AUTH,
+      ),
+  ],
 ];
 
 describe("a secret in the Authorization header", () => {
   it.each(CASES)("is in no part of the answer to %s", async (_row, send) => {
     const res = await send();
-    const text = res.headers.get("Content-Type") === "text/event-stream" ? (await new SseReader(res).all()).map((e) => e.data).join("\n") : await res.text();
+    const text =
+      res.headers.get("Content-Type") === "text/event-stream"
+        ? (await new SseReader(res).all()).map((e) => e.data).join("\n")
+        : await res.text();
     expect(text).not.toContain(SECRET);
     expect(res.statusText).not.toContain(SECRET);
     for (const [name, value] of res.headers) expect(`${name}: ${value}`).not.toContain(SECRET);

@@ -38,8 +38,20 @@ describe("session ids", () => {
     const before = await objectIds();
     const forged = fc.oneof(
       fc.stringMatching(/^[0-9a-f]{64}$/),
-      fc.tuple(fc.nat({ max: 63 }), fc.constantFrom(..."0123456789abcdef")).map(([at, c]) => real.sessionId.slice(0, at) + c + real.sessionId.slice(at + 1)).filter((id) => id !== real.sessionId),
-      fc.constantFrom(real.sessionId.toUpperCase(), `${real.sessionId}0`, real.sessionId.slice(1), ` ${real.sessionId}`, `${real.sessionId}\t`, "../" + real.sessionId, "0".repeat(64), "f".repeat(64)),
+      fc
+        .tuple(fc.nat({ max: 63 }), fc.constantFrom(..."0123456789abcdef"))
+        .map(([at, c]) => real.sessionId.slice(0, at) + c + real.sessionId.slice(at + 1))
+        .filter((id) => id !== real.sessionId),
+      fc.constantFrom(
+        real.sessionId.toUpperCase(),
+        `${real.sessionId}0`,
+        real.sessionId.slice(1),
+        ` ${real.sessionId}`,
+        `${real.sessionId}\t`,
+        "../" + real.sessionId,
+        "0".repeat(64),
+        "f".repeat(64),
+      ),
       fc.string({ unit: "binary-ascii", maxLength: 80 }),
     );
     await fc.assert(
@@ -53,9 +65,10 @@ describe("session ids", () => {
         const sent = headers.get("Mcp-Session-Id") as string;
         fc.pre(sent !== real.sessionId);
         figures.forgedTried++;
-        const res = method === "POST"
-          ? await post({ jsonrpc: "2.0", id: 1, method: "ping" }, undefined, { "Mcp-Session-Id": sent })
-          : await request(MCP, { method, headers: { Accept: "text/event-stream", "Mcp-Session-Id": sent } });
+        const res =
+          method === "POST"
+            ? await post({ jsonrpc: "2.0", id: 1, method: "ping" }, undefined, { "Mcp-Session-Id": sent })
+            : await request(MCP, { method, headers: { Accept: "text/event-stream", "Mcp-Session-Id": sent } });
         // Present but not minted by the namespace (even empty): 404, the session does not exist.
         await expectRefusal(res, 404, CODE.SESSION_NOT_FOUND);
       }),

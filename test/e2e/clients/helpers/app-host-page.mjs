@@ -8,7 +8,15 @@ import { build } from "esbuild";
 const ENTRY = fileURLToPath(new URL("./app-host.ts", import.meta.url));
 
 export async function startAppHostPage() {
-  const bundle = await build({ entryPoints: [ENTRY], bundle: true, format: "iife", platform: "browser", target: "es2022", write: false, logLevel: "silent" });
+  const bundle = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
   const script = bundle.outputFiles[0].text;
   const server = createServer((req, res) => {
     if (req.url === "/host.js") {
@@ -17,7 +25,9 @@ export async function startAppHostPage() {
       return;
     }
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-    res.end('<!doctype html><meta charset="utf-8"><title>MCP App host</title><body style="font-family:sans-serif"><h2>Host</h2><script src="/host.js"></script></body>');
+    res.end(
+      '<!doctype html><meta charset="utf-8"><title>MCP App host</title><body style="font-family:sans-serif"><h2>Host</h2><script src="/host.js"></script></body>',
+    );
   });
   await new Promise((resolveListen, reject) => {
     server.once("error", reject);

@@ -36,7 +36,9 @@ window.startHost = async (endpoint) => {
   const { tools } = (await rpc(endpoint, "tools/list", {})) as { tools: { name: string; _meta?: { ui?: { resourceUri?: string } } }[] };
   const uri = tools.find((t) => t.name === "roll_dice")?._meta?.ui?.resourceUri;
   if (!uri) throw new Error("roll_dice names no ui:// resource");
-  const { contents } = (await rpc(endpoint, "resources/read", { uri })) as { contents: { text: string; mimeType: string; _meta?: unknown }[] };
+  const { contents } = (await rpc(endpoint, "resources/read", { uri })) as {
+    contents: { text: string; mimeType: string; _meta?: unknown }[];
+  };
   const page = contents[0];
   if (!page) throw new Error("the ui resource has no contents");
 

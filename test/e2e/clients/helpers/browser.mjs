@@ -25,7 +25,9 @@ const FLAGS = [
 /** "156.0.8078.79", or throws with the install command when the browser is missing. */
 export function chromiumVersion() {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found: install Debian's chromium (apt-get update && apt-get install -y chromium), or set MCP_EDGE_CHROMIUM`);
+    throw new Error(
+      `${CHROMIUM} not found: install Debian's chromium (apt-get update && apt-get install -y chromium), or set MCP_EDGE_CHROMIUM`,
+    );
   }
   const run = spawnSync(CHROMIUM, ["--version"], { encoding: "utf8", timeout: 30_000 });
   const version = /(\d+\.\d+\.\d+\.\d+)/.exec(run.stdout ?? "")?.[1];

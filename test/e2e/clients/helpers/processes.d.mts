@@ -25,6 +25,14 @@ export interface ProcessResult {
 }
 
 /** Starts a process with piped stdio, leading its own process group; `env` is merged over process.env. */
-export function startProcess(command: string, args: string[], options?: { env?: Record<string, string | undefined>; cwd?: string }): ProcessHandle;
+export function startProcess(
+  command: string,
+  args: string[],
+  options?: { env?: Record<string, string | undefined>; cwd?: string },
+): ProcessHandle;
 /** Runs a command to completion (stdin closed), killing its process group after `timeoutMs` (default 60 s). */
-export function runProcess(command: string, args: string[], options?: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number }): Promise<ProcessResult>;
+export function runProcess(
+  command: string,
+  args: string[],
+  options?: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number },
+): Promise<ProcessResult>;

@@ -120,7 +120,11 @@ export function startProcess(command, args, options = {}) {
           }
           if (exitInfo) {
             finish();
-            reject(new Error(`${command} exited (code ${exitInfo.code}, signal ${exitInfo.signal}) before the expected line; stderr:\n${stderr.slice(-4_000)}`));
+            reject(
+              new Error(
+                `${command} exited (code ${exitInfo.code}, signal ${exitInfo.signal}) before the expected line; stderr:\n${stderr.slice(-4_000)}`,
+              ),
+            );
           }
         };
         const timer = setTimeout(() => {

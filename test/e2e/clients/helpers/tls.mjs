@@ -14,17 +14,29 @@ export function createCertificate() {
   const keyPath = join(dir, "key.pem");
   const certPath = join(dir, "cert.pem");
   const args = [
-    "req", "-x509",
-    "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-    "-nodes", "-days", "1",
-    "-subj", "/CN=127.0.0.1",
-    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    "-keyout", keyPath, "-out", certPath,
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    "-keyout",
+    keyPath,
+    "-out",
+    certPath,
   ];
   const run = spawnSync("openssl", args, { encoding: "utf8", timeout: 30_000 });
   if (run.error || run.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
-    const why = run.error?.code === "ENOENT" ? "openssl is not installed (apt-get install openssl)" : `${run.error?.message ?? ""}${run.stderr}`;
+    const why =
+      run.error?.code === "ENOENT" ? "openssl is not installed (apt-get install openssl)" : `${run.error?.message ?? ""}${run.stderr}`;
     throw new Error(`could not create a test certificate: ${why}`);
   }
   return {

@@ -10,7 +10,11 @@ import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 const KEPT_BODY_CHARS = 256 * 1024;
 
 function decoderFor(encoding) {
-  switch (String(encoding ?? "").trim().toLowerCase()) {
+  switch (
+    String(encoding ?? "")
+      .trim()
+      .toLowerCase()
+  ) {
     case "gzip":
     case "x-gzip":
       return createGunzip();

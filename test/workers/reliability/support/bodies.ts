@@ -52,13 +52,21 @@ export function validTemplates(): Json[] {
     params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params };
   const templates: Json[] = [
     req("ping"),
-    req("initialize", { protocolVersion: "2025-06-18", capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } }, clientInfo: { name: "fuzz", version: "1.0.0", title: "Fuzz" } }),
+    req("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } },
+      clientInfo: { name: "fuzz", version: "1.0.0", title: "Fuzz" },
+    }),
     req("tools/list", { cursor: "dG9vbHM6MA" }),
     req("resources/list", {}),
     req("resources/templates/list", {}),
     req("prompts/list", {}),
     req("logging/setLevel", { level: "debug" }),
-    req("completion/complete", { ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "te" }, context: { arguments: { arg2: "v" } } }),
+    req("completion/complete", {
+      ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+      argument: { name: "arg1", value: "te" },
+      context: { arguments: { arg2: "v" } },
+    }),
     req("completion/complete", { ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: "id", value: "1" } }),
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "fuzz" } },
@@ -91,7 +99,10 @@ export function nestedText(depth: number, kind: "array" | "object"): string {
 
 /** Values of every JSON type, including the awkward ones. */
 export const junkValue: fc.Arbitrary<Json> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, "", " ", "\u0000", "\u2028", "%00", "../../", "<script>", "{}", "[]") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, "", " ", "\u0000", "\u2028", "%00", "../../", "<script>", "{}", "[]"),
+  },
   { weight: 2, arbitrary: fc.constantFrom<Json>(1e308, -1e308, 5e-324, 2 ** 53 + 2, -(2 ** 63), 0.1 + 0.2) },
   { weight: 2, arbitrary: fc.integer() },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
@@ -103,7 +114,15 @@ export const junkValue: fc.Arbitrary<Json> = fc.oneof(
 );
 
 /** Number literals JSON.parse turns into something else: Infinity, lost precision, -0. */
-const hugeNumberLiteral = fc.constantFrom("1e400", "-1e400", "123456789012345678901234567890", "0.0000000000000000000000001e-400", "-0", "1E+308", "9007199254740993");
+const hugeNumberLiteral = fc.constantFrom(
+  "1e400",
+  "-1e400",
+  "123456789012345678901234567890",
+  "0.0000000000000000000000001e-400",
+  "-0",
+  "1E+308",
+  "9007199254740993",
+);
 
 type Path = (string | number)[];
 
@@ -136,8 +155,19 @@ export type Mutation =
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("retype" as const), pick: fc.nat(), value: junkValue }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("add-key" as const), pick: fc.nat(), key: fc.constantFrom("__proto__", "constructor", "toString", "_meta", "id", "jsonrpc", "x"), value: junkValue }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("duplicate-key" as const), pick: fc.nat(), value: junkValue, before: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant("add-key" as const),
+      pick: fc.nat(),
+      key: fc.constantFrom("__proto__", "constructor", "toString", "_meta", "id", "jsonrpc", "x"),
+      value: junkValue,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("duplicate-key" as const), pick: fc.nat(), value: junkValue, before: fc.boolean() }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("huge-number" as const), pick: fc.nat(), literal: hugeNumberLiteral }) },
   { weight: 1, arbitrary: fc.constant({ op: "none" as const }) },
 );
@@ -189,8 +219,18 @@ export function mutate(template: Json, m: Mutation): string {
 
 /** Bytes that are not UTF-8: stray continuation bytes, overlong forms, surrogates, truncated sequences. */
 const invalidUtf8: fc.Arbitrary<number[]> = fc.constantFrom<number[]>(
-  [0x80], [0xbf], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80],
-  [0xf8, 0x88, 0x80, 0x80, 0x80], [0xfe], [0xff], [0xc3], [0xe2, 0x82], [0xef, 0xbb, 0xbf],
+  [0x80],
+  [0xbf],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xfe],
+  [0xff],
+  [0xc3],
+  [0xe2, 0x82],
+  [0xef, 0xbb, 0xbf],
 );
 
 function insertBytes(text: string, at: number, bytes: number[]): Uint8Array {
@@ -214,7 +254,15 @@ export const hostileBody: fc.Arbitrary<FuzzBody> = fc.oneof(
   { weight: 8, arbitrary: mutatedMessage.map((text) => textBody(text, "mutated message")) },
   {
     weight: 3,
-    arbitrary: fc.array(fc.oneof(mutatedMessage, template.map((t) => JSON.stringify(t)), junkValue.map((v) => JSON.stringify(v))), { minLength: 1, maxLength: 6 })
+    arbitrary: fc
+      .array(
+        fc.oneof(
+          mutatedMessage,
+          template.map((t) => JSON.stringify(t)),
+          junkValue.map((v) => JSON.stringify(v)),
+        ),
+        { minLength: 1, maxLength: 6 },
+      )
       .map((items) => textBody(`[${items.map((i) => (i === "" ? "null" : i)).join(",")}]`, "batch of mixed junk")),
   },
   { weight: 1, arbitrary: fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.json()).map((t) => textBody(t, "random text")) },
@@ -234,15 +282,24 @@ export const hostileBody: fc.Arbitrary<FuzzBody> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.tuple(template, fc.nat(), fc.constantFrom(1_000, 10_000, 100_000), fc.constantFrom("array" as const, "object" as const))
+    arbitrary: fc
+      .tuple(template, fc.nat(), fc.constantFrom(1_000, 10_000, 100_000), fc.constantFrom("array" as const, "object" as const))
       .map(([t, pick, depth, kind]) => {
         const paths = pathsOf(t).filter((p) => p.length > 0);
         const path = paths[pick % paths.length] as Path;
         const root = clone(t);
         const at = parentOf(root, path)!;
         (at.parent as Record<string | number, Json>)[at.key] = MARK;
-        return textBody(JSON.stringify(root).replace(JSON.stringify(MARK), () => nestedText(depth, kind)), `nested ${depth} deep at ${path.join(".")}`);
+        return textBody(
+          JSON.stringify(root).replace(JSON.stringify(MARK), () => nestedText(depth, kind)),
+          `nested ${depth} deep at ${path.join(".")}`,
+        );
       }),
   },
-  { weight: 1, arbitrary: fc.constantFrom(nestedText(200_000, "array"), "", " ", "null", "[]", "[[]]", "[null]", "{}", '"x"', "1e400", "\uFEFF{}").map((t) => textBody(t, "degenerate body")) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(nestedText(200_000, "array"), "", " ", "null", "[]", "[[]]", "[null]", "{}", '"x"', "1e400", "\uFEFF{}")
+      .map((t) => textBody(t, "degenerate body")),
+  },
 );

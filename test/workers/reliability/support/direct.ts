@@ -23,7 +23,11 @@ const handler = worker as unknown as { fetch(request: Request, env: unknown, ctx
 
 /** A request to the Worker, with the loopback Host unless `init.headers` names another. */
 export function request(url: string, init: RequestInit & { headers?: Record<string, string> } = {}): Promise<Response> {
-  return handler.fetch(new Request(url, { ...init, headers: { Host: "127.0.0.1:8787", ...(init.headers ?? {}) } }), env, createExecutionContext());
+  return handler.fetch(
+    new Request(url, { ...init, headers: { Host: "127.0.0.1:8787", ...(init.headers ?? {}) } }),
+    env,
+    createExecutionContext(),
+  );
 }
 
 /** POSTs a body (object, array, text or bytes) in session `s` (or none) with correct MCP headers. */
@@ -36,7 +40,12 @@ export function post(body: unknown, s?: Session, headers: Record<string, string>
 
 /** initialize + initialized; returns the session. */
 export async function startSession(version: string, capabilities: Record<string, unknown> = {}): Promise<Session> {
-  const res = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: version, capabilities, clientInfo: { name: "reliability", version: "1.0.0" } } });
+  const res = await post({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: version, capabilities, clientInfo: { name: "reliability", version: "1.0.0" } },
+  });
   expect(res.status).toBe(200);
   const sessionId = res.headers.get("Mcp-Session-Id") as string;
   const negotiated = ((await res.json()) as { result: { protocolVersion: string } }).result.protocolVersion;
@@ -47,12 +56,23 @@ export async function startSession(version: string, capabilities: Record<string,
 }
 
 /** A request answered as JSON. */
-export async function call(s: Session, method: string, params: Record<string, unknown> = {}, id: string | number = 1): Promise<Record<string, unknown>> {
+export async function call(
+  s: Session,
+  method: string,
+  params: Record<string, unknown> = {},
+  id: string | number = 1,
+): Promise<Record<string, unknown>> {
   return (await (await post({ jsonrpc: "2.0", id, method, params }, s)).json()) as Record<string, unknown>;
 }
 
 /** tools/call of an interactive tool; returns the reader of its SSE stream. */
-export async function callOnStream(s: Session, id: string | number, name: string, args: Record<string, unknown> = {}, progressToken?: string): Promise<SseReader> {
+export async function callOnStream(
+  s: Session,
+  id: string | number,
+  name: string,
+  args: Record<string, unknown> = {},
+  progressToken?: string,
+): Promise<SseReader> {
   const params: Record<string, unknown> = { name, arguments: args };
   if (progressToken !== undefined) params._meta = { progressToken };
   const res = await post({ jsonrpc: "2.0", id, method: "tools/call", params }, s);
@@ -63,7 +83,12 @@ export async function callOnStream(s: Session, id: string | number, name: string
 
 /** GET /mcp: the standalone stream, or with `lastEventId` the resumption of its stream. */
 export function getStream(s: Session, lastEventId?: string, headers: Record<string, string> = {}): Promise<Response> {
-  const h: Record<string, string> = { Accept: "text/event-stream", "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version, ...headers };
+  const h: Record<string, string> = {
+    Accept: "text/event-stream",
+    "Mcp-Session-Id": s.sessionId,
+    "MCP-Protocol-Version": s.version,
+    ...headers,
+  };
   if (lastEventId !== undefined) h["Last-Event-ID"] = lastEventId;
   return request(MCP, { method: "GET", headers: h });
 }

@@ -43,7 +43,13 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   "prompts/list": [CODE.INVALID_PARAMS],
   // An interactive prompt's asks fail like any server-to-client request raised outside a tool (README "HTTP errors").
   "prompts/get": [
-    CODE.INVALID_PARAMS, CODE.CAPABILITY_UNAVAILABLE, CODE.CLIENT_ERROR, CODE.REQUEST_TIMEOUT, CODE.CANCELLED, CODE.SESSION_RESTARTED, CODE.LIMIT_EXCEEDED,
+    CODE.INVALID_PARAMS,
+    CODE.CAPABILITY_UNAVAILABLE,
+    CODE.CLIENT_ERROR,
+    CODE.REQUEST_TIMEOUT,
+    CODE.CANCELLED,
+    CODE.SESSION_RESTARTED,
+    CODE.LIMIT_EXCEEDED,
   ],
   "completion/complete": [CODE.INVALID_PARAMS],
   "logging/setLevel": [CODE.INVALID_PARAMS],
@@ -67,11 +73,7 @@ export type Entry =
   | { kind: "response" }
   | { kind: "invalid"; id: RpcId | null };
 
-export type Body =
-  | { kind: "not-json" }
-  | { kind: "empty-batch" }
-  | { kind: "single"; entry: Entry }
-  | { kind: "batch"; entries: Entry[] };
+export type Body = { kind: "not-json" } | { kind: "empty-batch" } | { kind: "single"; entry: Entry } | { kind: "batch"; entries: Entry[] };
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -138,7 +140,13 @@ export interface RpcErrorBody {
 }
 
 /** Asserts a JSON-RPC error answer with this status and code; `ids` lists the ids it may carry. */
-export async function expectRefusal(res: Response, status: number, code: number, ids: readonly (RpcId | null)[] = [null], requestParts: readonly string[] = []): Promise<RpcErrorBody> {
+export async function expectRefusal(
+  res: Response,
+  status: number,
+  code: number,
+  ids: readonly (RpcId | null)[] = [null],
+  requestParts: readonly string[] = [],
+): Promise<RpcErrorBody> {
   const text = await res.text();
   let body: RpcErrorBody | undefined;
   try {
@@ -146,7 +154,11 @@ export async function expectRefusal(res: Response, status: number, code: number,
   } catch {
     body = undefined;
   }
-  expect({ status: res.status, type: res.headers.get("Content-Type"), code: body?.error?.code }, text.slice(0, 300)).toEqual({ status, type: "application/json", code });
+  expect({ status: res.status, type: res.headers.get("Content-Type"), code: body?.error?.code }, text.slice(0, 300)).toEqual({
+    status,
+    type: "application/json",
+    code,
+  });
   expect(body?.jsonrpc).toBe("2.0");
   expect(ids).toContainEqual(body?.id);
   expect(typeof body?.error.message).toBe("string");
@@ -163,7 +175,11 @@ export interface RpcResponse {
 }
 
 /** Asserts a response to `request` is a result, or an error the README documents for its method. */
-export function expectDocumentedResponse(response: RpcResponse, request: Extract<Entry, { kind: "request" }>, extraCodes: readonly number[] = []): void {
+export function expectDocumentedResponse(
+  response: RpcResponse,
+  request: Extract<Entry, { kind: "request" }>,
+  extraCodes: readonly number[] = [],
+): void {
   expect(response.jsonrpc).toBe("2.0");
   expect(JSON.stringify(response.id)).toBe(JSON.stringify(request.id)); // -0 travels as 0
   if (response.error === undefined) {
@@ -171,7 +187,10 @@ export function expectDocumentedResponse(response: RpcResponse, request: Extract
     return;
   }
   expect(typeof response.error.message).toBe("string");
-  expect([...allowedErrorCodes(request.method), ...extraCodes], `${request.method}: ${JSON.stringify(response.error).slice(0, 300)}`).toContain(response.error.code);
+  expect(
+    [...allowedErrorCodes(request.method), ...extraCodes],
+    `${request.method}: ${JSON.stringify(response.error).slice(0, 300)}`,
+  ).toContain(response.error.code);
 }
 
 /** README: an invalid entry inside a batch is answered with -32600 (request id when recoverable). */

@@ -78,7 +78,10 @@ export async function driveStream(
     if (sinceResponse === CANCEL_AFTER_EVENTS) {
       for (const id of open()) {
         driven.cancelled.add(idKey(id));
-        const ack = await post({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "fuzz: too long" } }, s);
+        const ack = await post(
+          { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "fuzz: too long" } },
+          s,
+        );
         expect(ack.status).toBe(202);
         await ack.body?.cancel();
       }

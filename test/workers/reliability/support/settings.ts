@@ -32,6 +32,8 @@ export function fuzzParameters<T>(runs: number, seedOffset = 0): fc.Parameters<T
 
 /** Figures for RELIABILITY.md: each file prints one line `[reliability] <what>: <figures>` when it is done. */
 export function reportFigures(what: string, figures: Record<string, number | string>): void {
-  const text = Object.entries(figures).map(([k, v]) => `${k}=${v}`).join(" ");
+  const text = Object.entries(figures)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
   console.log(`[reliability] ${what}: ${text} (seed ${FUZZ_SEED}, scale ${FUZZ_SCALE})`);
 }

@@ -19,12 +19,21 @@ export async function expectExactlyTheStream(sessionId: string, received: SseEve
   const events = received.filter((e) => e.data !== "");
   expect(events.length, "the client received events").toBeGreaterThan(0);
   const stream = streamOf(events[0]?.id);
-  expect(events.every((e) => streamOf(e.id) === stream), "all on one stream").toBe(true);
+  expect(
+    events.every((e) => streamOf(e.id) === stream),
+    "all on one stream",
+  ).toBe(true);
   const ids = events.map((e) => e.id);
   expect(new Set(ids).size, `no event twice: ${ids.join(" ")}`).toBe(ids.length);
   const stored = await storedEvents(sessionId, stream);
-  expect(events.map((e) => ({ id: e.id, data: e.data })), "exactly the stored events, in order").toEqual(stored);
-  expect(stored.map((e) => seqOf(e.id)), "no gap in the sequence").toEqual(stored.map((_, i) => i + 1));
+  expect(
+    events.map((e) => ({ id: e.id, data: e.data })),
+    "exactly the stored events, in order",
+  ).toEqual(stored);
+  expect(
+    stored.map((e) => seqOf(e.id)),
+    "no gap in the sequence",
+  ).toEqual(stored.map((_, i) => i + 1));
   const finals = events.filter((e) => e.json !== undefined && e.json.id === id && ("result" in e.json || "error" in e.json));
   expect(finals, "exactly one final response").toHaveLength(1);
   expect(events.at(-1)).toBe(finals[0]);
