@@ -1,8 +1,8 @@
 /**
  * checkElicitationSchema: the restricted requestedSchema of 2025-06-18 "Elicitation" >
  * Requested Schema (a flat object of primitive properties), with 2025-11-25 defaults
- * (SEP-1034) and enum forms (SEP-1330). The accepted examples are the conformance fixtures
- * of shared/conformance/FIXTURES.md.
+ * (SEP-1034) and enum forms (SEP-1330). The accepted examples are the forms the official
+ * conformance suite's elicitation scenarios send.
  */
 import { describe, expect, it } from "vitest";
 import { checkElicitationSchema } from "../../../src/mcp/elicitation-schema";

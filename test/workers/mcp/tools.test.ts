@@ -1,6 +1,6 @@
 /**
  * tools/list and tools/call of the demo's simple tools, answered in the Worker (2025-06-18
- * "Tools"; conformance fixtures in shared/conformance/FIXTURES.md). A failing tool is a
+ * "Tools"; the official conformance suite's tool fixtures). A failing tool is a
  * result with isError, not a protocol error; invalid arguments are -32602 up to 2025-06-18
  * and a tool error from 2025-11-25 (SEP-1303).
  */

@@ -7,7 +7,7 @@
  * against the spec's example messages (schema/examples), used as test vectors.
  */
 import { describe, expect, it } from "vitest";
-import discoverExample from "../../../../shared/spec/2026-07-28/schema/examples/DiscoverResult/server-capabilities-discovery.json";
+import discoverExample from "../../fixtures/spec-examples/DiscoverResult/server-capabilities-discovery.json";
 import { SseReader } from "../../helpers/sse";
 import { expectComplete, expectModernError, modernPost } from "../../helpers/modern";
 

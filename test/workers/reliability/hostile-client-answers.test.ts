@@ -119,7 +119,7 @@ describe("a malformed client answer", () => {
 
 /** 2026-07-28 schema/examples, read at build time (the spec's test vectors). */
 const examples = import.meta.glob<{ default: unknown }>(
-  "../../../../shared/spec/2026-07-28/schema/examples/{CreateMessageResult,ElicitResult,ListRootsResult,InputResponses}/*.json",
+  "../../fixtures/spec-examples/{CreateMessageResult,ElicitResult,ListRootsResult,InputResponses}/*.json",
   { eager: true },
 );
 
