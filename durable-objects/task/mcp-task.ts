@@ -116,6 +116,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
       principal: input.principal,
       clientCapabilities: input.clientCapabilities,
       meta: input.requestMeta,
+      gathered: input.gathered,
       protocolVersion: input.protocolVersion,
       resumable: tool.task.resumable,
       attempt: 0,

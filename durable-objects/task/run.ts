@@ -149,6 +149,7 @@ export class TaskRun<Env> {
       clientCapabilities: record.clientCapabilities as ClientCapabilities,
     };
     const ctx = createInteractiveContext(base, this.channel(record));
+    if (record.gathered !== undefined) ctx.gathered = record.gathered;
     let last = -Infinity;
     // ext-tasks: progress notifications are not sent for tasks; progress shows as the status message.
     ctx.progress = async (progress, total, message) => {

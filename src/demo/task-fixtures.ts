@@ -91,4 +91,24 @@ export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
       return { content: [text(`${name} likes ${colour}`)] };
     },
   );
+
+  // conformance tasks-mrtr-composition: input gathered by MRTR in the Worker, then a task on the final round.
+  server.interactiveTool(
+    "test_tool_with_task",
+    {
+      description: "Asks for your name (key user_name) before it becomes a task, then greets you from the task",
+      task: {
+        support: "required",
+        gather: async (_args, ctx) => {
+          const answer = await ctx.elicit(
+            "What is your name?",
+            { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+            { key: "user_name" },
+          );
+          return { name: answer.action === "accept" ? String(answer.content.name ?? "someone") : "someone" };
+        },
+      },
+    },
+    async (_args, ctx) => ({ content: [text(`Hello, ${String(ctx.gathered?.name ?? "someone")}! (from the task)`)] }),
+  );
 }

@@ -90,6 +90,8 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
    * resuming with Last-Event-ID (2025-11-25 SSE polling). A no-op where streams are not resumable.
    */
   closeStream(): void;
+  /** Tasks extension: what the tool's `task.gather` returned before the task was created (MRTR rounds). */
+  gathered?: Record<string, unknown>;
 }
 
 /** The accepted content of a form: typed by a Standard Schema, a plain record for JSON Schema. */

@@ -17,6 +17,8 @@ export interface CreateTaskInput {
   clientCapabilities: Record<string, unknown>;
   /** The creating request's `_meta` (the handler sees it as `ctx.meta`). */
   requestMeta?: Record<string, unknown>;
+  /** What the tool's `task.gather` returned (input gathered by MRTR before the task existed). */
+  gathered?: Record<string, unknown>;
   protocolVersion: ProtocolVersion;
 }
 

@@ -64,6 +64,7 @@ export interface CreateTaskRequest {
   /** The creating request's declared capabilities (2026-07-28: its `_meta` envelope's). */
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
+  gathered?: Record<string, unknown>;
   protocolVersion?: ProtocolVersion;
 }
 
@@ -78,7 +79,9 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
   if (!clientDeclares(request.clientCapabilities, TASKS_EXTENSION)) throw missingExtensionError(TASKS_EXTENSION);
   const checked = await tool.input.validate(request.args);
   if (!checked.ok) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool "${request.tool}": ${checked.message}`);
-  if (jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal]) > MAX_TASK_INPUT_BYTES) {
+  if (
+    jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered]) > MAX_TASK_INPUT_BYTES
+  ) {
     throw new RpcError(LIMIT_EXCEEDED, `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`);
   }
   const namespace = taskNamespace(env);
@@ -91,6 +94,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       principal: request.principal,
       clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
       requestMeta: request.requestMeta,
+      gathered: request.gathered,
       protocolVersion: request.protocolVersion ?? LATEST_VERSION,
     }),
   );

@@ -3,6 +3,7 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
+import type { InteractiveContext } from "../mcp/context";
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
 import type { ProtocolVersion } from "../mcp/versions";
@@ -40,10 +41,18 @@ export interface TaskToolOptions {
    * fails with a stored -32603 error instead.
    */
   resumable?: boolean;
+  /**
+   * Input gathered before the task exists: runs in the Worker when the client chose a task, and
+   * its `ctx.elicit`/`ctx.sample` are 2026-07-28 multi round-trip asks (the call answers
+   * `input_required` until they are answered). What it returns reaches the task's handler as
+   * `ctx.gathered`. Its context is an interactive one; keep side effects out of it (it runs once per round).
+   */
+  gather?: (args: Record<string, unknown>, ctx: InteractiveContext<never>) => Promise<Record<string, unknown>>;
 }
 
 /** What a tool's definition keeps (ToolConfig.task, resolved). */
-export type TaskToolSettings = Required<Pick<TaskToolOptions, "support" | "resumable">> & Pick<TaskToolOptions, "ttlMs" | "pollIntervalMs">;
+export type TaskToolSettings = Required<Pick<TaskToolOptions, "support" | "resumable">> &
+  Pick<TaskToolOptions, "ttlMs" | "pollIntervalMs" | "gather">;
 
 export function resolveTaskOption(name: string, option: TaskSupport | TaskToolOptions | undefined): TaskToolSettings | undefined {
   if (option === undefined) return undefined;
@@ -54,7 +63,8 @@ export function resolveTaskOption(name: string, option: TaskSupport | TaskToolOp
     if (v !== undefined && (!Number.isSafeInteger(v) || v <= 0))
       throw new TypeError(`tool "${name}": task.${key} must be a positive integer`);
   }
-  return { support: o.support, resumable: o.resumable ?? false, ttlMs: o.ttlMs, pollIntervalMs: o.pollIntervalMs };
+  if (o.gather !== undefined && typeof o.gather !== "function") throw new TypeError(`tool "${name}": task.gather must be a function`);
+  return { support: o.support, resumable: o.resumable ?? false, ttlMs: o.ttlMs, pollIntervalMs: o.pollIntervalMs, gather: o.gather };
 }
 
 export function isTerminal(status: TaskStatus): boolean {
@@ -88,6 +98,8 @@ export interface TaskRecord {
   principal?: Principal;
   clientCapabilities: Record<string, unknown>;
   meta?: Record<string, unknown>;
+  /** What the tool's `task.gather` returned before the task was created (MRTR rounds in the Worker). */
+  gathered?: Record<string, unknown>;
   protocolVersion: ProtocolVersion;
   resumable: boolean;
   /** Runs started so far (a resumed task runs again): a run writes its outcome only while it is the current one. */

@@ -1,14 +1,14 @@
 /** tools/list and tools/call (2025-06-18 "Tools"). */
 import { CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext } from "../context";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import { reportsInputErrorsAsToolErrors } from "../versions";
 import { ToolError, toolError } from "../content";
 import { reportUnexpected } from "../unexpected";
-import { missingExtensionError, TASKS_EXTENSION } from "../extensions";
+import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
 import { runAsTaskIfChosen } from "../../tasks/lane";
 import type { EdgeEnv } from "../../env";
 import type { CallToolResult } from "../types";
@@ -34,10 +34,18 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   // Tasks extension (2026-07-28 only): a task-capable tool whose request declared the extension
   // becomes a task, stored by its object before the CreateTaskResult is returned.
   if (tool.task && hc.era === "2026") {
+    let gathered: Record<string, unknown> | undefined;
+    const gather = tool.task.gather;
+    // A task's input gathered first, in this Worker, by MRTR (ext-tasks with mrtr.mdx): the call
+    // answers input_required until the asks are answered, and only then becomes a task.
+    if (gather && dc.channel && clientDeclares(hc.clientCapabilities, TASKS_EXTENSION)) {
+      gathered = await gather(rawArgs, createInteractiveContext(hc, dc.channel) as InteractiveContext<never>);
+    }
     const task = await runAsTaskIfChosen(dc.server as never, dc.env as EdgeEnv, tool, rawArgs, {
       principal: hc.principal,
       clientCapabilities: hc.clientCapabilities,
       requestMeta: hc.meta,
+      gathered,
     });
     if (task) return task;
   }
