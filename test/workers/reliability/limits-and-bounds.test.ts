@@ -8,7 +8,7 @@
 import { listDurableObjectIds, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { SseReader, type SseEvent } from "../../helpers/sse";
-import { isRequest, sessionStub, tableSizes, type Session } from "../../helpers/session";
+import { isRequest, sessionStub, tableSizes } from "../../helpers/session";
 import { sessionNamespace } from "../../helpers/rpc-expect";
 import { CODE, expectRefusal } from "./support/documented";
 import { call, callOnStream, getStream, post, startSession } from "./support/direct";
