@@ -14,3 +14,6 @@ export const PNG_1X1_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAAD
  *   "RIFF" size=36 "WAVE" | "fmt " 16, PCM(1), mono, 8000 Hz, 16000 B/s, align 2, 16 bit | "data" 0
  */
 export const WAV_EMPTY_BASE64 = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA=";
+
+/** Tool annotations of the fixtures that only read. */
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;

@@ -3,10 +3,10 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
-import { compileSchema, EMPTY_OBJECT_SCHEMA, type CompiledSchema, type InferSchema, type JsonSchema, type SchemaInput } from "./schema";
-import { compileUriTemplate, type UriTemplate } from "./uri-template";
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchema, type SchemaInput } from "./schema";
+import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
-import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
+import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
 import {
   declareExtension,
   extensionsCapability,
@@ -15,196 +15,31 @@ import {
   type DeclaredExtension,
   type ExtensionSettings,
 } from "./extensions";
-import { toolUiMeta, uiResourceDefinition, type ToolUi, type UiResourceConfig } from "./apps";
-import { resolveTaskOption, type TaskSupport, type TaskToolOptions, type TaskToolSettings } from "../tasks/model";
-import type { CallToolResult, GetPromptResult, Implementation, ResourceContents, ToolAnnotations } from "./types";
+import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
+import { resolveTaskOption } from "../tasks/model";
+import type { GetPromptResult, Implementation } from "./types";
 
-export type Awaitable<T> = T | Promise<T>;
+import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
+import type {
+  Awaitable,
+  EnabledPredicate,
+  PromptArgs,
+  PromptArgument,
+  PromptConfig,
+  PromptDefinition,
+  ReadResult,
+  ResourceConfig,
+  ServerConfig,
+  ToolArgs,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolConfig,
+  ToolDefinition,
+  ToolHandler,
+} from "./definitions";
 
-export interface ServerConfig {
-  name: string;
-  version: string;
-  title?: string;
-  /** Sent in the initialize result: how a model should use this server. */
-  instructions?: string;
-  /** Items per page on every list method (default 100). */
-  pageSize?: number;
-  /**
-   * Declare `listChanged` for tools, resources and prompts: sessions register so that
-   * `notifyListChanged(env, kind)` reaches them (use with `enabled` predicates). Default false.
-   */
-  listChanged?: boolean;
-  /** 2026-07-28 caching hint of `server/discover` (default: ttlMs 0, private). */
-  cache?: CacheHint;
-  /** Extensions this server supports, by identifier, with their settings (`{}` for none). Also `server.extension()`. */
-  extensions?: Record<string, ExtensionSettings>;
-}
+export * from "./definitions";
 
-/**
- * Decides per request whether a definition exists for this caller (a feature flag, the
- * principal, the session). A disabled definition is absent from lists and unknown to calls.
- */
-export type EnabledPredicate<Env> = (ctx: HandlerContext<Env>) => Awaitable<boolean>;
-
-export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined, Env = unknown> {
-  title?: string;
-  description: string;
-  /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
-  input?: I;
-  /** Declares `outputSchema`; results must then carry matching `structuredContent`. */
-  output?: O;
-  annotations?: ToolAnnotations;
-  _meta?: Record<string, unknown>;
-  enabled?: EnabledPredicate<Env>;
-  /** 2026-07-28 caching hint for `tools/list` (the list takes the least cacheable of its tools). */
-  cache?: CacheHint;
-  /**
-   * Tasks extension: the tool may answer with a task ("optional": when the client declared the
-   * extension; "required": only as a task, -32021 otherwise). The handler then runs in its own
-   * task Durable Object and its `ctx.elicit`/`ctx.sample` become the task's `input_required`.
-   */
-  task?: TaskSupport | TaskToolOptions;
-  /** MCP Apps: the `ui://` resource the host renders for this tool (`_meta.ui`). */
-  ui?: ToolUi;
-}
-
-type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
-
-export type ToolHandler<Args, Ctx> = (args: Args, ctx: Ctx) => Awaitable<CallToolResult>;
-
-/** A tool parameter mirrored into an `Mcp-Param-<header>` HTTP header (2026-07-28 `x-mcp-header`). */
-export interface HeaderParam {
-  path: readonly string[];
-  header: string;
-}
-
-/** Finds `x-mcp-header` annotations along `properties` chains; a malformed one is refused at definition. */
-function headerParamsOf(schema: Record<string, unknown>, what: string, path: string[] = []): HeaderParam[] {
-  const properties = schema.properties;
-  if (typeof properties !== "object" || properties === null) return [];
-  const found: HeaderParam[] = [];
-  for (const [key, child] of Object.entries(properties as Record<string, unknown>)) {
-    if (typeof child !== "object" || child === null) continue;
-    const header = (child as Record<string, unknown>)["x-mcp-header"];
-    if (header !== undefined) {
-      if (typeof header !== "string" || !/^[A-Za-z0-9-]{1,64}$/.test(header))
-        throw new TypeError(`${what}: x-mcp-header of "${key}" must be 1-64 letters, digits or hyphens`);
-      found.push({ path: [...path, key], header });
-    }
-    found.push(...headerParamsOf(child as Record<string, unknown>, what, [...path, key]));
-  }
-  return found;
-}
-
-export interface ToolDefinition<Env> {
-  name: string;
-  interactive: boolean;
-  /** The tools/list entry, computed once. */
-  listing: Record<string, unknown>;
-  input: CompiledSchema;
-  output: CompiledSchema | undefined;
-  handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
-  enabled: EnabledPredicate<Env> | undefined;
-  cache: ResolvedCacheHint;
-  /** Parameters mirrored into `Mcp-Param-*` headers (validated against the body on 2026-07-28). */
-  headerParams: readonly HeaderParam[];
-  /** Set when the tool may run as a task (Tasks extension). */
-  task: TaskToolSettings | undefined;
-}
-
-export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
-export interface CompletionContext<Env> extends HandlerContext<Env> {
-  /** Values of other arguments the client already resolved (`context.arguments`). */
-  arguments: Record<string, string>;
-}
-
-export interface ResourceConfig<Env> {
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-  /** Completions for template variables (templates only). */
-  complete?: Record<string, Completer<Env>>;
-  enabled?: EnabledPredicate<Env>;
-  /** 2026-07-28 caching hint for lists and `resources/read` of this resource. */
-  cache?: CacheHint;
-}
-
-/** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
-export type ReadResult = ResourceContentsInput | ResourceContentsInput[];
-export type ResourceContentsInput =
-  | ResourceContents
-  | { uri?: string; mimeType?: string; blob: Uint8Array; _meta?: Record<string, unknown> }
-  | { uri?: string; mimeType?: string; text: string; _meta?: Record<string, unknown> };
-
-export interface ResourceDefinition<Env> {
-  uri: string;
-  listing: Record<string, unknown>;
-  enabled: EnabledPredicate<Env> | undefined;
-  cache: ResolvedCacheHint;
-  /** Interactive reads may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
-  interactive: boolean;
-  read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>;
-}
-
-export interface ResourceTemplateDefinition<Env> {
-  template: UriTemplate;
-  listing: Record<string, unknown>;
-  mimeType: string | undefined;
-  complete: Record<string, Completer<Env>>;
-  enabled: EnabledPredicate<Env> | undefined;
-  cache: ResolvedCacheHint;
-  read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
-}
-
-export interface PromptArgument<Env> {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-  complete?: Completer<Env>;
-}
-
-export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
-  title?: string;
-  description: string;
-  arguments?: A;
-  _meta?: Record<string, unknown>;
-  enabled?: EnabledPredicate<Env>;
-  /** 2026-07-28 caching hint for `prompts/list`. */
-  cache?: CacheHint;
-}
-
-type PromptArgs<A extends readonly { name: string; required?: boolean }[]> = {
-  [K in A[number] as K["name"]]: K["required"] extends true ? string : string | undefined;
-};
-
-export interface PromptDefinition<Env> {
-  name: string;
-  listing: Record<string, unknown>;
-  arguments: readonly PromptArgument<Env>[];
-  enabled: EnabledPredicate<Env> | undefined;
-  cache: ResolvedCacheHint;
-  /** Interactive prompts may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
-  interactive: boolean;
-  get: (args: Record<string, string>, ctx: InteractiveContext<Env>) => Awaitable<GetPromptResult>;
-}
-
-const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
-
-function withoutUndefined(record: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  return record;
-}
-
-/**
- * A server's definitions (what `defineServer` returns). Register everything at module load:
- * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
- * a different thing (a server bound to one transport).
- */
 export class ServerDefinition<Env = unknown> {
   readonly info: Implementation;
   readonly instructions: string | undefined;
