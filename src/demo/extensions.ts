@@ -4,9 +4,7 @@
  * tool's result and calls the tool back through its host, and the conformance task fixtures
  * (task-fixtures.ts). Registered by `addExtensionDemos`.
  */
-import type { EdgeEnv } from "../env";
-import { text } from "../mcp/content";
-import type { McpServer } from "../mcp/server";
+import { text, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
 import { addTaskFixtures } from "./task-fixtures";
 
 export const DICE_APP_URI = "ui://mcp-edge-demo/dice.html";

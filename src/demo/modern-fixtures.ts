@@ -5,10 +5,7 @@
  * prompt: the same handler code asks through MRTR on 2026-07-28 and through the session
  * object on 2025-era sessions. `key` only names an ask in the 2026 `inputRequests` map.
  */
-import { text } from "../mcp/content";
-import type { EdgeEnv } from "../env";
-import type { McpServer } from "../mcp/server";
-import type { ElicitResult } from "../mcp/types";
+import { text, type EdgeEnv, type ElicitResult, type ServerDefinition as McpServer } from "../index";
 
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 

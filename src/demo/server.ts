@@ -7,17 +7,7 @@
  * Durable Object, may log / report progress / sample / elicit), resources, prompts.
  */
 import { z } from "zod";
-import {
-  audio,
-  defineServer,
-  embeddedResource,
-  image,
-  notifyResourceUpdated,
-  text,
-  toolError,
-  type EdgeEnv,
-  type ElicitResult,
-} from "../index";
+import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv } from "../index";
 import { PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
 import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";
@@ -32,31 +22,6 @@ export const demoServer = defineServer<EdgeEnv>({
     "content for protocol tests; echo and add are plain utilities; stream_progress, slow_countdown and ask_roots " +
     "exercise progress notifications, cancellation and roots.",
 });
-
-/** Plain sleep for the fixtures' small pauses. */
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A sleep that rejects with the signal's reason as soon as the request is cancelled. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** `User response: ...` / `Elicitation completed: ...` suffix; content only exists on accept. */
-function describeElicitation(result: ElicitResult): string {
-  const content = "content" in result ? JSON.stringify(result.content) : "null";
-  return `action=${result.action}, content=${content}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Simple tools

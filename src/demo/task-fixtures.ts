@@ -3,10 +3,9 @@
  * for, with the names and arguments its scenarios use: a sync `greet`, and task tools that
  * finish, fail as a tool, fail with a protocol error, wait to be cancelled, and ask for input.
  */
-import type { EdgeEnv } from "../env";
-import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { text, toolError } from "../mcp/content";
-import type { McpServer } from "../mcp/server";
+import { errorCodes, RpcError, text, toolError, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
+
+const { INTERNAL_ERROR } = errorCodes;
 
 const confirmSchema = { type: "object", properties: { confirm: { type: "boolean", description: "Go ahead?" } }, required: ["confirm"] };
 
