@@ -67,3 +67,25 @@ export function decodePrincipal(value: string | null): Principal | undefined {
   if (typeof p.clientId === "string") principal.clientId = p.clientId;
   return principal;
 }
+
+/**
+ * The headers to forward to the session object: any client-supplied principal header removed,
+ * and with a principal, the Authorization header replaced by it (the object needs who, not the
+ * token). Returns `headers` itself when there is nothing to change.
+ */
+export function forwardHeaders(headers: Headers, principal: Principal | undefined): Headers {
+  if (!principal && !headers.has(HEADER_PRINCIPAL)) return headers;
+  const out = new Headers(headers);
+  out.delete(HEADER_PRINCIPAL);
+  if (principal) {
+    out.delete("Authorization");
+    out.set(HEADER_PRINCIPAL, encodePrincipal(principal));
+  }
+  return out;
+}
+
+/** The same request with `forwardHeaders` applied (the request itself when nothing changes). */
+export function forwardRequest(request: Request, principal: Principal | undefined): Request {
+  const headers = forwardHeaders(request.headers, principal);
+  return headers === request.headers ? request : new Request(request, { headers });
+}

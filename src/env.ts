@@ -1,15 +1,15 @@
 /** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
 import type { SessionObjectRpc } from "../durable-objects/protocol";
-import type { McpHub } from "../durable-objects/hub/mcp-hub";
-import type { McpTaskObject } from "../durable-objects/task/mcp-task";
+import type { HubRpc } from "../durable-objects/hub/contract";
+import type { TaskObjectRpc } from "./tasks/contract";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
   MCP_SESSION?: DurableObjectNamespace<SessionObjectRpc>;
   /** The subscription hub (listen streams, publish fan-out, 2025-era subscriptions). */
-  MCP_HUB?: DurableObjectNamespace<McpHub>;
+  MCP_HUB?: DurableObjectNamespace<HubRpc>;
   /** The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. */
-  MCP_TASK?: DurableObjectNamespace<McpTaskObject>;
+  MCP_TASK?: DurableObjectNamespace<TaskObjectRpc>;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
   /** Comma-separated origins added to `allowedOrigins`. */

@@ -5,7 +5,7 @@
  * subscribed (README "Subscriptions and the hub").
  */
 import { DEFAULT_HUB_SHARD, hubObjectId, type ListKind, type PublishEvent, type PublishReport } from "../durable-objects/hub/contract";
-import type { McpHub } from "../durable-objects/hub/mcp-hub";
+import type { HubRpc } from "../durable-objects/hub/contract";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
@@ -28,7 +28,7 @@ export interface PublishOptions {
 }
 
 /** The hub of a shard; throws an error naming the wrangler.toml lines when the binding is missing. */
-export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed = "publish"): DurableObjectStub<McpHub> {
+export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed = "publish"): DurableObjectStub<HubRpc> {
   const namespace = env.MCP_HUB;
   if (!namespace)
     throw new Error(`mcp-edge: ${needed} needs the MCP_HUB Durable Object binding. Add to wrangler.toml:\n${HUB_BINDING_LINES}`);

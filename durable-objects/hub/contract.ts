@@ -67,3 +67,14 @@ export type HubTopic = { uri: string } | { lists: true };
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+
+/** What the Worker (and other objects) may call on the hub over Workers RPC; McpHub implements it. */
+export interface HubRpc extends Rpc.DurableObjectBranded {
+  /** Listen streams: POST HUB_LISTEN_URL with a ListenOpen body answers with the SSE stream. */
+  fetch(request: Request): Promise<Response>;
+  register(sessionId: string, topic: HubTopic): Promise<void>;
+  unregister(sessionId: string, topic: HubTopic): Promise<void>;
+  forget(sessionId: string): Promise<void>;
+  publish(event: PublishEvent): Promise<PublishReport>;
+  closeListeners(): Promise<number>;
+}

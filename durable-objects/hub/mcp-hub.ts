@@ -7,12 +7,20 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../protocol";
 import type { EdgeEnv } from "../../src/env";
-import { HUB_LISTEN_URL, type HubTopic, type ListenOpen, type PublishEvent, type PublishReport, type UpdateDelivery } from "./contract";
+import {
+  HUB_LISTEN_URL,
+  type HubRpc,
+  type HubTopic,
+  type ListenOpen,
+  type PublishEvent,
+  type PublishReport,
+  type UpdateDelivery,
+} from "./contract";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 
-export class McpHub extends DurableObject<EdgeEnv> {
+export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   private readonly listeners = new ListenStreams();
   private readonly registrations: Registrations;
 

@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
-import type { CreateTaskInput, InputResponses, TaskReply } from "../../src/tasks/contract";
+import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "../../src/tasks/contract";
 import {
   canTransition,
   createTaskResult,
@@ -34,7 +34,7 @@ const MAX_ATTEMPTS = 4;
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
 
-export class McpTaskObject<Env = unknown> extends DurableObject<Env> {
+export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements TaskObjectRpc {
   private readonly store: TaskStore;
   private record: TaskRecord | undefined;
   private run: TaskRun<Env> | undefined;

@@ -25,7 +25,8 @@ import { serveModern, warnIfNoStateSecret } from "./modern";
 import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
 import { checkScopes } from "../auth/authenticate";
-import { forwardHeaders, type Principal } from "../auth/principal";
+import type { Principal } from "../auth/principal";
+import { forwardHeaders } from "../../durable-objects/protocol";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(

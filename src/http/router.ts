@@ -21,7 +21,8 @@ import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError } from "./misconfiguration";
-import { forwardRequest, type Principal } from "../auth/principal";
+import type { Principal } from "../auth/principal";
+import { forwardRequest } from "../../durable-objects/protocol";
 
 const ALLOW_HEADERS = [
   "Content-Type",

@@ -5,19 +5,12 @@
  * Only shapes definitions here; the resource itself is an ordinary resource of the server.
  */
 import type { HandlerContext } from "./context";
-import type { Awaitable, EnabledPredicate, ReadResult, ResourceConfig } from "./server";
+import type { Awaitable, EnabledPredicate, ReadResult, ResourceConfig, ToolUi } from "./definitions";
 
 /** The MIME type hosts render as an MCP App. */
 export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 
-/** Who may call the tool: the model, the app (its page, through the host), or both (default). */
-export type ToolVisibility = "model" | "app";
-
-export interface ToolUi {
-  /** A `ui://` URI of a resource declared with `server.uiResource()`. */
-  resourceUri: string;
-  visibility?: ToolVisibility[];
-}
+export type { ToolUi, ToolVisibility } from "./definitions";
 
 /** Origins the page may reach, each mapped by the host onto a CSP directive. Omitted: none beyond its own. */
 export interface UiCsp {

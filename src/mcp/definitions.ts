@@ -8,7 +8,6 @@ import type { UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext } from "./context";
 import type { CacheHint, ResolvedCacheHint } from "./caching";
 import type { ExtensionSettings } from "./extensions";
-import type { ToolUi } from "./apps";
 import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "../tasks/model";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
 
@@ -198,3 +197,13 @@ export function withoutUndefined(record: Record<string, unknown>): Record<string
  * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
  * a different thing (a server bound to one transport).
  */
+
+/** MCP Apps: who may call the tool: the model, the app (its page, through the host), or both (default). */
+export type ToolVisibility = "model" | "app";
+
+/** MCP Apps: the `ui://` page a tool names (`_meta.ui`). */
+export interface ToolUi {
+  /** A `ui://` URI of a resource declared with `server.uiResource()`. */
+  resourceUri: string;
+  visibility?: ToolVisibility[];
+}

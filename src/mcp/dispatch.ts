@@ -6,13 +6,9 @@
 import { serveTaskMethod, type TaskMethod } from "../tasks/lane";
 import type { EdgeEnv } from "../env";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
-import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
-import type { Channel, HandlerContext, SessionInfo } from "./context";
-import type { Principal } from "../auth/principal";
-import type { McpServer } from "./server";
-import type { AnyVersion } from "./versions";
-import type { RequestEnvelope } from "./envelope";
-import type { LoggingLevel } from "./types";
+import { errorMessage, resultMessage, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import type { HandlerContext } from "./context";
+import type { DispatchContext, MethodHandler } from "./dispatch-context";
 import { reportUnexpected } from "./unexpected";
 import { callTool, listTools } from "./handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "./handlers/resources";
@@ -22,32 +18,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
 
-/** Session state changes only the session object can make. */
-export interface SessionOps {
-  setLogLevel(level: LoggingLevel): Promise<void>;
-  subscribe(uri: string): Promise<void>;
-  unsubscribe(uri: string): Promise<void>;
-}
-
-export interface DispatchContext<Env> {
-  server: McpServer<Env>;
-  env: Env;
-  /** Whether the runtime runs with sessions (decides `resources.subscribe`). */
-  sessions: boolean;
-  session: SessionInfo | undefined;
-  protocolVersion: AnyVersion;
-  /** Present exactly when the request is a 2026-07-28 one: its envelope (the era, decided once by the Worker). */
-  envelope?: RequestEnvelope;
-  /** 2026: every protocol version this server serves (discover's `supportedVersions`). */
-  supportedVersions?: readonly string[];
-  /** Present where interactive handlers can run; absent in the Worker's JSON lane. */
-  channel: Channel | undefined;
-  ops: SessionOps | undefined;
-  /** The authenticated principal, when the server has auth. */
-  principal?: Principal;
-}
-
-export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;
+export type { DispatchContext, MethodHandler, SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),

@@ -26,3 +26,12 @@ export type TaskReply = { ok: true; result: Record<string, unknown> } | { ok: fa
 
 /** `tasks/update` answers by `inputRequests` key. */
 export type InputResponses = Record<string, Record<string, unknown>>;
+
+/** What the Worker may call on a task object over Workers RPC; McpTaskObject implements it. */
+export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
+  taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply>;
+  taskGet(subject: string | null): Promise<TaskReply>;
+  taskVisible(subject: string | null): Promise<boolean>;
+  taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply>;
+  taskCancel(subject: string | null): Promise<TaskReply>;
+}

@@ -12,8 +12,8 @@ import type { McpServer, ToolDefinition } from "../mcp/server";
 import { isWellFormedSessionId } from "../mcp/session-id";
 import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
 import type { EdgeEnv } from "../env";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
-import type { InputResponses, TaskReply } from "./contract";
+
+import type { InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 
 export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
@@ -38,7 +38,7 @@ export function decideTaskExecution(
 }
 
 /** The task namespace, or an error naming the wrangler.toml lines to add. */
-export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<McpTaskObject> {
+export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
   const namespace = env.MCP_TASK;
   if (!namespace) {
     throw new Error(
@@ -119,7 +119,7 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
 }
 
 /** A task id names an object this namespace minted; anything else is refused without waking one. */
-function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<McpTaskObject> {
+function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<TaskObjectRpc> {
   const notFound = new RpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found");
   if (typeof taskId !== "string" || !isWellFormedSessionId(taskId)) throw notFound;
   const namespace = taskNamespace(env);

@@ -2,7 +2,7 @@
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import type { HandlerContext } from "../context";
-import type { DispatchContext } from "../dispatch";
+import type { DispatchContext } from "../dispatch-context";
 import type { Completer } from "../server";
 import { checkUriLength } from "./resources";
 

@@ -4,7 +4,7 @@
  * result's (modern-result.ts), so it is not repeated in the body.
  */
 import type { Params } from "../../jsonrpc/messages";
-import type { DispatchContext } from "../dispatch";
+import type { DispatchContext } from "../dispatch-context";
 import { extensionsCapability } from "../extensions";
 
 export async function discover<Env>(_params: Params, dc: DispatchContext<Env>): Promise<Params> {

@@ -2,7 +2,7 @@
 import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
-import type { DispatchContext } from "../dispatch";
+import type { DispatchContext } from "../dispatch-context";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import type { ReadResult, ResourceContentsInput } from "../server";

@@ -2,7 +2,7 @@
 import { CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
-import type { DispatchContext } from "../dispatch";
+import type { DispatchContext } from "../dispatch-context";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import { reportsInputErrorsAsToolErrors } from "../versions";
