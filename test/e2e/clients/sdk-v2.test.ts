@@ -23,6 +23,7 @@ const compat = useCompatRecord({
     "MRTR elicitation and sampling",
     "auto mode picks 2026-07-28",
     "legacy mode: a 2025-11-25 session",
+    "a tool call's resources/updated reaching a subscriptions/listen stream (opened with fetch)",
   ],
   protocol: "2026-07-28 (pinned, auto); 2025-11-25 (legacy)",
 });
@@ -102,6 +103,76 @@ describe("pinned to 2026-07-28", () => {
       expect(firstText(result)).toBe("done 3");
       expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
     });
+  });
+});
+
+describe("subscriptions/listen over real HTTP", () => {
+  // The SDK v2 client has no listen API yet (its source names listen as a future extension point),
+  // so the stream is opened with fetch as a 2026-07-28 client sends it; the SDK client pinned to
+  // 2026-07-28 makes the change, and the update crosses the hub to the open stream.
+  it("acknowledges a listen stream, then delivers the resources/updated a tool call publishes", async () => {
+    const uri = `test://template/e2e-${crypto.randomUUID()}/data`;
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "e2e-listen", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const body = {
+      jsonrpc: "2.0",
+      id: "listen-1",
+      method: "subscriptions/listen",
+      params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } },
+    };
+    const abort = new AbortController();
+    const res = await fetch(server!.mcpUrl, {
+      method: "POST",
+      signal: abort.signal,
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2026-07-28",
+        "Mcp-Method": "subscriptions/listen",
+      },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/event-stream");
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    const nextMessage = async (): Promise<Record<string, unknown>> => {
+      for (;;) {
+        const end = buffered.indexOf("\n\n");
+        if (end >= 0) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = block
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim())
+            .join("\n");
+          if (data) return JSON.parse(data) as Record<string, unknown>;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the listen stream ended");
+        buffered += value;
+      }
+    };
+    try {
+      expect((await nextMessage()).method).toBe("notifications/subscriptions/acknowledged");
+      await connected({ pin: "2026-07-28" }, async (client) => {
+        const touched = await client.callTool({ name: "touch_resource", arguments: { uri } });
+        expect(touched.isError).not.toBe(true);
+      });
+      expect(await nextMessage()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/resources/updated",
+        params: { _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" }, uri },
+      });
+    } finally {
+      abort.abort();
+      await reader.cancel().catch(() => undefined);
+    }
   });
 });
 
