@@ -139,7 +139,9 @@ export function detailedTask(r: TaskRecord, inputRequests: Record<string, InputR
       task.inputRequests = inputRequests;
       break;
     case "completed":
-      task.result = r.result ?? {};
+      // The inlined result is the CallToolResult the call would have returned on 2026-07-28, so it
+      // carries that era's `resultType` (the official requester decodes it as such a result).
+      task.result = { resultType: "complete", ...(r.result ?? {}) };
       break;
     case "failed":
       task.error = r.error ?? { code: -32603, message: "Internal error" };

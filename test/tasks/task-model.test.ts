@@ -51,7 +51,8 @@ describe("task views", () => {
     expect(getTaskResult(at("completed", { result: { content: [] } }), asks)).toEqual({
       resultType: "complete",
       status: "completed",
-      result: { content: [] },
+      // The inlined CallToolResult is a 2026-07-28 result: it carries its own resultType.
+      result: { resultType: "complete", content: [] },
       ...common,
     });
     expect(getTaskResult(at("failed", { error: { code: -32603, message: "m" } }), asks)).toEqual({
@@ -63,9 +64,12 @@ describe("task views", () => {
     expect(getTaskResult(at("cancelled"), asks)).toEqual({ resultType: "complete", status: "cancelled", ...common });
   });
 
-  it("notifications/tasks carries what tasks/get would return, without resultType", () => {
+  it("notifications/tasks carries what tasks/get would return, without the task's own resultType", () => {
     const n = taskStatusNotification(at("completed", { result: { content: [] } }), {});
-    expect(n).toEqual({ method: "notifications/tasks", params: { status: "completed", result: { content: [] }, ...common } });
+    expect(n).toEqual({
+      method: "notifications/tasks",
+      params: { status: "completed", result: { resultType: "complete", content: [] }, ...common },
+    });
   });
 });
 
