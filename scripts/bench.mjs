@@ -58,6 +58,8 @@ const PARTS = [
   "stateless",
   "modern",
   "mrtr",
+  "tasks-create",
+  "tasks-get",
   "simple",
   "interactive",
   "sessions",
@@ -267,6 +269,32 @@ async function mrtrRound(demo) {
   if (done?.content?.[0]?.text !== "Hello, Alice!") throw new Error(`MRTR: unexpected final answer ${JSON.stringify(done).slice(0, 200)}`);
 }
 
+// Tasks extension: a task tool called by a client that declared the extension becomes a task.
+const TASKS_META = {
+  ...MODERN_META,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+};
+const TASK_CALL = rpc(4, "tools/call", { name: "slow_compute", arguments: { seconds: 0 }, _meta: TASKS_META });
+const TASK_HEADERS = { ...MODERN_HEADERS, "mcp-name": "slow_compute" };
+
+/** Creates one task (answered only once its object stored it) and returns its id. */
+async function createBenchTask(demo) {
+  const result = JSON.parse((await send(demo, { path: "/mcp", headers: TASK_HEADERS, body: TASK_CALL })).text).result;
+  if (result?.resultType !== "task" || typeof result.taskId !== "string")
+    throw new Error(`tasks: expected a CreateTaskResult, got ${JSON.stringify(result).slice(0, 200)}`);
+  return result.taskId;
+}
+
+/** tasks/get of one task; returns its status. */
+async function getBenchTask(demo, taskId) {
+  const headers = { ...MODERN_HEADERS, "mcp-method": "tasks/get", "mcp-name": taskId };
+  const result = JSON.parse(
+    (await send(demo, { path: "/mcp", headers, body: rpc(5, "tasks/get", { taskId, _meta: TASKS_META }) })).text,
+  ).result;
+  if (typeof result?.status !== "string") throw new Error(`tasks/get: unexpected answer ${JSON.stringify(result).slice(0, 200)}`);
+  return result.status;
+}
+
 const progressCall = (count) => rpc(2, "tools/call", { name: "stream_progress", arguments: { count }, _meta: { progressToken: 1 } });
 
 const POST_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH };
@@ -358,6 +386,36 @@ function requestScenarios(opts, { demo, floor, agents, pids }) {
       unit: "rounds/s",
       floor: floorEcho,
       ours: async () => mrtrRound(demo),
+    },
+    {
+      key: "tasks-create",
+      name: "tasks: tools/call creating a task (stored by its own object before the answer), vs one floor call",
+      unit: "tasks/s",
+      floor: floorEcho,
+      ours: async () => createBenchTask(demo),
+    },
+    {
+      key: "tasks-get",
+      name: "tasks: tasks/get of a completed task (its object answers from storage), vs one floor call",
+      unit: "req/s",
+      setup: async () => {
+        const taskId = await createBenchTask(demo);
+        for (let i = 0; i < 200 && (await getBenchTask(demo, taskId)) === "working"; i++) await new Promise((r) => setTimeout(r, 10));
+        return taskId;
+      },
+      floor: floorEcho,
+      ours: async (_client, taskId) => {
+        if ((await getBenchTask(demo, taskId)) !== "completed") throw new Error("tasks/get: the task is not completed");
+      },
+      // tasks/get against a plain 2026-07-28 call to the same Worker: the cost of the object hop.
+      references: [
+        {
+          key: "plain",
+          name: "mcp-edge 2026-07-28 tools/call (echo), the plain call tasks/get is compared with",
+          pids: pids.demo,
+          operation: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
+        },
+      ],
     },
     {
       key: "simple",

@@ -32,4 +32,5 @@ export default {
 } satisfies ExportedHandler<EdgeEnv>;
 
 export const McpSession = edge.SessionObject;
+export const McpTask = edge.TaskObject;
 export { McpHub } from "../../src/index";
