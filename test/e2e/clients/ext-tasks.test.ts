@@ -19,7 +19,7 @@ useCompatRecord({
     "tools/call answered with a task",
     "tasks/get until settled",
     "a task that completes",
-    "a task-only tool that fails with a JSON-RPC error",
+    "a task that fails with a JSON-RPC error",
   ],
   protocol: "2026-07-28",
 });
