@@ -71,7 +71,7 @@ describe("handler failures", () => {
     expect(response).toEqual({
       kind: "error",
       id: "r",
-      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
+      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.stringMatching(/^[0-9a-f]{8}$/) } },
     });
   });
 
@@ -113,7 +113,7 @@ describe("handler failures", () => {
     expect(await dispatch(failing, "tools/call", { name: "garbage" })).toEqual({
       kind: "error",
       id: "r",
-      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.any(String) } },
+      error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference: expect.stringMatching(/^[0-9a-f]{8}$/) } },
     });
   });
 });
