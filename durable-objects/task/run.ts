@@ -13,6 +13,7 @@ import type { McpServer } from "../../src/mcp/server";
 import type { CallToolResult } from "../../src/mcp/types";
 import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
+import { isObject } from "../../src/jsonrpc/parse";
 
 /** How a run ended: what the task's terminal state will be. */
 export type RunOutcome =
@@ -35,10 +36,6 @@ export interface RunHost<Env> {
 interface Waiter {
   resolve(result: Params): void;
   reject(reason: unknown): void;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export class TaskRun<Env> {

@@ -5,6 +5,7 @@
  * introspection endpoint that omits `aud` needs a verifier of your own.
  */
 import { TokenError, type TokenVerifier, type VerifiedToken } from "./options";
+import { isObject } from "../jsonrpc/parse";
 
 export interface IntrospectionVerifierOptions {
   /** The introspection endpoint URL. */
@@ -14,10 +15,6 @@ export interface IntrospectionVerifierOptions {
   clientSecret: string;
   /** Fetch used for introspection (default: the global fetch). */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A verifier that asks the authorization server about each token. */

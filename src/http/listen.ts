@@ -15,6 +15,7 @@ import type { EdgeEnv } from "../env";
 import { hubStub } from "../publish";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
+import { isObject } from "../jsonrpc/parse";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
@@ -77,10 +78,6 @@ function invalidParams(id: RequestId, message: string): Checked {
     ok: false,
     response: json({ jsonrpc: "2.0", id, error: { code: INVALID_PARAMS, message: `subscriptions/listen: ${message}` } }),
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A list of distinct strings, or the reason it is not one. */

@@ -30,7 +30,8 @@ export function parseBody(text: string): ParsedBody {
   return { ok: true, batch: false, entry: parseMessage(value) };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not null, not an array): the one narrowing every module shares. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
@@ -60,7 +61,7 @@ function invalid(reason: string, id: unknown = null): ParsedEntry {
 
 /** Narrows one decoded JSON value to a message. */
 export function parseMessage(value: unknown): ParsedEntry {
-  if (!isPlainObject(value)) return invalid("a message must be a JSON object");
+  if (!isObject(value)) return invalid("a message must be a JSON object");
   if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"', value.id);
   const hasId = "id" in value;
   const { id, method } = value;
@@ -70,7 +71,7 @@ export function parseMessage(value: unknown): ParsedEntry {
     let params: Params | undefined;
     if ("params" in value && value.params !== undefined) {
       // MCP params are always by-name (an object).
-      if (!isPlainObject(value.params)) return invalid('"params" must be an object', id);
+      if (!isObject(value.params)) return invalid('"params" must be an object', id);
       params = value.params;
     }
     if (!hasId) return { ok: true, message: { kind: "notification", method, params } };
@@ -85,11 +86,11 @@ export function parseMessage(value: unknown): ParsedEntry {
     if ("result" in value && "error" in value) return invalid('a response has "result" or "error", not both');
     if ("result" in value) {
       if (!isRequestId(id)) return invalid('a result needs a string or number "id"');
-      if (!isPlainObject(value.result)) return invalid('"result" must be an object');
+      if (!isObject(value.result)) return invalid('"result" must be an object');
       return { ok: true, message: { kind: "result", id, result: value.result } };
     }
     const error = value.error;
-    if (!isPlainObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
+    if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
       return invalid('"error" must be an object with a numeric "code" and a string "message"');
     }
     if (id !== null && !isRequestId(id)) return invalid('an error response needs a string, number or null "id"');

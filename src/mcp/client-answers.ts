@@ -7,6 +7,7 @@
  */
 import { CLIENT_ERROR, RpcError } from "../jsonrpc/errors";
 import type { ElicitResult, Root } from "./types";
+import { isObject } from "../jsonrpc/parse";
 
 type Json = Record<string, unknown>;
 
@@ -25,10 +26,6 @@ export interface SampledMessage {
   content: SamplingContent | SamplingContent[];
   stopReason?: string;
   [key: string]: unknown;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function refuse(method: string, problem: string): never {

@@ -6,7 +6,7 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
-import { compileSchema, type CompiledSchema, type SchemaInput } from "./schema";
+import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "./schema";
 import type { ClientCapabilities } from "./types";
 
 export interface ElicitUrlOptions {
@@ -18,10 +18,6 @@ export interface FormRequest {
   requestedSchema: Record<string, unknown>;
   /** Checks an accepted answer when the schema was a Standard Schema (zod): the answer is then typed. */
   schema: CompiledSchema | undefined;
-}
-
-function isStandard(schema: unknown): boolean {
-  return typeof schema === "object" && schema !== null && "~standard" in schema;
 }
 
 /** Turns the schema a handler passed into the wire's `requestedSchema`, refusing what the spec does not allow. */

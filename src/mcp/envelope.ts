@@ -6,6 +6,7 @@
  */
 import type { Params } from "../jsonrpc/messages";
 import { isLoggingLevel, type ClientCapabilities, type Implementation, type LoggingLevel } from "./types";
+import { isObject } from "../jsonrpc/parse";
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
@@ -22,10 +23,6 @@ export interface RequestEnvelope {
   clientInfo: Implementation | undefined;
   /** Absent: the request gets no `notifications/message` at all (server/utilities/logging.mdx). */
   logLevel: LoggingLevel | undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The request's `_meta`, when it is an object. */

@@ -4,6 +4,7 @@
  * extension's methods exist only when both did. Knows nothing about HTTP or storage.
  */
 import { METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
+import { isObject } from "../jsonrpc/parse";
 
 /** The Tasks extension (ext-tasks): `tools/call` may answer `resultType: "task"`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -32,10 +33,6 @@ const EXTENSION_METHODS: Readonly<Record<string, string>> = {
 
 /** Extensions whose wire rules exist only on 2026-07-28 (never put in a 2025-era `initialize` result). */
 const MODERN_ONLY = new Set([TASKS_EXTENSION]);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export function isExtensionId(value: string): boolean {
   return EXTENSION_ID.test(value);

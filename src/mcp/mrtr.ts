@@ -7,6 +7,7 @@
  */
 import { INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
+import { isObject } from "../jsonrpc/parse";
 
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -14,10 +15,6 @@ export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts
 export interface InputAsk {
   method: string;
   params: Params;
-}
-
-function isObject(value: unknown): value is Params {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -62,7 +62,8 @@ export interface CompiledSchema {
   validate(value: unknown): Validation | Promise<Validation>;
 }
 
-function isStandard(schema: unknown): schema is StandardJsonSchema {
+/** A Standard Schema (zod, valibot, …) rather than a raw JSON Schema object. */
+export function isStandard(schema: unknown): schema is StandardJsonSchema {
   return typeof schema === "object" && schema !== null && "~standard" in schema;
 }
 

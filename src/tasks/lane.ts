@@ -15,6 +15,7 @@ import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
+import { isObject } from "../jsonrpc/parse";
 
 export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -51,10 +52,6 @@ export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRp
 function fromReply(reply: TaskReply): Params {
   if (reply.ok) return reply.result;
   throw new RpcError(reply.error.code, reply.error.message, reply.error.data);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export interface CreateTaskRequest {

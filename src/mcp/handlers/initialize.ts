@@ -9,6 +9,7 @@ import type { SessionState } from "../context";
 import type { McpServer } from "../server";
 import { negotiateVersion } from "../versions";
 import type { ClientCapabilities, Implementation } from "../types";
+import { isObject } from "../../jsonrpc/parse";
 
 /** The session object stores the client's capabilities and info: they must stay small and shallow. */
 const MAX_CLIENT_STATE_BYTES = 64 * 1024;
@@ -20,10 +21,6 @@ function depthOf(value: unknown, limit: number): number {
   let deepest = 0;
   for (const child of Object.values(value)) deepest = Math.max(deepest, depthOf(child, limit - 1));
   return deepest + 1;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function initialize<Env>(

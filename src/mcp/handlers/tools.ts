@@ -12,15 +12,12 @@ import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../exten
 import { runAsTaskIfChosen } from "../../tasks/lane";
 import type { EdgeEnv } from "../../env";
 import type { CallToolResult } from "../types";
+import { isObject } from "../../jsonrpc/parse";
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const all = (await enabledOnly(dc.server.tools.values(), hc)).map((t) => t.listing);
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
