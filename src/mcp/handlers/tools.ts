@@ -3,12 +3,11 @@ import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch-context";
+import type { ToolDefinition } from "../definitions";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import { runTool } from "../tool-call";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
-import { runAsTaskIfChosen } from "../../tasks/lane";
-import type { EdgeEnv } from "../../env";
 import { isObject } from "../../jsonrpc/parse";
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
@@ -35,12 +34,7 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     if (gather && dc.channel && clientDeclares(hc.clientCapabilities, TASKS_EXTENSION)) {
       gathered = await gather(rawArgs, createInteractiveContext(hc, dc.channel) as InteractiveContext<never>);
     }
-    const task = await runAsTaskIfChosen(dc.server as never, dc.env as EdgeEnv, tool, rawArgs, {
-      principal: hc.principal,
-      clientCapabilities: hc.clientCapabilities,
-      requestMeta: hc.meta,
-      gathered,
-    });
+    const task = await dc.tasks?.runIfChosen(tool as ToolDefinition<never>, rawArgs, hc as HandlerContext<unknown>, gathered);
     if (task) return task;
   }
   // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
