@@ -21,7 +21,7 @@ import {
   type ResponseMessage,
 } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
-import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
+import { dispatchContext, dispatchRequest, isModernMethod } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
 import { withServerInfo } from "../mcp/modern-result";
 import { MRTR_METHODS, MrtrRun, readInputResponses } from "../mcp/mrtr";
@@ -163,19 +163,14 @@ export async function serveModern<Env extends EdgeEnv>(
     }
   }
 
-  const base: DispatchContext<Env> = {
-    server: rt.server,
-    env,
-    sessions: false,
-    session: undefined,
-    protocolVersion: envelope.protocolVersion as AnyVersion,
+  const lane = {
+    era: "2026",
     envelope,
     supportedVersions: servedVersions(rt.options),
-    channel: undefined,
-    ops: undefined,
     principal,
     tasks: taskLane(rt.server, env),
-  };
+  } as const;
+  const base = dispatchContext(rt.server, env, lane);
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, new AbortController().signal));
@@ -196,7 +191,7 @@ export async function serveModern<Env extends EdgeEnv>(
     logLevel: () => envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const dc: DispatchContext<Env> = { ...base, channel };
+  const dc = dispatchContext(rt.server, env, { ...lane, channel });
   const done = dispatchRequest(message, dc, controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),

@@ -16,7 +16,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
 
-export type { DispatchContext, MethodHandler, SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),
@@ -90,7 +90,7 @@ export async function dispatchRequest<Env>(
     requestId: request.id,
     era: dc.envelope ? "2026" : "2025",
     protocolVersion: dc.protocolVersion,
-    clientCapabilities: dc.envelope ? dc.envelope.clientCapabilities : dc.session?.clientCapabilities,
+    clientCapabilities: dc.clientCapabilities,
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
