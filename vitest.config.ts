@@ -75,7 +75,12 @@ export default defineConfig({
         test: { name: "list-changed", include: ["test/list-changed/**/*.test.ts"] },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/package/wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/package/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
         test: { name: "package", include: ["test/package/**/*.test.ts"] },
       },
       {
