@@ -40,14 +40,16 @@ for (const file of files(dist)) {
   if (output !== source) writeFileSync(file, output);
 }
 // Every source a map names must be a file the package ships ("files" in package.json).
-const SHIPPED = /^(src\/(?!demo\/)|durable-objects\/)[^]*\.ts$/;
+const SHIPPED = /^(src\/(?!demo\/)|durable-objects\/).*\.ts$/;
 let maps = 0;
 for (const file of files(dist)) {
   if (!file.endsWith(".map")) continue;
   maps++;
   const map = JSON.parse(readFileSync(file, "utf8"));
   for (const source of map.sources) {
-    const path = relative(root, resolve(dirname(file), map.sourceRoot ?? "", source)).split(sep).join("/");
+    const path = relative(root, resolve(dirname(file), map.sourceRoot ?? "", source))
+      .split(sep)
+      .join("/");
     if (!SHIPPED.test(path) || !existsSync(join(root, path)))
       throw new Error(`build: ${relative(root, file)} names ${path}, which the package does not ship`);
   }
