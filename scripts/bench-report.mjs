@@ -1,5 +1,5 @@
 // The benchmark's report: the budgets of docs/DESIGN.md "Budgets", the verdict on each,
-// and the Markdown tables `npm run bench` prints (the README's Benchmarks section shows one).
+// and the Markdown tables `npm run bench` prints (docs/benchmarks.md shows them).
 // Pure: takes the measured results, returns text and verdicts.
 
 /** docs/DESIGN.md "Budgets", with the figures. */
@@ -182,7 +182,7 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
     lines.push("|---|---|---|");
     for (const r of roundTrips)
       lines.push(
-        `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`,
+        `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (docs: ${r.expected.length})`} |`,
       );
   }
   if (footprint) {

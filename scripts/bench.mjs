@@ -12,7 +12,7 @@
 // and writes JSON (tables: scripts/bench-report.mjs). Both Workers run with wrangler's devtools
 // inspector off and Durable Object storage on tmpfs unless told otherwise (--inspector,
 // --storage disk): neither is part of the runtime or of the edge, and each costs the session
-// lane more than the runtime does (README "Benchmarks").
+// lane more than the runtime does (docs/benchmarks.md "Benchmarks").
 // Benchmarks print numbers: only errors fail a run, never a slow result.
 // `--smoke` is a short run for CI that only asserts every scenario completed without errors.
 
@@ -744,7 +744,7 @@ async function runReplayScenario(opts, demo) {
   };
 }
 
-/** README "How requests are served": the calls each request kind makes to the session object. */
+/** docs/sessions.md "How requests are served": the calls each request kind makes to the session object. */
 async function countRoundTrips(demo) {
   const counted = async ({ method = "POST", path = "/mcp", headers = {}, body, expect = 200, stream = false }) => {
     const res = await demo.request({ method, path, headers: { ...headers, "x-bench-count-round-trips": "1" }, body });
@@ -966,7 +966,7 @@ async function main() {
       ),
     ...(roundTrips ?? [])
       .filter((r) => !r.ok)
-      .map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
+      .map((r) => `round trips of ${r.request}: ${r.calls.length}, docs/sessions.md says ${r.expected.length}`),
     ...(footprint
       ? [
           ["mcp-edge", footprint.ours],
