@@ -48,7 +48,7 @@ function fromBase64url(text: string): Uint8Array | undefined {
 }
 
 /** How to set the secret, for every message that reports it missing or too short. */
-export const SECRET_FIX =
+const SECRET_FIX =
   `Generate one with \`openssl rand -hex 32\`. Locally: put ${STATE_SECRET_BINDING}=<that value> in .dev.vars beside wrangler.toml ` +
   `and restart \`wrangler dev\` (it reads .dev.vars only when it starts). Deployed: \`wrangler secret put ${STATE_SECRET_BINDING}\`.`;
 
