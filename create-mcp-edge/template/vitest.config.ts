@@ -10,4 +10,6 @@ export default defineConfig({
       miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
     }),
   ],
+  // The first test also starts the Worker and its Durable Object: seconds on a busy CI machine.
+  test: { testTimeout: 20_000 },
 });
