@@ -91,7 +91,7 @@ async function answersOf(message: RequestMessage, binding: () => Promise<StateBi
   const problem = secretProblem(secretOf(env));
   if (problem) {
     console.error(`mcp-edge: cannot verify a requestState: ${problem}`);
-    throw new RpcError(INTERNAL_ERROR, "This server cannot continue multi round-trip requests: it has no state secret configured");
+    throw new RpcError(INTERNAL_ERROR, `This server cannot continue multi round-trip requests: ${problem}`);
   }
   const check = await verifyState(secretOf(env) as string, state, await binding());
   if (!check.ok) throw new RpcError(INVALID_PARAMS, `Invalid params: ${check.problem}`);
@@ -111,10 +111,8 @@ async function inputRequired<Env>(
   const problem = secretProblem(secretOf(env));
   if (problem) {
     console.error(`mcp-edge: a handler asked the client for input, but ${problem}`);
-    return errorMessage(id, {
-      code: INTERNAL_ERROR,
-      message: "This server cannot ask the client for input: it has no state secret configured (MCP_STATE_SECRET)",
-    });
+    // The fix is the server operator's, but the first to meet this is the developer's own client.
+    return errorMessage(id, { code: INTERNAL_ERROR, message: `This server cannot ask the client for input: ${problem}` });
   }
   const requestState = await signState(secretOf(env) as string, await binding(), run.used, ttlMs);
   const inputRequests = Object.fromEntries([...run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
