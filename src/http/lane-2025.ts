@@ -25,7 +25,7 @@ import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
-import { forwardHeaders } from "../../durable-objects/protocol";
+import { forwardHeaders } from "../../durable-objects/session/contract";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
 import { WorkerReply } from "./worker-reply";
