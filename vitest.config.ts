@@ -13,7 +13,11 @@ import { defineConfig } from "vitest/config";
  * `sk-live-FUZZ-SECRET` header values, streams the tests cancel). Hidden and counted, so that
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
-const EXPECTED_CONSOLE = [/\(simulated\)/, /handler failed Error: handler bug/];
+const EXPECTED_CONSOLE = [
+  /\(simulated\)/,
+  /handler failed Error: handler bug/,
+  /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
+];
 const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
@@ -81,6 +85,21 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],
         test: { name: "tasks", include: ["test/tasks/**/*.test.ts"] },
+      },
+      {
+        // The demo with the built-in authorization server, exactly as wrangler.auth.toml configures it;
+        // its outbound fetches (client metadata documents) reach a second Worker, test/auth-server/client-host.mjs.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.auth.toml" },
+            miniflare: {
+              bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" },
+              outboundService: "client-host",
+              workers: [{ name: "client-host", modules: true, scriptPath: "./test/auth-server/client-host.mjs" }],
+            },
+          }),
+        ],
+        test: { name: "auth-server", include: ["test/auth-server/**/*.test.ts"] },
       },
     ],
   },

@@ -8,6 +8,7 @@ export type { Principal } from "./principal";
 export { jwtVerifier, DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions } from "./jwt";
 export { introspectionVerifier, type IntrospectionVerifierOptions } from "./introspection";
 export { canonicalResource } from "./canonical";
+export type { ClientIdMetadataOptions } from "./client-metadata";
 export {
   createAuthorizationServer,
   withAuthorizationServer,
