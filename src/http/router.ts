@@ -28,6 +28,8 @@ const ALLOW_HEADERS = [
   "Content-Type",
   "Accept",
   "Authorization",
+  // RFC 9449: the proof a DPoP-bound token travels with.
+  "DPoP",
   HEADER_SESSION_ID,
   HEADER_PROTOCOL_VERSION,
   HEADER_LAST_EVENT_ID,
