@@ -17,6 +17,7 @@ const EXPECTED_CONSOLE = [
   /\(simulated\)/,
   /handler failed Error: handler bug/,
   /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
+  /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
 ];
 const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,
