@@ -12,7 +12,7 @@
  * Pass `replay: dpopReplayStore(env => env.DPOP_REPLAY)` for one store shared by every isolate
  * (a Durable Object, `DpopReplayObject`).
  */
-import { base64url, calculateJwkThumbprint, decodeProtectedHeader, EmbeddedJWK, errors, type JWK, jwtVerify } from "jose";
+import { base64url, calculateJwkThumbprint, type CryptoKey, decodeProtectedHeader, errors, importJWK, type JWK, jwtVerify } from "jose";
 import type { DpopCheck, DpopProofResult } from "./options";
 
 /** Proof algorithms accepted by default: asymmetric only (RFC 9449 §4.3 step 5). */
@@ -85,6 +85,26 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     throw new TypeError("dpopVerifier: proofs are signed with asymmetric keys only (no none, no HS*)");
   }
   const window = options.windowSeconds ?? 300;
+  // A client signs every proof with the same key: importing it once per isolate, not per request,
+  // is most of what a proof costs (scripts/bench-dpop.mjs). Bounded; the oldest key goes first.
+  const keys = new Map<string, CryptoKey>();
+  async function publicKey(jwk: JWK, alg: string, jkt: string): Promise<CryptoKey | string> {
+    if (jwk.use !== undefined && jwk.use !== "sig") return 'the DPoP proof\'s jwk must have use "sig" when it has one';
+    if (jwk.alg !== undefined && jwk.alg !== alg) return "the DPoP proof's jwk names another algorithm than its header";
+    const id = `${alg}:${jkt}`;
+    const cached = keys.get(id);
+    if (cached) return cached;
+    let key: CryptoKey | Uint8Array;
+    try {
+      key = await importJWK(jwk, alg);
+    } catch {
+      return "the DPoP proof's jwk is not a usable public key for its algorithm";
+    }
+    if (key instanceof Uint8Array || key.type !== "public") return "the DPoP proof's jwk must be a public key";
+    if (keys.size >= 1000) keys.delete(keys.keys().next().value as string);
+    keys.set(id, key);
+    return key;
+  }
   const replay = (options.replay ?? memoryReplayStore(options.memoryEntries)) as DpopReplayStore<unknown>;
 
   async function check(request: Request, token: string, env: unknown): Promise<DpopProofResult> {
@@ -105,9 +125,17 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     const jwk = header.jwk as JWK | undefined;
     if (typeof jwk !== "object" || jwk === null) return refused("the DPoP proof carries no jwk");
     if (PRIVATE_MEMBERS.some((m) => m in jwk)) return refused("the DPoP proof's jwk must be a public key");
+    let jkt: string;
+    try {
+      jkt = await calculateJwkThumbprint(jwk, "sha256");
+    } catch {
+      return refused("the DPoP proof's jwk is not a usable public key");
+    }
+    const key = await publicKey(jwk, header.alg, jkt);
+    if (typeof key === "string") return refused(key);
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt", algorithms }));
+      ({ payload } = await jwtVerify(proof, key, { typ: "dpop+jwt", algorithms }));
     } catch (error) {
       return refused(describe(error));
     }
@@ -120,7 +148,6 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     if (typeof iat !== "number" || Math.abs(now - iat) > window) return refused("the DPoP proof's iat is outside the accepted window");
     const expected = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
     if (ath !== expected) return refused("the DPoP proof's ath is not the hash of this access token");
-    const jkt = await calculateJwkThumbprint(jwk, "sha256");
     // Last: a proof only counts as used once it is otherwise valid, so forged ones cannot fill the cache.
     if (!(await replay.use(`${jkt}:${jti}`, iat + window, env))) return refused("this DPoP proof was already used");
     return { ok: true, jkt };

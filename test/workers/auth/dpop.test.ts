@@ -201,6 +201,16 @@ describe("each refusal of a DPoP proof (RFC 9449 §4.3), 401 invalid_dpop_proof"
     await expectDpopRefusal(res, "invalid_dpop_proof", /public key/);
   });
 
+  it("a jwk for encryption, or naming another algorithm than the header", async () => {
+    for (const jwk of [
+      { ...client.jwk, use: "enc" },
+      { ...client.jwk, alg: "ES384" },
+    ]) {
+      const res = await postTo(fetch, INIT, dpopAuth(bound, await proof(client, bound, { jwk })));
+      await expectDpopRefusal(res, "invalid_dpop_proof", /jwk/);
+    }
+  });
+
   it("a signature that does not verify with the embedded jwk", async () => {
     const other = await proofKey();
     const res = await postTo(fetch, INIT, dpopAuth(bound, await proof(client, bound, { signWith: other.privateKey })));
