@@ -18,6 +18,8 @@ const EXPECTED_CONSOLE = [
   /handler failed Error: handler bug/,
   /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
   /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
+  // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
+  /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|boom|the handler returned something other than a CallToolResult)/,
 ];
 const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,

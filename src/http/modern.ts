@@ -31,6 +31,7 @@ import type { McpServer } from "../mcp/server";
 import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
 import { answerStatus, refuseModern } from "../wire/refusals";
+import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
 import { ModernReply } from "./modern-reply";
 import { checkParamHeaders } from "./param-headers";
@@ -173,6 +174,7 @@ export async function serveModern<Env extends EdgeEnv>(
     channel: undefined,
     ops: undefined,
     principal,
+    tasks: taskLane(rt.server, env),
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)

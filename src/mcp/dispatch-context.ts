@@ -8,6 +8,7 @@ import type { Params } from "../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "./context";
 import type { RequestEnvelope } from "./envelope";
 import type { McpServer } from "./server";
+import type { ToolDefinition } from "./definitions";
 import type { LoggingLevel } from "./types";
 import type { AnyVersion } from "./versions";
 
@@ -16,6 +17,22 @@ export interface SessionOps {
   setLogLevel(level: LoggingLevel): Promise<void>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
+}
+
+/**
+ * The Tasks extension's entry points (src/tasks/lane.ts), plugged in by the 2026-07-28 lane: the
+ * core routes to them and never imports them. Absent elsewhere (tasks are negotiated on 2026-07-28 only).
+ */
+export interface TaskLane {
+  /** Answers tasks/get, tasks/update or tasks/cancel. */
+  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params>;
+  /** The CreateTaskResult when this call becomes a task; undefined to run it synchronously. */
+  runIfChosen(
+    tool: ToolDefinition<never>,
+    args: Record<string, unknown>,
+    hc: HandlerContext<unknown>,
+    gathered: Record<string, unknown> | undefined,
+  ): Promise<Params | undefined>;
 }
 
 export interface DispatchContext<Env> {
@@ -34,6 +51,8 @@ export interface DispatchContext<Env> {
   ops: SessionOps | undefined;
   /** The authenticated principal, when the server has auth. */
   principal?: Principal;
+  /** The Tasks extension, where a request may create or address tasks (the 2026-07-28 lane). */
+  tasks?: TaskLane;
 }
 
 export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;

@@ -3,8 +3,6 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
-import { serveTaskMethod, type TaskMethod } from "../tasks/lane";
-import type { EdgeEnv } from "../env";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
@@ -56,10 +54,12 @@ const MODERN_METHODS: Record<string, MethodHandler> = {
   "tasks/cancel": taskMethod("tasks/cancel"),
 };
 
-/** A tasks/* method: answered by the task's own Durable Object (src/tasks/lane.ts). */
-function taskMethod(method: TaskMethod): MethodHandler {
-  return (params, dc, hc) =>
-    serveTaskMethod(dc.server as never, dc.env as EdgeEnv, method, params, hc.principal?.subject, hc.clientCapabilities);
+/** A tasks/* method: answered by the task's own Durable Object, through the lane's task seam. */
+function taskMethod(method: string): MethodHandler {
+  return (params, dc, hc) => {
+    if (!dc.tasks) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    return dc.tasks.serve(method, params, hc as HandlerContext<unknown>);
+  };
 }
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */

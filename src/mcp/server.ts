@@ -16,7 +16,7 @@ import {
   type ExtensionSettings,
 } from "./extensions";
 import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
-import { resolveTaskOption } from "../tasks/model";
+import { resolveTaskOption } from "./task-tools";
 import type { GetPromptResult, Implementation } from "./types";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
