@@ -6,7 +6,7 @@
 import { refuse as refuseRequest } from "../wire/refusals";
 import { withoutOfflineAccess, type ResolvedAuth } from "./options";
 
-export type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
+type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
 /** RFC 9449 §7.1 adds invalid_dpop_proof (401) to the DPoP scheme's errors. */
 export type AuthError = BearerError | "invalid_dpop_proof";
 export type Scheme = "Bearer" | "DPoP";

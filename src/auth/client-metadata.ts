@@ -23,7 +23,7 @@ const LOCAL_SUFFIXES = ["localhost", "local", "localdomain", "internal", "home.a
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /** Why a client_id URL's host may not be fetched, or undefined when it may (hostname as the URL parser normalised it). */
-export function hostProblem(url: URL, allow: ReadonlySet<string>): string | undefined {
+function hostProblem(url: URL, allow: ReadonlySet<string>): string | undefined {
   const host = url.hostname.toLowerCase();
   if (allow.has(url.host.toLowerCase()) || allow.has(host)) return undefined;
   // The URL parser turns 2130706433, 0x7f.1 and 127.1 into 127.0.0.1, so one pattern covers them.
@@ -36,7 +36,7 @@ export function hostProblem(url: URL, allow: ReadonlySet<string>): string | unde
 }
 
 /** Whether a client_id is one the library resolves as a metadata document (an https URL with a path). */
-export function isMetadataUrl(clientId: string): URL | undefined {
+function isMetadataUrl(clientId: string): URL | undefined {
   if (!/^https:\/\//i.test(clientId)) return undefined;
   try {
     const url = new URL(clientId);

@@ -1,5 +1,5 @@
 /**
- * The machine-to-machine recipe (docs/authorization.md "Machine-to-machine clients"; the
+ * The machine-to-machine recipe (docs/auth.md "Machine-to-machine clients"; the
  * OAuth Client Credentials extension, `io.modelcontextprotocol/oauth-client-credentials`): an
  * external authorization server issues JWT access tokens to a service for its own client id and
  * secret (client_credentials grant, RFC 6749 §4.4, with the RFC 8707 resource), mcp-edge checks
