@@ -104,6 +104,11 @@ export default defineConfig({
         ],
         test: { name: "auth-server", include: ["test/auth-server/**/*.test.ts"] },
       },
+      {
+        // DPoP with the replay store every isolate shares (DpopReplayObject, test/dpop/wrangler.toml).
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/dpop/wrangler.toml" } })],
+        test: { name: "dpop", include: ["test/dpop/**/*.test.ts"] },
+      },
     ],
   },
 });

@@ -9,8 +9,8 @@
  *
  * Replay: SEP-1932 lets a server without global state rely on the `iat` window alone; by default
  * each isolate also remembers the `jti`s it accepted (a replay to the same isolate is refused).
- * Pass `replay: dpopReplayStore(env => env.DPOP_REPLAY)` for one store shared by every isolate
- * (a Durable Object, `DpopReplayObject`).
+ * Pass `replay: durableReplayStore((env) => env.DPOP_REPLAY)` for one store shared by every
+ * isolate (a Durable Object per client key, `DpopReplayObject`, src/auth/dpop-replay.ts).
  */
 import { base64url, calculateJwkThumbprint, type CryptoKey, decodeProtectedHeader, errors, importJWK, type JWK, jwtVerify } from "jose";
 import type { DpopCheck, DpopProofResult } from "./options";

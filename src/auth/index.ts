@@ -13,6 +13,7 @@ export {
   type DpopVerifierOptions,
   type DpopReplayStore,
 } from "./dpop";
+export { DpopReplayObject, durableReplayStore } from "./dpop-replay";
 export { introspectionVerifier, type IntrospectionVerifierOptions } from "./introspection";
 export { canonicalResource } from "./canonical";
 export type { ClientIdMetadataOptions } from "./client-metadata";
