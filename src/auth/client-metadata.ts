@@ -35,12 +35,15 @@ function hostProblem(url: URL, allow: ReadonlySet<string>): string | undefined {
   return undefined;
 }
 
-/** Whether a client_id is one the library resolves as a metadata document (an https URL with a path). */
-function isMetadataUrl(clientId: string): URL | undefined {
-  if (!/^https:\/\//i.test(clientId)) return undefined;
+/**
+ * The URL of a client_id the library may resolve as a metadata document: any https URL. (The
+ * library's own test also takes a bare "/" path, and the URL parser forgives case and stray
+ * whitespace, so this stays wider than the library's rule rather than narrower.)
+ */
+function metadataUrlOf(clientId: string): URL | undefined {
   try {
     const url = new URL(clientId);
-    return url.pathname.length > 1 ? url : undefined;
+    return url.protocol === "https:" ? url : undefined;
   } catch {
     return undefined;
   }
@@ -104,7 +107,7 @@ export async function refuseUnsafeClientId(
 ): Promise<Response | undefined> {
   const ids = endpoint === "authorize" ? [new URL(request.url).searchParams.get("client_id") ?? ""] : await tokenRequestClientIds(request);
   for (const id of ids) {
-    const url = isMetadataUrl(id);
+    const url = metadataUrlOf(id);
     const problem = url && hostProblem(url, allow);
     if (problem) return oauthError(endpoint === "authorize" ? 400 : 401, "invalid_client", problem);
   }

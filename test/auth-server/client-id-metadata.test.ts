@@ -150,6 +150,8 @@ describe("Client ID Metadata Documents in the built-in authorization server", ()
 
   it.each([
     ["loopback IPv4", "https://127.0.0.1/client.json"],
+    ["loopback IPv4, root path", "https://127.0.0.1/"],
+    ["loopback IPv4, upper-case scheme", "HTTPS://127.0.0.1/client.json"],
     ["loopback IPv4, integer form", "https://2130706433/client.json"],
     ["private IPv4", "https://10.0.0.7/client.json"],
     ["link-local metadata address", "https://169.254.169.254/latest/meta-data"],
