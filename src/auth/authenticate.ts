@@ -101,6 +101,10 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
   let proofKey: string | undefined;
   if (scheme === "DPoP" && dpop) {
     const proof = await dpop.check(request, token, env);
+    if (!proof.ok && proof.nonce !== undefined) {
+      // RFC 9449 §9: ask for a proof carrying the server's nonce; the client retries with it.
+      return fail(refuse(auth, "use_dpop_nonce", proof.description, undefined, "DPoP", { "DPoP-Nonce": proof.nonce }));
+    }
     if (!proof.ok) return fail(refuse(auth, "invalid_dpop_proof", proof.description, undefined, "DPoP"));
     proofKey = proof.jkt;
   }

@@ -7,8 +7,8 @@ import { refuse as refuseRequest } from "../wire/refusals";
 import { withoutOfflineAccess, type ResolvedAuth } from "./options";
 
 type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
-/** RFC 9449 §7.1 adds invalid_dpop_proof (401) to the DPoP scheme's errors. */
-export type AuthError = BearerError | "invalid_dpop_proof";
+/** RFC 9449 §7.1 adds invalid_dpop_proof and §9 use_dpop_nonce (401) to the DPoP scheme's errors. */
+export type AuthError = BearerError | "invalid_dpop_proof" | "use_dpop_nonce";
 export type Scheme = "Bearer" | "DPoP";
 
 /** RFC 6750 §3: error_description is printable ASCII without `"` and `\`. */
@@ -56,9 +56,17 @@ export function unauthenticated(auth: ResolvedAuth): Response {
 }
 
 /** 400 invalid_request, 401 invalid_token / invalid_dpop_proof or 403 insufficient_scope, with the matching challenge. */
-export function refuse(auth: ResolvedAuth, error: AuthError, description: string, scopes?: readonly string[], scheme?: Scheme): Response {
-  const wanted = scopes ?? (error === "invalid_token" || error === "invalid_dpop_proof" ? auth.requiredScopes : undefined);
+export function refuse(
+  auth: ResolvedAuth,
+  error: AuthError,
+  description: string,
+  scopes?: readonly string[],
+  scheme?: Scheme,
+  headers: Record<string, string> = {},
+): Response {
+  const wanted = scopes ?? (error === "insufficient_scope" || error === "invalid_request" ? undefined : auth.requiredScopes);
   return refuseRequest({ reason: "bearer-refused", error, description }, null, {
     "WWW-Authenticate": challenges(auth, scheme ?? firstScheme(auth), error, description, wanted),
+    ...headers,
   });
 }

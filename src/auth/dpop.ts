@@ -35,6 +35,44 @@ export interface DpopVerifierOptions<Env = unknown> {
   replay?: DpopReplayStore<Env>;
   /** Bound of the default in-memory replay cache (default 10,000 proofs). */
   memoryEntries?: number;
+  /**
+   * Server-issued nonces (RFC 9449 §9; SEP-1932's stateless kind): every proof must carry a
+   * `nonce` this server issued within `lifetimeSeconds` (default 300); otherwise the answer is
+   * 401 `use_dpop_nonce` with a fresh one in `DPoP-Nonce`. A nonce is a timestamp with an HMAC
+   * under `secret` (at least 32 characters; the same in every isolate), so nothing is stored.
+   */
+  nonce?: { secret: string; lifetimeSeconds?: number };
+}
+
+/** Stateless nonces: `<issued-at, base36>.<HMAC-SHA-256 of it, base64url>`. */
+function nonceIssuer(secret: string, lifetime: number) {
+  if (typeof secret !== "string" || secret.length < 32) throw new TypeError("dpopVerifier: nonce.secret needs at least 32 characters");
+  const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  const mac = async (stamp: string) =>
+    base64url.encode(new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(`dpop-nonce:${stamp}`))));
+  return {
+    async issue(): Promise<string> {
+      const stamp = Math.floor(Date.now() / 1000).toString(36);
+      return `${stamp}.${await mac(stamp)}`;
+    },
+    async valid(nonce: unknown): Promise<boolean> {
+      if (typeof nonce !== "string" || nonce.length > 64) return false;
+      const [stamp, tag, extra] = nonce.split(".");
+      if (!stamp || !tag || extra !== undefined || !/^[0-9a-z]{1,10}$/.test(stamp)) return false;
+      const age = Math.floor(Date.now() / 1000) - Number.parseInt(stamp, 36);
+      if (age < -5 || age > lifetime) return false;
+      let bytes: Uint8Array;
+      try {
+        bytes = base64url.decode(tag);
+      } catch {
+        return false;
+      }
+      return crypto.subtle.verify("HMAC", await key, bytes as Uint8Array<ArrayBuffer>, new TextEncoder().encode(`dpop-nonce:${stamp}`));
+    },
+  };
 }
 
 /** A per-isolate replay cache: a Map in insertion (≈ expiry) order, pruned as it is used. */
@@ -106,6 +144,7 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     return key;
   }
   const replay = (options.replay ?? memoryReplayStore(options.memoryEntries)) as DpopReplayStore<unknown>;
+  const nonces = options.nonce ? nonceIssuer(options.nonce.secret, options.nonce.lifetimeSeconds ?? 300) : undefined;
 
   async function check(request: Request, token: string, env: unknown): Promise<DpopProofResult> {
     const proofs = request.headers.get("DPoP");
@@ -139,13 +178,17 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     } catch (error) {
       return refused(describe(error));
     }
-    const { jti, htm, htu, iat, ath } = payload;
+    const { jti, htm, htu, iat, ath, nonce } = payload;
     if (typeof jti !== "string" || jti.length === 0 || jti.length > 256) return refused("the DPoP proof has no usable jti");
     if (htm !== request.method) return refused(`the DPoP proof's htm does not name this request's method (${request.method})`);
     if (typeof htu !== "string" || htuOf(htu) === undefined || htuOf(htu) !== htuOf(request.url))
       return refused("the DPoP proof's htu does not name this request's URI");
     const now = Math.floor(Date.now() / 1000);
     if (typeof iat !== "number" || Math.abs(now - iat) > window) return refused("the DPoP proof's iat is outside the accepted window");
+    if (nonces && !(await nonces.valid(nonce))) {
+      const description = nonce === undefined ? "this resource requires a DPoP nonce" : "the DPoP nonce is not current";
+      return { ok: false, description, nonce: await nonces.issue() };
+    }
     const expected = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
     if (ath !== expected) return refused("the DPoP proof's ath is not the hash of this access token");
     // Last: a proof only counts as used once it is otherwise valid, so forged ones cannot fill the cache.

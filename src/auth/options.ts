@@ -42,7 +42,8 @@ export class TokenError extends Error {
   }
 }
 
-export type DpopProofResult = { ok: true; jkt: string } | { ok: false; description: string };
+/** A proof's verdict; `nonce`: refuse with `use_dpop_nonce` and send this fresh `DPoP-Nonce` (RFC 9449 §9). */
+export type DpopProofResult = { ok: true; jkt: string } | { ok: false; description: string; nonce?: string };
 
 /** The resource server's DPoP check (`dpopVerifier()` from mcp-edge/oauth builds one). */
 export interface DpopCheck {

@@ -36,7 +36,14 @@ const ALLOW_HEADERS = [
   HEADER_MCP_METHOD,
   HEADER_MCP_NAME,
 ].join(", ");
-const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authenticate", HEADER_MCP_METHOD, HEADER_MCP_NAME].join(", ");
+const EXPOSE_HEADERS = [
+  HEADER_SESSION_ID,
+  HEADER_PROTOCOL_VERSION,
+  "WWW-Authenticate",
+  "DPoP-Nonce",
+  HEADER_MCP_METHOD,
+  HEADER_MCP_NAME,
+].join(", ");
 
 /**
  * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed

@@ -43,7 +43,7 @@ export type Refusal =
   | { reason: "unauthenticated" }
   | {
       reason: "bearer-refused";
-      error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "insufficient_scope";
+      error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce" | "insufficient_scope";
       description: string;
     }
   | { reason: "internal" }

@@ -2,7 +2,8 @@
 // the official SDK v2 client with its ClientCredentialsProvider and a DpopSession gets a
 // DPoP-bound token from an external authorization server (a small Node one, test helper) by the
 // client credentials grant, then calls the Worker (test/e2e/dpop: jwtVerifier + dpopVerifier
-// with `required`) with `Authorization: DPoP` and a fresh proof on every request.
+// with `required` and server nonces) with `Authorization: DPoP` and a fresh proof on every
+// request, answering the server's first `use_dpop_nonce` challenge with a proof carrying the nonce.
 import { Client, ClientCredentialsProvider, DpopSession, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../../scripts/worker-server.mjs";
@@ -34,12 +35,19 @@ class DpopClientCredentials extends ClientCredentialsProvider {
 }
 
 describe("the SDK v2 client with DPoP and client credentials", () => {
-  const sent: { method: string; authorization: string | null; dpop: string | null }[] = [];
+  const sent: { method: string; authorization: string | null; dpop: string | null; status: number; challenge: string | null }[] = [];
   const recording: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
+    const response = await fetch(request);
     if (new URL(request.url).pathname === "/mcp")
-      sent.push({ method: request.method, authorization: request.headers.get("Authorization"), dpop: request.headers.get("DPoP") });
-    return fetch(request);
+      sent.push({
+        method: request.method,
+        authorization: request.headers.get("Authorization"),
+        dpop: request.headers.get("DPoP"),
+        status: response.status,
+        challenge: response.headers.get("WWW-Authenticate"),
+      });
+    return response;
   };
   let seen: Record<string, unknown> = {};
   let thumbprint = "";
@@ -74,6 +82,18 @@ describe("the SDK v2 client with DPoP and client credentials", () => {
       expect(s.dpop).toEqual(expect.any(String));
     }
     expect(new Set(authorized.map((s) => s.dpop)).size).toBe(authorized.length);
+  });
+
+  it("was asked for a server nonce once, and every proof after that carried it", () => {
+    const asked = sent.filter((s) => s.status === 401 && /error="use_dpop_nonce"/.test(s.challenge ?? ""));
+    expect(asked).toHaveLength(1);
+    const after = sent.slice(sent.indexOf(asked[0] as (typeof sent)[number]) + 1);
+    expect(after.length).toBeGreaterThan(0);
+    for (const s of after) {
+      const payload = JSON.parse(atob((s.dpop ?? "").split(".")[1]?.replace(/-/g, "+").replace(/_/g, "/") ?? "")) as { nonce?: string };
+      expect(payload.nonce).toEqual(expect.any(String));
+      expect(s.status).toBeLessThan(300);
+    }
   });
 
   it("is the principal in the handler, its token bound to the client's key", () => {

@@ -1,6 +1,7 @@
 /**
  * A resource server for services: it takes DPoP-bound access tokens from one external
- * authorization server (AS_ISSUER), checked with jwtVerifier (its JWKS) and dpopVerifier, and
+ * authorization server (AS_ISSUER), checked with jwtVerifier (its JWKS) and dpopVerifier (with
+ * server nonces), and
  * lists the OAuth client credentials extension in server/discover (docs/auth.md "Machine-to-machine clients").
  */
 import { defineServer, createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
@@ -9,6 +10,7 @@ import { dpopVerifier, jwtVerifier } from "../../../src/auth/index";
 interface Env extends EdgeEnv {
   MCP_PUBLIC_URL: string;
   AS_ISSUER: string;
+  DPOP_NONCE_SECRET: string;
 }
 
 const server = defineServer<Env>({
@@ -31,7 +33,7 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
         resource: `${env.MCP_PUBLIC_URL}/mcp`,
         authorizationServers: [env.AS_ISSUER],
         verify: jwtVerifier({ issuer: env.AS_ISSUER, jwksUri: `${env.AS_ISSUER}/jwks` }),
-        dpop: dpopVerifier({ required: true }),
+        dpop: dpopVerifier({ required: true, nonce: { secret: env.DPOP_NONCE_SECRET } }),
         requiredScopes: ["mcp"],
       },
     }).worker as { fetch: WorkerFetch<Env> };

@@ -5,7 +5,7 @@
  * `WWW-Authenticate: DPoP` challenge and the matching error.
  */
 import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dpopVerifier, memoryReplayStore, type DpopReplayStore } from "../../../src/auth/dpop";
 import type { AuthOptions } from "../../../src/auth/options";
 import { initializeParams } from "../../helpers/mcp";
@@ -29,6 +29,7 @@ const ath = async (token: string) =>
   base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
 
 interface ProofOverrides {
+  nonce?: string;
   htm?: string;
   htu?: string;
   iat?: number;
@@ -48,6 +49,7 @@ async function proof(key: ProofKey, token: string, o: ProofOverrides = {}): Prom
     iat: o.iat ?? now(),
     jti: o.jti === undefined ? crypto.randomUUID() : o.jti,
     ath: o.ath === undefined ? await ath(token) : o.ath,
+    ...(o.nonce === undefined ? {} : { nonce: o.nonce }),
   };
   for (const [k, v] of Object.entries(payload)) if (v === null) delete payload[k];
   const header: Record<string, unknown> = { typ: o.typ ?? "dpop+jwt", alg: o.alg ?? "ES256", jwk: o.jwk === undefined ? key.jwk : o.jwk };
@@ -375,5 +377,58 @@ describe("options", () => {
       headers: { ...session, ...dpopAuth(bound, await proof(client, bound, { htm: "DELETE" })) },
     });
     expect(right.status).toBe(204);
+  });
+});
+
+describe("server-issued nonces (RFC 9449 §9, SEP-1932's stateless kind)", () => {
+  const SECRET = "a-nonce-secret-of-at-least-32-characters";
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function nonceFrom(server: Fetch): Promise<string> {
+    const res = await postTo(server, INIT, dpopAuth(bound, await proof(client, bound)));
+    expect(res.status).toBe(401);
+    expect(challengesOf(res).DPoP).toMatchObject({ error: "use_dpop_nonce" });
+    await res.body?.cancel();
+    return res.headers.get("DPoP-Nonce") as string;
+  }
+
+  it("asks for a nonce (401 use_dpop_nonce with DPoP-Nonce), then takes the proof that carries it", async () => {
+    const server = withDpop({}, dpopVerifier({ nonce: { secret: SECRET } }));
+    const nonce = await nonceFrom(server);
+    expect(nonce).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]+$/);
+    const res = await postTo(server, INIT, dpopAuth(bound, await proof(client, bound, { nonce })));
+    expect(res.status).toBe(200);
+  });
+
+  it("keeps no state: another isolate with the same secret accepts the nonce; another secret does not", async () => {
+    const nonce = await nonceFrom(withDpop({}, dpopVerifier({ nonce: { secret: SECRET } })));
+    const sibling = withDpop({}, dpopVerifier({ nonce: { secret: SECRET } }));
+    expect((await postTo(sibling, INIT, dpopAuth(bound, await proof(client, bound, { nonce })))).status).toBe(200);
+    const stranger = withDpop({}, dpopVerifier({ nonce: { secret: `${SECRET}-other` } }));
+    const res = await postTo(stranger, INIT, dpopAuth(bound, await proof(client, bound, { nonce })));
+    expect(challengesOf(res).DPoP).toMatchObject({ error: "use_dpop_nonce", error_description: "the DPoP nonce is not current" });
+    expect(res.headers.get("DPoP-Nonce")).not.toBe(nonce);
+  });
+
+  it("refuses a nonce older than lifetimeSeconds, or tampered with", async () => {
+    const server = withDpop({}, dpopVerifier({ nonce: { secret: SECRET, lifetimeSeconds: 60 } }));
+    const nonce = await nonceFrom(server);
+    const [stamp, tag] = nonce.split(".") as [string, string];
+    const forged = `${(Number.parseInt(stamp, 36) + 1000).toString(36)}.${tag}`;
+    let res = await postTo(server, INIT, dpopAuth(bound, await proof(client, bound, { nonce: forged })));
+    expect(challengesOf(res).DPoP?.error).toBe("use_dpop_nonce");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 61_000);
+    res = await postTo(server, INIT, dpopAuth(bound, await proof(client, bound, { nonce })));
+    expect(challengesOf(res).DPoP?.error).toBe("use_dpop_nonce");
+  });
+
+  it("lets a browser read DPoP-Nonce (exposed through CORS), and refuses a short secret", async () => {
+    const server = withDpop({}, dpopVerifier({ nonce: { secret: SECRET } }));
+    const res = await postTo(server, INIT, { ...dpopAuth(bound, await proof(client, bound)), Origin: ORIGIN });
+    expect(res.headers.get("Access-Control-Expose-Headers")).toContain("DPoP-Nonce");
+    expect(() => dpopVerifier({ nonce: { secret: "short" } })).toThrow(TypeError);
   });
 });
