@@ -26,8 +26,6 @@ const EXPECTED_RUNTIME = [
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
   /^NOSENTRY SQLite alarm handler canceled/,
   /^exception = .*Application called abortAllDurableObjects\(\)/,
-  // itty-router's published source map names a file it does not ship (vite warns once per file).
-  /^Sourcemap for ".*\/itty-router\//,
 ];
 // Vitest evaluates this file more than once in its main process: install the filter once.
 const shared = globalThis as { mcpEdgeHiddenLogs?: { console: number; runtime: number } };
@@ -82,7 +80,12 @@ export default defineConfig({
         test: { name: "list-changed", include: ["test/list-changed/**/*.test.ts"] },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/package/wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/package/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
         test: { name: "package", include: ["test/package/**/*.test.ts"] },
       },
       {

@@ -12,7 +12,7 @@ import { ToolError, toolError } from "./content";
 import type { InteractiveContext } from "./context";
 import type { ToolDefinition } from "./definitions";
 import type { CallToolResult } from "./types";
-import { reportUnexpected } from "./unexpected";
+import { reportUnexpected, type ErrorListener } from "./unexpected";
 import { reportsInputErrorsAsToolErrors, type AnyVersion } from "./versions";
 
 /** Where the call runs, for the two choices that differ by place and era. */
@@ -24,6 +24,8 @@ export interface ToolCallPlace {
    * it is a failing tool, shown to the model as an `isError` result with its text.
    */
   task?: boolean;
+  /** Who hears of an unexpected failure besides the log (the server's onError hook and the call). */
+  listener?: ErrorListener;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function runTool<Env>(
     if (place.task && ctx.signal.aborted) throw error;
     return failedCall(tool.name, error, place);
   }
-  return checkedResult(tool, result);
+  return checkedResult(tool, result, place);
 }
 
 /** The failure policy: what a handler's exception becomes. */
@@ -64,14 +66,15 @@ function failedCall(name: string, error: unknown, place: ToolCallPlace): CallToo
     return { ...toolError(error.message || `Tool "${name}" failed`) };
   }
   if (error instanceof ToolError) return { ...toolError(error.message || `Tool "${name}" failed`) };
-  const reference = reportUnexpected(`tool "${name}"`, error);
+  const reference = reportUnexpected(`tool "${name}"`, error, place.listener);
   return { ...toolError(`Tool "${name}" failed unexpectedly (reference ${reference}); the server's log has the details.`) };
 }
 
 /** The result's shape, then its structuredContent against the output schema (a mismatch is the tool's failure). */
-async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult): Promise<CallToolResult> {
+async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult, place: ToolCallPlace): Promise<CallToolResult> {
   if (!isObject(result) || !Array.isArray(result.content)) {
-    const reference = reportUnexpected(`tool "${tool.name}"`, new Error("the handler returned something other than a CallToolResult"));
+    const malformed = new Error("the handler returned something other than a CallToolResult");
+    const reference = reportUnexpected(`tool "${tool.name}"`, malformed, place.listener);
     throw new RpcError(INTERNAL_ERROR, "Internal error", { reference });
   }
   if (tool.output && !result.isError) {

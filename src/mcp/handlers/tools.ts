@@ -7,6 +7,7 @@ import type { ToolDefinition } from "../definitions";
 import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import { runTool } from "../tool-call";
+import { callOf } from "../middleware";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
 import { isObject } from "../../jsonrpc/parse";
 
@@ -45,5 +46,9 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     throw new Error(`interactive tool "${name}" reached a lane without a channel`);
   }
   const ctx = dc.channel ? createInteractiveContext(hc, dc.channel) : hc;
-  return { ...(await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, { protocolVersion: dc.protocolVersion, era: hc.era })) };
+  const hook = dc.server.errorHook;
+  const listener = hook ? { hook, call: callOf("tools/call", params, hc) } : undefined;
+  return {
+    ...(await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, { protocolVersion: dc.protocolVersion, era: hc.era, listener })),
+  };
 }
