@@ -71,6 +71,50 @@ function toPrincipal(token: VerifiedToken): Principal {
   return principal;
 }
 
+/**
+ * The DPoP half of the gate (RFC 9449 §7), before the token is verified: which scheme this
+ * resource takes, and the proof of a DPoP request. The proof key's thumbprint, or the refusal.
+ */
+async function checkScheme(
+  request: Request,
+  auth: ResolvedAuth,
+  env: unknown,
+  scheme: Scheme,
+  token: string,
+): Promise<{ ok: true; proofKey?: string } | { ok: false; response: Response }> {
+  const dpop = auth.dpop;
+  if (scheme === "DPoP" && !dpop) return { ok: false, response: unauthenticated(auth) };
+  if (scheme === "Bearer" && dpop?.required) {
+    const description = "this resource accepts only DPoP-bound access tokens (Authorization: DPoP)";
+    return { ok: false, response: refuse(auth, "invalid_token", description, undefined, "DPoP") };
+  }
+  if (scheme !== "DPoP" || !dpop) return { ok: true };
+  const proof = await dpop.check(request, token, env);
+  if (proof.ok) return { ok: true, proofKey: proof.jkt };
+  // RFC 9449 §9: ask for a proof carrying the server's nonce; the client retries with it.
+  if (proof.nonce !== undefined)
+    return { ok: false, response: refuse(auth, "use_dpop_nonce", proof.description, undefined, "DPoP", { "DPoP-Nonce": proof.nonce }) };
+  return { ok: false, response: refuse(auth, "invalid_dpop_proof", proof.description, undefined, "DPoP") };
+}
+
+/** RFC 9449 §7.1 / §7.2: a DPoP token only with its key's proof; a bound token never as a bearer token. */
+function bindingRefusal(
+  auth: ResolvedAuth,
+  scheme: Scheme,
+  claims: Readonly<Record<string, unknown>>,
+  proofKey?: string,
+): Response | undefined {
+  if (!auth.dpop) return undefined;
+  const bound = boundKey(claims);
+  if (scheme === "DPoP" && bound === undefined)
+    return refuse(auth, "invalid_token", "the access token is not bound to a key (no cnf.jkt)", undefined, scheme);
+  if (scheme === "DPoP" && bound !== proofKey)
+    return refuse(auth, "invalid_token", "the access token is bound to a different key than the DPoP proof's", undefined, scheme);
+  if (scheme === "Bearer" && bound !== undefined)
+    return refuse(auth, "invalid_token", "this access token is DPoP-bound: send it as Authorization: DPoP with a proof", undefined, "DPoP");
+  return undefined;
+}
+
 /** Authenticates one request to a protected route. */
 export async function authenticate(request: Request, auth: ResolvedAuth, env: unknown): Promise<AuthOutcome> {
   if (hasQueryToken(request.url)) {
@@ -91,23 +135,8 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
       break;
   }
   const { scheme, token } = parsed;
-  const dpop = auth.dpop;
-  if (scheme === "DPoP" && !dpop) return fail(unauthenticated(auth));
-  if (scheme === "Bearer" && dpop?.required) {
-    return fail(
-      refuse(auth, "invalid_token", "this resource accepts only DPoP-bound access tokens (Authorization: DPoP)", undefined, "DPoP"),
-    );
-  }
-  let proofKey: string | undefined;
-  if (scheme === "DPoP" && dpop) {
-    const proof = await dpop.check(request, token, env);
-    if (!proof.ok && proof.nonce !== undefined) {
-      // RFC 9449 §9: ask for a proof carrying the server's nonce; the client retries with it.
-      return fail(refuse(auth, "use_dpop_nonce", proof.description, undefined, "DPoP", { "DPoP-Nonce": proof.nonce }));
-    }
-    if (!proof.ok) return fail(refuse(auth, "invalid_dpop_proof", proof.description, undefined, "DPoP"));
-    proofKey = proof.jkt;
-  }
+  const proof = await checkScheme(request, auth, env, scheme, token);
+  if (!proof.ok) return fail(proof.response);
   let verified: VerifiedToken | null;
   try {
     verified = await auth.verify(token, { resource: auth.resource, env });
@@ -119,18 +148,8 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
   if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid", undefined, scheme));
   const problem = problemWith(verified, auth.resource, Math.floor(Date.now() / 1000));
   if (problem) return fail(refuse(auth, "invalid_token", problem, undefined, scheme));
-  if (dpop) {
-    // RFC 9449 §7.1 / §7.2: a DPoP token only with its key's proof; a bound token never as a bearer token.
-    const bound = boundKey(verified.claims ?? {});
-    if (scheme === "DPoP" && bound === undefined)
-      return fail(refuse(auth, "invalid_token", "the access token is not bound to a key (no cnf.jkt)", undefined, scheme));
-    if (scheme === "DPoP" && bound !== proofKey)
-      return fail(refuse(auth, "invalid_token", "the access token is bound to a different key than the DPoP proof's", undefined, scheme));
-    if (scheme === "Bearer" && bound !== undefined)
-      return fail(
-        refuse(auth, "invalid_token", "this access token is DPoP-bound: send it as Authorization: DPoP with a proof", undefined, "DPoP"),
-      );
-  }
+  const unbound = bindingRefusal(auth, scheme, verified.claims ?? {}, proof.proofKey);
+  if (unbound) return fail(unbound);
   const principal = toPrincipal(verified);
   const missing = auth.requiredScopes.filter((s) => !principal.scopes.includes(s));
   if (missing.length > 0) {

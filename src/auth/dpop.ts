@@ -114,19 +114,18 @@ function describe(error: unknown): string {
   return "the DPoP proof is malformed";
 }
 
-const refused = (description: string): DpopProofResult => ({ ok: false, description });
+const refused = (description: string) => ({ ok: false as const, description });
 
-/** The resource server's DPoP check, for `auth.dpop`. */
-export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = {}): DpopCheck {
-  const algorithms = [...(options.algorithms ?? DEFAULT_DPOP_ALGORITHMS)];
-  if (algorithms.length === 0 || algorithms.some((a) => a === "none" || a.startsWith("HS"))) {
-    throw new TypeError("dpopVerifier: proofs are signed with asymmetric keys only (no none, no HS*)");
-  }
-  const window = options.windowSeconds ?? 300;
-  // A client signs every proof with the same key: importing it once per isolate, not per request,
-  // is most of what a proof costs (scripts/bench-dpop.mjs). Bounded; the oldest key goes first.
+type KeyFor = (jwk: JWK, alg: string, jkt: string) => Promise<CryptoKey | string>;
+
+/**
+ * A client signs every proof with the same key: importing it once per isolate, not per request,
+ * is most of what a proof costs (scripts/bench-dpop.mjs). Bounded; the oldest key goes first.
+ * Resolves the public key, or why the jwk is refused.
+ */
+function keyCache(limit = 1000): KeyFor {
   const keys = new Map<string, CryptoKey>();
-  async function publicKey(jwk: JWK, alg: string, jkt: string): Promise<CryptoKey | string> {
+  return async (jwk, alg, jkt) => {
     if (jwk.use !== undefined && jwk.use !== "sig") return 'the DPoP proof\'s jwk must have use "sig" when it has one';
     if (jwk.alg !== undefined && jwk.alg !== alg) return "the DPoP proof's jwk names another algorithm than its header";
     const id = `${alg}:${jkt}`;
@@ -139,46 +138,65 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
       return "the DPoP proof's jwk is not a usable public key for its algorithm";
     }
     if (key instanceof Uint8Array || key.type !== "public") return "the DPoP proof's jwk must be a public key";
-    if (keys.size >= 1000) keys.delete(keys.keys().next().value as string);
+    if (keys.size >= limit) keys.delete(keys.keys().next().value as string);
     keys.set(id, key);
     return key;
+  };
+}
+
+type ReadProof = { ok: true; payload: Record<string, unknown>; jkt: string } | { ok: false; description: string };
+
+/** RFC 9449 §4.3 steps 1-7: one header, a JWT of type dpop+jwt, an accepted algorithm, a public jwk that verifies it. */
+async function readProof(request: Request, algorithms: readonly string[], keyFor: KeyFor): Promise<ReadProof> {
+  const proofs = request.headers.get("DPoP");
+  if (proofs === null) return refused("a DPoP-bound token needs a DPoP proof header");
+  // Two headers arrive joined by ", "; a JWT has no comma or space (RFC 9449 §4.3 step 1).
+  if (/[,\s]/.test(proofs.trim())) return refused("exactly one DPoP proof is allowed");
+  const proof = proofs.trim();
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(proof);
+  } catch {
+    return refused("the DPoP proof is not a JWT");
   }
+  if (header.typ !== "dpop+jwt") return refused('the DPoP proof\'s typ must be "dpop+jwt"');
+  if (typeof header.alg !== "string" || !algorithms.includes(header.alg))
+    return refused(`the DPoP proof's algorithm must be one of ${algorithms.join(" ")}`);
+  const jwk = header.jwk as JWK | undefined;
+  if (typeof jwk !== "object" || jwk === null) return refused("the DPoP proof carries no jwk");
+  if (PRIVATE_MEMBERS.some((m) => m in jwk)) return refused("the DPoP proof's jwk must be a public key");
+  let jkt: string;
+  try {
+    jkt = await calculateJwkThumbprint(jwk, "sha256");
+  } catch {
+    return refused("the DPoP proof's jwk is not a usable public key");
+  }
+  const key = await keyFor(jwk, header.alg, jkt);
+  if (typeof key === "string") return refused(key);
+  try {
+    const { payload } = await jwtVerify(proof, key, { typ: "dpop+jwt", algorithms: [...algorithms] });
+    return { ok: true, payload, jkt };
+  } catch (error) {
+    return refused(describe(error));
+  }
+}
+
+/** The resource server's DPoP check, for `auth.dpop`. */
+export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = {}): DpopCheck {
+  const algorithms = [...(options.algorithms ?? DEFAULT_DPOP_ALGORITHMS)];
+  if (algorithms.length === 0 || algorithms.some((a) => a === "none" || a.startsWith("HS"))) {
+    throw new TypeError("dpopVerifier: proofs are signed with asymmetric keys only (no none, no HS*)");
+  }
+  const window = options.windowSeconds ?? 300;
+  const keyFor = keyCache();
   const replay = (options.replay ?? memoryReplayStore(options.memoryEntries)) as DpopReplayStore<unknown>;
   const nonces = options.nonce ? nonceIssuer(options.nonce.secret, options.nonce.lifetimeSeconds ?? 300) : undefined;
 
+  /** RFC 9449 §4.3 steps 8-12 and the replay check, on a proof whose signature verified. */
   async function check(request: Request, token: string, env: unknown): Promise<DpopProofResult> {
-    const proofs = request.headers.get("DPoP");
-    if (proofs === null) return refused("a DPoP-bound token needs a DPoP proof header");
-    // Two headers arrive joined by ", "; a JWT has no comma or space (RFC 9449 §4.3 step 1).
-    if (/[,\s]/.test(proofs.trim())) return refused("exactly one DPoP proof is allowed");
-    const proof = proofs.trim();
-    let header: ReturnType<typeof decodeProtectedHeader>;
-    try {
-      header = decodeProtectedHeader(proof);
-    } catch {
-      return refused("the DPoP proof is not a JWT");
-    }
-    if (header.typ !== "dpop+jwt") return refused('the DPoP proof\'s typ must be "dpop+jwt"');
-    if (typeof header.alg !== "string" || !algorithms.includes(header.alg))
-      return refused(`the DPoP proof's algorithm must be one of ${algorithms.join(" ")}`);
-    const jwk = header.jwk as JWK | undefined;
-    if (typeof jwk !== "object" || jwk === null) return refused("the DPoP proof carries no jwk");
-    if (PRIVATE_MEMBERS.some((m) => m in jwk)) return refused("the DPoP proof's jwk must be a public key");
-    let jkt: string;
-    try {
-      jkt = await calculateJwkThumbprint(jwk, "sha256");
-    } catch {
-      return refused("the DPoP proof's jwk is not a usable public key");
-    }
-    const key = await publicKey(jwk, header.alg, jkt);
-    if (typeof key === "string") return refused(key);
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(proof, key, { typ: "dpop+jwt", algorithms }));
-    } catch (error) {
-      return refused(describe(error));
-    }
-    const { jti, htm, htu, iat, ath, nonce } = payload;
+    const read = await readProof(request, algorithms, keyFor);
+    if (!read.ok) return read;
+    const { jti, htm, htu, iat, ath, nonce } = read.payload;
     if (typeof jti !== "string" || jti.length === 0 || jti.length > 256) return refused("the DPoP proof has no usable jti");
     if (htm !== request.method) return refused(`the DPoP proof's htm does not name this request's method (${request.method})`);
     if (typeof htu !== "string" || htuOf(htu) === undefined || htuOf(htu) !== htuOf(request.url))
@@ -192,8 +210,8 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
     const expected = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
     if (ath !== expected) return refused("the DPoP proof's ath is not the hash of this access token");
     // Last: a proof only counts as used once it is otherwise valid, so forged ones cannot fill the cache.
-    if (!(await replay.use(`${jkt}:${jti}`, iat + window, env))) return refused("this DPoP proof was already used");
-    return { ok: true, jkt };
+    if (!(await replay.use(`${read.jkt}:${jti}`, iat + window, env))) return refused("this DPoP proof was already used");
+    return { ok: true, jkt: read.jkt };
   }
 
   return { check, algorithms, required: options.required ?? false };
