@@ -116,31 +116,51 @@ function describe(error: unknown): string {
 
 const refused = (description: string) => ({ ok: false as const, description });
 
-type KeyFor = (jwk: JWK, alg: string, jkt: string) => Promise<CryptoKey | string>;
+type KeyFor = (jwk: JWK, alg: string) => Promise<{ key: CryptoKey; jkt: string } | string>;
+
+/** The members that make a public key what it is (RFC 7638 §3.2): the same key always gives the same id. */
+const keyId = (jwk: JWK, alg: string) => [alg, jwk.kty, jwk.crv, jwk.x, jwk.y, jwk.n, jwk.e].join("|");
 
 /**
- * A client signs every proof with the same key: importing it once per isolate, not per request,
- * is most of what a proof costs (scripts/bench-dpop.mjs). Bounded; the oldest key goes first.
- * Resolves the public key, or why the jwk is refused.
+ * A client signs every proof with the same key: importing it and hashing its thumbprint once per
+ * isolate, not per request, is most of what a proof costs beyond its signature
+ * (scripts/bench-dpop.mjs). Bounded; the oldest key goes first. The key and its thumbprint, or
+ * why the jwk is refused.
  */
 function keyCache(limit = 1000): KeyFor {
-  const keys = new Map<string, CryptoKey>();
-  return async (jwk, alg, jkt) => {
+  const keys = new Map<string, { key: CryptoKey; jkt: string }>();
+  return async (jwk, alg) => {
     if (jwk.use !== undefined && jwk.use !== "sig") return 'the DPoP proof\'s jwk must have use "sig" when it has one';
     if (jwk.alg !== undefined && jwk.alg !== alg) return "the DPoP proof's jwk names another algorithm than its header";
-    const id = `${alg}:${jkt}`;
+    const id = keyId(jwk, alg);
     const cached = keys.get(id);
     if (cached) return cached;
     let key: CryptoKey | Uint8Array;
+    let jkt: string;
     try {
       key = await importJWK(jwk, alg);
+      jkt = await calculateJwkThumbprint(jwk, "sha256");
     } catch {
       return "the DPoP proof's jwk is not a usable public key for its algorithm";
     }
     if (key instanceof Uint8Array || key.type !== "public") return "the DPoP proof's jwk must be a public key";
     if (keys.size >= limit) keys.delete(keys.keys().next().value as string);
-    keys.set(id, key);
-    return key;
+    const entry = { key, jkt };
+    keys.set(id, entry);
+    return entry;
+  };
+}
+
+/** `ath` of a token (RFC 9449 §4.2): a client sends the same token many times, so recent ones are remembered. */
+function tokenHashes(limit = 1000): (token: string) => Promise<string> {
+  const hashes = new Map<string, string>();
+  return async (token) => {
+    const cached = hashes.get(token);
+    if (cached !== undefined) return cached;
+    const hash = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
+    if (hashes.size >= limit) hashes.delete(hashes.keys().next().value as string);
+    hashes.set(token, hash);
+    return hash;
   };
 }
 
@@ -165,17 +185,11 @@ async function readProof(request: Request, algorithms: readonly string[], keyFor
   const jwk = header.jwk as JWK | undefined;
   if (typeof jwk !== "object" || jwk === null) return refused("the DPoP proof carries no jwk");
   if (PRIVATE_MEMBERS.some((m) => m in jwk)) return refused("the DPoP proof's jwk must be a public key");
-  let jkt: string;
+  const resolved = await keyFor(jwk, header.alg);
+  if (typeof resolved === "string") return refused(resolved);
   try {
-    jkt = await calculateJwkThumbprint(jwk, "sha256");
-  } catch {
-    return refused("the DPoP proof's jwk is not a usable public key");
-  }
-  const key = await keyFor(jwk, header.alg, jkt);
-  if (typeof key === "string") return refused(key);
-  try {
-    const { payload } = await jwtVerify(proof, key, { typ: "dpop+jwt", algorithms: [...algorithms] });
-    return { ok: true, payload, jkt };
+    const { payload } = await jwtVerify(proof, resolved.key, { typ: "dpop+jwt", algorithms: [...algorithms] });
+    return { ok: true, payload, jkt: resolved.jkt };
   } catch (error) {
     return refused(describe(error));
   }
@@ -189,6 +203,7 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
   }
   const window = options.windowSeconds ?? 300;
   const keyFor = keyCache();
+  const athOf = tokenHashes();
   const replay = (options.replay ?? memoryReplayStore(options.memoryEntries)) as DpopReplayStore<unknown>;
   const nonces = options.nonce ? nonceIssuer(options.nonce.secret, options.nonce.lifetimeSeconds ?? 300) : undefined;
 
@@ -207,8 +222,7 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
       const description = nonce === undefined ? "this resource requires a DPoP nonce" : "the DPoP nonce is not current";
       return { ok: false, description, nonce: await nonces.issue() };
     }
-    const expected = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
-    if (ath !== expected) return refused("the DPoP proof's ath is not the hash of this access token");
+    if (ath !== (await athOf(token))) return refused("the DPoP proof's ath is not the hash of this access token");
     // Last: a proof only counts as used once it is otherwise valid, so forged ones cannot fill the cache.
     if (!(await replay.use(`${read.jkt}:${jti}`, iat + window, env))) return refused("this DPoP proof was already used");
     return { ok: true, jkt: read.jkt };
