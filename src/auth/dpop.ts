@@ -151,17 +151,9 @@ function keyCache(limit = 1000): KeyFor {
   };
 }
 
-/** `ath` of a token (RFC 9449 §4.2): a client sends the same token many times, so recent ones are remembered. */
-function tokenHashes(limit = 1000): (token: string) => Promise<string> {
-  const hashes = new Map<string, string>();
-  return async (token) => {
-    const cached = hashes.get(token);
-    if (cached !== undefined) return cached;
-    const hash = base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
-    if (hashes.size >= limit) hashes.delete(hashes.keys().next().value as string);
-    hashes.set(token, hash);
-    return hash;
-  };
+/** `ath` of a token (RFC 9449 §4.2). Not cached: a token is kept no longer than its request. */
+async function athOf(token: string): Promise<string> {
+  return base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
 }
 
 type ReadProof = { ok: true; payload: Record<string, unknown>; jkt: string } | { ok: false; description: string };
@@ -203,7 +195,6 @@ export function dpopVerifier<Env = unknown>(options: DpopVerifierOptions<Env> = 
   }
   const window = options.windowSeconds ?? 300;
   const keyFor = keyCache();
-  const athOf = tokenHashes();
   const replay = (options.replay ?? memoryReplayStore(options.memoryEntries)) as DpopReplayStore<unknown>;
   const nonces = options.nonce ? nonceIssuer(options.nonce.secret, options.nonce.lifetimeSeconds ?? 300) : undefined;
 
