@@ -28,13 +28,22 @@ const ALLOW_HEADERS = [
   "Content-Type",
   "Accept",
   "Authorization",
+  // RFC 9449: the proof a DPoP-bound token travels with.
+  "DPoP",
   HEADER_SESSION_ID,
   HEADER_PROTOCOL_VERSION,
   HEADER_LAST_EVENT_ID,
   HEADER_MCP_METHOD,
   HEADER_MCP_NAME,
 ].join(", ");
-const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authenticate", HEADER_MCP_METHOD, HEADER_MCP_NAME].join(", ");
+const EXPOSE_HEADERS = [
+  HEADER_SESSION_ID,
+  HEADER_PROTOCOL_VERSION,
+  "WWW-Authenticate",
+  "DPoP-Nonce",
+  HEADER_MCP_METHOD,
+  HEADER_MCP_NAME,
+].join(", ");
 
 /**
  * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
