@@ -25,11 +25,8 @@ export function toFormRequest(schema: SchemaInput): FormRequest {
   const standard = isStandard(schema) || (typeof schema === "object" && schema !== null && Object.values(schema).some(isStandard));
   const compiled = standard ? compileSchema(schema, "input", "elicitation schema") : undefined;
   const json = compiled ? { ...compiled.json } : (schema as Record<string, unknown>);
-  // A generated schema names its dialect and forbids extra keys: neither is part of the spec's flat subset.
-  if (compiled) {
-    delete json.$schema;
-    delete json.additionalProperties;
-  }
+  // A generated schema forbids extra keys, which is not part of the spec's flat subset (compileSchema drops its `$schema`).
+  if (compiled) delete json.additionalProperties;
   const problem = checkElicitationSchema(json);
   if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
   return { requestedSchema: json, schema: compiled };
