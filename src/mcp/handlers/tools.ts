@@ -1,5 +1,5 @@
 /** tools/list and tools/call (2025-06-18 "Tools"). */
-import { CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import { CLIENT_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch-context";
@@ -14,8 +14,17 @@ import type { EdgeEnv } from "../../env";
 import type { CallToolResult } from "../types";
 import { isObject } from "../../jsonrpc/parse";
 
+/**
+ * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
+ * so a 2025 client could never call it (it would see a tool that always fails).
+ */
+function offeredIn(era: HandlerContext<unknown>["era"], tool: { task: { support: string } | undefined }): boolean {
+  return era === "2026" || tool.task?.support !== "required";
+}
+
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  const all = (await enabledOnly(dc.server.tools.values(), hc)).map((t) => t.listing);
+  const offered = [...dc.server.tools.values()].filter((t) => offeredIn(hc.era, t));
+  const all = (await enabledOnly(offered, hc)).map((t) => t.listing);
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }
@@ -47,7 +56,12 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     if (task) return task;
   }
   // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
-  if (tool.task?.support === "required") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
+  // On 2026-07-28 the client can declare the extension (-32021 says how); a 2025-era client cannot,
+  // and 2025-11-25 "Tasks" answers a task-required tool called without a task with -32601.
+  if (tool.task?.support === "required") {
+    if (hc.era === "2026") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
+    throw new RpcError(METHOD_NOT_FOUND, `Tool "${name}" runs only as a task, which this protocol version does not offer`);
+  }
 
   const checked = await tool.input.validate(rawArgs);
   if (!checked.ok) {
