@@ -106,6 +106,21 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
     )
 
     .interactiveTool(
+      "connect_account",
+      {
+        description:
+          "Sends the user to a page outside the client (URL mode elicitation) to connect an account; needs the client's elicitation.url capability.",
+        annotations: { readOnlyHint: true, openWorldHint: true },
+      },
+      async (_args, ctx) => {
+        const answer = await ctx.elicitUrl("Connect your example.com account", "https://example.com/connect?from=mcp-edge-demo", {
+          key: "connect",
+        });
+        return { content: [text(`User ${answer.action === "accept" ? "agreed to open" : `answered ${answer.action} to`} the page`)] };
+      },
+    )
+
+    .interactiveTool(
       "test_elicitation_sep1034_defaults",
       {
         description:

@@ -80,7 +80,8 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
   elicit<const S extends SchemaInput>(message: string, requestedSchema: S, options?: AskOptions): Promise<ElicitResult<ElicitContent<S>>>;
   /**
    * Sends the user to a URL for an interaction that must not pass through the client (URL
-   * mode elicitation, 2025-11-25): "accept" means the user agreed to open it, not that they finished.
+   * mode elicitation, 2025-11-25 and 2026-07-28): "accept" means the user agreed to open it, not
+   * that they finished. Refused unless the client declared `elicitation.url` (2026: on this request).
    */
   elicitUrl(message: string, url: string, options?: ElicitUrlOptions & AskOptions): Promise<UrlElicitResult>;
   /** The client's roots (`roots/list`). */
@@ -195,7 +196,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(base.session?.clientCapabilities ?? {}, "form");
+      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "form", base.era);
       const result = checkElicitResult(
         await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
       );
@@ -203,7 +204,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async elicitUrl(message, url, options = {}) {
       const { key, ...urlOptions } = options;
-      const params = urlElicitationParams(message, url, urlOptions);
+      const params = urlElicitationParams(message, url, urlOptions, base.era);
       if (base.protocolVersion < "2025-11-25") {
         throw new RpcError(
           CAPABILITY_UNAVAILABLE,
@@ -211,7 +212,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
         );
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(base.session?.clientCapabilities ?? {}, "url");
+      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "url", base.era);
       const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
       return { action };
     },
