@@ -29,6 +29,7 @@ export type {
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
 export type { CacheHint } from "./mcp/caching";
+export type { Icon } from "./mcp/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";

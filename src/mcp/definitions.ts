@@ -10,6 +10,7 @@ import type { CacheHint, ResolvedCacheHint } from "./caching";
 import type { ExtensionSettings } from "./extensions";
 import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "../tasks/model";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
+import type { Icon } from "./icons";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -17,6 +18,12 @@ export interface ServerConfig {
   name: string;
   version: string;
   title?: string;
+  /** What this server does, for people choosing it (server info, Server Card). */
+  description?: string;
+  /** Icons a client may show for this server (SEP-973), in initialize, server/discover and the Server Card. */
+  icons?: Icon[];
+  /** The server's website (SEP-973 `websiteUrl`), an absolute http(s) URL. */
+  websiteUrl?: string;
   /** Sent in the initialize result: how a model should use this server. */
   instructions?: string;
   /** Items per page on every list method (default 100). */
@@ -41,6 +48,8 @@ export type EnabledPredicate<Env> = (ctx: HandlerContext<Env>) => Awaitable<bool
 export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined, Env = unknown> {
   title?: string;
   description: string;
+  /** Icons a client may show beside the tool (SEP-973). */
+  icons?: Icon[];
   /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
   input?: I;
   /** Declares `outputSchema`; results must then carry matching `structuredContent`. */
@@ -116,6 +125,8 @@ export interface ResourceConfig<Env> {
   description?: string;
   mimeType?: string;
   size?: number;
+  /** Icons a client may show beside the resource or template (SEP-973). */
+  icons?: Icon[];
   annotations?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
   /** Completions for template variables (templates only). */
@@ -163,6 +174,8 @@ export interface PromptArgument<Env> {
 export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   title?: string;
   description: string;
+  /** Icons a client may show beside the prompt (SEP-973). */
+  icons?: Icon[];
   arguments?: A;
   _meta?: Record<string, unknown>;
   enabled?: EnabledPredicate<Env>;

@@ -18,6 +18,7 @@ import {
 import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
 import { resolveTaskOption } from "../tasks/model";
 import type { GetPromptResult, Implementation } from "./types";
+import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -41,7 +42,10 @@ import type {
 export * from "./definitions";
 
 export class ServerDefinition<Env = unknown> {
+  /** The server's full info (initialize's serverInfo, server/discover, the Server Card): icons and website included. */
   readonly info: Implementation;
+  /** name, version and title only: what every other 2026 result carries in `_meta`, kept small. */
+  readonly identity: Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly listChanged: boolean;
@@ -58,9 +62,13 @@ export class ServerDefinition<Env = unknown> {
 
   constructor(config: ServerConfig) {
     if (!config.name || !config.version) throw new TypeError("defineServer: name and version are required");
-    this.info = config.title
-      ? { name: config.name, version: config.version, title: config.title }
-      : { name: config.name, version: config.version };
+    const info: Implementation = { name: config.name, version: config.version };
+    if (config.title !== undefined) info.title = config.title;
+    this.identity = { ...info };
+    if (config.description !== undefined) info.description = config.description;
+    if (config.icons !== undefined) info.icons = checkIcons(config.icons, "defineServer");
+    if (config.websiteUrl !== undefined) info.websiteUrl = checkWebsiteUrl(config.websiteUrl, "defineServer");
+    this.info = info;
     this.instructions = config.instructions;
     this.pageSize = config.pageSize ?? 100;
     this.listChanged = config.listChanged ?? false;
@@ -121,6 +129,7 @@ export class ServerDefinition<Env = unknown> {
       name,
       title: config.title,
       description: config.description,
+      icons: iconsOf(config.icons, `tool "${name}"`),
       inputSchema: input.json,
       outputSchema: output?.json,
       annotations: config.annotations,
@@ -157,6 +166,7 @@ export class ServerDefinition<Env = unknown> {
       description: config.description,
       mimeType: config.mimeType,
       size: config.size,
+      icons: iconsOf(config.icons, `resource "${uri}"`),
       annotations: config.annotations,
       _meta: config._meta,
     });
@@ -186,6 +196,7 @@ export class ServerDefinition<Env = unknown> {
       title: config.title,
       description: config.description,
       mimeType: config.mimeType,
+      icons: iconsOf(config.icons, `resource template "${uriTemplate}"`),
       annotations: config.annotations,
       _meta: config._meta,
     });
@@ -236,6 +247,7 @@ export class ServerDefinition<Env = unknown> {
       name,
       title: config.title,
       description: config.description,
+      icons: iconsOf(config.icons, `prompt "${name}"`),
       arguments:
         args.length > 0
           ? args.map((a) => withoutUndefined({ name: a.name, title: a.title, description: a.description, required: a.required ?? false }))
@@ -275,6 +287,10 @@ export class ServerDefinition<Env = unknown> {
     if (extensions) caps.extensions = extensions;
     return caps;
   }
+}
+
+function iconsOf(icons: unknown, what: string): Icon[] | undefined {
+  return icons === undefined ? undefined : checkIcons(icons, what);
 }
 
 /** Whether a definition is enabled for this request (no predicate: always). */

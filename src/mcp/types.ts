@@ -3,6 +3,8 @@
  * to what handlers produce. Extra fields the spec allows pass through untouched.
  */
 
+import type { Icon } from "./icons";
+
 export type Annotations = { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string };
 type Meta = { _meta?: Record<string, unknown> };
 
@@ -56,6 +58,9 @@ export interface Implementation {
   name: string;
   version: string;
   title?: string;
+  description?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
 }
 
 export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
