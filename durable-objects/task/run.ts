@@ -11,6 +11,7 @@ import { toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
 import type { McpServer } from "../../src/mcp/server";
 import type { CallToolResult } from "../../src/mcp/types";
+import { checkToolOutput } from "../../src/mcp/structured-output";
 import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
 import { isObject } from "../../src/jsonrpc/parse";
@@ -114,21 +115,7 @@ export class TaskRun<Env> {
         statusMessage: "The tool returned an invalid result",
       };
     }
-    if (tool.output && !result.isError) {
-      if (!isObject(result.structuredContent)) {
-        return {
-          status: "completed",
-          result: { ...toolError(`Tool "${record.tool}" declares an outputSchema but returned no structuredContent`) },
-        };
-      }
-      const out = await tool.output.validate(result.structuredContent);
-      if (!out.ok)
-        return {
-          status: "completed",
-          result: { ...toolError(`Tool "${record.tool}" returned structuredContent that does not match its outputSchema: ${out.message}`) },
-        };
-    }
-    return { status: "completed", result: { ...result } };
+    return { status: "completed", result: { ...(await checkToolOutput(record.tool, { ...result }, tool.output)) } };
   }
 
   private context(record: TaskRecord): InteractiveContext<Env> {

@@ -142,6 +142,32 @@ demoServer
       const sum = a + b;
       return { content: [text(`${a} + ${b} = ${sum}`)], structuredContent: { sum } };
     },
+  )
+
+  // SEP-2106: structured output of any JSON type. 2025-era clients get these wrapped as { result }.
+  .tool(
+    "split_words",
+    {
+      description: "Splits text into words; the structured result is an array (its JSON text is added for clients that read only text).",
+      input: z.object({ text: z.string().max(10_000).describe("The text to split") }),
+      output: z.array(z.string()),
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    ({ text: value }) => ({ content: [], structuredContent: value.split(/\s+/).filter((word) => word.length > 0) }),
+  )
+
+  .tool(
+    "count_words",
+    {
+      description: "Counts the words in a text; the structured result is a bare integer.",
+      input: z.object({ text: z.string().max(10_000).describe("The text to count") }),
+      output: z.number().int(),
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    ({ text: value }) => {
+      const count = value.split(/\s+/).filter((word) => word.length > 0).length;
+      return { content: [text(`${count} words`)], structuredContent: count };
+    },
   );
 
 // Interactive tools, then resources and prompts (registration order is listing order).

@@ -52,7 +52,10 @@ export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaI
   icons?: Icon[];
   /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
   input?: I;
-  /** Declares `outputSchema`; results must then carry matching `structuredContent`. */
+  /**
+   * Declares `outputSchema` (any JSON Schema: an object, an array, a primitive; SEP-2106); results
+   * must then carry matching `structuredContent`. A non-object one reaches 2025-era clients wrapped as `{ result }`.
+   */
   output?: O;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
@@ -102,6 +105,10 @@ export interface ToolDefinition<Env> {
   interactive: boolean;
   /** The tools/list entry, computed once. */
   listing: Record<string, unknown>;
+  /** The entry 2025-era clients get: `listing`, or a copy whose non-object outputSchema is wrapped as `{ result }`. */
+  legacyListing: Record<string, unknown>;
+  /** Whether the output schema is wrapped toward 2025-era clients (their structuredContent is then `{ result }`). */
+  outputWrapped: boolean;
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;

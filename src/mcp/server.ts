@@ -19,6 +19,7 @@ import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps"
 import { resolveTaskOption } from "../tasks/model";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
+import { hasObjectRoot, wrapOutputSchema } from "./structured-output";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -123,7 +124,6 @@ export class ServerDefinition<Env = unknown> {
     const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`);
     if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
     const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`) : undefined;
-    if (output && output.json.type !== "object") throw new TypeError(`tool "${name}": the output schema must have type "object"`);
     const task = resolveTaskOption(name, config.task);
     const listing = withoutUndefined({
       name,
@@ -135,10 +135,26 @@ export class ServerDefinition<Env = unknown> {
       annotations: config.annotations,
       _meta: config.ui ? toolUiMeta(name, config.ui, config._meta) : config._meta,
     });
+    // SEP-2106: any output schema on 2026-07-28; the 2025 wire needs an object root.
+    const outputWrapped = output !== undefined && !hasObjectRoot(output.json);
+    const legacyListing = output && outputWrapped ? { ...listing, outputSchema: wrapOutputSchema(output.json) } : listing;
     const cache = resolveCacheHint(config.cache, `tool "${name}"`);
     const headerParams = headerParamsOf(input.json, `tool "${name}"`);
     if (task && !this.extensions.has(TASKS_EXTENSION)) this.extension(TASKS_EXTENSION);
-    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams, task });
+    this.tools.set(name, {
+      name,
+      interactive,
+      listing,
+      legacyListing,
+      outputWrapped,
+      input,
+      output,
+      handler,
+      enabled: config.enabled,
+      cache,
+      headerParams,
+      task,
+    });
     return this;
   }
 

@@ -31,7 +31,8 @@ export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceL
 
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** Any JSON value (SEP-2106); checked against the tool's outputSchema when it declares one. */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }

@@ -13,6 +13,7 @@ import { runAsTaskIfChosen } from "../../tasks/lane";
 import type { EdgeEnv } from "../../env";
 import type { CallToolResult } from "../types";
 import { isObject } from "../../jsonrpc/parse";
+import { checkToolOutput, toLegacyResult } from "../structured-output";
 
 /**
  * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
@@ -24,7 +25,8 @@ function offeredIn(era: HandlerContext<unknown>["era"], tool: { task: { support:
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const offered = [...dc.server.tools.values()].filter((t) => offeredIn(hc.era, t));
-  const all = (await enabledOnly(offered, hc)).map((t) => t.listing);
+  // SEP-2106: a non-object outputSchema is listed wrapped as { result } on the 2025 wire.
+  const all = (await enabledOnly(offered, hc)).map((t) => (hc.era === "2026" ? t.listing : t.legacyListing));
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }
@@ -94,12 +96,6 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   if (!isObject(result) || !Array.isArray(result.content)) {
     throw new Error(`tool "${name}" returned something other than a CallToolResult`);
   }
-  if (tool.output && !result.isError) {
-    if (!isObject(result.structuredContent)) {
-      return { ...toolError(`Tool "${name}" declares an outputSchema but returned no structuredContent`) };
-    }
-    const out = await tool.output.validate(result.structuredContent);
-    if (!out.ok) return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${out.message}`) };
-  }
-  return { ...result };
+  const finished = await checkToolOutput(name, { ...result }, tool.output);
+  return { ...(hc.era === "2026" ? finished : toLegacyResult(finished, tool.outputWrapped)) };
 }
