@@ -63,7 +63,10 @@ export function requireElicitationMode(capabilities: ClientCapabilities | undefi
       { requiredCapabilities: { elicitation: { [mode]: {} } } },
     );
   }
-  throw new RpcError(CAPABILITY_UNAVAILABLE, `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`);
+  throw new RpcError(
+    CAPABILITY_UNAVAILABLE,
+    `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`,
+  );
 }
 
 /** The params of a URL mode request in its era's shape; the URL must be absolute http(s). */
