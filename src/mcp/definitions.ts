@@ -143,6 +143,42 @@ export interface ResourceConfig<Env> {
   cache?: CacheHint;
 }
 
+/** A resource a template's `list` names (a `resources/list` entry); `uri` must match the template. */
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Defaults to the template's mimeType. */
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a template's `list` gets: the request's context, its own cursor from the page before, and the page size. */
+export interface TemplateListContext<Env> extends HandlerContext<Env> {
+  /** The `nextCursor` this callback returned for the previous page; undefined for its first page. */
+  cursor: string | undefined;
+  /** How many entries the current page still has room for (a hint: a longer page is served whole). */
+  pageSize: number;
+}
+
+/** A page of a template's resources: `nextCursor` (opaque, at most 1024 characters) when it has more. */
+export interface TemplateListPage {
+  resources: ListedResource[];
+  nextCursor?: string;
+}
+
+export interface ResourceTemplateConfig<Env> extends ResourceConfig<Env> {
+  /**
+   * The resources this template currently names, listed in `resources/list` after the static
+   * resources: all of them (an array, paginated by mcp-edge) or one page at a time (`nextCursor`).
+   */
+  list?: (ctx: TemplateListContext<Env>) => Awaitable<ListedResource[] | TemplateListPage>;
+}
+
 /** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
 export type ReadResult = ResourceContentsInput | ResourceContentsInput[];
 export type ResourceContentsInput =
@@ -168,6 +204,8 @@ export interface ResourceTemplateDefinition<Env> {
   enabled: EnabledPredicate<Env> | undefined;
   cache: ResolvedCacheHint;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
+  /** Feeds `resources/list` with the resources the template names. */
+  list: ResourceTemplateConfig<Env>["list"];
 }
 
 export interface PromptArgument<Env> {

@@ -26,7 +26,8 @@ function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): Resolved
     case "prompts/list":
       return combineHints(server.prompts.values(), NO_CACHE);
     case "resources/list":
-      return combineHints(server.resources.values(), NO_CACHE);
+      // Templates with a `list` feed this list too: the least cacheable of all its sources.
+      return combineHints([...server.resources.values(), ...server.templates.filter((t) => t.list)], NO_CACHE);
     case "resources/templates/list":
       return combineHints(server.templates, NO_CACHE);
     case "resources/read": {

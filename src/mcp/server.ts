@@ -34,6 +34,7 @@ import type {
   ServerConfig,
   ToolArgs,
   ResourceDefinition,
+  ResourceTemplateConfig,
   ResourceTemplateDefinition,
   ToolConfig,
   ToolDefinition,
@@ -197,9 +198,14 @@ export class ServerDefinition<Env = unknown> {
     return this;
   }
 
-  /** A family of resources named by an RFC 6570 template, e.g. `notes://{id}`. */
-  resourceTemplate(uriTemplate: string, config: ResourceConfig<Env>, read: ResourceTemplateDefinition<Env>["read"]): this {
+  /**
+   * A family of resources named by an RFC 6570 template, e.g. `notes://{id}`; with `list`, the
+   * resources it currently names also appear in `resources/list`.
+   */
+  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig<Env>, read: ResourceTemplateDefinition<Env>["read"]): this {
     if (!config.name) throw new TypeError(`resource template "${uriTemplate}": a name is required`);
+    if (config.list !== undefined && typeof config.list !== "function")
+      throw new TypeError(`resource template "${uriTemplate}": list must be a function`);
     const template = compileUriTemplate(uriTemplate);
     if (template.variables.length === 0) throw new TypeError(`resource template "${uriTemplate}" has no {variables}; use resource()`);
     for (const variable of Object.keys(config.complete ?? {})) {
@@ -225,6 +231,7 @@ export class ServerDefinition<Env = unknown> {
       enabled: config.enabled,
       cache,
       read,
+      list: config.list,
     });
     return this;
   }
