@@ -99,6 +99,51 @@ export interface CreateMessageResult {
   [key: string]: unknown;
 }
 
+/** The model asks to call one of the request's tools (sampling with tools, SEP-1577). */
+export type ToolUseContent = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> } & Meta;
+/** The server's answer to a `tool_use`, sent back in the next sampling request's messages. */
+export type ToolResultContent = {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+} & Meta;
+export type SamplingContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
+/** A tool the client's model may call during one sampling request; it need not be one of the server's tools. */
+export interface SamplingTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A sampling/createMessage request with tools (SEP-1577): messages may carry tool_use and tool_result blocks. */
+export interface CreateMessageWithToolsParams {
+  messages: { role: Role; content: SamplingContentBlock | SamplingContentBlock[] }[];
+  maxTokens: number;
+  tools: SamplingTool[];
+  /** "auto" (default): the model decides; "required": it must call a tool; "none": it must not. */
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The answer to a request with tools: always a list of blocks; `stopReason: "toolUse"` when it holds tool_use blocks to run. */
+export interface CreateMessageWithToolsResult {
+  role: Role;
+  content: SamplingContentBlock[];
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
 export type ElicitResult<Content = Record<string, string | number | boolean | string[]>> =
   | { action: "accept"; content: Content }
   | { action: "decline" }
