@@ -45,6 +45,7 @@ export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
+export type { DiscoveryOptions } from "./http/discovery";
 export {
   TASKS_EXTENSION,
   UI_EXTENSION,
