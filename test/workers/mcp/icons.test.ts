@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEMO_ICONS } from "../../../src/demo/assets";
-import { dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 import { text } from "../../../src/mcp/content";
 import { initializeParams, post } from "../../helpers/mcp";
@@ -17,15 +17,11 @@ const SVG = { src: "data:image/svg+xml;base64,PHN2Zy8+", sizes: ["any"] };
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 async function list(server: McpServer, method: string): Promise<Record<string, unknown>> {
-  const dc: DispatchContext<unknown> = {
+  const dc: DispatchContext<unknown> = dispatchContext(
     server,
-    env: {},
-    sessions: false,
-    session: undefined,
-    protocolVersion: "2025-11-25",
-    channel: undefined,
-    ops: undefined,
-  };
+    {},
+    { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-11-25" },
+  );
   const reply = await dispatchRequest({ kind: "request", id: 1, method, params: {} }, dc, new AbortController().signal);
   if (reply.kind !== "result") throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
   return reply.result;

@@ -7,7 +7,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
-import { dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 
 const seenByPaged: { cursor: string | undefined; pageSize: number }[] = [];
@@ -42,15 +42,11 @@ const server = defineServer({ name: "listing", version: "1", pageSize: 2 })
   }));
 
 function dispatch(target: McpServer, method: string, params?: Record<string, unknown>): Promise<ResponseMessage> {
-  const dc: DispatchContext<unknown> = {
-    server: target,
-    env: {},
-    sessions: false,
-    session: undefined,
-    protocolVersion: "2025-11-25",
-    channel: undefined,
-    ops: undefined,
-  };
+  const dc: DispatchContext<unknown> = dispatchContext(
+    target,
+    {},
+    { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-11-25" },
+  );
   return dispatchRequest({ kind: "request", id: 1, method, params }, dc, new AbortController().signal);
 }
 

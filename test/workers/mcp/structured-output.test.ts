@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { text } from "../../../src/mcp/content";
-import { dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
 import { compileSchema } from "../../../src/mcp/schema";
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 import { wrapOutputSchema } from "../../../src/mcp/structured-output";
@@ -73,7 +73,7 @@ describe("on a 2025-11-25 session", () => {
 });
 
 function context(server: McpServer, protocolVersion: "2025-11-25" | "2025-06-18" = "2025-11-25"): DispatchContext<unknown> {
-  return { server, env: {}, sessions: false, session: undefined, protocolVersion, channel: undefined, ops: undefined };
+  return dispatchContext(server, {}, { era: "2025", sessions: false, session: undefined, protocolVersion });
 }
 
 async function callOn(server: McpServer, name: string): Promise<CallToolResult> {
