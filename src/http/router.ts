@@ -227,7 +227,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     const pathname = new URL(request.url).pathname;
     const discovered = discovery?.paths.has(pathname) === true;
     if (fallthrough && !paths.all.has(pathname) && !discovered) return undefined;
-    // Discovery documents are public metadata for any page (docs/discovery.md "CORS Requirements"):
+    // Discovery documents are public metadata for any page (the Server Card extension's CORS requirements):
     // the Host check still applies, the Origin check does not.
     if (discovery && discovered) {
       const host = checkHostAndOrigin(request, { ...policyFor(env), allowedOrigins: ["*"] });
