@@ -40,7 +40,7 @@ export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferS
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
-export type { McpSessionObject } from "../durable-objects/mcp-session";
+export type { McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";

@@ -22,7 +22,7 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
-import { forwardRequest } from "../../durable-objects/protocol";
+import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
 
 const ALLOW_HEADERS = [

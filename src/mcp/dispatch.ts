@@ -18,7 +18,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
 
-export { dispatchContext, type DispatchContext, type MethodHandler, type SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type LaneContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),

@@ -12,7 +12,7 @@ import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
-import { dispatchContext, dispatchRequest, isModernMethod } from "../mcp/dispatch";
+import { dispatchContext, dispatchRequest, isModernMethod, type LaneContext } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
 import { MrtrRound } from "../mcp/mrtr";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
@@ -21,7 +21,7 @@ import { json } from "../wire/json";
 import { answerStatus, refuseModern } from "../wire/refusals";
 import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
-import { ModernReply } from "./modern-reply";
+import { WorkerReply } from "./worker-reply";
 import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
@@ -48,7 +48,7 @@ export function warnIfNoStateSecret(rt: object, env: unknown): void {
 }
 
 /** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
-export async function serveModern<Env extends EdgeEnv>(
+export async function serve2026<Env extends EdgeEnv>(
   headers: Headers,
   message: RequestMessage,
   envelope: RequestEnvelope,
@@ -56,9 +56,47 @@ export async function serveModern<Env extends EdgeEnv>(
   rt: EdgeRuntime<Env>,
   principal?: Principal,
 ): Promise<Response> {
+  const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
+  if (before) return before;
+  let round: MrtrRound;
+  try {
+    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
+    round = await MrtrRound.open(message, settings);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    return jsonAnswer(errorMessage(message.id, error.toJSON()));
+  }
+  const lane: Lane2026 = {
+    era: "2026",
+    envelope,
+    supportedVersions: servedVersions(rt.options),
+    principal,
+    tasks: taskLane(rt.server, env),
+  };
+  // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
+  // (A JSON answer has no stream the client could close, so its signal never aborts.)
+  if (!isInteractiveCall(message, rt.server)) {
+    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new AbortController().signal));
+  }
+  return runInteractive(message, lane, round, env, rt);
+}
+
+type Lane2026 = Extract<LaneContext, { era: "2026" }>;
+
+/**
+ * What is answered before any handler runs: an unknown or removed method (404 -32601, 2026-07-28
+ * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
+ * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
+ */
+async function beforeDispatch<Env extends EdgeEnv>(
+  headers: Headers,
+  message: RequestMessage,
+  envelope: RequestEnvelope,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal: Principal | undefined,
+): Promise<Response | undefined> {
   const id = message.id;
-  // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
-  // subscriptions/listen is not a core method: the hub serves it (basic/patterns/subscriptions.mdx).
   const listen = message.method === "subscriptions/listen";
   if (!listen && !isModernMethod(message.method)) return refuseModern({ reason: "modern-method-not-found", method: message.method }, id);
   if (principal && rt.options.auth) {
@@ -75,40 +113,33 @@ export async function serveModern<Env extends EdgeEnv>(
       tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
     if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
   }
-  let round: MrtrRound;
-  try {
-    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
-    round = await MrtrRound.open(message, settings);
-  } catch (error) {
-    if (!(error instanceof RpcError)) throw error;
-    return jsonAnswer(errorMessage(id, error.toJSON()));
-  }
+  return undefined;
+}
 
-  const lane = {
-    era: "2026",
-    envelope,
-    supportedVersions: servedVersions(rt.options),
-    principal,
-    tasks: taskLane(rt.server, env),
-  } as const;
-  const base = dispatchContext(rt.server, env, lane);
-  // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
-  // (A JSON answer has no stream the client could close, so its signal never aborts.)
-  if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, new AbortController().signal));
-
+/**
+ * An interactive call: its notifications open the Worker's streaming reply, its asks go to the
+ * MRTR round; the answer is its response, or `input_required` once it stopped to ask. Closing the
+ * stream is the client's cancellation (streamable-http.mdx "Cancellation").
+ */
+async function runInteractive<Env extends EdgeEnv>(
+  message: RequestMessage,
+  lane: Lane2026,
+  round: MrtrRound,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+): Promise<Response> {
   const controller = new AbortController();
-  const reply = new ModernReply(rt.options.session.keepAliveMs);
+  const reply = new WorkerReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
     notify: (method, params) => reply.notify(toWire(notification(method, params))),
     request: (method, params, _signal, key) => round.ask(method, params, key),
     closeStream: () => undefined,
     // server/utilities/logging.mdx: no level in _meta, no notifications/message.
-    logLevel: () => envelope.logLevel ?? "none",
+    logLevel: () => lane.envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const dc = dispatchContext(rt.server, env, { ...lane, channel });
-  const done = dispatchRequest(message, dc, controller.signal);
+  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel }), controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
