@@ -8,6 +8,10 @@ export type {
   ServerConfig,
   ToolConfig,
   ResourceConfig,
+  ResourceTemplateConfig,
+  ListedResource,
+  TemplateListContext,
+  TemplateListPage,
   PromptConfig,
   PromptArgument,
   Completer,
@@ -29,6 +33,7 @@ export type {
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
 export type { CacheHint } from "./mcp/caching";
+export type { Icon } from "./mcp/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
@@ -40,6 +45,7 @@ export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
+export type { DiscoveryOptions } from "./http/discovery";
 export {
   TASKS_EXTENSION,
   UI_EXTENSION,

@@ -4,6 +4,7 @@
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
+import type { DiscoveryOptions } from "./http/discovery";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -100,6 +101,11 @@ export interface EdgeOptions<Env = unknown> {
   fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
   /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
   tasks?: TaskOptions;
+  /**
+   * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI
+   * Catalog at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Off by default.
+   */
+  discovery?: DiscoveryOptions;
 }
 
 export interface ResolvedSessionOptions {
@@ -135,6 +141,8 @@ export interface ResolvedOptions {
   eras: { legacy: boolean; modern: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
+  /** Checked against the server definition when the router is built (http/discovery.ts). */
+  discovery: DiscoveryOptions | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -202,5 +210,6 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),
+    discovery: o.discovery,
   };
 }
