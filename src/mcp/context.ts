@@ -125,6 +125,15 @@ export interface Channel {
   readonly clientCapabilities?: ClientCapabilities;
 }
 
+/**
+ * The one place an ask reads what the client declared: a task's own creator's capabilities when
+ * its channel carries them, else the handler context's (the request's on 2026-07-28, the
+ * session's on 2025; dispatch-context.ts decides which).
+ */
+function declaredBy(ctx: HandlerContext<unknown>, channel: Channel): ClientCapabilities | undefined {
+  return channel.clientCapabilities ?? ctx.clientCapabilities;
+}
+
 function requireCapability(
   ctx: HandlerContext<unknown>,
   channel: Channel,
@@ -134,7 +143,7 @@ function requireCapability(
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
-  const declared = (channel.clientCapabilities ?? ctx.clientCapabilities)?.[capability];
+  const declared = declaredBy(ctx, channel)?.[capability];
   if (declared === undefined || declared === null) {
     // 2026-07-28 basic/index.mdx: a capability the request did not declare is -32021 (HTTP 400), naming it.
     if (ctx.era === "2026") {
@@ -171,7 +180,7 @@ function toSingleBlock(answer: SampledMessage): CreateMessageResult {
  * that did not declare `sampling.tools` — on 2026-07-28 in this request's capabilities (-32021 naming it).
  */
 function requireSamplingTools(ctx: HandlerContext<unknown>, channel: Channel): void {
-  const sampling = (channel.clientCapabilities ?? ctx.clientCapabilities)?.sampling;
+  const sampling = declaredBy(ctx, channel)?.sampling;
   const tools = typeof sampling === "object" && sampling !== null ? (sampling as Record<string, unknown>).tools : undefined;
   if (typeof tools === "object" && tools !== null) return;
   if (ctx.era === "2026") {
@@ -202,12 +211,11 @@ function checkSamplingTools(params: Record<string, unknown>): void {
   }
 }
 
-/** Builds an interactive context over a lane's channel. */
-export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
+/** `progress` and `log`: the notifications an interactive handler sends about its request. */
+function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<InteractiveContext, "progress" | "log"> {
   const progressToken = base.meta?.progressToken;
   let lastProgress = -Infinity;
   return {
-    ...base,
     async progress(progress, total, message) {
       if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
       // 2025-06-18 "Progress": the progress value MUST increase with each notification.
@@ -228,6 +236,14 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       if (logger !== undefined) params.logger = logger;
       await channel.notify("notifications/message", params);
     },
+  };
+}
+
+/** Builds an interactive context over a lane's channel. */
+export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
+  return {
+    ...base,
+    ...notifier(base, channel),
     sample: (async (params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions) => {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
       const withTools = params.tools !== undefined || params.toolChoice !== undefined;
@@ -242,7 +258,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "form", base.era);
+      requireElicitationMode(declaredBy(base, channel), "form", base.era);
       const result = checkElicitResult(
         await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
       );
@@ -258,7 +274,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
         );
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "url", base.era);
+      requireElicitationMode(declaredBy(base, channel), "url", base.era);
       const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
       return { action };
     },
