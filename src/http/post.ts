@@ -42,10 +42,11 @@ export async function handlePost<Env>(
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
   if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);
-  if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
+  if (!parsed.ok)
+    return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
     return refuse(
-      { reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message },
+      { reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600 | -32602, message: parsed.entry.error.message },
       parsed.entry.id,
     );
   }

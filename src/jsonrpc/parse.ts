@@ -3,7 +3,7 @@
  * `Message`. A batch element that is not a valid message becomes an `invalid` entry so the
  * batch can still be answered element by element (JSON-RPC 2.0 §6).
  */
-import { INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
+import { INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
 import type { ErrorObject, Message, Params, RequestId } from "./messages";
 
 export type ParsedEntry = { ok: true; message: Message } | { ok: false; error: RpcError; id: RequestId | null };
@@ -13,21 +13,87 @@ export type ParsedBody =
   | { ok: true; batch: true; entries: ParsedEntry[] }
   | { ok: false; error: RpcError };
 
-/** Parses a POST body. Malformed JSON is -32700; an empty batch or a non-object is -32600. */
+/**
+ * The deepest nesting a message may have, counting the message object itself as 1 (so a
+ * `tools/call`'s `arguments` object is at 3 and may hold 61 more levels). Past it the message
+ * is refused with -32602 and its id before anything walks it: digests, canonical forms, schema
+ * validators, Workers RPC and storage all see only bounded JSON (README "Limits").
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The deepest nesting of `[`/`{` in JSON text, stopping as soon as it passes `limit`: one pass
+ * over the characters, strings skipped, nothing allocated (the common, shallow body pays ~1 ns a byte).
+ */
+export function exceedsDepth(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote (a backslash escapes the next character).
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Whether a decoded value nests deeper than `limit` (the message itself is level 1); iterative. */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function tooDeep(value: unknown): ParsedEntry {
+  const id = isObject(value) ? value.id : null;
+  return {
+    ok: false,
+    error: new RpcError(INVALID_PARAMS, `Invalid params: the message nests deeper than ${MAX_JSON_DEPTH} levels of JSON`),
+    id: isRequestId(id) ? id : null,
+  };
+}
+
+/** One message, refused with -32602 (and its id) when it nests too deep. */
+function parseBounded(value: unknown, deep: boolean): ParsedEntry {
+  return deep && nestsDeeper(value, MAX_JSON_DEPTH) ? tooDeep(value) : parseMessage(value);
+}
+
+/**
+ * Parses a POST body. Malformed JSON is -32700; an empty batch or a non-object is -32600; a
+ * message nesting deeper than MAX_JSON_DEPTH is -32602 with its id (a batch's other elements still run).
+ */
 export function parseBody(text: string): ParsedBody {
   let value: unknown;
   try {
+    // V8's JSON.parse is iterative: any depth parses; it is what walks the result that must be bounded.
     value = JSON.parse(text);
   } catch {
     return { ok: false, error: new RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON") };
   }
+  // A batch adds one level; the text check is exact per message only after decoding.
+  const deep = exceedsDepth(text, MAX_JSON_DEPTH);
   if (Array.isArray(value)) {
     if (value.length === 0) {
       return { ok: false, error: new RpcError(INVALID_REQUEST, "Invalid Request: empty batch") };
     }
-    return { ok: true, batch: true, entries: value.map(parseMessage) };
+    return { ok: true, batch: true, entries: value.map((v) => parseBounded(v, deep)) };
   }
-  return { ok: true, batch: false, entry: parseMessage(value) };
+  return { ok: true, batch: false, entry: parseBounded(value, deep) };
 }
 
 /** A JSON object (not null, not an array): the one narrowing every module shares. */

@@ -27,7 +27,7 @@ export type Refusal =
   | { reason: "not-acceptable"; types: readonly string[] }
   | { reason: "payload-too-large"; limit: number }
   /** The body is not JSON, or JSON but no valid message: the parser's own code and message. */
-  | { reason: "unparsable"; code: typeof PARSE_ERROR | typeof INVALID_REQUEST; message: string }
+  | { reason: "unparsable"; code: typeof PARSE_ERROR | typeof INVALID_REQUEST | typeof INVALID_PARAMS; message: string }
   | { reason: "batch-unsupported"; version: string }
   | { reason: "initialize-in-batch" }
   | { reason: "unsupported-version-header"; value: string; supported: readonly string[] }
