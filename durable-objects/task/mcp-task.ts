@@ -7,7 +7,7 @@
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
  */
 import { DurableObject } from "cloudflare:workers";
-import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "../../src/tasks/contract";
@@ -243,10 +243,10 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     r.status = outcome.status;
     r.lastUpdatedAt = new Date().toISOString();
     if (outcome.status === "completed" && jsonBytes({ ...r, result: outcome.result }) > MAX_TASK_RECORD_BYTES) {
-      // Too large to store means too large to serve: the task fails as the call would have (-32003).
+      // Too large to store means too large to serve: the task fails as the call would have (-31003).
       r.status = "failed";
       r.error = {
-        code: LIMIT_EXCEEDED,
+        code: MODERN_LIMIT_EXCEEDED,
         message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep`,
       };
       r.statusMessage = "The result was too large to keep";

@@ -5,7 +5,7 @@
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
 import type { ClientCapabilities } from "../../src/mcp/types";
-import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
@@ -179,10 +179,10 @@ export class TaskRun<Env> {
     const json = JSON.stringify(params);
     if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES)
       return Promise.reject(
-        new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
       );
     if (this.waiters.size >= MAX_OUTSTANDING_ASKS)
-      return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+      return Promise.reject(new RpcError(MODERN_LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
     const position = this.nextPosition++;
     const store = this.host.store;
     const existing = store.askAt(position);

@@ -9,7 +9,7 @@ import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, modernCode, RpcError } from "../jsonrpc/errors";
 import {
   errorMessage,
   notification,
@@ -39,20 +39,26 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
 /**
- * A client's malformed answer to an ask is -32602 on this era: 2026-07-28 (basic/index.mdx "Error
- * Codes") reserves -32000..-32019 for legacy use, where the 2025 lane reports it as -32007.
+ * The codes of this era (basic/index.mdx "Error Codes" reserves -32000..-32019 for legacy use):
+ * a client's malformed answer to an ask is -32602 where the 2025 lane reports it as -32007, and
+ * a limit is MODERN_LIMIT_EXCEEDED where the 2025 lane says -32003 (the lanes below are shared).
  */
 function modernCodes(response: ResponseMessage): ResponseMessage {
-  if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
-  return errorMessage(response.id, {
-    code: INVALID_PARAMS,
-    message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
-  });
+  if (response.kind !== "error") return response;
+  if (response.error.code === CLIENT_ERROR) {
+    return errorMessage(response.id, {
+      code: INVALID_PARAMS,
+      message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
+    });
+  }
+  const code = modernCode(response.error.code);
+  return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
 }
 
-/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
+/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
-  return json(toWire(response), answerStatus(response));
+  const answer = modernCodes(response);
+  return json(toWire(answer), answerStatus(answer));
 }
 
 function secretOf(env: unknown): unknown {

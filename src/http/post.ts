@@ -14,7 +14,7 @@ import { initialize } from "../mcp/handlers/initialize";
 import { needsSession } from "../mcp/routing";
 import { planAnswer } from "../mcp/answer-plan";
 import { sessionObjectId } from "../mcp/session-id";
-import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
+import { DEFAULT_HEADER_VERSION, isModernVersion, isSupportedVersion } from "../mcp/versions";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, checkProtocolVersionHeader, contentTypeRefusal, readBody } from "./guards";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
@@ -38,7 +38,12 @@ export async function handlePost<Env>(
 ): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
-  if (!body.ok) return early ? refuse(early) : body.response;
+  if (!body.ok) {
+    if (early) return refuse(early);
+    // Unread, the body cannot say its era: a 2026-07-28 version header gets that era's limit code.
+    const modern = isModernVersion(request.headers.get(HEADER_PROTOCOL_VERSION));
+    return modern ? refuseModern({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
+  }
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
   if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);

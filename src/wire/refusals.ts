@@ -12,6 +12,8 @@ import {
   LIMIT_EXCEEDED,
   METHOD_NOT_FOUND,
   MISSING_CLIENT_CAPABILITY,
+  MODERN_LIMIT_EXCEEDED,
+  modernCode,
   type PARSE_ERROR,
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
@@ -162,9 +164,10 @@ export function refusalRow(r: Refusal): RefusalRow {
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
     case "too-many-listen-streams":
+      // subscriptions/listen exists only on 2026-07-28: that era's limit code (errors.ts).
       return {
         status: 429,
-        code: LIMIT_EXCEEDED,
+        code: MODERN_LIMIT_EXCEEDED,
         message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
       };
     case "header-mismatch":
@@ -203,9 +206,13 @@ export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<
   return json({ jsonrpc: "2.0", id, error: errorOf(row) }, row.status, { ...row.headers, ...headers });
 }
 
-/** A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that schema has no `id: null`). */
+/**
+ * A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that
+ * schema has no `id: null`); a limit's code is that era's (MODERN_LIMIT_EXCEEDED, errors.ts).
+ */
 export function refuseModern(r: Refusal, id: RequestId | null | undefined): Response {
-  const row = refusalRow(r);
+  const legacy = refusalRow(r);
+  const row = { ...legacy, code: modernCode(legacy.code) };
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);
 }

@@ -174,30 +174,30 @@ describe("cancellation", () => {
 });
 
 describe("limits", () => {
-  it("refuses arguments over 256 KiB with -32003 before creating a task", async () => {
+  it("refuses arguments over 256 KiB with -31003 before creating a task", async () => {
     const error = await refusal(create("wait", { ms: 1, pad: "x".repeat(300_000) }));
-    expect(error.code).toBe(-32003);
+    expect(error.code).toBe(-31003);
   });
 
-  it("a result too large to keep fails the task with -32003 instead of leaving it working", async () => {
+  it("a result too large to keep fails the task with -31003 instead of leaving it working", async () => {
     const { taskId } = (await create("huge_result")) as { taskId: string };
     expect(await until(taskId, "completed", "failed")).toBe("failed");
-    expect(await get(taskId)).toMatchObject({ status: "failed", error: { code: -32003 } });
+    expect(await get(taskId)).toMatchObject({ status: "failed", error: { code: -31003 } });
   });
 
-  it("a 33rd outstanding ask is refused with -32003 while 32 wait", async () => {
+  it("a 33rd outstanding ask is refused with -31003 while 32 wait", async () => {
     const { taskId } = (await create("ask_many")) as { taskId: string };
     await until(taskId, "input_required");
     expect(inputKeys(await get(taskId))).toHaveLength(32);
     await cancel(taskId);
   });
 
-  it("refuses an answer over 1 MB with -32003", async () => {
+  it("refuses an answer over 1 MB with -31003", async () => {
     const { taskId } = (await create("ask_two")) as { taskId: string };
     await until(taskId, "input_required");
     const [key] = inputKeys(await get(taskId));
     const error = await refusal(update(taskId, { [key as string]: { action: "accept", content: { name: "y".repeat(1_100_000) } } }));
-    expect(error.code).toBe(-32003);
+    expect(error.code).toBe(-31003);
     await cancel(taskId);
   });
 });
