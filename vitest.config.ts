@@ -13,12 +13,14 @@ import { defineConfig } from "vitest/config";
  * `sk-live-FUZZ-SECRET` header values, streams the tests cancel). Hidden and counted, so that
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
-const EXPECTED_CONSOLE = [/\(simulated\)/, /handler failed Error: handler bug/];
+const EXPECTED_CONSOLE = [/\(simulated\)/, /handler failed Error: handler bug/, /^mcp-edge: Server misconfigured: /];
 const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
   /^NOSENTRY SQLite alarm handler canceled/,
   /^exception = .*Application called abortAllDurableObjects\(\)/,
+  // test/misconfigured: objects bound without their migration fail their first SQL call, and workerd says so.
+  /SQL is not enabled for this Durable Object class/,
   // itty-router's published source map names a file it does not ship (vite warns once per file).
   /^Sourcemap for ".*\/itty-router\//,
 ];
@@ -81,6 +83,16 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],
         test: { name: "tasks", include: ["test/tasks/**/*.test.ts"] },
+      },
+      {
+        // The demo's bindings without their [[migrations]] (test/misconfigured/wrangler.toml).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/misconfigured/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "misconfigured", include: ["test/misconfigured/**/*.test.ts"] },
       },
     ],
   },

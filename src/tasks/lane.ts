@@ -16,6 +16,7 @@ import type { EdgeEnv } from "../env";
 import type { InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 import { isObject } from "../jsonrpc/parse";
+import { requireNamespace } from "../http/misconfiguration";
 
 export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -38,15 +39,9 @@ export function decideTaskExecution(
   return tool.task.support === "required" ? missingExtensionError(TASKS_EXTENSION, `tool "${tool.name}" runs only as a task`) : "sync";
 }
 
-/** The task namespace, or an error naming the wrangler.toml lines to add. */
+/** The task namespace, or an error naming the wrangler.toml lines to add (a missing migration too, at the first call). */
 export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
-  const namespace = env.MCP_TASK;
-  if (!namespace) {
-    throw new Error(
-      'mcp-edge: tools with `task` need the MCP_TASK Durable Object binding. Add to wrangler.toml: [[durable_objects.bindings]] name = "MCP_TASK" class_name = "McpTask", and a migration with new_sqlite_classes = ["McpTask"]; export McpTask = edge.TaskObject from your Worker',
-    );
-  }
-  return namespace;
+  return requireNamespace<DurableObjectNamespace<TaskObjectRpc>>(env, "MCP_TASK");
 }
 
 function fromReply(reply: TaskReply): Params {

@@ -223,7 +223,8 @@ describe("MRTR: requestState integrity", () => {
   it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing, and warns once", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const edge = createMcpEdge(demoServer);
+    // No bindings at all: a stateless server, so only the missing secret is wrong.
+    const edge = createMcpEdge(demoServer, { sessions: false });
     const params = { name: "test_input_required_result_elicitation", arguments: {} };
     const res = await edge.worker.fetch!(
       new Request("http://127.0.0.1/mcp", {

@@ -42,7 +42,7 @@ const MODERN_METHODS: Record<string, { params: Record<string, unknown>; places: 
     params: { name: "test_input_required_result_elicitation" },
     places: ["arguments", "meta", "capabilities", "inputResponses", "junkState"],
   },
-  "tools/call#task": { params: { name: "greet" }, places: ["arguments", "meta", "capabilities"] },
+  "tools/call#task": { params: { name: "slow_compute", arguments: { seconds: 0 } }, places: ["arguments", "meta", "capabilities"] },
   "resources/list": { params: {}, places: ["meta", "params"] },
   "resources/templates/list": { params: {}, places: ["meta", "params"] },
   "resources/read": { params: { uri: "test://static-text" }, places: ["meta", "capabilities", "junkState", "params"] },
@@ -77,7 +77,7 @@ function place(params: Record<string, unknown>, where: Place, deep: unknown, cap
   const meta = (p._meta as Record<string, unknown> | undefined) ?? {};
   switch (where) {
     case "arguments":
-      p.arguments = { deep };
+      p.arguments = { ...(p.arguments as Record<string, unknown> | undefined), deep };
       break;
     case "meta":
       p._meta = { ...meta, "x.example/deep": deep };
