@@ -11,7 +11,7 @@ import { toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
 import type { McpServer } from "../../src/mcp/server";
 import type { CallToolResult } from "../../src/mcp/types";
-import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
+import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
 import { isObject } from "../../src/jsonrpc/parse";
 
@@ -26,6 +26,8 @@ export interface RunHost<Env> {
   server: McpServer<Env>;
   env: Env;
   store: TaskStore;
+  /** What the task keeps now (record, asks, answers) in bytes: held under MAX_TASK_STORAGE_BYTES. */
+  storedBytes(): number;
   /** An ask was stored and is outstanding: the task is `input_required`. */
   asked(run: TaskRun<Env>): void;
   /** Progress from the handler, shown as the task's `statusMessage`. */
@@ -180,6 +182,10 @@ export class TaskRun<Env> {
     if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES)
       return Promise.reject(
         new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+      );
+    if (this.host.storedBytes() + jsonBytes(params) > MAX_TASK_STORAGE_BYTES)
+      return Promise.reject(
+        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: the task would keep more than ${MAX_TASK_STORAGE_BYTES} bytes`),
       );
     if (this.waiters.size >= MAX_OUTSTANDING_ASKS)
       return Promise.reject(new RpcError(MODERN_LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));

@@ -30,7 +30,7 @@ import { isInteractiveCall } from "../mcp/routing";
 import type { McpServer } from "../mcp/server";
 import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
-import { answerStatus, refuseModern } from "../wire/refusals";
+import { answerHttp, refuseModern } from "../wire/refusals";
 import { servedVersions } from "./era";
 import { ModernReply } from "./modern-reply";
 import { checkParamHeaders } from "./param-headers";
@@ -55,10 +55,11 @@ function modernCodes(response: ResponseMessage): ResponseMessage {
   return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
 }
 
-/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus); this era's codes. */
+/** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
   const answer = modernCodes(response);
-  return json(toWire(answer), answerStatus(answer));
+  const { status, headers } = answerHttp(answer);
+  return json(toWire(answer), status, headers);
 }
 
 function secretOf(env: unknown): unknown {
@@ -134,6 +135,7 @@ export async function serveModern<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal?: Principal,
+  clientKey?: string,
 ): Promise<Response> {
   const id = message.id;
   // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
@@ -179,6 +181,7 @@ export async function serveModern<Env extends EdgeEnv>(
     channel: undefined,
     ops: undefined,
     principal,
+    clientKey,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)

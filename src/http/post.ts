@@ -21,6 +21,7 @@ import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse, refuseModern } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
+import { clientKey } from "./client-key";
 import { serveModern, warnIfNoStateSecret } from "./modern";
 import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
@@ -69,6 +70,7 @@ export async function handlePost<Env>(
         env as Env & EdgeEnv,
         rt as EdgeRuntime<Env & EdgeEnv>,
         principal,
+        clientKey(request, principal),
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.

@@ -34,6 +34,8 @@ export interface DispatchContext<Env> {
   ops: SessionOps | undefined;
   /** The authenticated principal, when the server has auth. */
   principal?: Principal;
+  /** Who per-client caps count this request against (src/http/client-key.ts); set by the 2026-07-28 lane. */
+  clientKey?: string;
 }
 
 export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;

@@ -53,6 +53,8 @@ export interface CreateTaskRequest {
   tool: string;
   args: Record<string, unknown>;
   principal?: Principal;
+  /** Who the per-client cap on tasks in flight counts this task against (src/http/client-key.ts). */
+  clientKey?: string;
   /** The creating request's declared capabilities (2026-07-28: its `_meta` envelope's). */
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
@@ -87,6 +89,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       tool: request.tool,
       args: request.args,
       principal: request.principal,
+      clientKey: request.clientKey,
       clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
       requestMeta: request.requestMeta,
       gathered: request.gathered,

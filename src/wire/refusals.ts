@@ -53,6 +53,8 @@ export type Refusal =
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
   | { reason: "too-many-listen-streams"; limit: number }
+  /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
+  | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   /** `detail` replaces the list of missing capability names when a plain list would not say enough. */
@@ -170,6 +172,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         code: MODERN_LIMIT_EXCEEDED,
         message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
       };
+    case "too-many-tasks":
+      return {
+        status: 429,
+        code: LIMIT_EXCEEDED,
+        message: `Too many tasks in flight for this client (limit ${r.limit}); retry when one of them has finished`,
+        data: { limit: r.limit, retryAfterSeconds: r.retryAfterSeconds },
+        headers: { "Retry-After": String(r.retryAfterSeconds) },
+      };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
     case "missing-client-capability":
@@ -222,6 +232,21 @@ export function refuseModern(r: Refusal, id: RequestId | null | undefined): Resp
  * refused with its row's status even when a handler found it (basic/index.mdx "Per-request
  * protocol fields"); everything else is 200.
  */
+/**
+ * The status and headers of a JSON answer carrying a handler's response: answerStatus, except an
+ * error carrying `data.retryAfterSeconds` (a per-client cap, "too-many-tasks") is its row's 429
+ * with Retry-After, so the client's HTTP stack sees the back-off too.
+ */
+export function answerHttp(response: ResponseMessage): { status: number; headers: Record<string, string> } {
+  const data =
+    response.kind === "error" ? (response.error.data as { limit?: unknown; retryAfterSeconds?: unknown } | undefined) : undefined;
+  if (typeof data?.retryAfterSeconds === "number" && typeof data.limit === "number") {
+    const row = refusalRow({ reason: "too-many-tasks", limit: data.limit, retryAfterSeconds: data.retryAfterSeconds });
+    return { status: row.status, headers: row.headers ?? {} };
+  }
+  return { status: answerStatus(response), headers: {} };
+}
+
 export function answerStatus(response: ResponseMessage): number {
   if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY)
     return refusalRow({ reason: "missing-client-capability", required: {} }).status;

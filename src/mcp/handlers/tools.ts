@@ -40,6 +40,7 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     }
     const task = await runAsTaskIfChosen(dc.server as never, dc.env as EdgeEnv, tool, rawArgs, {
       principal: hc.principal,
+      clientKey: dc.clientKey,
       clientCapabilities: hc.clientCapabilities,
       requestMeta: hc.meta,
       gathered,
