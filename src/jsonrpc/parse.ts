@@ -22,20 +22,32 @@ export type ParsedBody =
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * The deepest nesting of `[`/`{` in JSON text, stopping as soon as it passes `limit`: one pass
- * over the characters, strings skipped, nothing allocated (the common, shallow body pays ~1 ns a byte).
+ * Whether JSON text nests `[`/`{` deeper than `limit`. Most bodies hold fewer brackets than the
+ * limit in all, which settles it with a few native searches; the others get one pass over the
+ * structure, strings skipped by search too. Node 22 (workerd's V8 family), against JSON.parse of
+ * the same text: 0.2 µs (parse 2.9 µs) for a 200-byte tools/call, 46 µs (125 µs) for 8 KB of 300
+ * objects, 41 µs (2.5 ms) for a 1 MB string, 15 ms (84 ms) for 1.7 MB of 200,000 arrays.
  */
 export function exceedsDepth(text: string, limit: number): boolean {
+  // Brackets inside strings only overcount: fewer than limit + 1 in all cannot nest deeper.
+  let brackets = 0;
+  for (let i = text.indexOf("{"); i !== -1 && brackets <= limit; i = text.indexOf("{", i + 1)) brackets++;
+  for (let i = text.indexOf("["); i !== -1 && brackets <= limit; i = text.indexOf("[", i + 1)) brackets++;
+  if (brackets <= limit) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // A string: skip to its closing quote (a backslash escapes the next character).
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
+      // A string: its closing quote is the next one not escaped by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        if (end === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
       }
+      i = end;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > limit) return true;
     } else if (c === 0x5d || c === 0x7d) {
