@@ -2,7 +2,7 @@
  * The one publish API: server code tells clients that something changed, from any Worker
  * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to the hub,
  * which delivers it to 2026-07-28 listen streams that opted in and to 2025-era sessions that
- * subscribed (README "Subscriptions and the hub").
+ * subscribed (docs/subscriptions.md "Subscriptions and the hub").
  */
 import { DEFAULT_HUB_SHARD, hubObjectId, type ListKind, type PublishEvent, type PublishReport } from "../durable-objects/hub/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";

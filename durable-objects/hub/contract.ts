@@ -5,7 +5,7 @@
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
 
-/** Every server has one hub unless it shards (README "Subscriptions and the hub"). */
+/** Every server has one hub unless it shards (docs/subscriptions.md "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
 /** The hub object of a shard. A name, not a minted id: every Worker must find the same hub. */
