@@ -9,18 +9,9 @@ import type { HubRpc } from "../durable-objects/hub/contract";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
+import { requireNamespace } from "./http/misconfiguration";
 
 export type { ListKind, PublishEvent, PublishReport };
-
-/** What a Worker needs in wrangler.toml for the hub; quoted by every missing-binding error. */
-const HUB_BINDING_LINES = `[[durable_objects.bindings]]
-name = "MCP_HUB"
-class_name = "McpHub"
-
-[[migrations]]
-tag = "v2"
-new_sqlite_classes = ["McpHub"]
-(and \`export { McpHub } from "mcp-edge"\` in the Worker's entry)`;
 
 export interface PublishOptions {
   /** The hub shard (default: the server's one hub). */
@@ -29,9 +20,8 @@ export interface PublishOptions {
 
 /** The hub of a shard; throws an error naming the wrangler.toml lines when the binding is missing. */
 export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed = "publish"): DurableObjectStub<HubRpc> {
-  const namespace = env.MCP_HUB;
-  if (!namespace)
-    throw new Error(`mcp-edge: ${needed} needs the MCP_HUB Durable Object binding. Add to wrangler.toml:\n${HUB_BINDING_LINES}`);
+  // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
+  const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", needed);
   return namespace.get(hubObjectId(namespace, shard));
 }
 

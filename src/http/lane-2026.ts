@@ -9,7 +9,7 @@ import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { INTERNAL_ERROR, modernCode, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchContext, dispatchRequest, isModernMethod, type LaneContext } from "../mcp/dispatch";
@@ -18,7 +18,7 @@ import { MrtrRound } from "../mcp/mrtr";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
 import { json } from "../wire/json";
-import { answerStatus, refuseModern } from "../wire/refusals";
+import { answerHttp, refuseModern } from "../wire/refusals";
 import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
 import { WorkerReply } from "./worker-reply";
@@ -27,9 +27,21 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
-/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
+/**
+ * This era's codes (basic/index.mdx "Error Codes" reserves -32000..-32019 for legacy use): a
+ * limit is MODERN_LIMIT_EXCEEDED where the 2025 lane says -32003 (the handlers are shared).
+ */
+function modernCodes(response: ResponseMessage): ResponseMessage {
+  if (response.kind !== "error") return response;
+  const code = modernCode(response.error.code);
+  return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
+}
+
+/** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
-  return json(toWire(response), answerStatus(response));
+  const answer = modernCodes(response);
+  const { status, headers } = answerHttp(answer);
+  return json(toWire(answer), status, headers);
 }
 
 function secretOf(env: unknown): unknown {
@@ -55,6 +67,7 @@ export async function serve2026<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal?: Principal,
+  clientKey?: string,
 ): Promise<Response> {
   const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
   if (before) return before;
@@ -71,7 +84,7 @@ export async function serve2026<Env extends EdgeEnv>(
     envelope,
     supportedVersions: servedVersions(rt.options),
     principal,
-    tasks: taskLane(rt.server, env),
+    tasks: taskLane(rt.server, env, clientKey),
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
@@ -153,7 +166,7 @@ async function runInteractive<Env extends EdgeEnv>(
   if (first === "stream") {
     void outcome
       .then(finalize)
-      .then((response) => reply.finish(toWire(response)))
+      .then((response) => reply.finish(toWire(modernCodes(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }

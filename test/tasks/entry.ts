@@ -72,6 +72,14 @@ tasksServer
     const refused = settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as RpcError);
     return { content: [text(`refused ${refused.length}: ${refused[0]?.code ?? "none"}`)] };
   })
+  .interactiveTool("ask_loop", { description: "Asks one question after another, ten times", task: "optional" }, async (_args, ctx) => {
+    let answered = 0;
+    for (let i = 0; i < 10; i++) {
+      const answer = await ctx.elicit(`Question ${i}?`, { type: "object", properties: { text: { type: "string" } } });
+      if (answer.action === "accept") answered++;
+    }
+    return { content: [text(`answered ${answered}`)] };
+  })
   .tool("only_task", { description: "Runs only as a task", task: "required" }, () => ({ content: [text("as a task")] }))
   .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }));
 
