@@ -12,6 +12,11 @@ export interface EdgeEnv {
   MCP_TASK?: DurableObjectNamespace<TaskObjectRpc>;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
+  /**
+   * Replaces `listen.maxStreamsPerClient` (a positive whole number), e.g. for a load test from
+   * one address; leave it unset in production.
+   */
+  MCP_LISTEN_MAX_PER_CLIENT?: string;
   /** Comma-separated origins added to `allowedOrigins`. */
   MCP_ALLOWED_ORIGINS?: string;
   /** Signs 2026-07-28 MRTR `requestState` (at least 32 characters; `wrangler secret put MCP_STATE_SECRET`). */

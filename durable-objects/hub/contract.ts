@@ -1,16 +1,43 @@
 /**
  * The contract between Workers (and other objects) and the subscription hub: how a hub is
- * addressed (a shard key → `idFromName("hub:" + shard)`), what can be published, and what a
- * listen stream asks of the hub. Both sides import this file; neither imports the other.
+ * addressed (a hub name and a shard index → `idFromName("hub:" + name)` for shard 0,
+ * `"hub:" + name + "#" + index` for the others), which shard serves what, what can be
+ * published, and what a listen stream asks of the hub. Both sides import this file; neither
+ * imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
 
-/** Every server has one hub unless it shards (README "Subscriptions and the hub"). */
+/** Every server has one hub (of `listen.shards` objects) unless it names others (README "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
-/** The hub object of a shard. A name, not a minted id: every Worker must find the same hub. */
-export function hubObjectId(namespace: { idFromName(name: string): DurableObjectId }, shard: string = DEFAULT_HUB_SHARD): DurableObjectId {
-  return namespace.idFromName("hub:" + shard);
+/** Hub objects a hub spreads over unless `listen.shards` says otherwise: 16 × 1,000 streams each. */
+export const DEFAULT_HUB_SHARDS = 16;
+
+/**
+ * The object of one shard of a hub. A name, not a minted id: every Worker must find the same
+ * objects. Shard 0 keeps the unsharded name, so a hub of one shard is the hub it always was.
+ */
+export function hubObjectId(
+  namespace: { idFromName(name: string): DurableObjectId },
+  shard: string = DEFAULT_HUB_SHARD,
+  index = 0,
+): DurableObjectId {
+  return namespace.idFromName(index === 0 ? "hub:" + shard : `hub:${shard}#${index}`);
+}
+
+/** FNV-1a over a string: a stable, even spread of keys over shards (not a security boundary). */
+function hash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The shard that holds a key's registrations or streams: the same on every Worker. */
+export function shardOf(key: string, shards: number): number {
+  return shards <= 1 ? 0 : hash(key) % shards;
 }
 
 export type ListKind = "tools" | "resources" | "prompts";
@@ -55,6 +82,12 @@ export interface ListenOpen {
   keepAliveMs: number;
   /** Open listen streams this hub serves at most; one more is refused. */
   maxStreams: number;
+  /** Who the stream counts against (src/http/client-key.ts); absent: "ip:unknown". */
+  client?: string;
+  /** Open streams one client may hold on this shard; one more is refused (absent: no cap). */
+  maxPerClient?: number;
+  /** Unsent bytes one stream may hold; a client that falls further behind gets the stream ended (absent: no bound). */
+  maxBufferedBytes?: number;
 }
 
 export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";

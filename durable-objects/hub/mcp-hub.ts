@@ -33,9 +33,10 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   override async fetch(request: Request): Promise<Response> {
     if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return refuse({ reason: "not-found" });
     const open = (await request.json()) as ListenOpen;
-    const outcome = this.listeners.open(open);
+    const outcome = await this.listeners.open(open);
     if (outcome.ok) return outcome.response;
-    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit }, open.id);
+    const perClient = outcome.reason === "client-limit";
+    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit, perClient }, open.id);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------

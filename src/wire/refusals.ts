@@ -50,7 +50,7 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
-  | { reason: "too-many-listen-streams"; limit: number }
+  | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   /** `detail` replaces the list of missing capability names when a plain list would not say enough. */
@@ -162,10 +162,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
     case "too-many-listen-streams":
+      // A slot comes back the moment a stream closes: retrying a second later is reasonable.
       return {
         status: 429,
         code: LIMIT_EXCEEDED,
-        message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        message: r.perClient
+          ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
+          : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        headers: { "Retry-After": "1" },
       };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };
