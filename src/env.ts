@@ -2,6 +2,7 @@
 import type { SessionObjectRpc } from "../durable-objects/protocol";
 import type { HubRpc } from "../durable-objects/hub/contract";
 import type { TaskObjectRpc } from "./tasks/contract";
+import type { UserRpc } from "../durable-objects/user/contract";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
@@ -10,6 +11,8 @@ export interface EdgeEnv {
   MCP_HUB?: DurableObjectNamespace<HubRpc>;
   /** The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. */
   MCP_TASK?: DurableObjectNamespace<TaskObjectRpc>;
+  /** Per-principal stores (`ctx.user`): one McpUser object per principal subject. */
+  MCP_USER?: DurableObjectNamespace<UserRpc>;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
   /**

@@ -10,4 +10,4 @@ const edge = createMcpEdge(demoServer, { path: "/mcp", statelessPath: "/stateles
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export { McpHub } from "../index";
+export { McpHub, McpUser } from "../index";

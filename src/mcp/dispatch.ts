@@ -3,6 +3,7 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
+import { userStore } from "../user";
 import { serveTaskMethod, type TaskMethod } from "../tasks/lane";
 import type { EdgeEnv } from "../env";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
@@ -94,6 +95,7 @@ export async function dispatchRequest<Env>(
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
+    user: userStore(dc.env, dc.principal),
   };
   try {
     const result = await handler(params, dc, hc);
