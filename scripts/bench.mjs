@@ -4,29 +4,34 @@
 // JSON-RPC result (bench/floor); beside them the same echo tool under the `agents` package's
 // createMcpHandler (bench/agents, the 2026-07-28 reference) and the listen Worker (bench/listen:
 // publish → hub → listen stream). Drives them with the same bounded closed-loop load
-// (scripts/bench-load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
+// (bench/harness/load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
 // started once both servers are idle, and reports per scenario ops/s, p50/p99 latency, errors
 // and the ratio to the floor (the median of adjacent-burst ratios), CPU per call (user + system
 // time of each side's own workerd process over its bursts, from /proc), the Durable Object round
 // trips per request kind (counted by the bench Worker), and bundle sizes. Prints Markdown tables
-// and writes JSON (tables: scripts/bench-report.mjs). Both Workers run with wrangler's devtools
+// and writes JSON (tables: bench/harness/report.mjs). Both Workers run with wrangler's devtools
 // inspector off and Durable Object storage on tmpfs unless told otherwise (--inspector,
 // --storage disk): neither is part of the runtime or of the edge, and each costs the session
-// lane more than the runtime does (README "Benchmarks").
+// lane more than the runtime does (docs/benchmarks.md "Benchmarks").
 // Benchmarks print numbers: only errors fail a run, never a slow result.
 // `--smoke` is a short run for CI that only asserts every scenario completed without errors.
 
-import { execFileSync } from "node:child_process";
-import { accessSync, constants as fsConstants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { measureBundle, measureSizeComparison } from "./bench-bundle.mjs";
-import { createPool, processTicks, quantile, runLoad, send, waitForIdle } from "./bench-load.mjs";
-import { fmt, median, renderReport, verdicts } from "./bench-report.mjs";
+import { footprintScenario } from "../bench/scenarios/footprint.mjs";
+import { listenScenario } from "../bench/scenarios/listen.mjs";
+import { runReplayScenario } from "../bench/scenarios/replay.mjs";
+import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
+import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
+import { taskScenarios } from "../bench/scenarios/tasks.mjs";
+import { workerLaneScenarios } from "../bench/scenarios/worker-lane.mjs";
+import { measureBundle, measureSizeComparison } from "../bench/harness/bundle.mjs";
+import { createPool, runRequestScenario, SETTLE_MAX_MS } from "../bench/harness/load.mjs";
+import { fmt, renderReport, verdicts, versionOf } from "../bench/harness/report.mjs";
 import { startWorker } from "./worker-server.mjs";
-import { sqliteBytes, workerdRss } from "./footprint.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEMO_CONFIG = join(REPO_ROOT, "bench", "demo", "wrangler.toml");
@@ -36,22 +41,10 @@ const AGENTS_CONFIG = join(REPO_ROOT, "bench", "agents", "wrangler.toml");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
 
-const PROTOCOL_VERSION = "2025-11-25";
-const ACCEPT_BOTH = "application/json, text/event-stream";
 /** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
 const MEMORY_TMP = "/dev/shm";
-/** The longest wait for the servers to go idle between bursts. */
-const SETTLE_MAX_MS = 5_000;
 /** Events the replay scenario resumes: the last REPLAY_TAIL of the stream. */
 const REPLAY_TAIL = 100;
-/** Milliseconds per /proc clock tick (CPU per call). */
-const TICK_MS = (() => {
-  try {
-    return 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
-  } catch {
-    return 10;
-  }
-})();
 
 /** Everything a run measures, in order; `--only` picks some. */
 const PARTS = [
@@ -114,6 +107,7 @@ const USAGE = `usage: npm run bench -- [options]
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
+  --docs                also write the report to docs/benchmark-results.md, the generated page docs/benchmarks.md links
   --smoke               a short run that only asserts every scenario completed without errors
   -h, --help`;
 
@@ -146,12 +140,17 @@ function parseOptions(argv) {
       inspector: { type: "boolean" },
       runner: { type: "string" },
       smoke: { type: "boolean" },
+      docs: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
+  }
+  if (values.docs && values.smoke) {
+    console.error(`--docs records a full run; a --smoke run's figures are too short to publish\n\n${USAGE}`);
+    process.exit(2);
   }
   const base = values.smoke ? DEFAULTS.smoke : DEFAULTS.full;
   const nonNegative = (name, value) => {
@@ -199,6 +198,7 @@ function parseOptions(argv) {
   }
   return {
     smoke: values.smoke ?? false,
+    docs: values.docs ?? false,
     only,
     storage,
     inspector: values.inspector ?? false,
@@ -219,614 +219,7 @@ function parseOptions(argv) {
   };
 }
 
-// ---- MCP messages, serialised once ---------------------------------------------------------
-
-const rpc = (id, method, params) =>
-  JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
-const INITIALIZE = rpc(0, "initialize", {
-  protocolVersion: PROTOCOL_VERSION,
-  capabilities: {},
-  clientInfo: { name: "mcp-edge-bench", version: "1.0.0" },
-});
-const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-const ECHO_CALL = rpc(1, "tools/call", { name: "echo", arguments: { text: "hello" } });
-// 2026-07-28: the envelope travels in every request's _meta, the headers mirror the body.
-const MODERN_ECHO_CALL = rpc(1, "tools/call", {
-  name: "echo",
-  arguments: { text: "hello" },
-  _meta: {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" },
-  },
-});
-const MODERN_HEADERS = {
-  "content-type": "application/json",
-  accept: ACCEPT_BOTH,
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "echo",
-};
-const MODERN_META = MODERN_ECHO_CALL && JSON.parse(MODERN_ECHO_CALL).params._meta;
-const mrtrCall = (extra) =>
-  rpc(3, "tools/call", {
-    name: "test_input_required_result_elicitation",
-    arguments: {},
-    _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } },
-    ...extra,
-  });
-const MRTR_HEADERS = { ...MODERN_HEADERS, "mcp-name": "test_input_required_result_elicitation" };
-
-/** One MRTR round trip: the ask (input_required + requestState), then the retry with the answer. */
-async function mrtrRound(demo) {
-  const first = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: mrtrCall({}) })).text).result;
-  if (first?.resultType !== "input_required") throw new Error(`MRTR: expected input_required, got ${JSON.stringify(first).slice(0, 200)}`);
-  const retry = mrtrCall({
-    inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
-    requestState: first.requestState,
-  });
-  const done = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: retry })).text).result;
-  if (done?.content?.[0]?.text !== "Hello, Alice!") throw new Error(`MRTR: unexpected final answer ${JSON.stringify(done).slice(0, 200)}`);
-}
-
-// Tasks extension: a task tool called by a client that declared the extension becomes a task.
-const TASKS_META = {
-  ...MODERN_META,
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
-};
-const TASK_CALL = rpc(4, "tools/call", { name: "slow_compute", arguments: { seconds: 0 }, _meta: TASKS_META });
-const TASK_HEADERS = { ...MODERN_HEADERS, "mcp-name": "slow_compute" };
-
-/** Creates one task (answered only once its object stored it) and returns its id. */
-async function createBenchTask(demo) {
-  const result = JSON.parse((await send(demo, { path: "/mcp", headers: TASK_HEADERS, body: TASK_CALL })).text).result;
-  if (result?.resultType !== "task" || typeof result.taskId !== "string")
-    throw new Error(`tasks: expected a CreateTaskResult, got ${JSON.stringify(result).slice(0, 200)}`);
-  return result.taskId;
-}
-
-/** tasks/get of one task; returns its status. */
-async function getBenchTask(demo, taskId) {
-  const headers = { ...MODERN_HEADERS, "mcp-method": "tasks/get", "mcp-name": taskId };
-  const result = JSON.parse(
-    (await send(demo, { path: "/mcp", headers, body: rpc(5, "tasks/get", { taskId, _meta: TASKS_META }) })).text,
-  ).result;
-  if (typeof result?.status !== "string") throw new Error(`tasks/get: unexpected answer ${JSON.stringify(result).slice(0, 200)}`);
-  return result.status;
-}
-
-const progressCall = (count) => rpc(2, "tools/call", { name: "stream_progress", arguments: { count }, _meta: { progressToken: 1 } });
-
-const POST_HEADERS = { "content-type": "application/json", accept: ACCEPT_BOTH };
-const sessionHeaders = (sessionId) => ({ ...POST_HEADERS, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION });
-
-function countOf(text, needle) {
-  let n = 0;
-  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n++;
-  return n;
-}
-
-function expectEcho(text) {
-  if (JSON.parse(text).result?.content?.[0]?.text !== "hello") throw new Error(`unexpected echo answer: ${text.slice(0, 200)}`);
-}
-
-/** An SSE body must hold `count` progress notifications and end with the tool's `done <count>`. */
-function expectProgressStream(text, count) {
-  const progress = countOf(text, '"notifications/progress"');
-  if (progress !== count || !text.includes(`done ${count}`)) {
-    throw new Error(
-      `SSE stream had ${progress} of ${count} progress notifications${text.includes(`done ${count}`) ? "" : " and no result"}`,
-    );
-  }
-}
-
-async function openSession(pool) {
-  const init = await send(pool, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
-  const sessionId = init.headers["mcp-session-id"];
-  if (typeof sessionId !== "string") throw new Error("initialize answered without Mcp-Session-Id");
-  await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
-  return sessionId;
-}
-
-async function closeSession(pool, sessionId) {
-  await send(pool, { method: "DELETE", path: "/mcp", headers: sessionHeaders(sessionId), expect: 204 });
-}
-
-// ---- scenarios -------------------------------------------------------------------------------
-
-/**
- * Each scenario: what a floor operation and an mcp-edge operation are, and how many to run.
- * `pids` names the workerd processes of each server, so CPU per call is billed to the side that
- * spent it (a reference runs on the floor's server unless it names its own).
- */
-function requestScenarios(opts, { demo, floor, agents, pids }) {
-  const sessionsOf = async () => Promise.all(Array.from({ length: opts.connections }, () => openSession(demo)));
-  const floorEcho = async () => expectEcho((await send(floor, { path: "/mcp", headers: POST_HEADERS, body: ECHO_CALL })).text);
-  return [
-    {
-      key: "stateless",
-      name: "stateless tools/call (echo)",
-      unit: "req/s",
-      floor: floorEcho,
-      ours: async () =>
-        expectEcho(
-          (
-            await send(demo, {
-              path: "/stateless/mcp",
-              headers: { ...POST_HEADERS, "mcp-protocol-version": PROTOCOL_VERSION },
-              body: ECHO_CALL,
-            })
-          ).text,
-        ),
-    },
-    {
-      key: "modern",
-      name: "2026-07-28 tools/call (echo, stateless by the protocol)",
-      unit: "req/s",
-      // The floor parses the same body (with its _meta envelope) and headers.
-      floor: async () => expectEcho((await send(floor, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
-      ours: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
-      // The same request to the same tool under `agents`' createMcpHandler (its own Worker, with
-      // nodejs_compat, its own workerd process): the budget is mcp-edge ≥ 1.5 × its throughput.
-      references: agents
-        ? [
-            {
-              key: "agents",
-              name: `agents ${versionOf("agents")} createMcpHandler (stateless, same echo tool)`,
-              pids: pids.agents,
-              operation: async () =>
-                expectEcho((await send(agents, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
-            },
-          ]
-        : [],
-    },
-    {
-      key: "mrtr",
-      name: "2026-07-28 MRTR round (ask + retry with the answer), vs one floor call",
-      unit: "rounds/s",
-      floor: floorEcho,
-      ours: async () => mrtrRound(demo),
-    },
-    {
-      key: "tasks-create",
-      name: "tasks: tools/call creating a task (stored by its own object before the answer), vs one floor call",
-      unit: "tasks/s",
-      floor: floorEcho,
-      ours: async () => createBenchTask(demo),
-    },
-    {
-      key: "tasks-get",
-      name: "tasks: tasks/get of a completed task (its object answers from storage), vs one floor call",
-      unit: "req/s",
-      setup: async () => {
-        const taskId = await createBenchTask(demo);
-        for (let i = 0; i < 200 && (await getBenchTask(demo, taskId)) === "working"; i++) await new Promise((r) => setTimeout(r, 10));
-        return taskId;
-      },
-      floor: floorEcho,
-      ours: async (_client, taskId) => {
-        if ((await getBenchTask(demo, taskId)) !== "completed") throw new Error("tasks/get: the task is not completed");
-      },
-      // tasks/get against a plain 2026-07-28 call to the same Worker: the cost of the object hop.
-      references: [
-        {
-          key: "plain",
-          name: "mcp-edge 2026-07-28 tools/call (echo), the plain call tasks/get is compared with",
-          pids: pids.demo,
-          operation: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
-        },
-      ],
-    },
-    {
-      key: "simple",
-      name: "session tools/call, simple (Worker lane + confirm)",
-      unit: "req/s",
-      setup: sessionsOf,
-      floor: floorEcho,
-      ours: async (client, sessions) =>
-        expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: ECHO_CALL })).text),
-    },
-    {
-      key: "interactive",
-      name: "session tools/call, interactive (DO lane, SSE)",
-      unit: "req/s",
-      setup: sessionsOf,
-      floor: floorEcho,
-      ours: async (client, sessions) => {
-        const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[client]), body: progressCall(1) });
-        expectProgressStream(res.text, 1);
-      },
-      // Not budgets: what the platform alone costs for an SSE answer, from the Worker and from a
-      // Durable Object (under wrangler dev, every SSE response also costs a message to wrangler's
-      // Node process).
-      references: [
-        {
-          name: "floor Worker answering with SSE (1 notification + result)",
-          operation: async () =>
-            expectProgressStream((await send(floor, { path: "/sse?count=1", headers: POST_HEADERS, body: progressCall(1) })).text, 1),
-        },
-        {
-          name: "floor Worker → Durable Object answering with SSE, no storage",
-          operation: async (client) =>
-            expectProgressStream(
-              (await send(floor, { path: `/do-sse?count=1&object=${client}`, headers: POST_HEADERS, body: progressCall(1) })).text,
-              1,
-            ),
-        },
-      ],
-    },
-    {
-      key: "sessions",
-      name: "session creation (initialize + initialized + call + DELETE)",
-      unit: "sessions/s",
-      operations: Math.max(1, Math.ceil(opts.requests / 4)),
-      floor: async () => {
-        await send(floor, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
-        await send(floor, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZED });
-        await floorEcho();
-        await send(floor, { method: "DELETE", path: "/mcp", headers: POST_HEADERS, expect: 204 });
-      },
-      ours: async () => {
-        const sessionId = await openSession(demo);
-        expectEcho((await send(demo, { path: "/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL })).text);
-        await closeSession(demo, sessionId);
-      },
-      // Not a budget: the same four requests where the first creates a Durable Object and stores
-      // one row, and DELETE deletes its storage; the platform's cost of a session's life.
-      references: [
-        {
-          name: "floor with a new Durable Object per session (1 row stored, deleted at DELETE)",
-          operation: async () => {
-            const init = await send(floor, { path: "/do-init", headers: POST_HEADERS, body: INITIALIZE });
-            const sessionId = String(init.headers["mcp-session-id"]);
-            await send(floor, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZED });
-            await floorEcho();
-            await send(floor, { method: "DELETE", path: "/mcp", headers: { ...POST_HEADERS, "mcp-session-id": sessionId }, expect: 204 });
-          },
-        },
-      ],
-    },
-    {
-      key: "notifications",
-      name: `notifications on one SSE stream (${opts.notifications.toLocaleString("en-US")} per stream)`,
-      unit: "notifications/s",
-      connections: 1,
-      operations: opts.streams,
-      countOnly: true,
-      warmupOperations: 1,
-      perOperation: opts.notifications,
-      setup: async () => [await openSession(demo)],
-      floor: async () =>
-        expectProgressStream(
-          (await send(floor, { path: `/sse?count=${opts.notifications}`, headers: POST_HEADERS, body: progressCall(opts.notifications) }))
-            .text,
-          opts.notifications,
-        ),
-      ours: async (_client, sessions) => {
-        const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessions[0]), body: progressCall(opts.notifications) });
-        expectProgressStream(res.text, opts.notifications);
-      },
-    },
-  ];
-}
-
-const UPDATED = '"notifications/resources/updated"';
-/** The longest a listen stream may take to carry what was published to it. */
-const LISTEN_WAIT_MS = 60_000;
-
-/** Counts the resourceUpdated notifications an open SSE body has carried; `until(n)` resolves once it has carried n in all. */
-function notificationCounter(body) {
-  let seen = 0;
-  let tail = "";
-  let waiter;
-  let ended;
-  body.setEncoding("utf8");
-  body.on("data", (chunk) => {
-    const text = tail + chunk;
-    seen += countOf(text, UPDATED);
-    // Keep what could be the start of a method name cut by the chunk boundary.
-    const last = text.lastIndexOf(UPDATED);
-    tail = text.slice(Math.max(last === -1 ? 0 : last + UPDATED.length, text.length - UPDATED.length + 1));
-    if (waiter && seen >= waiter.want) waiter.resolve();
-  });
-  const end = (err) => {
-    ended ??= err ?? new Error("the listen stream ended");
-    waiter?.reject(ended);
-  };
-  body.on("error", end);
-  body.on("end", () => end());
-  return {
-    until(want) {
-      if (seen >= want) return Promise.resolve();
-      if (ended) return Promise.reject(ended);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`the listen stream carried ${seen} of ${want} notifications in ${LISTEN_WAIT_MS / 1000} s`)),
-          LISTEN_WAIT_MS,
-        );
-        const settle = (fn) => (value) => {
-          clearTimeout(timer);
-          waiter = undefined;
-          fn(value);
-        };
-        waiter = { want, resolve: settle(resolve), reject: settle(reject) };
-      });
-    },
-    close: () => body.destroy(),
-  };
-}
-
-/**
- * 2026-07-28 listen stream (bench/listen): one stream open on the hub; each operation publishes
- * `listenNotifications` resourceUpdated events from one Worker invocation (one publish RPC each,
- * one after another) and ends when the stream has carried them all. The floor: the same Worker
- * writes as many hand-formatted notifications on a fresh SSE response. Reference: the same
- * events published all at once (concurrent RPCs).
- */
-function listenScenario(opts, listen) {
-  const n = opts.listenNotifications;
-  const published = (mode) => async (_client, stream) => {
-    const { delivered } = JSON.parse(
-      (await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text,
-    );
-    if (delivered !== n) throw new Error(`publish reached ${delivered} of ${n} listen streams × events`);
-    stream.expected += n;
-    await stream.counter.until(stream.expected);
-  };
-  let state;
-  return {
-    key: "listen",
-    name: `2026-07-28 listen stream: publish → hub → stream (${n.toLocaleString("en-US")} per burst), vs hand-formatted SSE`,
-    unit: "notifications/s",
-    connections: 1,
-    operations: opts.streams,
-    countOnly: true,
-    warmupOperations: 1,
-    perOperation: n,
-    setup: async () => {
-      const res = await listen.request({ method: "POST", path: "/listen", headers: POST_HEADERS, body: "" });
-      if (res.statusCode !== 200) throw new Error(`listen: HTTP ${res.statusCode}: ${(await res.body.text()).slice(0, 200)}`);
-      state = { counter: notificationCounter(res.body), expected: 0 };
-      return state;
-    },
-    teardown: () => state?.counter.close(),
-    floor: async () => {
-      const text = (await send(listen, { path: `/sse?count=${n}`, headers: POST_HEADERS, body: "" })).text;
-      if (countOf(text, UPDATED) !== n) throw new Error(`the floor stream carried ${countOf(text, UPDATED)} of ${n} notifications`);
-    },
-    ours: published("seq"),
-    references: [
-      { name: "the same events published all at once (concurrent publish RPCs)", operation: (client) => published("par")(client, state) },
-    ],
-  };
-}
-
-/**
- * Per side: ops/s is the median over bursts, p50/p99 are over every operation of every burst,
- * errors are summed. `perOperation` turns ops/s into e.g. notifications/s.
- */
-function summarise(bursts, perOperation = 1) {
-  const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
-  const cpuTicks = bursts.reduce((n, b) => n + (b.cpuTicks ?? NaN), 0);
-  const completed = bursts.reduce((n, b) => n + b.completed, 0);
-  return {
-    // User + system CPU of the side's workerd processes over its bursts, per call (per notification).
-    cpuMsPerOperation: (cpuTicks * TICK_MS) / (completed * perOperation),
-    perSecond: median(bursts.map((b) => b.perSecond * perOperation)),
-    p50: quantile(latencies, 0.5),
-    p99: quantile(latencies, 0.99),
-    errors: bursts.reduce((n, b) => n + b.errors, 0),
-    operations: bursts.reduce((n, b) => n + b.operations, 0),
-    completed: bursts.reduce((n, b) => n + b.completed, 0),
-    errorSamples: bursts.flatMap((b) => b.errorSamples).slice(0, 5),
-    bursts: bursts.map(({ latencies: _, ...burst }) => burst),
-  };
-}
-
-/** The median over bursts of one side's ops/s divided by the other's in the same burst pair. */
-function pairedRatio(top, bottom) {
-  return median(top.map((b, i) => b.perSecond / (bottom[i]?.perSecond ?? NaN)));
-}
-
-/**
- * Runs each side's operation in alternating short bursts (the order flips every burst), so a
- * slow minute on a shared machine hits every side alike; a ratio is the median of the ratios
- * of adjacent bursts. Each side is warmed up first. Returns the bursts per side.
- */
-async function runBursts(opts, scenario, sides) {
-  const connections = scenario.connections ?? opts.connections;
-  const operations = scenario.operations ?? opts.requests;
-  const count = scenario.countOnly ? operations : Math.min(opts.bursts, operations);
-  const perBurst = scenario.countOnly ? 1 : Math.ceil(operations / count);
-  const durationMs = !scenario.countOnly && opts.durationMs ? opts.durationMs / count : undefined;
-  const warmup = scenario.warmupOperations ?? Math.max(connections * 10, Math.ceil(operations / 4));
-  for (const side of sides) await runLoad({ connections, requests: warmup, operation: side.operation });
-  const bursts = sides.map(() => []);
-  for (let b = 0; b < count; b++) {
-    const order = b % 2 === 0 ? sides.map((_, i) => i) : sides.map((_, i) => sides.length - 1 - i);
-    for (const i of order) {
-      // Work a burst leaves behind (wrangler's Node process hears of every SSE response, the
-      // runtime collects garbage) must not be billed to the next side.
-      await waitForIdle(opts.serverPids, opts.settleMs, SETTLE_MAX_MS);
-      const pids = sides[i].pids ?? [];
-      const before = processTicks(pids);
-      const burst = await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation });
-      // CPU per call: this side's processes from the burst's start until they are idle again, so
-      // work the burst left behind (garbage collection) is billed to it (not waited for with
-      // --settle 0, e.g. --smoke, whose CPU figures are too short to read anyway).
-      if (opts.settleMs > 0 && pids.length > 0) await waitForIdle(pids, 0, SETTLE_MAX_MS);
-      const after = processTicks(pids);
-      bursts[i].push({ ...burst, cpuTicks: before === undefined || pids.length === 0 ? NaN : after - before });
-    }
-    process.stderr.write(".");
-  }
-  process.stderr.write("\n");
-  return bursts;
-}
-
-async function runRequestScenario(opts, scenario, pids) {
-  process.stderr.write(`bench: ${scenario.name} …`);
-  const state = scenario.setup ? await scenario.setup() : undefined;
-  const references = scenario.references ?? [];
-  let sideBursts;
-  try {
-    sideBursts = await runBursts(opts, scenario, [
-      { pids: pids.floor, operation: (c) => scenario.floor(c) },
-      { pids: pids.ours, operation: (c) => scenario.ours(c, state) },
-      ...references.map((ref) => ({ pids: ref.pids ?? pids.floor, operation: (c) => ref.operation(c) })),
-    ]);
-  } finally {
-    scenario.teardown?.();
-  }
-  const [floorBursts, ourBursts, ...referenceBursts] = sideBursts;
-  const floor = summarise(floorBursts, scenario.perOperation);
-  const ours = summarise(ourBursts, scenario.perOperation);
-  const referenceSummaries = references.map((ref, i) => ({
-    key: ref.key,
-    name: ref.name,
-    ...summarise(referenceBursts[i], scenario.perOperation),
-    oursRatio: pairedRatio(ourBursts, referenceBursts[i]),
-    floorRatio: pairedRatio(referenceBursts[i], floorBursts),
-  }));
-  return {
-    key: scenario.key,
-    name: scenario.name,
-    unit: scenario.unit,
-    ours,
-    floor,
-    references: referenceSummaries,
-    ratio: pairedRatio(ourBursts, floorBursts),
-  };
-}
-
-/** Stores a stream of `events` events (count-1 progress notifications + the response) and returns the replay cursor for its last REPLAY_TAIL. */
-async function storeStream(demo, events) {
-  const sessionId = await openSession(demo);
-  const res = await send(demo, { path: "/mcp", headers: sessionHeaders(sessionId), body: progressCall(events - 1) });
-  expectProgressStream(res.text, events - 1);
-  const last = /id: (\d+)_(\d+)\n(?![\s\S]*id: )/.exec(res.text);
-  if (!last) throw new Error("the stored stream carried no event ids");
-  const [stream, seq] = [Number(last[1]), Number(last[2])];
-  return { sessionId, lastEventId: `${stream}_${seq - REPLAY_TAIL}`, stored: seq };
-}
-
-async function runReplayScenario(opts, demo) {
-  process.stderr.write(`bench: replay (storing ${opts.replayEvents.toLocaleString("en-US")} events) …`);
-  const small = await storeStream(demo, REPLAY_TAIL);
-  const large = await storeStream(demo, opts.replayEvents);
-  const replay = (target) => async () => {
-    const res = await send(demo, {
-      method: "GET",
-      path: "/mcp",
-      headers: {
-        accept: "text/event-stream",
-        "mcp-session-id": target.sessionId,
-        "mcp-protocol-version": PROTOCOL_VERSION,
-        "last-event-id": target.lastEventId,
-      },
-    });
-    const events = countOf(res.text, "\nid: ") + (res.text.startsWith("id: ") ? 1 : 0);
-    if (events !== REPLAY_TAIL || !res.text.includes("done "))
-      throw new Error(`replay sent ${events} events, expected ${REPLAY_TAIL} ending with the response`);
-  };
-  const [smallBursts, largeBursts] = await runBursts(opts, {}, [{ operation: replay(small) }, { operation: replay(large) }]);
-  const smallSummary = summarise(smallBursts);
-  const largeSummary = summarise(largeBursts);
-  return {
-    key: "replay",
-    name: `replay of the last ${REPLAY_TAIL} events`,
-    unit: "req/s",
-    small: { stored: small.stored, ...smallSummary },
-    large: { stored: large.stored, ...largeSummary },
-    // Cost ratio: how much slower a replay from the large stream is (1 = the same).
-    ratio: pairedRatio(smallBursts, largeBursts),
-    p50Ratio: largeSummary.p50 / smallSummary.p50,
-  };
-}
-
-/** README "How requests are served": the calls each request kind makes to the session object. */
-async function countRoundTrips(demo) {
-  const counted = async ({ method = "POST", path = "/mcp", headers = {}, body, expect = 200, stream = false }) => {
-    const res = await demo.request({ method, path, headers: { ...headers, "x-bench-count-round-trips": "1" }, body });
-    // An open standalone stream never ends by itself: take the headers and hang up.
-    let text = "";
-    if (stream) res.body.destroy();
-    else text = await res.body.text();
-    if (res.statusCode !== expect) throw new Error(`${method} ${path}: HTTP ${res.statusCode}, expected ${expect}: ${text.slice(0, 200)}`);
-    const calls = String(res.headers["x-bench-round-trips"]);
-    return { calls: calls === "none" ? [] : calls.split(","), headers: res.headers, text };
-  };
-  const rows = [];
-  const add = async (request, expected, spec) => {
-    const answer = await counted(spec);
-    rows.push({ request, calls: answer.calls, expected });
-    return answer;
-  };
-  const init = await add("initialize", ["init"], { headers: POST_HEADERS, body: INITIALIZE });
-  const h = sessionHeaders(String(init.headers["mcp-session-id"]));
-  await add("notifications/initialized", ["fetch"], { headers: h, body: INITIALIZED, expect: 202 });
-  await add("ping", ["confirm"], { headers: h, body: rpc(3, "ping") });
-  await add("tools/list", ["confirm"], { headers: h, body: rpc(4, "tools/list") });
-  await add("tools/call, simple tool (echo)", ["confirm"], { headers: h, body: ECHO_CALL });
-  await add("resources/read", ["confirm"], { headers: h, body: rpc(5, "resources/read", { uri: "test://static-text" }) });
-  const interactive = await add("tools/call, interactive tool (stream_progress, SSE)", ["fetch"], { headers: h, body: progressCall(2) });
-  await add("logging/setLevel", ["fetch"], { headers: h, body: rpc(6, "logging/setLevel", { level: "info" }) });
-  await add("GET (standalone stream)", ["fetch"], { method: "GET", headers: { ...h, accept: "text/event-stream" }, stream: true });
-  const firstId = /id: (\d+_[1-9]\d*)\n/.exec(interactive.text)?.[1];
-  if (!firstId) throw new Error("the interactive call's stream carried no event id");
-  await add("GET with Last-Event-ID (replay)", ["fetch"], {
-    method: "GET",
-    headers: { ...h, accept: "text/event-stream", "last-event-id": firstId },
-  });
-  await add("DELETE", ["fetch"], { method: "DELETE", headers: h, expect: 204 });
-  await add("forged Mcp-Session-Id", [], { headers: sessionHeaders("a".repeat(64)), body: rpc(7, "ping"), expect: 404 });
-  await add("stateless tools/call", [], { path: "/stateless/mcp", headers: POST_HEADERS, body: ECHO_CALL });
-  return rows.map((r) => ({ ...r, ok: r.calls.join(",") === r.expected.join(",") }));
-}
-
-/**
- * Memory and local storage per live session, each side measured on its own server: the growth of
- * the server's workerd resident memory and of its SQLite files while `footprintSessions` sessions
- * are opened and kept (mcp-edge: initialize + initialized; floor: a new Durable Object storing one
- * row). Figures, not budgets: resident memory moves with the allocator and GC.
- */
-async function runFootprint(opts, demo, floor, demoServer, floorServer) {
-  const n = opts.footprintSessions;
-  const measure = async (server, open) => {
-    await waitForIdle(opts.serverPids, 200, 5_000);
-    const rss = workerdRss(server.workerdPids);
-    const stored = sqliteBytes(server.persistDir);
-    let started = 0;
-    let errors = 0;
-    await Promise.all(
-      Array.from({ length: opts.connections }, async () => {
-        while (started < n) {
-          started++;
-          await open().catch(() => errors++);
-        }
-      }),
-    );
-    await waitForIdle(opts.serverPids, 200, 5_000);
-    return {
-      sessions: n,
-      errors,
-      memoryPerSession: (workerdRss(server.workerdPids) - rss) / n,
-      storagePerSession: (sqliteBytes(server.persistDir) - stored) / n,
-    };
-  };
-  process.stderr.write(`bench: memory and storage of ${n} live sessions per side …\n`);
-  const ours = await measure(demoServer, () => openSession(demo));
-  const base = await measure(floorServer, () => send(floor, { path: "/do-init", headers: POST_HEADERS, body: INITIALIZE }));
-  return { ours, floor: base };
-}
-
-function versionOf(pkg) {
-  try {
-    return JSON.parse(readFileSync(join(REPO_ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
-  } catch {
-    return "?";
-  }
-}
+// ---- scenarios: bench/scenarios/ (one file per lane or part), the burst harness: scripts/bench-load.mjs
 
 function machineInfo() {
   const cpu = cpus();
@@ -893,7 +286,8 @@ async function main() {
     if (agents) pools.push(agents);
     const pids = { demo: demoServer.workerdPids, floor: floorServer.workerdPids, agents: agentsServer?.workerdPids };
 
-    for (const scenario of requestScenarios(opts, { demo, floor, agents, pids })) {
+    const lanes = { demo, floor, agents, pids };
+    for (const scenario of [...workerLaneScenarios(opts, lanes), ...taskScenarios(opts, lanes), ...sessionLaneScenarios(opts, lanes)]) {
       if (opts.only.has(scenario.key)) results.push(await runRequestScenario(opts, scenario, { floor: pids.floor, ours: pids.demo }));
     }
     if (listenServer) {
@@ -910,7 +304,7 @@ async function main() {
       roundTrips = await countRoundTrips(demo);
     }
     // Last: the sessions it opens stay live, and would weigh on the scenarios above.
-    if (opts.only.has("footprint")) footprint = await runFootprint(opts, demo, floor, demoServer, floorServer);
+    if (opts.only.has("footprint")) footprint = await footprintScenario(opts, demo, floor, demoServer, floorServer);
   } catch (err) {
     if (!(err instanceof SkipServers)) throw err;
   } finally {
@@ -966,7 +360,7 @@ async function main() {
       ),
     ...(roundTrips ?? [])
       .filter((r) => !r.ok)
-      .map((r) => `round trips of ${r.request}: ${r.calls.length}, README says ${r.expected.length}`),
+      .map((r) => `round trips of ${r.request}: ${r.calls.length}, docs/sessions.md says ${r.expected.length}`),
     ...(footprint
       ? [
           ["mcp-edge", footprint.ours],
@@ -977,6 +371,12 @@ async function main() {
       .filter(([, side]) => side.errors > 0)
       .map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
   ];
+  if (opts.docs) {
+    const page = join(REPO_ROOT, "docs", "benchmark-results.md");
+    const intro = `# Benchmark results\n\n<!-- Generated by \`npm run bench -- --docs\`; do not edit by hand. -->\n\nThe last full run's tables, as \`npm run bench\` printed them (command: \`${command}\`). What each row measures and how to read it: [benchmarks.md](benchmarks.md).\n\n`;
+    writeFileSync(page, `${intro}${renderReport(report)}\n`);
+    console.error(`bench: report written to ${relative(REPO_ROOT, page)}`);
+  }
   if (opts.json) {
     mkdirSync(dirname(resolve(opts.json)), { recursive: true });
     writeFileSync(resolve(opts.json), JSON.stringify(report, null, 2) + "\n");

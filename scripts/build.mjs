@@ -2,9 +2,11 @@
 // Builds the package into dist/ (npm run build; prepack runs it): tsc emits ES modules, .d.ts
 // and source maps, then relative specifiers get their file extension ("./edge" -> "./edge.js"),
 // which Node, every bundler and TypeScript's node16/nodenext resolution all require.
+// The maps name the TypeScript sources, which the package ships beside dist/ (package.json
+// "files": src without the demo, durable-objects); the build fails if a map names any other file.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -18,13 +20,14 @@ function* files(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* files(path);
-    else if (/\.(js|d\.ts)$/.test(name)) yield path;
+    else yield path;
   }
 }
 
 const SPECIFIER = /((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)(["'])/g;
 let rewritten = 0;
 for (const file of files(dist)) {
+  if (!/\.(js|d\.ts)$/.test(file)) continue;
   const source = readFileSync(file, "utf8");
   const output = source.replace(SPECIFIER, (whole, head, specifier, tail) => {
     if (/\.(js|mjs|json)$/.test(specifier)) return whole;
@@ -36,4 +39,20 @@ for (const file of files(dist)) {
   });
   if (output !== source) writeFileSync(file, output);
 }
+// Every source a map names must be a file the package ships ("files" in package.json).
+const SHIPPED = /^(src\/(?!demo\/)|durable-objects\/).*\.ts$/;
+let maps = 0;
+for (const file of files(dist)) {
+  if (!file.endsWith(".map")) continue;
+  maps++;
+  const map = JSON.parse(readFileSync(file, "utf8"));
+  for (const source of map.sources) {
+    const path = relative(root, resolve(dirname(file), map.sourceRoot ?? "", source))
+      .split(sep)
+      .join("/");
+    if (!SHIPPED.test(path) || !existsSync(join(root, path)))
+      throw new Error(`build: ${relative(root, file)} names ${path}, which the package does not ship`);
+  }
+}
+console.log(`build: ${maps} source maps name only shipped sources`);
 console.log(`build: dist/ written (${rewritten} relative imports given their extension)`);

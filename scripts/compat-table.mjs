@@ -1,14 +1,14 @@
-// Renders the README's client compatibility table from the records the test run wrote:
+// Renders docs/compatibility.md's client compatibility table from the records the test run wrote:
 // results/compat/*.json (one per client test file, written by test/e2e/clients/helpers/record.ts)
 // and results/conformance.json (`scripts/conformance.mjs --json`). Replaces what stands between
-// <!-- compat:start --> and <!-- compat:end --> in README.md and prints the table.
-// The output holds no times or dates: rerunning a passing suite leaves README.md unchanged.
+// <!-- compat:start --> and <!-- compat:end --> in docs/compatibility.md and prints the table.
+// The output holds no times or dates: rerunning a passing suite leaves docs/compatibility.md unchanged.
 //
 // CLI: `node scripts/compat-table.mjs` (= `npm run compat`)
-//        --check     write nothing; exit 1 if README.md's table differs from the records
+//        --check     write nothing; exit 1 if docs/compatibility.md's table differs from the records
 //        --print     write nothing; print the table
-//        --partial   update README.md even when some expected records are missing
-// Exit 1 when a record is missing (unless --partial) or reports a failure: the README then keeps
+//        --partial   update docs/compatibility.md even when some expected records are missing
+// Exit 1 when a record is missing (unless --partial) or reports a failure: the page then keeps
 // its previous table.
 
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,7 +20,7 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const COMPAT_DIR = join(REPO_ROOT, "results", "compat");
 const CONFORMANCE_JSON = join(REPO_ROOT, "results", "conformance.json");
 const CONFORMANCE_NEXT_JSON = join(REPO_ROOT, "results", "conformance-next.json");
-const README = join(REPO_ROOT, "README.md");
+const PAGE = join(REPO_ROOT, "docs", "compatibility.md");
 const START = "<!-- compat:start -->";
 const END = "<!-- compat:end -->";
 
@@ -105,7 +105,7 @@ function conformanceNextRecord() {
 
 const cell = (text) => String(text).replace(/\|/g, "\\|").replace(/\n/g, " ");
 
-/** "pass", or what failed. Test counts stay out of passing rows so that adding a test leaves the README alone. */
+/** "pass", or what failed. Test counts stay out of passing rows so that adding a test leaves the page alone. */
 function verdict(record) {
   if (record.summary) return record.passed ? `pass (${record.summary})` : `**FAIL** (${record.summary})`;
   const failed = record.tests.filter((t) => t.state !== "pass");
@@ -154,34 +154,34 @@ function main() {
 
   const missing = EXPECTED.filter((id) => !records.some((r) => r.id === id));
   const failed = records.filter((r) => !r.passed).map((r) => r.id);
-  const readme = readFileSync(README, "utf8");
+  const readme = readFileSync(PAGE, "utf8");
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
   if (start === -1 || end < start) {
-    console.error(`README.md has no ${START} … ${END} block`);
+    console.error(`docs/compatibility.md has no ${START} … ${END} block`);
     process.exit(1);
   }
   const next = readme.slice(0, start) + block(table) + readme.slice(end + END.length);
 
   if (values.check) {
     if (next !== readme) {
-      console.error("\nREADME.md's compatibility table differs from these records: run `npm run compat`");
+      console.error("\ndocs/compatibility.md's table differs from these records: run `npm run compat`");
       process.exit(1);
     }
-    console.log("\nREADME.md's compatibility table is up to date");
+    console.log("\ndocs/compatibility.md's table is up to date");
     return;
   }
   if (failed.length > 0 || (missing.length > 0 && !values.partial)) {
     if (failed.length > 0) console.error(`\nfailed: ${failed.join(", ")}`);
     if (missing.length > 0) console.error(`\nno record for: ${missing.join(", ")} (a partial run; --partial writes anyway)`);
-    console.error("README.md not updated");
+    console.error("docs/compatibility.md not updated");
     process.exit(1);
   }
   if (next === readme) {
-    console.log("\nREADME.md's compatibility table is up to date");
+    console.log("\ndocs/compatibility.md's table is up to date");
   } else {
-    writeFileSync(README, next);
-    console.log("\nREADME.md's compatibility table updated (commit it)");
+    writeFileSync(PAGE, next);
+    console.log("\ndocs/compatibility.md's table updated (commit it)");
   }
 }
 

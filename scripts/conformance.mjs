@@ -1,72 +1,62 @@
-// Runs the official MCP conformance suite (server mode, the pinned devDependency on this Node)
-// against the Worker under `wrangler dev` (in-process), or against any running server with --url,
-// and prints one verdict per scenario.
-//
-// A scenario passes iff its checks.json has no FAILURE and no WARNING (the SSE resumability
-// checks only ever warn). The closing line `conformance: N passed, M failed` counts DISTINCT
-// scenarios over every suite run in this invocation (by default active + pending + all, i.e.
-// the 32 scenarios of `all`); a scenario that ran more than once fails if any of its runs failed.
-// Exit 1 iff a failed scenario is not in the expected-failures file, or a CLI run itself failed
-// (crashed, timed out, or left a scenario without results); exit 2 for bad usage or setup.
+// One runner for both pinned versions of the official MCP conformance suite (server mode):
+//   node scripts/conformance.mjs          0.1.16 over the active, pending and all suites; a scenario passes iff its
+//                                         checks.json has no FAILURE and no WARNING; exit 1 for a failure not listed in
+//                                         conformance/expected-failures.yml (or, with --strict, a stale entry there)
+//   node scripts/conformance.mjs --next   0.2.0-alpha.12 (the devDependency alias @modelcontextprotocol/conformance-next)
+//                                         once per requirement set (2026-07-28, 2025-11-25), empty expected failures;
+//                                         exit 1 for any failing scenario the set scores
+// Either way the demo Worker is started in-process on 127.0.0.1 (or --url names a running server), the CLI runs
+// without blocking this process (the Worker is served by it), one line per scenario is printed and --json writes the
+// report scripts/compat-table.mjs reads. Exit 2 for bad usage or setup.
 
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startWorker } from "./worker-server.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const requireHere = createRequire(import.meta.url);
-const CONFORMANCE_PACKAGE = requireHere.resolve("@modelcontextprotocol/conformance/package.json");
-const CONFORMANCE_VERSION = JSON.parse(readFileSync(CONFORMANCE_PACKAGE, "utf8")).version;
-/** The CLI and the Node that runs it (this one: the project requires Node >= 22.12, as the CLI does). */
-const TOOLS = { node: process.execPath, conformance: join(dirname(CONFORMANCE_PACKAGE), "dist", "index.js") };
-
-const SUITES = ["active", "pending", "all"];
-const DEFAULT_BASELINE = join(REPO_ROOT, "conformance", "expected-failures.yml");
-const RUN_TIMEOUT_MS = 15 * 60 * 1000;
-const STATUSES = ["SUCCESS", "FAILURE", "WARNING", "INFO", "SKIPPED"];
+const RUN_TIMEOUT_MS = 20 * 60_000;
 // <dir>/server-<scenario>-<ISO time with ':' and '.' replaced by '-'>/checks.json
 const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const SUITES = ["active", "pending", "all"];
+const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
 
-const USAGE = `usage: node scripts/conformance.mjs [options]
+const USAGE = `usage: node scripts/conformance.mjs [--next] [options]
 
-Starts the Worker (wrangler dev, 127.0.0.1, fresh storage), runs @modelcontextprotocol/conformance@${CONFORMANCE_VERSION}
-in server mode against /mcp, stops the Worker and prints one line per scenario.
-
-  --suite <name>               active | pending | all (repeatable; default: active, pending, all)
-  --scenario <id>              run one scenario only (overrides --suite)
-  --url <url>                  test this already running server instead of starting the Worker
+  --next                       the 0.2.0-alpha.12 suite, per requirement set (default: 0.1.16, per suite)
+  --suite <name>               0.1.16: active | pending | all (repeatable; default all three)
+  --requirements <rev>         --next: a requirement set (repeatable; default ${REQUIREMENTS.join(", ")})
+  --scenario <id>              run one scenario only
+  --url <url>                  test this running server instead of starting the demo Worker
   --config <wrangler.toml>     wrangler config for the started Worker (default: ./wrangler.toml)
-  --expected-failures <file>   baseline (default: conformance/expected-failures.yml)
-  --spec-version <version>     only scenarios tagged with this spec revision
-  --json <file>                write the results as JSON
-  --keep                       keep the raw results folder (checks.json files, CLI logs)
-  --strict                     also fail on baseline entries whose scenario now passes
-  --verbose                    stream the CLI's and wrangler's output
-  -h, --help`;
+  --expected-failures <file>   0.1.16 baseline (default: conformance/expected-failures.yml)
+  --json <file>                write the report
+  --keep                       keep the raw results (checks.json files, CLI logs)
+  --strict                     0.1.16: also fail on baseline entries whose scenario now passes
+  --verbose                    stream the CLI's and the Worker's output`;
 
-function fail(message, code = 2) {
+function fail(message) {
   console.error(message);
-  process.exit(code);
+  process.exit(2);
 }
 
-function parseOptions(argv) {
-  let parsed;
+function parseOptions() {
   try {
-    parsed = parseArgs({
-      args: argv,
+    const { values } = parseArgs({
       options: {
+        next: { type: "boolean" },
         suite: { type: "string", multiple: true },
+        requirements: { type: "string", multiple: true },
         scenario: { type: "string" },
         url: { type: "string" },
         config: { type: "string" },
         "expected-failures": { type: "string" },
-        "spec-version": { type: "string" },
         json: { type: "string" },
         keep: { type: "boolean" },
         strict: { type: "boolean" },
@@ -74,109 +64,63 @@ function parseOptions(argv) {
         help: { type: "boolean", short: "h" },
       },
     });
+    if (values.help) {
+      console.log(USAGE);
+      process.exit(0);
+    }
+    for (const s of values.suite ?? [])
+      if (!SUITES.includes(s)) fail(`unknown suite ${JSON.stringify(s)}; use one of ${SUITES.join(", ")}`);
+    if (values.url && !URL.canParse(values.url)) fail(`--url ${JSON.stringify(values.url)} is not a URL`);
+    return values;
   } catch (err) {
     fail(`${err.message}\n\n${USAGE}`);
   }
-  const v = parsed.values;
-  if (v.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const suites = (v.suite ?? SUITES).map((s) => (s.toLowerCase() === "core" ? "active" : s.toLowerCase()));
-  for (const s of suites) if (!SUITES.includes(s)) fail(`unknown suite ${JSON.stringify(s)}; use one of ${SUITES.join(", ")}`);
-  if (v.url) {
-    try {
-      new URL(v.url);
-    } catch {
-      fail(`--url ${JSON.stringify(v.url)} is not a URL`);
-    }
-  }
-  return {
-    suites: [...new Set(suites)],
-    scenario: v.scenario,
-    url: v.url,
-    configPath: v.config ? resolve(v.config) : undefined,
-    baselinePath: resolve(v["expected-failures"] ?? DEFAULT_BASELINE),
-    specVersion: v["spec-version"],
-    jsonPath: v.json ? resolve(v.json) : undefined,
-    keep: v.keep ?? false,
-    strict: v.strict ?? false,
-    verbose: v.verbose ?? false,
-  };
 }
 
-/** Reads the baseline with the same YAML parser the CLI uses; reasons come from `# ...` comments. */
-function readBaseline(path) {
-  if (!existsSync(path)) fail(`expected-failures file not found: ${path}`);
-  const text = readFileSync(path, "utf8");
-  const { parse } = createRequire(CONFORMANCE_PACKAGE)("yaml");
-  let doc;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    fail(`${path}: ${err.message}`);
-  }
-  const server = doc?.server ?? [];
-  if (!Array.isArray(server) || server.some((s) => typeof s !== "string")) {
-    fail(`${path}: 'server' must be a list of scenario ids`);
-  }
-  const reasons = new Map();
-  for (const line of text.split("\n")) {
-    const m = line.match(/^\s*-\s*["']?([\w.-]+)["']?\s*#\s*(.*?)\s*$/);
-    if (m) reasons.set(m[1], m[2]);
-  }
-  return new Map(server.map((s) => [s, reasons.get(s) ?? ""]));
+/** The suite's CLI (the pinned package for the mode) and its version. */
+function suiteCli(next) {
+  const name = next ? "@modelcontextprotocol/conformance-next" : "@modelcontextprotocol/conformance";
+  const pkgFile = createRequire(import.meta.url).resolve(`${name}/package.json`);
+  const pkg = JSON.parse(readFileSync(pkgFile, "utf8"));
+  const bin = typeof pkg.bin === "string" ? pkg.bin : Object.values(pkg.bin ?? {})[0];
+  return { version: pkg.version, cli: join(dirname(pkgFile), bin ?? "dist/index.js"), pkgFile };
 }
 
-function runProcess(command, args, { logPath, echo, timeoutMs }) {
-  return new Promise((resolveRun) => {
+/** Runs the CLI without blocking this process; its output goes to `logPath` (and the terminal with --verbose). */
+function runCli(cli, args, { logPath = "/dev/null", echo = false } = {}) {
+  return new Promise((done) => {
     const log = createWriteStream(logPath);
-    const child = spawn(command, args, {
+    const child = spawn(process.execPath, [cli, ...args], {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
     });
     let stdout = "";
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    // Ctrl-C reaches the CLI through the terminal; this covers a SIGTERM sent to us alone.
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
     const killChild = () => child.kill("SIGTERM");
     process.once("exit", killChild);
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      log.write(chunk);
-      if (echo) process.stdout.write(chunk);
-    });
-    child.stderr.on("data", (chunk) => {
-      log.write(chunk);
-      if (echo) process.stderr.write(chunk);
-    });
-    child.on("error", (err) => log.write(`spawn error: ${err.message}\n`));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on("data", (chunk) => {
+        if (stream === child.stdout) stdout += chunk;
+        log.write(chunk);
+        if (echo) process.stdout.write(chunk);
+      });
+    }
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       process.off("exit", killChild);
       log.end();
-      resolveRun({ code, signal, timedOut, stdout });
+      done({ code, signal, stdout });
     });
   });
 }
 
-/** One scenario's verdict from its checks (INFO entries are traces, not verdicts). */
-function summarise(checks) {
-  const counts = Object.fromEntries(STATUSES.map((s) => [s, 0]));
-  for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
-  const badChecks = checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING");
-  return { counts, passed: badChecks.length === 0, badChecks };
-}
-
+/** Scenario → its checks and the failing ones, from one output folder (a scenario run twice merges). */
 function readResults(dir) {
-  const found = new Map();
-  if (!existsSync(dir)) return found;
+  const scenarios = new Map();
+  if (!existsSync(dir)) return scenarios;
   for (const name of readdirSync(dir).sort()) {
-    const m = name.match(RESULT_DIR);
+    const m = RESULT_DIR.exec(name);
     const file = join(dir, name, "checks.json");
     if (!m || !existsSync(file)) continue;
     let checks;
@@ -185,249 +129,189 @@ function readResults(dir) {
     } catch (err) {
       checks = [{ id: m[1], status: "FAILURE", errorMessage: `unreadable checks.json: ${err.message}` }];
     }
-    found.set(m[1], { checks: Array.isArray(checks) ? checks : [], file });
+    const prev = scenarios.get(m[1])?.checks ?? [];
+    const all = [...prev, ...checks];
+    scenarios.set(m[1], { checks: all, bad: all.filter((c) => c.status === "FAILURE" || c.status === "WARNING") });
   }
-  return found;
+  return scenarios;
 }
 
-async function runSuite(run, ctx) {
-  const slug = run.label.replace(/[^\w.-]+/g, "-");
-  const outDir = join(ctx.workDir, slug);
-  mkdirSync(outDir, { recursive: true });
-  const args = [ctx.tools.conformance, "server", "--url", ctx.url, "-o", outDir, "--expected-failures", ctx.baselinePath];
-  if (run.scenario) args.push("--scenario", run.scenario);
-  else args.push("--suite", run.suite);
-  if (ctx.specVersion) args.push("--spec-version", ctx.specVersion);
-  const started = Date.now();
-  const logPath = join(ctx.workDir, `${slug}.log`);
-  const res = await runProcess(ctx.tools.node, args, { logPath, echo: ctx.verbose, timeoutMs: RUN_TIMEOUT_MS });
-  const ms = Date.now() - started;
+const oneLine = (c) =>
+  `${c.status} ${c.id}: ${String(c.errorMessage ?? c.description ?? "")
+    .replace(/\s+/g, " ")
+    .slice(0, 240)}`;
 
-  // The scenarios the CLI meant to run, from its own progress lines.
-  const planned = run.scenario ? [run.scenario] : [...res.stdout.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]);
-  const announced = res.stdout.match(/^Running \S+ suite \((\d+) scenarios\)/m);
-  const results = readResults(outDir);
-  const scenarios = [];
-  for (const name of new Set([...planned, ...results.keys()])) {
-    const r = results.get(name);
-    if (r) {
-      scenarios.push({ scenario: name, ...summarise(r.checks), checks: r.checks });
-    } else {
-      // The CLI catches a scenario that throws and counts it failed, but writes no checks.json.
-      const checks = [{ id: name, status: "FAILURE", errorMessage: "no checks.json: the scenario crashed (see the CLI log)" }];
-      scenarios.push({ scenario: name, ...summarise(checks), checks });
-    }
-  }
-
-  const problems = [];
-  if (res.timedOut) problems.push(`timed out after ${RUN_TIMEOUT_MS / 1000} s`);
-  else if (res.signal) problems.push(`killed by ${res.signal}`);
-  else if (res.code !== 0 && res.code !== 1) problems.push(`exit code ${res.code}`);
-  if (announced && Number(announced[1]) !== planned.length) problems.push(`announced ${announced[1]} scenarios, started ${planned.length}`);
-  if (!run.scenario && !announced) problems.push("no 'Running ... suite' line in its output");
-  if (scenarios.length === 0) problems.push("no scenario ran");
-  // With --expected-failures the CLI exits 1 only for an unexpected failure or a stale entry.
-  const explained = scenarios.some((s) => !s.passed !== ctx.baseline.has(s.scenario));
-  if (res.code === 1 && !explained) problems.push("exit code 1 without a failing or stale scenario");
-  if (res.code === 0 && scenarios.some((s) => !s.passed && !ctx.baseline.has(s.scenario)))
-    problems.push("exit code 0 despite an unexpected failure");
-
-  return {
-    label: run.label,
-    suite: run.suite,
-    scenario: run.scenario,
-    exitCode: res.code,
-    signal: res.signal,
-    ms,
-    logPath,
-    problems,
-    scenarios,
-  };
+/** Scenario ids in a `list` answer's section (`Server scenarios`, or the whole list). */
+async function listed(cli, args, section) {
+  const { stdout } = await runCli(cli, ["list", ...args]);
+  const text = section ? (stdout.split(section)[1]?.split("\n\n")[0] ?? "") : stdout;
+  return [...text.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
 }
 
-function displayPath(path) {
-  const rel = relative(process.cwd(), path);
-  return rel.startsWith("..") ? path : rel;
+/** Reads the 0.1.16 baseline with the CLI's own YAML parser; reasons come from `# …` comments. */
+function readBaseline(path, pkgFile) {
+  if (!existsSync(path)) fail(`expected-failures file not found: ${path}`);
+  const text = readFileSync(path, "utf8");
+  const server = createRequire(pkgFile)("yaml").parse(text)?.server ?? [];
+  if (!Array.isArray(server) || server.some((s) => typeof s !== "string")) fail(`${path}: 'server' must be a list of scenario ids`);
+  const reasons = new Map([...text.matchAll(/^\s*-\s*["']?([\w.-]+)["']?\s*#\s*(.*?)\s*$/gm)].map((m) => [m[1], m[2]]));
+  return new Map(server.map((s) => [s, reasons.get(s) ?? ""]));
 }
 
-function pad(text, width) {
-  return String(text).padEnd(width);
-}
-
-function printReport(runs, ctx) {
-  // Distinct scenarios; the verdict is the worst over the runs.
-  const merged = new Map();
-  for (const run of runs) {
-    for (const s of run.scenarios) {
-      const m = merged.get(s.scenario) ?? { scenario: s.scenario, runs: [] };
-      m.runs.push({ label: run.label, ...s });
-      merged.set(s.scenario, m);
-    }
-  }
-  // The CLI's own order (`list --server`, i.e. the `all` suite's order).
-  const order = (name) => {
-    const i = ctx.knownScenarios.indexOf(name);
-    return i === -1 ? Number.MAX_SAFE_INTEGER : i;
-  };
-  const rows = [...merged.values()]
-    .sort((a, b) => order(a.scenario) - order(b.scenario))
-    .map((m) => {
-      const last = m.runs[m.runs.length - 1];
-      const failedIn = m.runs.filter((r) => !r.passed).map((r) => r.label);
-      const passed = failedIn.length === 0;
-      const expected = ctx.baseline.has(m.scenario);
-      let result = passed ? "pass" : "FAIL";
-      if (!passed && expected) result = "fail (expected)";
-      if (passed && expected) result = "pass (stale baseline entry)";
-      if (failedIn.length > 0 && failedIn.length < m.runs.length) result += ` (failed in ${failedIn.join(", ")} only)`;
-      return { ...m, counts: last.counts, passed, expected, result, badChecks: m.runs.flatMap((r) => r.badChecks) };
+/** 0.1.16: each suite (or the one scenario), verdicts merged per distinct scenario, checked against the baseline. */
+async function runCurrent(opts, suite, ctx) {
+  const baselinePath = resolve(opts["expected-failures"] ?? join(REPO_ROOT, "conformance", "expected-failures.yml"));
+  const baseline = readBaseline(baselinePath, suite.pkgFile);
+  const known = await listed(suite.cli, ["--server"]);
+  if (opts.scenario && !known.includes(opts.scenario)) fail(`unknown scenario ${opts.scenario}; known:\n  ${known.join("\n  ")}`);
+  const plan = opts.scenario
+    ? [{ label: `scenario ${opts.scenario}`, args: ["--scenario", opts.scenario] }]
+    : (opts.suite ?? SUITES).map((s) => ({ label: `suite ${s}`, suite: s, args: ["--suite", s] }));
+  const runs = [];
+  for (const run of plan) {
+    const out = join(ctx.work, run.label.replace(/\W+/g, "-"));
+    console.log(`running ${run.label}...`);
+    const started = Date.now();
+    const res = await runCli(suite.cli, ["server", "--url", ctx.url, "-o", out, "--expected-failures", baselinePath, ...run.args], {
+      logPath: `${out}.log`,
+      echo: opts.verbose,
     });
-
-  const width = Math.max(8, ...rows.map((r) => r.scenario.length)) + 2;
-  const lines = [];
-  lines.push(`${pad("scenario", width)}${pad("S", 4)}${pad("F", 4)}${pad("W", 4)}${pad("I", 4)}result`);
-  lines.push("-".repeat(width + 16 + 24));
+    const planned = opts.scenario ? [opts.scenario] : [...res.stdout.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]);
+    const results = readResults(out);
+    // The CLI counts a scenario that throws as failed but writes no checks.json for it.
+    for (const name of planned)
+      if (!results.has(name))
+        results.set(name, {
+          checks: [],
+          bad: [{ id: name, status: "FAILURE", errorMessage: "no checks.json: the scenario crashed (see the CLI log)" }],
+        });
+    const problems = [];
+    if (res.signal) problems.push(`killed by ${res.signal}`);
+    else if (res.code !== 0 && res.code !== 1) problems.push(`exit code ${res.code}`);
+    const announced = /^Running \S+ suite \((\d+) scenarios\)/m.exec(res.stdout);
+    if (announced && Number(announced[1]) !== planned.length)
+      problems.push(`announced ${announced[1]} scenarios, started ${planned.length}`);
+    if (results.size === 0) problems.push("no scenario ran");
+    runs.push({ ...run, exitCode: res.code, durationMs: Date.now() - started, problems, results });
+  }
+  const merged = new Map();
+  for (const run of runs) for (const [name, r] of run.results) merged.set(name, [...(merged.get(name) ?? []), ...r.bad]);
+  const order = (name) => (known.includes(name) ? known.indexOf(name) : known.length);
+  const rows = [...merged]
+    .sort(([a], [b]) => order(a) - order(b))
+    .map(([scenario, bad]) => ({ scenario, passed: bad.length === 0, expected: baseline.has(scenario), bad }));
   for (const r of rows) {
-    const c = r.counts;
-    lines.push(`${pad(r.scenario, width)}${pad(c.SUCCESS, 4)}${pad(c.FAILURE, 4)}${pad(c.WARNING, 4)}${pad(c.INFO, 4)}${r.result}`);
-  }
-  console.log(`\n${lines.join("\n")}`);
-
-  const failed = rows.filter((r) => !r.passed);
-  if (failed.length > 0) {
-    console.log("\nFailures and warnings:");
-    for (const r of failed) {
-      const reason = ctx.baseline.get(r.scenario);
-      console.log(`  ${r.scenario}${r.expected ? ` (expected${reason ? `: ${reason}` : ""})` : ""}`);
-      const seen = new Set();
-      for (const p of r.badChecks) {
-        const key = `${p.id}|${p.status}|${p.errorMessage ?? ""}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const msg = (p.errorMessage ?? p.description ?? "").replace(/\s+/g, " ").slice(0, 300);
-        console.log(`    ${p.status.padEnd(7)} ${p.id}${msg ? `: ${msg}` : ""}`);
-      }
-    }
-  }
-  const stale = rows.filter((r) => r.passed && r.expected);
-  if (stale.length > 0) {
-    console.log(`\nStale baseline entries (these pass now; remove them from ${displayPath(ctx.baselinePath)}):`);
-    for (const r of stale) console.log(`  ${r.scenario}`);
-  }
-  const unknown = [...ctx.baseline.keys()].filter((s) => !ctx.knownScenarios.includes(s));
-  if (unknown.length > 0) console.log(`\nBaseline entries that are no scenario of ${CONFORMANCE_VERSION}: ${unknown.join(", ")}`);
-
-  console.log("\nRuns:");
-  for (const run of runs) {
-    const bad = run.scenarios.filter((s) => !s.passed).length;
-    const status = run.problems.length ? `CLI FAILED: ${run.problems.join("; ")} (log: ${run.logPath})` : `CLI exit ${run.exitCode}`;
     console.log(
-      `  ${pad(run.label, 22)}${String(run.scenarios.length).padStart(3)} scenarios, ${run.scenarios.length - bad} passed, ${bad} failed, ${(run.ms / 1000).toFixed(1)} s, ${status}`,
+      `  ${r.passed ? (r.expected ? "pass (stale baseline entry)" : "pass") : r.expected ? `fail (expected: ${baseline.get(r.scenario)})` : "FAIL"}  ${r.scenario}`,
     );
+    for (const c of r.bad) console.log(`          ${oneLine(c)}`);
   }
-  return { rows, stale, unexpected: failed.filter((r) => !r.expected) };
+  for (const run of runs) if (run.problems.length) console.log(`  ${run.label}: CLI FAILED: ${run.problems.join("; ")}`);
+  const unexpected = rows.filter((r) => !r.passed && !r.expected).map((r) => r.scenario);
+  const stale = rows.filter((r) => r.passed && r.expected).map((r) => r.scenario);
+  const passed = rows.filter((r) => r.passed).length;
+  const exitCode = unexpected.length || runs.some((r) => r.problems.length) || (opts.strict && stale.length) ? 1 : 0;
+  console.log(`conformance: ${passed} passed, ${rows.length - passed} failed`);
+  return {
+    exitCode,
+    report: {
+      conformanceVersion: suite.version,
+      url: ctx.url,
+      startedWorker: !opts.url,
+      baseline: Object.fromEntries(baseline),
+      passed,
+      failed: rows.length - passed,
+      unexpectedFailures: unexpected,
+      staleBaselineEntries: stale,
+      exitCode,
+      runs: runs.map((r) => ({
+        label: r.label,
+        suite: r.suite ?? null,
+        scenario: opts.scenario ?? null,
+        exitCode: r.exitCode,
+        durationMs: r.durationMs,
+        problems: r.problems,
+        scenarios: [...r.results].map(([scenario, s]) => ({ scenario, passed: s.bad.length === 0, checks: s.checks })),
+      })),
+    },
+  };
+}
+
+/** 0.2.0-alpha.12: once per requirement set; only the scenarios the set scores decide the exit code. */
+async function runNext(opts, suite, ctx) {
+  const baseline = join(ctx.work, "expected-failures.yml");
+  writeFileSync(baseline, "server: []\n");
+  const report = { conformanceVersion: suite.version, url: ctx.url, requirements: {} };
+  let unexpected = 0;
+  for (const requirements of opts.requirements ?? REQUIREMENTS) {
+    const out = join(ctx.work, requirements);
+    console.log(`conformance ${suite.version} --requirements ${requirements} against ${ctx.url}`);
+    const only = opts.scenario ? ["--scenario", opts.scenario] : [];
+    const run = await runCli(
+      suite.cli,
+      ["server", "--url", ctx.url, "--requirements", requirements, "--expected-failures", baseline, "-o", out, ...only],
+      { logPath: `${out}.log`, echo: opts.verbose },
+    );
+    const required = new Set(await listed(suite.cli, ["--requirements", requirements], "Server scenarios"));
+    const rows = [...readResults(out)].map(([scenario, s]) => ({
+      scenario,
+      required: required.has(scenario),
+      passed: s.bad.length === 0,
+      bad: s.bad,
+    }));
+    for (const r of rows) {
+      console.log(`  ${r.passed ? "pass" : "FAIL"}  ${r.scenario}${r.required ? "" : "  (not scored)"}`);
+      if (r.required || opts.verbose) for (const c of r.bad) console.log(`          ${oneLine(c)}`);
+    }
+    const scored = rows.filter((r) => r.required);
+    const passed = scored.filter((r) => r.passed).length;
+    const missing = opts.scenario ? [] : [...required].filter((name) => !rows.some((r) => r.scenario === name));
+    const failed = scored.length - passed + missing.length;
+    const extra = rows.filter((r) => !r.required);
+    console.log(
+      `  ${requirements}: required ${passed} passed, ${failed} failed${missing.length ? ` (no result: ${missing.join(", ")})` : ""}; not scored: ${extra.filter((r) => r.passed).length} passed, ${extra.filter((r) => !r.passed).length} pending`,
+    );
+    unexpected += failed + (rows.length === 0 || (run.code !== 0 && run.code !== 1) ? 1 : 0);
+    report.requirements[requirements] = {
+      exitCode: run.code,
+      requiredPassed: passed,
+      requiredFailed: failed,
+      notScored: extra.map((r) => ({ scenario: r.scenario, passed: r.passed })),
+      scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
+    };
+  }
+  return { exitCode: unexpected === 0 ? 0 : 1, report };
 }
 
 async function main() {
-  const opts = parseOptions(process.argv.slice(2));
-  const t0 = Date.now();
-  const tools = TOOLS;
-  const baseline = readBaseline(opts.baselinePath);
-
-  const list = await runProcess(tools.node, [tools.conformance, "list", "--server"], {
-    logPath: "/dev/null",
-    echo: false,
-    timeoutMs: 60_000,
-  });
-  const knownScenarios = [...list.stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
-  if (list.code !== 0 || knownScenarios.length === 0) fail(`conformance list --server failed (exit ${list.code})`);
-  if (opts.scenario && !knownScenarios.includes(opts.scenario)) {
-    fail(`unknown scenario ${JSON.stringify(opts.scenario)}; known:\n  ${knownScenarios.join("\n  ")}`);
-  }
-
-  const workDir = mkdtempSync(join(tmpdir(), "mcp-edge-conformance-"));
+  const opts = parseOptions();
+  const suite = suiteCli(opts.next);
+  const work = mkdtempSync(join(tmpdir(), "mcp-edge-conformance-"));
   let server;
   let url = opts.url;
   if (!url) {
-    console.log("starting the Worker (wrangler dev)...");
-    try {
-      server = await startWorker({ configPath: opts.configPath, echo: opts.verbose });
-    } catch (err) {
-      rmSync(workDir, { recursive: true, force: true });
-      fail(`could not start the Worker: ${err.message}`);
-    }
+    // MRTR signs with the state secret: a random one for this run only.
+    const vars = opts.next ? { MCP_STATE_SECRET: randomBytes(32).toString("hex") } : undefined;
+    server = await startWorker({ configPath: opts.config && resolve(opts.config), vars, echo: opts.verbose }).catch((err) =>
+      fail(`could not start the Worker: ${err.message}`),
+    );
     url = server.mcpUrl;
   } else if (!LOCAL_HOSTS.has(new URL(url).hostname)) {
     console.log(
       `note: ${new URL(url).hostname} is not localhost, so dns-rebinding-protection fails by design (baseline it for remote runs).`,
     );
   }
-  console.log(`conformance ${CONFORMANCE_VERSION} against ${url}`);
-
-  const plan = opts.scenario
-    ? [{ label: `scenario ${opts.scenario}`, scenario: opts.scenario }]
-    : opts.suites.map((suite) => ({ label: `suite ${suite}`, suite }));
-  const ctx = {
-    tools,
-    url,
-    baseline,
-    baselinePath: opts.baselinePath,
-    specVersion: opts.specVersion,
-    workDir,
-    verbose: opts.verbose,
-    knownScenarios,
-  };
-  const runs = [];
+  console.log(`conformance ${suite.version} against ${url}`);
+  let outcome;
   try {
-    for (const run of plan) {
-      console.log(`running ${run.label}...`);
-      runs.push(await runSuite(run, ctx));
-    }
+    outcome = await (opts.next ? runNext : runCurrent)(opts, suite, { url, work });
   } finally {
-    if (server) {
-      await server.stop();
-      if (opts.verbose || runs.some((r) => r.problems.length)) console.log(`--- Worker output (last lines) ---\n${server.logs()}\n---`);
-    }
+    if (server) await server.stop();
   }
-
-  const { rows, stale, unexpected } = printReport(runs, ctx);
-  const cliFailed = runs.some((r) => r.problems.length > 0);
-  const passed = rows.filter((r) => r.passed).length;
-  const exitCode = unexpected.length > 0 || cliFailed || (opts.strict && stale.length > 0) ? 1 : 0;
-
-  if (opts.jsonPath) {
-    const report = {
-      conformanceVersion: CONFORMANCE_VERSION,
-      url,
-      startedWorker: !opts.url,
-      baseline: Object.fromEntries(baseline),
-      durationMs: Date.now() - t0,
-      passed,
-      failed: rows.length - passed,
-      unexpectedFailures: unexpected.map((r) => r.scenario),
-      staleBaselineEntries: stale.map((r) => r.scenario),
-      exitCode,
-      runs: runs.map((r) => ({
-        label: r.label,
-        suite: r.suite ?? null,
-        scenario: r.scenario ?? null,
-        exitCode: r.exitCode,
-        durationMs: r.ms,
-        problems: r.problems,
-        scenarios: r.scenarios.map((s) => ({ scenario: s.scenario, passed: s.passed, counts: s.counts, checks: s.checks })),
-      })),
-    };
-    writeFileSync(opts.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`\nresults written to ${opts.jsonPath}`);
-  }
-  if (opts.keep || cliFailed) console.log(`raw results kept in ${workDir}`);
-  else rmSync(workDir, { recursive: true, force: true });
-
-  console.log(
-    `\nduration ${((Date.now() - t0) / 1000).toFixed(1)} s${unexpected.length ? `; unexpected failures: ${unexpected.map((r) => r.scenario).join(", ")}` : ""}${cliFailed ? "; a conformance CLI run failed" : ""}`,
-  );
-  console.log(`conformance: ${passed} passed, ${rows.length - passed} failed`);
-  process.exit(exitCode);
+  if (opts.json) writeFileSync(opts.json, `${JSON.stringify(outcome.report, null, 2)}\n`);
+  if (opts.keep || outcome.exitCode) console.log(`raw results kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  process.exit(outcome.exitCode);
 }
 
 await main();

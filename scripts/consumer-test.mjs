@@ -4,8 +4,11 @@
 // tsconfig and with a strict one (lib es2021, skipLibCheck false), runs its own Workers Vitest
 // tests, then runs under `wrangler dev` on 127.0.0.1 while the official SDK client lists tools
 // and calls a simple and an interactive tool. examples/with-auth installs, type-checks and builds.
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// create-mcp-edge, packed too, scaffolds a project from the mcp-edge tarball into a temporary
+// folder; its own `npm test` passes and, under `wrangler dev` with its generated .dev.vars, the
+// SDK v1 client (2025 session) and the SDK v2 client pinned to 2026-07-28 (MRTR) use its tools.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -198,5 +201,75 @@ try {
   check(existsSync(join(outdir, "index.js")), "examples/with-auth bundles (wrangler deploy --dry-run)");
 } finally {
   rmSync(outdir, { recursive: true, force: true });
+}
+// 5. npm create mcp-edge, from both packed tarballs, as a new user runs it.
+const creator = join(root, "create-mcp-edge");
+run(creator, npm, ["pack", "--pack-destination", packDir, "--silent"]);
+renameSync(
+  join(packDir, `create-mcp-edge-${JSON.parse(readFileSync(join(creator, "package.json"), "utf8")).version}.tgz`),
+  join(packDir, "create-mcp-edge.tgz"),
+);
+const scratch = mkdtempSync(join(tmpdir(), "create-mcp-edge-"));
+function create(args) {
+  console.log(`\n$ (tmp) npm exec --package=.pack/create-mcp-edge.tgz -- create-mcp-edge ${args.join(" ")}`);
+  const { status, stdout, stderr } = spawnSync(
+    npm,
+    ["exec", "--yes", `--package=${join(packDir, "create-mcp-edge.tgz")}`, "--", "create-mcp-edge", ...args],
+    {
+      cwd: scratch,
+      encoding: "utf8",
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
+  process.stdout.write(stdout + stderr);
+  return { status, output: stdout + stderr };
+}
+try {
+  const bogus = create(["x", "--bogus"]);
+  check(bogus.status === 1 && bogus.output.includes("unknown option --bogus"), "create-mcp-edge refuses an unknown option");
+  const made = create(["my-server", "--mcp-edge", join(packDir, "mcp-edge.tgz")]);
+  check(made.status === 0, "create-mcp-edge scaffolds and installs my-server");
+  check(!/npm warn/i.test(made.output), "the install prints no npm warning (no deprecated dependency, no unapproved install script)");
+  const project = join(scratch, "my-server");
+  check(
+    /^MCP_STATE_SECRET=[0-9a-f]{64}$/m.test(readFileSync(join(project, ".dev.vars"), "utf8")),
+    ".dev.vars holds a fresh 64-hex MCP_STATE_SECRET",
+  );
+  check(readFileSync(join(project, ".gitignore"), "utf8").includes(".dev.vars"), ".dev.vars is git-ignored");
+  const again = create(["my-server", "--no-install"]);
+  check(again.status === 1 && again.output.includes("is not empty"), "create-mcp-edge refuses a non-empty directory");
+  run(project, npm, ["test"]);
+  const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import("@modelcontextprotocol/client");
+  await withWranglerDev(project, async (url) => {
+    const v1 = new Client({ name: "consumer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    v1.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+    await v1.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const { tools } = await v1.listTools();
+      check(
+        tools.map((t) => t.name).join(",") === "add,greet",
+        `the scaffold's tools/list through wrangler dev (SDK v1): ${tools.map((t) => t.name)}`,
+      );
+    } finally {
+      await v1.close();
+    }
+    const v2 = new ClientV2(
+      { name: "consumer-test", version: "1.0.0" },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    v2.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Ada" } }));
+    await v2.connect(new TransportV2(new URL(url)));
+    try {
+      const greeting = await v2.callTool({ name: "greet", arguments: {} });
+      check(
+        greeting.content?.[0]?.text === "Hello, Ada!",
+        "the scaffold's eliciting tool answers a 2026-07-28 client (MRTR signed with the .dev.vars secret)",
+      );
+    } finally {
+      await v2.close();
+    }
+  });
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
 console.log("\nconsumer test: passed");

@@ -51,7 +51,8 @@ export {
   missingExtensionError,
 } from "./mcp/extensions";
 export { APP_MIME_TYPE, type ToolUi, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
-export type { TaskStatus, TaskSupport, TaskToolOptions } from "./tasks/model";
+export type { TaskStatus } from "./tasks/model";
+export type { TaskSupport, TaskToolOptions } from "./mcp/task-tools";
 export type { TaskOptions } from "./tasks/options";
 export type { McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";

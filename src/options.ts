@@ -37,7 +37,7 @@ export interface SessionOptions {
   maxConcurrentRuns?: number;
 }
 
-/** 2026-07-28 `subscriptions/listen` streams, served by the hub object (README "Subscriptions and the hub"). */
+/** 2026-07-28 `subscriptions/listen` streams, served by the hub object (docs/subscriptions.md "Subscriptions and the hub"). */
 export interface ListenOptions {
   /**
    * Hub objects the listen streams (and 2025 subscriptions) spread over (default 16: 16 × 1,000
@@ -105,7 +105,7 @@ export interface EdgeOptions<Env = unknown> {
   /**
    * Protocol eras served on the endpoint (default both): "2025" is the initialize/session era
    * (2024-11-05 .. 2025-11-25), "2026" the stateless 2026-07-28 revision. The era of each
-   * request is decided from its body (README "Protocol eras").
+   * request is decided from its body (docs/eras.md "Protocol eras: 2026-07-28 beside 2025").
    */
   eras?: readonly ("2025" | "2026")[];
   /** 2026-07-28 multi round-trip requests (MRTR): how long a `requestState` stays valid (default 10 min). */

@@ -2,7 +2,7 @@
  * The one publish API: server code tells clients that something changed, from any Worker
  * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to every
  * shard of the hub at once; each delivers it to the 2026-07-28 listen streams it serves that
- * opted in and to the 2025-era sessions registered with it (README "Subscriptions and the hub").
+ * opted in and to the 2025-era sessions registered with it (docs/subscriptions.md "Subscriptions and the hub").
  * Which shard serves what: listen streams by client (src/http/listen.ts), 2025 registrations by
  * resource URI (list changes by session id): hubFor below.
  */

@@ -7,7 +7,7 @@
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
 
-/** Every server has one hub (of `listen.shards` objects) unless it names others (README "Subscriptions and the hub"). */
+/** Every server has one hub (of `listen.shards` objects) unless it names others (docs/subscriptions.md "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
 /** Hub objects a hub spreads over unless `listen.shards` says otherwise: 16 × 1,000 streams each. */

@@ -16,7 +16,7 @@ import { errorMessage, notification, toWire, type Message, type Params, type Req
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/context";
-import { dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/exchange";
 import { limitRuns } from "../../src/mcp/run-limits";
 import type { McpServer } from "../../src/mcp/server";
@@ -216,16 +216,15 @@ export class InflightRequests<Env> {
 
   private dispatchContext(state: SessionState, channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.host.sessionId };
-    return {
-      server: this.host.server,
-      env: this.host.env,
+    return dispatchContext(this.host.server, this.host.env, {
+      era: "2025",
       sessions: true,
       session,
       protocolVersion: state.protocolVersion,
       channel,
       ops: this.host.ops,
       principal,
-    };
+    });
   }
 
   private channelFor(stream: number): Channel {

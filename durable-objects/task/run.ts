@@ -8,13 +8,14 @@ import { userStore } from "../../src/user";
 import type { ClientCapabilities } from "../../src/mcp/types";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
-import { toolError } from "../../src/mcp/content";
+import { runTool } from "../../src/mcp/tool-call";
+import { reportUnexpected } from "../../src/mcp/unexpected";
+import { callOf, runThrough } from "../../src/mcp/middleware";
+import { ToolError, toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
 import type { McpServer } from "../../src/mcp/server";
-import type { CallToolResult } from "../../src/mcp/types";
 import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
-import { isObject } from "../../src/jsonrpc/parse";
 
 /** How a run ended: what the task's terminal state will be. */
 export type RunOutcome =
@@ -55,10 +56,11 @@ export class TaskRun<Env> {
     void this.execute(record).then(
       (outcome) => this.host.finished(this, outcome),
       (error: unknown) => {
-        console.error(`mcp-edge: task ${record.taskId} (tool ${record.tool}) failed outside its handler`, error);
+        // Outside the tool's own failure policy (a middleware's exception, a bug): logged and told with a reference.
+        const reference = reportUnexpected(`task ${record.taskId} (tool "${record.tool}")`, error, { hook: this.host.server.errorHook });
         this.host.finished(this, {
           status: "failed",
-          error: { code: INTERNAL_ERROR, message: "Internal error" },
+          error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference } },
           statusMessage: "The task failed",
         });
       },
@@ -91,45 +93,26 @@ export class TaskRun<Env> {
         statusMessage: "The tool no longer exists",
       };
     }
-    const checked = await tool.input.validate(record.args);
-    if (!checked.ok)
-      return { status: "completed", result: { ...toolError(`Invalid arguments for tool "${record.tool}": ${checked.message}`) } };
     const signal = this.controller.signal;
-    let result: CallToolResult;
+    const ctx = this.context(record);
+    const server = this.host.server;
+    // The task's run is the tools/call its creating request made: middleware wraps it here too.
+    const wrapped = server.middleware.length > 0 || server.errorHook !== undefined;
+    const call = wrapped ? callOf("tools/call", { name: record.tool, arguments: record.args }, ctx) : undefined;
+    const place = { protocolVersion: record.protocolVersion, era: "2026", task: true, listener: { hook: server.errorHook, call } } as const;
+    const run = async (): Promise<Params> => ({ ...(await runTool(tool, record.args, ctx, place)) });
     try {
-      result = await tool.handler(checked.value, this.context(record));
+      const result = call && server.middleware.length > 0 ? await runThrough(server.middleware, call, run) : await run();
+      return { status: "completed", result: { ...result } };
     } catch (error) {
       if (signal.aborted) return { status: "cancelled", statusMessage: "Cancelled by the client" };
-      // An RpcError is a protocol error the author meant for the client: the task fails with it.
+      // A JSON-RPC error (the author's RpcError, or -32603 for a result that is no CallToolResult) fails the task.
       if (error instanceof RpcError)
         return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
-      // Anything else is a failing tool: a result the model sees (isError), as in a synchronous call.
-      const message = error instanceof Error ? error.message : String(error);
-      return { status: "completed", result: { ...toolError(message || `Tool "${record.tool}" failed`) } };
+      // A middleware's refusal: a failing tool result, as in a synchronous call.
+      if (error instanceof ToolError) return { status: "completed", result: { ...toolError(error.message) } };
+      throw error;
     }
-    if (!isObject(result) || !Array.isArray(result.content)) {
-      console.error(`mcp-edge: task tool "${record.tool}" returned something other than a CallToolResult`);
-      return {
-        status: "failed",
-        error: { code: INTERNAL_ERROR, message: "Internal error" },
-        statusMessage: "The tool returned an invalid result",
-      };
-    }
-    if (tool.output && !result.isError) {
-      if (!isObject(result.structuredContent)) {
-        return {
-          status: "completed",
-          result: { ...toolError(`Tool "${record.tool}" declares an outputSchema but returned no structuredContent`) },
-        };
-      }
-      const out = await tool.output.validate(result.structuredContent);
-      if (!out.ok)
-        return {
-          status: "completed",
-          result: { ...toolError(`Tool "${record.tool}" returned structuredContent that does not match its outputSchema: ${out.message}`) },
-        };
-    }
-    return { status: "completed", result: { ...result } };
   }
 
   private context(record: TaskRecord): InteractiveContext<Env> {

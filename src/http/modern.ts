@@ -10,46 +10,23 @@ import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import {
-  errorMessage,
-  notification,
-  resultMessage,
-  toWire,
-  type Params,
-  type RequestId,
-  type RequestMessage,
-  type ResponseMessage,
-} from "../jsonrpc/messages";
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
-import { dispatchRequest, isModernMethod, type DispatchContext } from "../mcp/dispatch";
+import { dispatchContext, dispatchRequest, isModernMethod } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
-import { withServerInfo } from "../mcp/modern-result";
-import { MRTR_METHODS, MrtrRun, readInputResponses } from "../mcp/mrtr";
-import { digestArguments, secretProblem, signState, STATE_SECRET_BINDING, verifyState, type StateBinding } from "../mcp/request-state";
+import { MrtrRound } from "../mcp/mrtr";
+import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
-import type { McpServer } from "../mcp/server";
-import type { AnyVersion } from "../mcp/versions";
 import { json } from "../wire/json";
 import { answerStatus, refuseModern } from "../wire/refusals";
+import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
 import { ModernReply } from "./modern-reply";
 import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
-
-/**
- * A client's malformed answer to an ask is -32602 on this era: 2026-07-28 (basic/index.mdx "Error
- * Codes") reserves -32000..-32019 for legacy use, where the 2025 lane reports it as -32007.
- */
-function modernCodes(response: ResponseMessage): ResponseMessage {
-  if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
-  return errorMessage(response.id, {
-    code: INVALID_PARAMS,
-    message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
-  });
-}
 
 /** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
 function jsonAnswer(response: ResponseMessage): Response {
@@ -69,56 +46,6 @@ export function warnIfNoStateSecret(rt: object, env: unknown): void {
   if (!problem) return;
   warned.add(rt);
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
-}
-
-function bindingOf(message: RequestMessage, principal: Principal | undefined): Promise<StateBinding> {
-  const params = message.params ?? {};
-  const name = message.method === "resources/read" ? params.uri : params.name;
-  return digestArguments(params.arguments).then((argsDigest) => ({
-    subject: principal?.subject ?? "",
-    method: message.method,
-    name: typeof name === "string" ? name : "",
-    argsDigest,
-  }));
-}
-
-/** The answers this request brings: those inside a verified `requestState`, then its `inputResponses`. */
-async function answersOf(message: RequestMessage, binding: () => Promise<StateBinding>, env: unknown): Promise<Record<string, Params>> {
-  const responses = readInputResponses(message.params) ?? {};
-  const state = message.params?.requestState;
-  if (state === undefined) return responses;
-  if (typeof state !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: requestState must be the string the server sent");
-  const problem = secretProblem(secretOf(env));
-  if (problem) {
-    console.error(`mcp-edge: cannot verify a requestState: ${problem}`);
-    throw new RpcError(INTERNAL_ERROR, "This server cannot continue multi round-trip requests: it has no state secret configured");
-  }
-  const check = await verifyState(secretOf(env) as string, state, await binding());
-  if (!check.ok) throw new RpcError(INVALID_PARAMS, `Invalid params: ${check.problem}`);
-  // Answers of earlier rounds were verified; they win over a retry's attempt to change them.
-  return { ...responses, ...check.answers };
-}
-
-/** `input_required` with every outstanding ask and a state carrying the answers used so far. */
-async function inputRequired<Env>(
-  id: RequestId,
-  run: MrtrRun,
-  binding: () => Promise<StateBinding>,
-  env: unknown,
-  server: McpServer<Env>,
-  ttlMs: number,
-): Promise<ResponseMessage> {
-  const problem = secretProblem(secretOf(env));
-  if (problem) {
-    console.error(`mcp-edge: a handler asked the client for input, but ${problem}`);
-    return errorMessage(id, {
-      code: INTERNAL_ERROR,
-      message: "This server cannot ask the client for input: it has no state secret configured (MCP_STATE_SECRET)",
-    });
-  }
-  const requestState = await signState(secretOf(env) as string, await binding(), run.used, ttlMs);
-  const inputRequests = Object.fromEntries([...run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
-  return resultMessage(id, withServerInfo({ resultType: "input_required", inputRequests, requestState }, server));
 }
 
 /** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
@@ -150,62 +77,48 @@ export async function serveModern<Env extends EdgeEnv>(
       tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
     if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
   }
-  const mrtr = MRTR_METHODS.has(message.method);
-  // Computed only when a state is verified or minted: most calls never ask.
-  let bound: Promise<StateBinding> | undefined;
-  const binding = () => (bound ??= bindingOf(message, principal));
-  let answers: Record<string, Params> = {};
-  if (mrtr) {
-    try {
-      answers = await answersOf(message, binding, env);
-    } catch (error) {
-      if (!(error instanceof RpcError)) throw error;
-      return jsonAnswer(errorMessage(id, error.toJSON()));
-    }
+  let round: MrtrRound;
+  try {
+    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
+    round = await MrtrRound.open(message, settings);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    return jsonAnswer(errorMessage(id, error.toJSON()));
   }
 
-  const base: DispatchContext<Env> = {
-    server: rt.server,
-    env,
-    sessions: false,
-    session: undefined,
-    protocolVersion: envelope.protocolVersion as AnyVersion,
+  const lane = {
+    era: "2026",
     envelope,
     supportedVersions: servedVersions(rt.options),
-    channel: undefined,
-    ops: undefined,
     principal,
-  };
+    tasks: taskLane(rt.server, env),
+  } as const;
+  const base = dispatchContext(rt.server, env, lane);
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, rt.server)) return jsonAnswer(await dispatchRequest(message, base, new AbortController().signal));
 
   const controller = new AbortController();
-  const run = new MrtrRun(answers);
   const reply = new ModernReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
     notify: (method, params) => reply.notify(toWire(notification(method, params))),
-    // mrtr.mdx: only tools/call, prompts/get and resources/read may answer input_required.
-    request: (method, params, _signal, key) =>
-      mrtr
-        ? run.request(method, params, key)
-        : Promise.reject(new RpcError(INVALID_PARAMS, `${message.method} cannot ask the client for input`)),
+    request: (method, params, _signal, key) => round.ask(method, params, key),
     closeStream: () => undefined,
     // server/utilities/logging.mdx: no level in _meta, no notifications/message.
     logLevel: () => envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const dc: DispatchContext<Env> = { ...base, channel };
+  const dc = dispatchContext(rt.server, env, { ...lane, channel });
   const done = dispatchRequest(message, dc, controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
-    run.ended.then((): Outcome => ({ kind: "ended" })),
+    round.run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const finalize = async (o: Outcome): Promise<ResponseMessage> => {
-    if (o.kind === "done") return modernCodes(o.response);
+    if (o.kind === "done") return round.finished(o.response);
     controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
-    return inputRequired(id, run, binding, env, rt.server, rt.options.mrtrStateTtlMs);
+    return round.inputRequired(rt.server);
   };
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
   if (first === "stream") {

@@ -7,7 +7,7 @@
 import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { parseBody } from "../jsonrpc/parse";
 import type { Channel, SessionInfo, SessionState } from "../mcp/context";
-import { dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
+import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
 import { limitRuns } from "../mcp/run-limits";
 import { initialize } from "../mcp/handlers/initialize";
@@ -89,20 +89,8 @@ export async function handlePost<Env>(
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    return answer(
-      exchange,
-      {
-        server: rt.server,
-        env,
-        sessions: false,
-        session: undefined,
-        protocolVersion: version,
-        channel: undefined,
-        ops: undefined,
-        principal,
-      },
-      rt.options.maxRunsPerRequest,
-    );
+    const dc = dispatchContext(rt.server, env, { era: "2025", sessions: false, session: undefined, protocolVersion: version, principal });
+    return answer(exchange, dc, rt.options.maxRunsPerRequest);
   }
 
   const sessionId = request.headers.get(HEADER_SESSION_ID);
@@ -124,20 +112,8 @@ export async function handlePost<Env>(
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  return answer(
-    exchange,
-    {
-      server: rt.server,
-      env,
-      sessions: true,
-      session,
-      protocolVersion: state.protocolVersion,
-      channel: undefined,
-      ops: undefined,
-      principal,
-    },
-    rt.options.maxRunsPerRequest,
-  );
+  const dc = dispatchContext(rt.server, env, { era: "2025", sessions: true, session, protocolVersion: state.protocolVersion, principal });
+  return answer(exchange, dc, rt.options.maxRunsPerRequest);
 }
 
 function sessionNotFound(): Response {

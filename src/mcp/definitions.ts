@@ -8,7 +8,7 @@ import type { UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext } from "./context";
 import type { CacheHint, ResolvedCacheHint } from "./caching";
 import type { ExtensionSettings } from "./extensions";
-import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "../tasks/model";
+import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "./task-tools";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
 
 export type Awaitable<T> = T | Promise<T>;

@@ -8,7 +8,8 @@ import type { Params } from "../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "./context";
 import type { RequestEnvelope } from "./envelope";
 import type { McpServer } from "./server";
-import type { LoggingLevel } from "./types";
+import type { ToolDefinition } from "./definitions";
+import type { ClientCapabilities, LoggingLevel } from "./types";
 import type { AnyVersion } from "./versions";
 
 /** Session state changes only the session object can make. */
@@ -16,6 +17,22 @@ export interface SessionOps {
   setLogLevel(level: LoggingLevel): Promise<void>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
+}
+
+/**
+ * The Tasks extension's entry points (src/tasks/lane.ts), plugged in by the 2026-07-28 lane: the
+ * core routes to them and never imports them. Absent elsewhere (tasks are negotiated on 2026-07-28 only).
+ */
+export interface TaskLane {
+  /** Answers tasks/get, tasks/update or tasks/cancel. */
+  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params>;
+  /** The CreateTaskResult when this call becomes a task; undefined to run it synchronously. */
+  runIfChosen(
+    tool: ToolDefinition<never>,
+    args: Record<string, unknown>,
+    hc: HandlerContext<unknown>,
+    gathered: Record<string, unknown> | undefined,
+  ): Promise<Params | undefined>;
 }
 
 export interface DispatchContext<Env> {
@@ -27,6 +44,8 @@ export interface DispatchContext<Env> {
   protocolVersion: AnyVersion;
   /** Present exactly when the request is a 2026-07-28 one: its envelope (the era, decided once by the Worker). */
   envelope?: RequestEnvelope;
+  /** What the client declared: this request's own (2026), or the session's (2025); undefined when stateless. */
+  clientCapabilities: ClientCapabilities | undefined;
   /** 2026: every protocol version this server serves (discover's `supportedVersions`). */
   supportedVersions?: readonly string[];
   /** Present where interactive handlers can run; absent in the Worker's JSON lane. */
@@ -34,6 +53,65 @@ export interface DispatchContext<Env> {
   ops: SessionOps | undefined;
   /** The authenticated principal, when the server has auth. */
   principal?: Principal;
+  /** The Tasks extension, where a request may create or address tasks (the 2026-07-28 lane). */
+  tasks?: TaskLane;
+}
+
+/** Where a request is served: a 2025-era request (a session's, or stateless), or a 2026-07-28 one. */
+export type LaneContext =
+  | {
+      era: "2025";
+      /** The session the request belongs to; undefined in stateless mode. */
+      session: SessionInfo | undefined;
+      /** The revision in force: the session's, or the header's when stateless. */
+      protocolVersion: AnyVersion;
+      sessions: boolean;
+      channel?: Channel;
+      ops?: SessionOps;
+      principal?: Principal;
+    }
+  | {
+      era: "2026";
+      envelope: RequestEnvelope;
+      supportedVersions: readonly string[];
+      channel?: Channel;
+      tasks?: TaskLane;
+      principal?: Principal;
+    };
+
+/**
+ * The one builder of a dispatch context, for every lane (the Worker's 2025 and 2026 lanes, the
+ * session object). What differs by era is decided here: the revision, the session, and whose
+ * capabilities an ask reads (the request's own on 2026-07-28, the session's on 2025).
+ */
+export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: LaneContext): DispatchContext<Env> {
+  if (lane.era === "2026") {
+    return {
+      server,
+      env,
+      sessions: false,
+      session: undefined,
+      protocolVersion: lane.envelope.protocolVersion as AnyVersion,
+      envelope: lane.envelope,
+      supportedVersions: lane.supportedVersions,
+      clientCapabilities: lane.envelope.clientCapabilities,
+      channel: lane.channel,
+      ops: undefined,
+      principal: lane.principal,
+      tasks: lane.tasks,
+    };
+  }
+  return {
+    server,
+    env,
+    sessions: lane.sessions,
+    session: lane.session,
+    protocolVersion: lane.protocolVersion,
+    clientCapabilities: lane.session?.clientCapabilities,
+    channel: lane.channel,
+    ops: lane.ops,
+    principal: lane.principal,
+  };
 }
 
 export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;

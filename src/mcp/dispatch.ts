@@ -4,13 +4,13 @@
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
 import { userStore } from "../user";
-import { serveTaskMethod, type TaskMethod } from "../tasks/lane";
-import type { EdgeEnv } from "../env";
-import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
-import { errorMessage, resultMessage, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
+import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
-import { reportUnexpected } from "./unexpected";
+import { reportUnexpected, type ErrorListener } from "./unexpected";
+import { callOf, runThrough } from "./middleware";
+import { ToolError, toolError } from "./content";
 import { callTool, listTools } from "./handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "./handlers/resources";
 import { getPrompt, listPrompts } from "./handlers/prompts";
@@ -19,7 +19,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
 
-export type { DispatchContext, MethodHandler, SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),
@@ -57,10 +57,12 @@ const MODERN_METHODS: Record<string, MethodHandler> = {
   "tasks/cancel": taskMethod("tasks/cancel"),
 };
 
-/** A tasks/* method: answered by the task's own Durable Object (src/tasks/lane.ts). */
-function taskMethod(method: TaskMethod): MethodHandler {
-  return (params, dc, hc) =>
-    serveTaskMethod(dc.server as never, dc.env as EdgeEnv, method, params, hc.principal?.subject, hc.clientCapabilities);
+/** A tasks/* method: answered by the task's own Durable Object, through the lane's task seam. */
+function taskMethod(method: string): MethodHandler {
+  return (params, dc, hc) => {
+    if (!dc.tasks) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    return dc.tasks.serve(method, params, hc as HandlerContext<unknown>);
+  };
 }
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
@@ -91,23 +93,39 @@ export async function dispatchRequest<Env>(
     requestId: request.id,
     era: dc.envelope ? "2026" : "2025",
     protocolVersion: dc.protocolVersion,
-    clientCapabilities: dc.envelope ? dc.envelope.clientCapabilities : dc.session?.clientCapabilities,
+    clientCapabilities: dc.clientCapabilities,
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
     user: userStore(dc.env, dc.principal),
   };
+  // Zero cost without middleware or an error hook: no call is built.
+  const server = dc.server;
+  const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, hc) : undefined;
   try {
-    const result = await handler(params, dc, hc);
-    return resultMessage(request.id, dc.envelope ? finishModernResult(request, result, dc.server) : result);
+    const result =
+      call && server.middleware.length > 0
+        ? await runThrough(server.middleware, call, () => handler(params, dc, hc))
+        : await handler(params, dc, hc);
+    return resultMessage(request.id, dc.envelope ? finishModernResult(request, result, server) : result);
   } catch (error) {
-    return errorMessage(request.id, toErrorObject(error, request));
+    // A middleware's ToolError refuses the call: a failing tool result on tools/call, -32600 elsewhere.
+    if (error instanceof ToolError) {
+      if (request.method !== "tools/call") return errorMessage(request.id, { code: INVALID_REQUEST, message: error.message });
+      const refused: Params = { ...toolError(error.message) };
+      return resultMessage(request.id, dc.envelope ? finishModernResult(request, refused, server) : refused);
+    }
+    return errorMessage(request.id, toErrorObject(error, request, { hook: server.errorHook, call }));
   }
 }
 
-/** RpcErrors pass through; anything else is logged here and becomes -32603 with only a reference. */
-export function toErrorObject(error: unknown, request: RequestMessage): { code: number; message: string; data?: unknown } {
+/** RpcErrors pass through; anything else is logged here (and told to `listener`) and becomes -32603 with only a reference. */
+export function toErrorObject(
+  error: unknown,
+  request: RequestMessage,
+  listener?: ErrorListener,
+): { code: number; message: string; data?: unknown } {
   if (error instanceof RpcError) return error.toJSON();
-  const reference = reportUnexpected(`${request.method} (id ${JSON.stringify(request.id)})`, error);
+  const reference = reportUnexpected(`${request.method} (id ${JSON.stringify(request.id)})`, error, listener);
   return { code: INTERNAL_ERROR, message: "Internal error", data: { reference } };
 }

@@ -47,12 +47,19 @@ function fromBase64url(text: string): Uint8Array | undefined {
   }
 }
 
-/** Why a secret cannot sign states, or undefined when it can. */
+/** How to set the secret, for every message that reports it missing or too short. */
+const SECRET_FIX =
+  `Generate one with \`openssl rand -hex 32\`. Locally: put ${STATE_SECRET_BINDING}=<that value> in .dev.vars beside wrangler.toml ` +
+  `and restart \`wrangler dev\` (it reads .dev.vars only when it starts). Deployed: \`wrangler secret put ${STATE_SECRET_BINDING}\`.`;
+
+/** Why a secret cannot sign states (with how to fix it), or undefined when it can. Never echoes the value. */
 export function secretProblem(secret: unknown): string | undefined {
   if (typeof secret !== "string" || secret.length === 0) {
-    return `the ${STATE_SECRET_BINDING} secret is not set (wrangler secret put ${STATE_SECRET_BINDING}; locally: --var ${STATE_SECRET_BINDING}:<random>)`;
+    return `the ${STATE_SECRET_BINDING} secret is not set (it needs at least ${MIN_SECRET_LENGTH} characters). ${SECRET_FIX}`;
   }
-  if (secret.length < MIN_SECRET_LENGTH) return `the ${STATE_SECRET_BINDING} secret must be at least ${MIN_SECRET_LENGTH} characters`;
+  if (secret.length < MIN_SECRET_LENGTH) {
+    return `the ${STATE_SECRET_BINDING} secret is too short: it needs at least ${MIN_SECRET_LENGTH} characters. ${SECRET_FIX}`;
+  }
   return undefined;
 }
 

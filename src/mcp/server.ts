@@ -16,7 +16,8 @@ import {
   type ExtensionSettings,
 } from "./extensions";
 import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
-import { resolveTaskOption } from "../tasks/model";
+import { resolveTaskOption } from "./task-tools";
+import type { ErrorHook, Middleware } from "./middleware";
 import type { GetPromptResult, Implementation } from "./types";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
@@ -53,6 +54,10 @@ export class ServerDefinition<Env = unknown> {
   readonly prompts = new Map<string, PromptDefinition<Env>>();
   /** Declared extensions (`capabilities.extensions`); task tools and UI resources declare theirs. */
   readonly extensions = new Map<string, DeclaredExtension>();
+  /** `use()`: wraps every request, in registration order (middleware.ts). */
+  readonly middleware: Middleware<Env>[] = [];
+  /** `onError()`: hears every unexpected exception with the reference the client got. */
+  errorHook: ErrorHook<Env> | undefined;
   /** Called in the session object when the client sends notifications/roots/list_changed. */
   rootsChangedHandler: ((session: SessionInfo, env: Env) => Awaitable<void>) | undefined;
 
@@ -244,6 +249,24 @@ export class ServerDefinition<Env = unknown> {
     });
     const cache = resolveCacheHint(config.cache, `prompt "${name}"`);
     this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, cache, interactive, get });
+    return this;
+  }
+
+  /**
+   * Adds a middleware: `(call, next) => …` runs around every JSON-RPC request this server handles,
+   * in both eras, in the Worker, the session object and task runs, first registered outermost.
+   */
+  use(middleware: Middleware<Env>): this {
+    if (typeof middleware !== "function") throw new TypeError("server.use: a middleware is a function (call, next) => result");
+    this.middleware.push(middleware);
+    return this;
+  }
+
+  /** Hears every unexpected exception (what the client sees only as a reference), wherever it happened. */
+  onError(hook: ErrorHook<Env>): this {
+    if (typeof hook !== "function")
+      throw new TypeError("server.onError: the hook is a function ({ error, reference, what, call }) => void");
+    this.errorHook = hook;
     return this;
   }
 

@@ -4,9 +4,29 @@
  * correlation id; the message and stack go to console.error with the same id, never to the wire.
  */
 
-/** Logs an unexpected failure and returns the reference to show the client instead of its text. */
-export function reportUnexpected(what: string, error: unknown): string {
+import type { ErrorHook, McpCall } from "./middleware";
+
+/** Who else hears of it: the server's `onError` hook, with the call that failed when there is one. */
+export interface ErrorListener {
+  // biome-ignore lint/suspicious/noExplicitAny: the hook of a server of any Env.
+  hook: ErrorHook<any> | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: the call of a server of any Env.
+  call?: McpCall<any>;
+}
+
+/** Logs an unexpected failure, tells the server's `onError` hook, and returns the reference to show the client instead of its text. */
+export function reportUnexpected(what: string, error: unknown, listener?: ErrorListener): string {
   const reference = crypto.randomUUID().slice(0, 8);
   console.error(`mcp-edge: ${what} failed unexpectedly (reference ${reference}):`, error);
+  const hook = listener?.hook;
+  if (hook) {
+    // The hook's own failure is logged, never thrown into the request it reports on.
+    const hookFailed = (e: unknown) => console.error(`mcp-edge: the onError hook failed on reference ${reference}:`, e);
+    try {
+      void Promise.resolve(hook({ error, reference, what, call: listener.call })).catch(hookFailed);
+    } catch (e) {
+      hookFailed(e);
+    }
+  }
   return reference;
 }

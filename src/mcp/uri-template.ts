@@ -41,7 +41,8 @@ function decode(value: string): string {
   }
 }
 
-export function compileUriTemplate(template: string): UriTemplate {
+/** The template as literal text and expressions, in order. */
+function parseTemplate(template: string): (string | Expression)[] {
   const parts: (string | Expression)[] = [];
   let last = 0;
   for (const m of template.matchAll(EXPRESSION)) {
@@ -51,43 +52,55 @@ export function compileUriTemplate(template: string): UriTemplate {
     last = m.index + m[0].length;
   }
   if (last < template.length) parts.push(template.slice(last));
+  return parts;
+}
 
-  const variables: string[] = [];
-  let pattern = "^";
-  for (const part of parts) {
-    if (typeof part === "string") {
-      pattern += escapeRegExp(part);
-      continue;
-    }
-    variables.push(...part.names);
-    switch (part.operator) {
-      case "":
-        pattern += part.names.map(() => "([^/?#&,]*)").join(",");
-        break;
-      case "+":
-        pattern += part.names.map(() => "([^?#]*)").join(",");
-        break;
-      case "#":
-        pattern += "#" + part.names.map(() => "(.*)").join(",");
-        break;
-      case "/":
-        pattern += part.names.map(() => "/([^/?#]*)").join("");
-        break;
-      case ".":
-        pattern += part.names.map(() => "\\.([^/?#.]*)").join("");
-        break;
-      case "?":
-      case "&": {
-        // Query variables may be absent; each is matched on its own.
-        const lead = part.operator === "?" ? "\\?" : "&";
-        pattern += `(?:${lead}` + part.names.map((n, i) => `${i > 0 ? "&?" : ""}(?:${escapeRegExp(n)}=([^&#]*))?`).join("") + ")?";
-        break;
-      }
+/** The regular expression an expression matches, one group per variable. */
+function expressionPattern(part: Expression): string {
+  switch (part.operator) {
+    case "":
+      return part.names.map(() => "([^/?#&,]*)").join(",");
+    case "+":
+      return part.names.map(() => "([^?#]*)").join(",");
+    case "#":
+      return "#" + part.names.map(() => "(.*)").join(",");
+    case "/":
+      return part.names.map(() => "/([^/?#]*)").join("");
+    case ".":
+      return part.names.map(() => "\\.([^/?#.]*)").join("");
+    case "?":
+    case "&": {
+      // Query variables may be absent; each is matched on its own.
+      const lead = part.operator === "?" ? "\\?" : "&";
+      return `(?:${lead}` + part.names.map((n, i) => `${i > 0 ? "&?" : ""}(?:${escapeRegExp(n)}=([^&#]*))?`).join("") + ")?";
     }
   }
-  pattern += "$";
-  const regex = new RegExp(pattern);
+}
 
+/** An expression with `values` filled in (absent variables are left out). */
+function expandExpression(part: Expression, values: Record<string, string | undefined>): string {
+  const present = part.names.filter((n) => values[n] !== undefined);
+  if (present.length === 0) return "";
+  const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeUnreserved(v));
+  switch (part.operator) {
+    case "?":
+    case "&":
+      return part.operator + present.map((n) => `${n}=${enc(values[n] ?? "")}`).join("&");
+    case "":
+    case "+":
+      return present.map((n) => enc(values[n] ?? "")).join(",");
+    case "#":
+      return "#" + present.map((n) => enc(values[n] ?? "")).join(",");
+    case "/":
+    case ".":
+      return present.map((n) => part.operator + enc(values[n] ?? "")).join("");
+  }
+}
+
+export function compileUriTemplate(template: string): UriTemplate {
+  const parts = parseTemplate(template);
+  const variables = parts.flatMap((part) => (typeof part === "string" ? [] : part.names));
+  const regex = new RegExp(`^${parts.map((part) => (typeof part === "string" ? escapeRegExp(part) : expressionPattern(part))).join("")}$`);
   return {
     template,
     variables,
@@ -101,28 +114,6 @@ export function compileUriTemplate(template: string): UriTemplate {
       });
       return out;
     },
-    expand(values) {
-      return parts
-        .map((part) => {
-          if (typeof part === "string") return part;
-          const present = part.names.filter((n) => values[n] !== undefined);
-          if (present.length === 0) return "";
-          const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeUnreserved(v));
-          switch (part.operator) {
-            case "?":
-            case "&":
-              return part.operator + present.map((n) => `${n}=${enc(values[n] ?? "")}`).join("&");
-            case "":
-            case "+":
-              return present.map((n) => enc(values[n] ?? "")).join(",");
-            case "#":
-              return "#" + present.map((n) => enc(values[n] ?? "")).join(",");
-            case "/":
-            case ".":
-              return present.map((n) => part.operator + enc(values[n] ?? "")).join("");
-          }
-        })
-        .join("");
-    },
+    expand: (values) => parts.map((part) => (typeof part === "string" ? part : expandExpression(part, values))).join(""),
   };
 }

@@ -8,6 +8,7 @@ import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import type { TaskLane } from "../mcp/dispatch-context";
 import type { McpServer, ToolDefinition } from "../mcp/server";
 import { isWellFormedSessionId } from "../mcp/session-id";
 import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
@@ -113,6 +114,23 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
   if (decision instanceof RpcError) throw decision;
   if (decision === "sync") return undefined;
   return createTask(server, env, { ...request, tool: tool.name, args });
+}
+
+/** The task seam the 2026-07-28 lane plugs into the core's dispatch context for one request. */
+export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env): TaskLane {
+  return {
+    serve: (method, params, hc) =>
+      isTaskMethod(method)
+        ? serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities)
+        : Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`)),
+    runIfChosen: (tool, args, hc, gathered) =>
+      runAsTaskIfChosen(server, env, tool, args, {
+        principal: hc.principal,
+        clientCapabilities: hc.clientCapabilities,
+        requestMeta: hc.meta,
+        gathered,
+      }),
+  };
 }
 
 /** A task id names an object this namespace minted; anything else is refused without waking one. */

@@ -1,8 +1,24 @@
 /**
  * mcp-edge/testing: a tiny MCP client for your own tests. It speaks JSON-RPC over Streamable
  * HTTP to any fetcher (the Workers Vitest integration's `SELF` or `exports.default`, a Worker's
- * fetch, a local URL), opens a session, reads SSE answers and answers the server's requests.
+ * fetch, a local URL), in either era:
+ * - 2025 revisions (the default): opens a session, reads SSE answers and answers the server's
+ *   requests on the call's stream;
+ * - "2026-07-28": no session; every request carries its `_meta` envelope and standard headers, and
+ *   an `input_required` answer (basic/patterns/mrtr.mdx) is answered with the same callbacks and
+ *   retried with `inputResponses` and the echoed `requestState`, as a client does. `rounds` tells
+ *   how many requests the last call took, so a test can pin down a handler's re-runs.
  */
+import {
+  headerParams,
+  isModern,
+  MAX_ROUNDS,
+  type HeaderParam,
+  type ModernClient,
+  modernRequest,
+  MRTR_METHODS,
+  retryParams,
+} from "./modern";
 import { readSseMessages } from "./sse";
 
 /** Anything with a fetch: `SELF` from "cloudflare:test", a service binding, `{ fetch }`. */
@@ -13,7 +29,10 @@ export interface Fetcher {
 export interface TestClientOptions {
   /** The MCP endpoint URL (default "http://localhost/mcp"; only its path matters to a fetcher). */
   url?: string;
-  /** Revision asked for in initialize (default "2025-11-25"). */
+  /**
+   * The revision the client speaks (default "2025-11-25"): a 2025 revision is asked for in
+   * initialize; "2026-07-28" (or later) sends every request with its `_meta` envelope instead.
+   */
   protocolVersion?: string;
   /** Capabilities the client declares; answering requests below declares them for you. */
   capabilities?: Record<string, unknown>;
@@ -49,11 +68,17 @@ export interface TestClient {
   readonly sessionId: string | undefined;
   /** Notifications the server sent on call streams, oldest first. */
   readonly notifications: Array<{ method: string; params?: Record<string, unknown> }>;
-  /** Sends any request (initializing first if needed) and returns its result. */
+  /**
+   * Requests the last call (`request`, `callTool`, a page of `listTools`) sent: 1 when it was answered
+   * at once; on 2026-07-28, one more per `input_required` round (MRTR). A handler that asks twice runs
+   * three times: the work before its last ask may run again, and this is how a test sees it.
+   */
+  readonly rounds: number;
+  /** Sends any request (initializing first if needed, answering `input_required` rounds) and returns its result. */
   request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
   listTools(): Promise<Array<{ name: string; description?: string; inputSchema: Record<string, unknown>; [key: string]: unknown }>>;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
-  /** Ends the session (DELETE). */
+  /** Ends the session (DELETE); nothing to end on 2026-07-28. */
   close(): Promise<void>;
 }
 
@@ -66,127 +91,170 @@ type Message = {
   error?: { code: number; message: string; data?: unknown };
 };
 
-export function createTestClient(fetcher: Fetcher, options: TestClientOptions = {}): TestClient {
-  const url = options.url ?? "http://localhost/mcp";
-  const version = options.protocolVersion ?? "2025-11-25";
-  const capabilities: Record<string, unknown> = { ...options.capabilities };
-  if (options.onElicit && !capabilities.elicitation) capabilities.elicitation = { form: {}, url: {} };
-  if (options.onSample && !capabilities.sampling) capabilities.sampling = {};
-  if (options.onListRoots && !capabilities.roots) capabilities.roots = {};
-  let sessionId: string | undefined;
-  let initialized: Promise<void> | undefined;
-  let nextId = 1;
-  const notifications: TestClient["notifications"] = [];
+/** One client's connection state and its request/answer steps, in either era. */
+class TestWire implements ModernClient {
+  readonly url: string;
+  readonly version: string;
+  readonly modern: boolean;
+  readonly capabilities: Record<string, unknown>;
+  readonly paramHeaders = new Map<string, HeaderParam[]>();
+  readonly notifications: TestClient["notifications"] = [];
+  sessionId: string | undefined;
+  rounds = 0;
+  private initialized: Promise<void> | undefined;
+  private nextId = 1;
 
-  function headers(extra: Record<string, string> = {}): Record<string, string> {
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly options: TestClientOptions,
+  ) {
+    this.url = options.url ?? "http://localhost/mcp";
+    this.version = options.protocolVersion ?? "2025-11-25";
+    this.modern = isModern(this.version);
+    this.capabilities = { ...options.capabilities };
+    if (options.onElicit && !this.capabilities.elicitation) this.capabilities.elicitation = { form: {}, url: {} };
+    if (options.onSample && !this.capabilities.sampling) this.capabilities.sampling = {};
+    if (options.onListRoots && !this.capabilities.roots) this.capabilities.roots = {};
+  }
+
+  headers(extra: Record<string, string> = {}): Record<string, string> {
     const h: Record<string, string> = {
       Accept: "application/json, text/event-stream",
       "Content-Type": "application/json",
-      ...options.headers,
+      ...this.options.headers,
       ...extra,
     };
-    if (sessionId) {
-      h["Mcp-Session-Id"] = sessionId;
-      h["MCP-Protocol-Version"] = version;
+    if (this.sessionId) {
+      h["Mcp-Session-Id"] = this.sessionId;
+      h["MCP-Protocol-Version"] = this.version;
     }
     return h;
   }
 
-  async function post(body: Message): Promise<Response> {
-    return fetcher.fetch(new Request(url, { method: "POST", headers: headers(), body: JSON.stringify(body) }));
+  post(body: Message, extra?: Record<string, string>): Promise<Response> {
+    return Promise.resolve(
+      this.fetcher.fetch(new Request(this.url, { method: "POST", headers: this.headers(extra), body: JSON.stringify(body) })),
+    );
   }
 
-  async function answerServer(message: Message): Promise<void> {
-    let result: Record<string, unknown> | undefined;
-    const params = message.params ?? {};
-    if (message.method === "elicitation/create" && options.onElicit) result = await options.onElicit(params);
-    else if (message.method === "sampling/createMessage" && options.onSample) result = await options.onSample(params);
-    else if (message.method === "roots/list" && options.onListRoots) result = { roots: await options.onListRoots() };
-    else if (message.method === "ping") result = {};
+  /** The callback's answer to one server request, or undefined when the test gave none. */
+  async answer(method: string | undefined, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+    const { onElicit, onSample, onListRoots } = this.options;
+    if (method === "elicitation/create" && onElicit) return onElicit(params);
+    if (method === "sampling/createMessage" && onSample) return onSample(params);
+    if (method === "roots/list" && onListRoots) return { roots: await onListRoots() };
+    if (method === "ping") return {};
+    return undefined;
+  }
+
+  /** 2025: answers a server request that arrived on a call's stream, by POSTing the reply. */
+  async answerServer(message: Message): Promise<void> {
+    const result = await this.answer(message.method, message.params ?? {});
     const reply: Message = result
       ? { jsonrpc: "2.0", id: message.id, result }
-      : ({
-          jsonrpc: "2.0",
-          id: message.id,
-          error: { code: -32601, message: `the test client does not answer ${message.method}` },
-        } as Message);
-    const res = await post(reply);
+      : { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `the test client does not answer ${message.method}` } };
+    const res = await this.post(reply);
     await res.body?.cancel();
   }
 
   /** Sends one request and reads its answer from JSON or from the SSE stream. */
-  async function send(
+  async send(
     method: string,
     params: Record<string, unknown> | undefined,
   ): Promise<{ result: Record<string, unknown>; response: Response }> {
-    const id = nextId++;
-    const response = await post({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });
-    const type = response.headers.get("Content-Type") ?? "";
-    let answer: Message | undefined;
-    if (type.startsWith("text/event-stream")) {
-      for await (const message of readSseMessages(response)) {
-        const m = message as Message;
-        if (m.id === id && (m.result !== undefined || m.error !== undefined)) {
-          answer = m;
-          break;
-        }
-        if (m.method && m.id !== undefined && m.id !== null) await answerServer(m);
-        else if (m.method) notifications.push({ method: m.method, ...(m.params ? { params: m.params } : {}) });
-      }
-    } else if (type.startsWith("application/json")) {
-      answer = (await response.json()) as Message;
-    } else {
-      throw new TestRpcError(-32000, `HTTP ${response.status} without a JSON-RPC body: ${await response.text()}`);
-    }
-    if (!answer) throw new TestRpcError(-32000, `the stream for ${method} ended without an answer`);
-    if (answer.error) throw new TestRpcError(answer.error.code, answer.error.message, answer.error.data);
-    return { result: answer.result ?? {}, response };
+    const id = this.nextId++;
+    const modern = this.modern ? modernRequest(this, method, params) : undefined;
+    const sent = modern?.params ?? params;
+    const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, modern?.headers);
+    const reply = await this.readReply(response, id);
+    if (!reply) throw new TestRpcError(-32000, `the stream for ${method} ended without an answer`);
+    if (reply.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
+    return { result: reply.result ?? {}, response };
   }
 
-  async function ensureInitialized(): Promise<void> {
-    initialized ??= (async () => {
-      const { response } = await send("initialize", {
-        protocolVersion: version,
-        capabilities,
+  async readReply(response: Response, id: number): Promise<Message | undefined> {
+    const type = response.headers.get("Content-Type") ?? "";
+    if (type.startsWith("application/json")) return (await response.json()) as Message;
+    if (!type.startsWith("text/event-stream"))
+      throw new TestRpcError(-32000, `HTTP ${response.status} without a JSON-RPC body: ${await response.text()}`);
+    for await (const message of readSseMessages(response)) {
+      const m = message as Message;
+      if (m.id === id && (m.result !== undefined || m.error !== undefined)) return m;
+      if (m.method && m.id !== undefined && m.id !== null) await this.answerServer(m);
+      else if (m.method) this.notifications.push({ method: m.method, ...(m.params ? { params: m.params } : {}) });
+    }
+    return undefined;
+  }
+
+  /**
+   * One call, as a client makes it: on 2026-07-28 an `input_required` answer is answered with the
+   * callbacks and the request retried (new id, `inputResponses`, the `requestState` echoed as is).
+   */
+  async call(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+    await this.ensureInitialized();
+    this.rounds = 0;
+    let retry: Record<string, unknown> | undefined;
+    for (;;) {
+      this.rounds++;
+      const { result } = await this.send(method, retry ? { ...params, ...retry } : params);
+      if (!this.modern || !MRTR_METHODS.has(method) || result.resultType !== "input_required") return result;
+      if (this.rounds >= MAX_ROUNDS) throw new TestRpcError(-32000, `${method} still asked for input after ${MAX_ROUNDS} rounds`);
+      retry = await retryParams(result, async (ask, askParams) => {
+        const given = await this.answer(ask, askParams);
+        if (!given) throw new TestRpcError(-32601, `the server asked for ${ask} but the test client has no callback for it`);
+        return given;
+      });
+    }
+  }
+
+  /** 2025: initialize once (2026-07-28 has no initialization). */
+  ensureInitialized(): Promise<void> {
+    if (this.modern) return Promise.resolve();
+    this.initialized ??= (async () => {
+      const { response } = await this.send("initialize", {
+        protocolVersion: this.version,
+        capabilities: this.capabilities,
         clientInfo: { name: "mcp-edge-testing", version: "1" },
       });
-      sessionId = response.headers.get("Mcp-Session-Id") ?? undefined;
-      const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+      this.sessionId = response.headers.get("Mcp-Session-Id") ?? undefined;
+      const res = await this.post({ jsonrpc: "2.0", method: "notifications/initialized" });
       await res.body?.cancel();
     })();
-    return initialized;
+    return this.initialized;
   }
 
+  async close(): Promise<void> {
+    if (!this.sessionId) return;
+    const res = await this.fetcher.fetch(new Request(this.url, { method: "DELETE", headers: this.headers() }));
+    await res.body?.cancel();
+    this.sessionId = undefined;
+    this.initialized = undefined;
+  }
+}
+
+export function createTestClient(fetcher: Fetcher, options: TestClientOptions = {}): TestClient {
+  const wire = new TestWire(fetcher, options);
   return {
     get sessionId() {
-      return sessionId;
+      return wire.sessionId;
     },
-    notifications,
-    async request(method, params) {
-      await ensureInitialized();
-      return (await send(method, params)).result;
+    get rounds() {
+      return wire.rounds;
     },
+    notifications: wire.notifications,
+    request: (method, params) => wire.call(method, params),
     async listTools() {
-      await ensureInitialized();
       const tools: Array<{ name: string; inputSchema: Record<string, unknown> }> = [];
       let cursor: unknown;
       do {
-        const { result } = await send("tools/list", cursor === undefined ? undefined : { cursor });
+        const result = await wire.call("tools/list", cursor === undefined ? undefined : { cursor });
         tools.push(...((result.tools as typeof tools | undefined) ?? []));
         cursor = result.nextCursor;
       } while (typeof cursor === "string");
+      for (const tool of tools) wire.paramHeaders.set(tool.name, headerParams(tool.inputSchema));
       return tools;
     },
-    async callTool(name, args = {}) {
-      await ensureInitialized();
-      return (await send("tools/call", { name, arguments: args })).result as ToolCallResult;
-    },
-    async close() {
-      if (!sessionId) return;
-      const res = await fetcher.fetch(new Request(url, { method: "DELETE", headers: headers() }));
-      await res.body?.cancel();
-      sessionId = undefined;
-      initialized = undefined;
-    },
+    callTool: async (name, args = {}) => (await wire.call("tools/call", { name, arguments: args })) as ToolCallResult,
+    close: () => wire.close(),
   };
 }

@@ -6,6 +6,9 @@
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, toolError } from "../../src/index";
 
+/** How often the survey handler started: the test kit's `rounds` must agree with it. */
+export const surveyRuns = { count: 0 };
+
 const server = defineServer({ name: "package-test", version: "1.0.0" })
   .tool("add", { description: "Adds a and b (b defaults to 0)", input: { a: z.number(), b: z.number().optional() } }, ({ a, b }) => {
     // Type checks (npm run typecheck): the shape types its keys, and `b` is optional, not any.
@@ -28,6 +31,13 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     const notAString: string = age;
     void notAString;
     return { content: [text(`${name.toUpperCase()} is ${age + 1} next year`)] };
+  })
+  .interactiveTool("survey", { description: "Asks twice (2026-07-28: a run per answer, MRTR)" }, async (_args, ctx) => {
+    surveyRuns.count++;
+    const name = await ctx.elicit("Name?", z.object({ name: z.string() }));
+    const color = await ctx.elicit("Favourite colour?", z.object({ color: z.string() }));
+    if (name.action !== "accept" || color.action !== "accept") return toolError("no answer");
+    return { content: [text(`${name.content.name} likes ${color.content.color}`)] };
   })
   .interactiveTool("connect", { description: "Sends the user to a URL (URL mode elicitation)" }, async (_args, ctx) => {
     const answer = await ctx.elicitUrl("Connect your account", "https://accounts.example.com/connect?state=1", {

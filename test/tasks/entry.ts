@@ -4,7 +4,7 @@
  */
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/server";
-import { text, toolError } from "../../src/mcp/content";
+import { text, ToolError, toolError } from "../../src/mcp/content";
 import type { EdgeEnv } from "../../src/env";
 import { INTERNAL_ERROR, RpcError } from "../../src/jsonrpc/errors";
 
@@ -96,6 +96,30 @@ tasksServer
       return { content: [text(`${ctx.user.subject}: ${(await ctx.user.get<string>(String(key))) ?? "(none)"}`)] };
     },
   );
+
+/**
+ * The failure policy's table (test/tasks/failure-policy.test.ts): each way a tool can fail, as a
+ * simple tool (the Worker; a task when the request declares the extension) and as an interactive
+ * tool (the session object on a 2025 session).
+ */
+export const FAILURES = {
+  thrown_error: () => {
+    throw new Error("policy-table secret detail");
+  },
+  tool_error: () => {
+    throw new ToolError("the tool says no");
+  },
+  rpc_error: () => {
+    throw new RpcError(INTERNAL_ERROR, "upstream refused", { retryAfterMs: 1000 });
+  },
+  bad_result: () => ({ nope: true }) as never,
+  bad_structured: () => ({ content: [text("many")], structuredContent: { count: "many" } }),
+} as const;
+const countOutput = { type: "object", properties: { count: { type: "integer" } }, required: ["count"] };
+for (const [kind, handler] of Object.entries(FAILURES)) {
+  const config = { description: `Fails: ${kind}`, task: "optional" as const, output: kind === "bad_structured" ? countOutput : undefined };
+  tasksServer.tool(`fail_${kind}`, config, handler).interactiveTool(`fail_${kind}_interactive`, config, handler);
+}
 
 const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
 

@@ -58,10 +58,13 @@ describe("terminal states", () => {
     expect(task.lastUpdatedAt).toMatch(ISO);
   });
 
-  it("a tool that throws completes with isError: failed is only for JSON-RPC errors", async () => {
+  it("a tool that throws completes with isError: failed is only for JSON-RPC errors, and the exception's text stays in the log", async () => {
     const { taskId } = (await create("throws")) as { taskId: string };
     await until(taskId, "completed", "failed");
-    expect(await get(taskId)).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "boom" }] } });
+    const task = await get(taskId);
+    expect(task).toMatchObject({ status: "completed", result: { isError: true } });
+    expect(JSON.stringify(task.result)).toMatch(/Tool \\"throws\\" failed unexpectedly \(reference [0-9a-f]{8}\)/);
+    expect(JSON.stringify(task)).not.toContain("boom");
   });
 
   it("an RpcError thrown by the handler fails the task with that JSON-RPC error", async () => {

@@ -1,4 +1,4 @@
-/** The README's example, type-checked so the front door stays true (not run as a test). */
+/** docs/server.md's example, type-checked so the manual stays true (not run as a test). */
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, toolError, type EdgeEnv } from "../../src/index";
 

@@ -60,7 +60,7 @@ function report(what: string, started: number): void {
 }
 
 /**
- * The documented bound (RELIABILITY.md "Load and limits") on what one new session stores locally:
+ * The documented bound (docs/reliability.md "Load and limits") on what one new session stores locally:
  * its own SQLite database (the event log's five tables, with SQLite's page and WAL overhead).
  */
 const MAX_STORAGE_PER_SESSION = 128 * 1024;
@@ -157,7 +157,7 @@ describe("load over real HTTP (bounded)", () => {
     for (const s of sessions) {
       for (let i = 0; i < 10; i++) {
         const controller = new AbortController();
-        // A GET without an answer after 15 s fails, naming it (BUG-7 in RELIABILITY.md was wrangler dev's
+        // A GET without an answer after 15 s fails, naming it (BUG-7 in docs/reliability.md was wrangler dev's
         // proxy parking such GETs; fixed upstream, so no workaround is left here).
         const n = controllers.length + 1;
         let timer: ReturnType<typeof setTimeout> | undefined;

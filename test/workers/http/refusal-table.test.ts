@@ -1,11 +1,11 @@
 /**
- * The README's "HTTP errors" table, row by row, through the front door: each row names the
+ * The docs/errors.md "HTTP errors" table, row by row, through the front door: each row names the
  * request that provokes it and the status and JSON-RPC code it must get (STYLE.md "Every row
- * of the error table has a test"). The rows here and the README's rows are compared too, so
+ * of the error table has a test"). The rows here and docs/errors.md's rows are compared too, so
  * a new row in either place fails until both agree.
  */
 import { describe, expect, it } from "vitest";
-import readme from "../../../README.md?raw";
+import errorsPage from "../../../docs/errors.md?raw";
 import { ACCEPT_BOTH, initializeParams, MCP, openSession, post, request } from "../../helpers/mcp";
 import { envelope, MODERN, modernPost } from "../../helpers/modern";
 import { expectRpcError } from "../../helpers/rpc-expect";
@@ -14,7 +14,7 @@ const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 const FORGED_ID = "ab".repeat(32);
 
 interface Row {
-  /** The first cell of the README row, verbatim. */
+  /** The first cell of the docs/errors.md row, verbatim. */
   failure: string;
   status: number;
   code: number;
@@ -182,9 +182,9 @@ const ROWS: Row[] = [
   },
 ];
 
-/** The README rows whose status column is a plain HTTP status (the in-band rows follow them). */
-function readmeRows(): { failure: string; status: number; code: number }[] {
-  const section = readme.split("## HTTP errors")[1]?.split("\n## ")[0] ?? "";
+/** The docs/errors.md rows whose status column is a plain HTTP status (the in-band rows follow them). */
+function documentedRows(): { failure: string; status: number; code: number }[] {
+  const section = errorsPage.split("# HTTP errors")[1]?.split("\n## ")[0] ?? "";
   const rows: { failure: string; status: number; code: number }[] = [];
   for (const line of section.split("\n")) {
     const cells = line
@@ -200,9 +200,9 @@ function readmeRows(): { failure: string; status: number; code: number }[] {
   return rows;
 }
 
-describe("README HTTP errors table", () => {
+describe("docs/errors.md HTTP errors table", () => {
   it("lists exactly the rows this test proves, with the same status and code", () => {
-    expect(readmeRows()).toEqual(ROWS.map(({ failure, status, code }) => ({ failure, status, code })));
+    expect(documentedRows()).toEqual(ROWS.map(({ failure, status, code }) => ({ failure, status, code })));
   });
 
   for (const row of ROWS) {

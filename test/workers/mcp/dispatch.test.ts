@@ -9,14 +9,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
 import { text, toolError, ToolError } from "../../../src/mcp/content";
-import { dispatchRequest, isKnownMethod, type DispatchContext } from "../../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, isKnownMethod, type DispatchContext } from "../../../src/mcp/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 import type { CallToolResult } from "../../../src/mcp/types";
 
 const SECRET = "postgres://admin:hunter2@db";
 
 function context(server: McpServer): DispatchContext<unknown> {
-  return { server, env: {}, sessions: false, session: undefined, protocolVersion: "2025-06-18", channel: undefined, ops: undefined };
+  return dispatchContext(server, {}, { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-06-18" });
 }
 
 function dispatch(server: McpServer, method: string, params: Record<string, unknown>): Promise<ResponseMessage> {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { INVALID_PARAMS } from "../../../src/jsonrpc/errors";
 import type { RequestMessage, ResponseMessage } from "../../../src/jsonrpc/messages";
 import { text } from "../../../src/mcp/content";
-import { dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
 import { encodeCursor } from "../../../src/mcp/pagination";
 import { defineServer } from "../../../src/mcp/server";
 
@@ -17,15 +17,11 @@ for (const n of [1, 2, 3]) server.prompt(`prompt_${n}`, { description: `prompt $
 for (const n of [1, 2, 3, 4]) server.resource(`paged://r/${n}`, { name: `r${n}` }, (uri) => ({ uri, text: String(n) }));
 for (const n of [1, 2, 3]) server.resourceTemplate(`paged://t${n}/{id}`, { name: `t${n}` }, (uri) => ({ uri, text: "t" }));
 
-const dc: DispatchContext<unknown> = {
+const dc: DispatchContext<unknown> = dispatchContext(
   server,
-  env: {},
-  sessions: false,
-  session: undefined,
-  protocolVersion: "2025-06-18",
-  channel: undefined,
-  ops: undefined,
-};
+  {},
+  { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-06-18" },
+);
 
 let nextId = 1;
 function dispatch(method: string, params?: Record<string, unknown>): Promise<ResponseMessage> {

@@ -220,11 +220,70 @@ describe("MRTR: requestState integrity", () => {
     await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
   });
 
+  /** One eliciting 2026 call to a fresh server whose env has `secret` (or none). */
+  async function askWithSecret(secret: string | undefined): Promise<Response> {
+    const edge = createMcpEdge(demoServer);
+    const params = { name: "test_input_required_result_elicitation", arguments: {} };
+    return edge.worker.fetch!(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...modernHeaders("tools/call", params),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
+      }) as never,
+      (secret === undefined ? {} : { MCP_STATE_SECRET: secret }) as never,
+      {} as ExecutionContext,
+    );
+  }
+
   it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing, and warns once", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const body = await expectModernError(await askWithSecret(undefined), 200, -32603);
+    expect(body.error?.message).toContain("MCP_STATE_SECRET");
+    expect(warn.mock.calls.filter((c) => String(c[0]).includes("MCP_STATE_SECRET"))).toHaveLength(1);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining("MCP_STATE_SECRET"));
+    warn.mockRestore();
+    logged.mockRestore();
+  });
+
+  it("names the fix in the client's error and the log: the command, .dev.vars with a restart, the production secret, the minimum", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const message = (await expectModernError(await askWithSecret(undefined), 200, -32603)).error?.message ?? "";
+    for (const text of [message, String(logged.mock.calls[0]?.[0])]) {
+      expect(text).toContain("is not set");
+      expect(text).toContain("openssl rand -hex 32");
+      expect(text).toContain(".dev.vars");
+      expect(text).toContain("restart `wrangler dev`");
+      expect(text).toContain("wrangler secret put MCP_STATE_SECRET");
+      expect(text).toContain("at least 32 characters");
+    }
+    warn.mockRestore();
+    logged.mockRestore();
+  });
+
+  it("says a too-short secret is too short (not missing), without echoing it", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const message = (await expectModernError(await askWithSecret("short-secret-xyz"), 200, -32603)).error?.message ?? "";
+    expect(message).toContain("MCP_STATE_SECRET secret is too short: it needs at least 32 characters");
+    expect(message).toContain("openssl rand -hex 32");
+    expect(message).not.toMatch(/not set|no state secret configured/);
+    expect(message).not.toContain("short-secret-xyz");
+    expect(String(warn.mock.calls[0]?.[0])).toContain("too short");
+    warn.mockRestore();
+    logged.mockRestore();
+  });
+
+  it("says the same when a retry brings a requestState to a server whose secret is too short", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const edge = createMcpEdge(demoServer);
-    const params = { name: "test_input_required_result_elicitation", arguments: {} };
+    const params = { name: "test_input_required_result_elicitation", arguments: {}, requestState: "x.y", inputResponses: {} };
     const res = await edge.worker.fetch!(
       new Request("http://127.0.0.1/mcp", {
         method: "POST",
@@ -235,14 +294,13 @@ describe("MRTR: requestState integrity", () => {
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
       }) as never,
-      {} as never,
+      { MCP_STATE_SECRET: "0123456789" } as never,
       {} as ExecutionContext,
     );
-    const body = await expectModernError(res, 200, -32603);
-    expect(body.error?.message).toContain("MCP_STATE_SECRET");
-    expect(warn.mock.calls.filter((c) => String(c[0]).includes("MCP_STATE_SECRET"))).toHaveLength(1);
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining("MCP_STATE_SECRET"));
-    warn.mockRestore();
+    const message = (await expectModernError(res, 200, -32603)).error?.message ?? "";
+    expect(message).toContain("cannot continue multi round-trip requests: the MCP_STATE_SECRET secret is too short");
+    expect(message).toContain("restart `wrangler dev`");
     logged.mockRestore();
+    warn.mockRestore();
   });
 });

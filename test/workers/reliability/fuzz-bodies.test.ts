@@ -1,7 +1,7 @@
 /**
  * Property: whatever body a client POSTs in a live session — mutated MCP requests with a wrong
  * type at any field, missing or extra or duplicated keys, huge number literals, batches of mixed
- * junk, invalid UTF-8, nesting 100,000 deep — the answer is the one the README documents for it,
+ * junk, invalid UTF-8, nesting 100,000 deep — the answer is the one docs/errors.md documents for it,
  * never a 5xx, never an internal message, and the session keeps working (ping in the Worker
  * lane every case, an interactive call in the session object every tenth case and at the end).
  */
@@ -70,7 +70,7 @@ function sseOrJson(res: Response): "sse" | "json" {
   return type === "text/event-stream" ? "sse" : "json";
 }
 
-/** Checks the answer to one body against the README, playing the client on SSE answers. */
+/** Checks the answer to one body against docs/errors.md, playing the client on SSE answers. */
 async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response, answers: Answer[]): Promise<void> {
   const parts = [body.text];
   expect(res.status, body.label).toBeLessThan(500);
@@ -166,7 +166,7 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
 }
 
 describe("fuzzed POST bodies in live sessions of every protocol revision", () => {
-  it("answer as the README documents, never 5xx, never leak internals, and leave the session working", { timeout: 600_000 }, async () => {
+  it("answers as documented, never 5xx, never leak internals, and leave the session working", { timeout: 600_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...VERSIONS),

@@ -2,8 +2,8 @@
  * Property: whatever the method, path and MCP headers of a request (Accept, Content-Type,
  * MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Origin, Host, Authorization — absent,
  * valid, empty, oversized, non-ASCII, or carrying injection attempts), the answer is success when
- * nothing is wrong and otherwise exactly one of the README's rows for something that IS wrong
- * (the README does not order the checks). Never a 5xx, never a leak, never CORS for a foreign
+ * nothing is wrong and otherwise exactly one of docs/errors.md's rows for something that IS wrong
+ * (the page does not order the checks). Never a 5xx, never a leak, never CORS for a foreign
  * origin or with credentials, and the session named keeps working.
  */
 import fc from "fast-check";
@@ -255,7 +255,7 @@ function bodyFor(kind: Shape["body"]): string {
   }
 }
 
-/** The README rows that apply to this request; none means it must succeed. */
+/** The docs/errors.md rows that apply to this request; none means it must succeed. */
 function defectsOf(shape: Shape, url: URL, method: string, headers: Headers): Row[] {
   const rows: Row[] = [];
   const refuse = (status: number, code: number | null) => rows.push({ status, code });

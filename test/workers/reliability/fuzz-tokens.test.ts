@@ -6,7 +6,7 @@
  *
  * Each case sends one forged credential to one of alice's session routes (simple POST,
  * interactive POST, GET, DELETE) or to initialize, and expects exactly the documented answer
- * (README "Authorization"; MCP 2025-06-18 Authorization > Error Handling; RFC 6750 §3.1):
+ * (docs/auth.md "Authorization"; MCP 2025-06-18 Authorization > Error Handling; RFC 6750 §3.1):
  * - a token that does not verify (a changed character, another key with the same kid, `alg: none`,
  *   HS256 keyed with the public key, a bad audience/issuer/expiry/subject) → 401 invalid_token;
  * - an Authorization header that is not `Bearer <token>` → 400 invalid_request, or 401 for another scheme;
@@ -153,7 +153,7 @@ describe("forged and mutated access tokens (property-based)", () => {
     reportFigures("fuzz-tokens", figures);
   });
 
-  /** The Authorization header a recipe produces, and what the README says the answer is. */
+  /** The Authorization header a recipe produces, and what docs/auth.md says the answer is. */
   async function forge(r: Recipe, t: Target): Promise<{ authorization: string; secret: string; expected: Expected }> {
     const onSession = t !== "initialize";
     const invalid = (token: string) => ({

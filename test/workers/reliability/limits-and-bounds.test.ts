@@ -1,5 +1,5 @@
 /**
- * Limits at their boundaries (README "Limits" and "Configuration"): body size (exactly 4 MiB is
+ * Limits at their boundaries (docs/configuration.md "Limits" and "Configuration"): body size (exactly 4 MiB is
  * served, one byte more is 413, counted in bytes not characters), one stored message (2,000,000
  * bytes), open streams per session (429), pending server requests per session (32), storage per
  * session bounded, idle expiry, and a flood of initialize requests that cannot grow storage

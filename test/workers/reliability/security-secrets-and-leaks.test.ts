@@ -1,7 +1,7 @@
 /**
  * Error messages never echo secrets or internals: a recognisable secret in the Authorization
  * header (which the runtime does not use yet and must ignore) appears in no response — status
- * line, header or body — and in no console output, across every row of the README's error table
+ * line, header or body — and in no console output, across every row of the error table (docs/errors.md)
  * and the success paths. Also the one wording leak the body fuzzer found (BUG-5).
  */
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
@@ -35,7 +35,7 @@ function consoleText(): string {
 const session = (extra: Record<string, string> = {}) => ({ "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version, ...extra });
 const body = (method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
 
-/** One request per row of the README's error table, plus the success paths, each carrying the secret. */
+/** One request per row of the error table (docs/errors.md), plus the success paths, each carrying the secret. */
 const CASES: [string, () => Promise<Response>][] = [
   ["403 foreign Host", () => post(body("ping"), undefined, { ...AUTH, Host: "evil.example" })],
   ["403 foreign Origin", () => post(body("ping"), undefined, { ...AUTH, Origin: "https://evil.example" })],

@@ -1,7 +1,7 @@
 // Compatibility records. Each client test file writes one JSON record into results/compat/
 // (git-ignored): which client, its version, the protocol revision it negotiated, what was
 // exercised, and whether every test of the file passed. scripts/compat-table.mjs renders the
-// records into the README's "Client compatibility" table.
+// records into the docs/compatibility.md "Client compatibility" table.
 // Owns: results/compat/ (emptied once per e2e run by ./global-setup.mjs).
 
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

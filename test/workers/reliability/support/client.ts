@@ -12,7 +12,7 @@ let probes = 0;
 
 /**
  * The session still works: ping answers in the Worker lane and, when `interactive`, a streaming
- * call answers in the session object (README: the session keeps working after bad input).
+ * call answers in the session object (docs/reliability.md: the session keeps working after bad input).
  */
 export async function expectSessionAlive(s: Session, interactive: boolean): Promise<void> {
   const n = ++probes;

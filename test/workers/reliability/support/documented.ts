@@ -1,6 +1,6 @@
 /**
- * The README's contract as an oracle: an independent reading of JSON-RPC 2.0 and MCP message
- * rules (not a copy of src/jsonrpc/parse.ts), the JSON-RPC codes the README's error table gives
+ * The documented contract (docs/errors.md, docs/configuration.md) as an oracle: an independent reading of JSON-RPC 2.0 and MCP message
+ * rules (not a copy of src/jsonrpc/parse.ts), the JSON-RPC codes the error table (docs/errors.md) gives
  * for each failure, and checks shared by every reliability test (no 5xx, a well-formed error,
  * no leaked internals).
  */
@@ -28,12 +28,12 @@ export const CODE = {
 
 export type RpcId = string | number;
 
-/** The request methods the runtime serves, and the JSON-RPC errors the README allows for bad params of each. */
+/** The request methods the runtime serves, and the JSON-RPC errors docs/errors.md allows for bad params of each. */
 export const METHOD_ERRORS: Record<string, readonly number[]> = {
   initialize: [CODE.INVALID_PARAMS],
   ping: [],
   "tools/list": [CODE.INVALID_PARAMS],
-  // -32021: a tool that runs only as a task (README "HTTP errors").
+  // -32021: a tool that runs only as a task (docs/errors.md "HTTP errors").
   "tools/call": [CODE.INVALID_PARAMS, CODE.MISSING_CLIENT_CAPABILITY],
   "resources/list": [CODE.INVALID_PARAMS],
   "resources/templates/list": [CODE.INVALID_PARAMS],
@@ -41,7 +41,7 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   "resources/subscribe": [CODE.INVALID_PARAMS, CODE.RESOURCE_NOT_FOUND],
   "resources/unsubscribe": [CODE.INVALID_PARAMS],
   "prompts/list": [CODE.INVALID_PARAMS],
-  // An interactive prompt's asks fail like any server-to-client request raised outside a tool (README "HTTP errors").
+  // An interactive prompt's asks fail like any server-to-client request raised outside a tool (docs/errors.md "HTTP errors").
   "prompts/get": [
     CODE.INVALID_PARAMS,
     CODE.CAPABILITY_UNAVAILABLE,
@@ -55,7 +55,7 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   "logging/setLevel": [CODE.INVALID_PARAMS],
 };
 
-/** JSON-RPC error codes a response to `method` may carry (README "HTTP errors": unknown method / bad params …). */
+/** JSON-RPC error codes a response to `method` may carry (docs/errors.md "HTTP errors": unknown method / bad params …). */
 export function allowedErrorCodes(method: string): readonly number[] {
   return Object.hasOwn(METHOD_ERRORS, method) ? (METHOD_ERRORS[method] as readonly number[]) : [CODE.METHOD_NOT_FOUND];
 }
@@ -64,7 +64,7 @@ export function isInteractiveTool(name: unknown): boolean {
   return typeof name === "string" && demoServer.tools.get(name)?.interactive === true;
 }
 
-/** Methods whose request the Worker forwards to the session object (README "How requests are served"). */
+/** Methods whose request the Worker forwards to the session object (docs/sessions.md "How requests are served"). */
 const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 
 export type Entry =
@@ -79,7 +79,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** README "Limits": a numeric id beyond ±(2^53 − 1) cannot be echoed exactly, so it is refused like no id. */
+/** docs/configuration.md "Limits": a numeric id beyond ±(2^53 − 1) cannot be echoed exactly, so it is refused like no id. */
 function validId(v: unknown): RpcId | null {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) ? v : null;
 }
@@ -118,7 +118,7 @@ export function classifyBody(text: string): Body {
   return { kind: "single", entry: classifyEntry(value) };
 }
 
-/** A tools/call of an interactive tool, or a prompts/get of an interactive prompt (README "Defining a server"). */
+/** A tools/call of an interactive tool, or a prompts/get of an interactive prompt (docs/server.md "Defining a server"). */
 export function isInteractiveCall(entry: Entry): boolean {
   if (entry.kind !== "request") return false;
   if (entry.method === "tools/call") return isInteractiveTool(entry.params?.name);
@@ -174,7 +174,7 @@ export interface RpcResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** Asserts a response to `request` is a result, or an error the README documents for its method. */
+/** Asserts a response to `request` is a result, or an error docs/errors.md documents for its method. */
 export function expectDocumentedResponse(
   response: RpcResponse,
   request: Extract<Entry, { kind: "request" }>,
@@ -193,7 +193,7 @@ export function expectDocumentedResponse(
   ).toContain(response.error.code);
 }
 
-/** README: an invalid entry inside a batch is answered with -32600 (request id when recoverable). */
+/** docs/errors.md: an invalid entry inside a batch is answered with -32600 (request id when recoverable). */
 export function expectInvalidEntryAnswer(response: RpcResponse, entry: Extract<Entry, { kind: "invalid" }>): void {
   expect(response.error?.code).toBe(CODE.INVALID_REQUEST);
   expect([null, entry.id]).toContainEqual(response.id);

@@ -30,7 +30,7 @@ export function fuzzParameters<T>(runs: number, seedOffset = 0): fc.Parameters<T
   return { seed: FUZZ_SEED + seedOffset, numRuns: scaled(runs), verbose: 0 };
 }
 
-/** Figures for RELIABILITY.md: each file prints one line `[reliability] <what>: <figures>` when it is done. */
+/** Figures for docs/reliability.md: each file prints one line `[reliability] <what>: <figures>` when it is done. */
 export function reportFigures(what: string, figures: Record<string, number | string>): void {
   const text = Object.entries(figures)
     .map(([k, v]) => `${k}=${v}`)

@@ -1,6 +1,8 @@
 // The benchmark's report: the budgets of docs/DESIGN.md "Budgets", the verdict on each,
-// and the Markdown tables `npm run bench` prints (the README's Benchmarks section shows one).
-// Pure: takes the measured results, returns text and verdicts.
+// and the Markdown tables `npm run bench` prints (docs/benchmarks.md shows them).
+// Pure but for versionOf (reads an installed package.json): takes the measured results, returns text and verdicts.
+
+import { readFileSync } from "node:fs";
 
 /** docs/DESIGN.md "Budgets", with the figures. */
 export const BUDGETS = {
@@ -182,7 +184,7 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
     lines.push("|---|---|---|");
     for (const r of roundTrips)
       lines.push(
-        `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (README: ${r.expected.length})`} |`,
+        `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (docs: ${r.expected.length})`} |`,
       );
   }
   if (footprint) {
@@ -237,4 +239,13 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
   const verdict = (v) => (options.smoke ? "— (smoke run)" : v.holds === undefined ? "not measured" : v.holds ? "yes" : "**no**");
   for (const v of budgets) lines.push(`| ${v.budget} | ${v.measured} | ${verdict(v)} |`);
   return lines.join("\n");
+}
+
+/** The installed version of a package of this repository, or "?". */
+export function versionOf(pkg) {
+  try {
+    return JSON.parse(readFileSync(new URL(`../../node_modules/${pkg}/package.json`, import.meta.url), "utf8")).version;
+  } catch {
+    return "?";
+  }
 }

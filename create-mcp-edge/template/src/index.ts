@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { createMcpEdge, defineServer, text } from "mcp-edge";
+
+const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
+
+// A simple tool: answered by the Worker as JSON.
+server.tool("add", { description: "Adds two numbers", input: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+  content: [text(String(a + b))],
+}));
+
+// An interactive tool: it asks the user. 2025 clients: in the session's Durable Object;
+// 2026-07-28 clients: a multi round-trip request signed with MCP_STATE_SECRET (.dev.vars).
+server.interactiveTool("greet", { description: "Asks the user's name, then greets them" }, async (_args, ctx) => {
+  const answer = await ctx.elicit("What is your name?", z.object({ name: z.string() }));
+  return { content: [text(answer.action === "accept" ? `Hello, ${answer.content.name}!` : "Hello, stranger!")] };
+});
+
+const edge = createMcpEdge(server);
+export default edge.worker;
+export const McpSession = edge.SessionObject;

@@ -1,0 +1,75 @@
+/**
+ * Middleware: functions that wrap every JSON-RPC request a server handles (`server.use`), onion
+ * style, in registration order, wherever the request runs (the Worker, the session object, a task's
+ * run). A middleware sees the call (method, the tool or prompt name or resource URI, params and
+ * the handler's context) and `next`; it may change nothing and time it, return its own result, or
+ * throw a `ToolError` / `RpcError` to refuse. With none registered the dispatcher never builds a call.
+ * Also the operator's error hook (`server.onError`): every unexpected exception with its reference.
+ */
+import type { Params } from "../jsonrpc/messages";
+import type { HandlerContext } from "./context";
+
+/** Methods whose call names a definition: the tool, the prompt, the resource URI. */
+type NamedMethod = "tools/call" | "prompts/get" | "resources/read";
+
+/** Every other request method a server handles, in either era (extensions' included). */
+type OtherMethod =
+  | "initialize"
+  | "ping"
+  | "server/discover"
+  | "tools/list"
+  | "resources/list"
+  | "resources/templates/list"
+  | "resources/subscribe"
+  | "resources/unsubscribe"
+  | "prompts/list"
+  | "completion/complete"
+  | "logging/setLevel"
+  | "tasks/get"
+  | "tasks/update"
+  | "tasks/cancel";
+
+/** One JSON-RPC request as middleware sees it; `name` narrows with `method` (a string for the named methods). */
+export type McpCall<Env = unknown> =
+  | { method: NamedMethod; name: string; params: Params; ctx: HandlerContext<Env> }
+  | { method: OtherMethod; name: undefined; params: Params; ctx: HandlerContext<Env> };
+
+export type Middleware<Env = unknown> = (call: McpCall<Env>, next: () => Promise<Params>) => Promise<Params>;
+
+/** What `server.onError` hears: the error, the reference the client was given, and the call when there is one. */
+export interface UnexpectedError<Env = unknown> {
+  error: unknown;
+  reference: string;
+  /** What failed, in words (`tool "x"`, `tools/call (id 3)`, a stream, a hub delivery). */
+  what: string;
+  call: McpCall<Env> | undefined;
+}
+
+export type ErrorHook<Env = unknown> = (report: UnexpectedError<Env>) => void | Promise<void>;
+
+const NAMED: Readonly<Record<NamedMethod, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/**
+ * The call a request makes, for middleware and the error hook; undefined for a named method
+ * without its name (the handler refuses that with -32602 before anything could be wrapped).
+ */
+export function callOf<Env>(method: string, params: Params, ctx: HandlerContext<Env>): McpCall<Env> | undefined {
+  if (!Object.hasOwn(NAMED, method)) return { method: method as OtherMethod, name: undefined, params, ctx };
+  const name = params[NAMED[method as NamedMethod]];
+  return typeof name === "string" ? { method: method as NamedMethod, name, params, ctx } : undefined;
+}
+
+/** Runs `call` through `chain` (first registered outermost) and finally `handler`. */
+export function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall<Env>, handler: () => Promise<Params>): Promise<Params> {
+  const step = (i: number): Promise<Params> => {
+    const middleware = chain[i];
+    if (!middleware) return handler();
+    let called = false;
+    return middleware(call, () => {
+      if (called) return Promise.reject(new Error("mcp-edge: a middleware called next() twice"));
+      called = true;
+      return step(i + 1);
+    });
+  };
+  return step(0);
+}
