@@ -51,7 +51,7 @@ export function useHubShards(shards: number): void {
   hubShards = shards;
 }
 
-export function currentHubShards(options: PublishOptions = {}): number {
+function currentHubShards(options: PublishOptions = {}): number {
   return options.shards ?? hubShards;
 }
 

@@ -31,7 +31,7 @@ export interface UserStore {
 }
 
 /** What a Worker needs in wrangler.toml for `ctx.user`; quoted by the missing-binding error. */
-export const USER_BINDING_LINES = `[[durable_objects.bindings]]
+const USER_BINDING_LINES = `[[durable_objects.bindings]]
 name = "MCP_USER"
 class_name = "McpUser"
 

@@ -3,7 +3,7 @@
  * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par publishes N
  * `resourceUpdated` events from this one invocation, one after another or all at once; POST
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
- * Fan-out (scripts/bench-fanout.mjs): `client=<key>` opens the stream as that client (many
+ * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
  * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
  */
 import type { EdgeEnv } from "../../src/env";

@@ -50,7 +50,7 @@ export interface ListenFeatures {
 }
 
 /** The shard and the per-shard client key and cap a client's next stream is served with. */
-export function placeListen(client: string, options: ResolvedListenOptions): { index: number; client: string; maxPerClient: number } {
+function placeListen(client: string, options: ResolvedListenOptions): { index: number; client: string; maxPerClient: number } {
   const cap = options.maxStreamsPerClient;
   if (cap <= CLIENT_STREAMS_PER_SHARD) return { index: shardOf(client, options.shards), client, maxPerClient: cap };
   const parts = Math.ceil(cap / CLIENT_STREAMS_PER_SHARD);

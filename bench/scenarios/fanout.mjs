@@ -6,15 +6,15 @@
 // streams minus before, divided by N). Locally the Worker and the hub share one workerd process,
 // so the same count of plain held-open SSE responses from the Worker alone (/hold, no hub) is
 // measured too: the difference is the hub's share. Run alone: `npm run bench:fanout -- --streams 10000`.
-// Also exported for scripts/bench.mjs (`--only listen-fanout`).
+// runFanout and renderFanout are exported for a caller that has its own server running.
 import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { workerdRss } from "./footprint.mjs";
-import { startWorker } from "./worker-server.mjs";
+import { workerdRss } from "../../scripts/footprint.mjs";
+import { startWorker } from "../../scripts/worker-server.mjs";
 
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const UPDATED = '"notifications/resources/updated"';
 const ACK = "notifications/subscriptions/acknowledged";
