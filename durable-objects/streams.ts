@@ -9,7 +9,9 @@
  * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
  * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
  * With `maxBufferedBytes`, a connection whose client stopped taking frames holds at most that
- * many bytes: the frame that would pass it goes to `onOverflow` instead (the hub ends the stream).
+ * many bytes: the frame that would pass it goes to `onOverflow` instead (the hub ends the stream);
+ * with `maxTotalBufferedBytes`, when all connections together would pass it, the one holding
+ * the most goes to `onOverflow` first, so many slow readers cannot add up to an object's memory.
  */
 import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../src/wire/sse";
 
@@ -36,6 +38,8 @@ interface Connection {
 export interface LiveStreamsOptions {
   /** The most bytes one connection may hold unsent; the frame that would pass it goes to onOverflow. */
   maxBufferedBytes?: number;
+  /** The most bytes all connections together may hold unsent; past it the largest holder goes to onOverflow. */
+  maxTotalBufferedBytes?: number;
   /** A frame did not fit the connection's buffer: it was not queued. */
   onOverflow?: (stream: number) => void;
   /** The connection went away (client gone, or closed here). */
@@ -64,6 +68,8 @@ function takeChunk(queued: Uint8Array[]): Uint8Array {
 export class LiveStreams {
   private readonly connections = new Map<number, Connection>();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Bytes all connections hold unsent (queued or in a write in flight). */
+  private buffered = 0;
 
   constructor(
     private readonly keepAliveMs: number,
@@ -123,8 +129,13 @@ export class LiveStreams {
       this.options.onOverflow?.(stream);
       return;
     }
+    const total = this.options.maxTotalBufferedBytes;
+    if (total !== undefined && this.buffered + frame.byteLength > total) {
+      this.evictLargest();
+      if (connection.closed) return;
+    }
     connection.sent = true;
-    connection.bytes += frame.byteLength;
+    this.hold(connection, frame.byteLength);
     connection.queued.push(frame);
     if (!connection.writing) this.writeQueued(stream, connection);
   }
@@ -150,10 +161,10 @@ export class LiveStreams {
   truncate(stream: number, last: Uint8Array, graceMs: number): void {
     const connection = this.connections.get(stream);
     if (!connection) return;
-    for (const frame of connection.queued) connection.bytes -= frame.byteLength;
+    for (const frame of connection.queued) this.hold(connection, -frame.byteLength);
     connection.queued.length = 0;
     connection.queued.push(last);
-    connection.bytes += last.byteLength;
+    this.hold(connection, last.byteLength);
     this.close(stream);
     const timer = setTimeout(() => {
       connection.queued.length = 0;
@@ -171,6 +182,25 @@ export class LiveStreams {
 
   count(): number {
     return this.connections.size;
+  }
+
+  /** Counts bytes a connection takes on (positive) or lets go of (negative). */
+  private hold(connection: Connection, bytes: number): void {
+    connection.bytes += bytes;
+    this.buffered += bytes;
+  }
+
+  /** Over the total: the connection holding the most is ended (onOverflow), freeing its queue. */
+  private evictLargest(): void {
+    let largest: number | undefined;
+    let most = 0;
+    for (const [stream, connection] of this.connections) {
+      if (connection.bytes > most) {
+        most = connection.bytes;
+        largest = stream;
+      }
+    }
+    if (largest !== undefined) this.options.onOverflow?.(largest);
   }
 
   /** One tick: a comment on every connection that has been quiet since the previous tick. */
@@ -200,12 +230,12 @@ export class LiveStreams {
     const chunk = takeChunk(connection.queued);
     connection.writer.write(chunk).then(
       () => {
-        connection.bytes -= chunk.byteLength;
+        this.hold(connection, -chunk.byteLength);
         this.writeQueued(stream, connection);
       },
       () => {
         connection.queued.length = 0;
-        connection.bytes = 0;
+        this.hold(connection, -connection.bytes);
         this.drop(stream, connection);
       },
     );

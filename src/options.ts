@@ -55,7 +55,8 @@ export interface ListenOptions {
   maxStreamsPerClient?: number;
   /**
    * Unsent bytes one listen stream may hold for a client that is not reading; past it the stream
-   * ends with the listen request's `complete` result and the rest is dropped (default 128 KiB).
+   * ends with the listen request's `complete` result and the rest is dropped (default 1 MiB; all
+   * streams of one hub shard together hold at most 32 MiB, the largest backlog ended first).
    */
   maxBufferedBytes?: number;
   /** Resource URIs (and task ids) one listen stream may name (default 1,000); each URI is at most 8 KiB. */
@@ -205,7 +206,7 @@ export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptio
     shards: whole("listen.shards", l.shards, DEFAULT_HUB_SHARDS),
     maxStreams: positive("listen.maxStreams", l.maxStreams, 1000),
     maxStreamsPerClient: positive("listen.maxStreamsPerClient", l.maxStreamsPerClient, 8),
-    maxBufferedBytes: positive("listen.maxBufferedBytes", l.maxBufferedBytes, 128 * 1024),
+    maxBufferedBytes: positive("listen.maxBufferedBytes", l.maxBufferedBytes, 1024 * 1024),
     maxSubscriptions: positive("listen.maxSubscriptions", l.maxSubscriptions, 1000),
     keepAliveMs: positive("listen.keepAliveMs", l.keepAliveMs, 15_000),
   };

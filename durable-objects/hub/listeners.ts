@@ -19,6 +19,8 @@ const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 
 /** How long a probe waits for a quiet client to take a keep-alive before counting it as there. */
 const PROBE_TIMEOUT_MS = 250;
+/** Unsent bytes all streams of one shard may hold together; past it the largest backlog is ended first. */
+const MAX_SHARD_BUFFERED_BYTES = 32 * 1024 * 1024;
 /** A stream ended for falling behind is aborted if its client takes nothing for this long more. */
 const TRUNCATE_GRACE_MS = 10_000;
 
@@ -50,6 +52,7 @@ export class ListenStreams {
     // The keep-alive interval and buffer are server options: every Worker of one deployment sends the same.
     this.live ??= new LiveStreams(request.keepAliveMs, {
       maxBufferedBytes: request.maxBufferedBytes,
+      maxTotalBufferedBytes: MAX_SHARD_BUFFERED_BYTES,
       onOverflow: (stream) => this.fellBehind(stream),
       onDrop: (stream) => this.remove(stream),
     });
