@@ -65,8 +65,17 @@ export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed 
 
 /** The shard a 2025-era session's registration lives on: by resource URI, list changes by session. */
 export function hubFor(env: EdgeEnv, sessionId: string, topic: HubTopic, needed: string): DurableObjectStub<HubRpc> {
-  const key = "uri" in topic ? "uri:" + topic.uri : "session:" + sessionId;
-  return hubStub(env, DEFAULT_HUB_SHARD, needed, shardOf(key, hubShards));
+  return hubStub(env, DEFAULT_HUB_SHARD, needed, registrationShard(sessionId, topic));
+}
+
+function registrationShard(sessionId: string, topic: HubTopic): number {
+  return shardOf("uri" in topic ? "uri:" + topic.uri : "session:" + sessionId, hubShards);
+}
+
+/** Registers a 2025-era session with the shard of its topic (which tells shard 0 it holds someone). */
+export function registerWithHub(env: EdgeEnv, sessionId: string, topic: HubTopic, needed: string): Promise<void> {
+  const index = registrationShard(sessionId, topic);
+  return hubStub(env, DEFAULT_HUB_SHARD, needed, index).register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index });
 }
 
 /** Every shard of the hub, for a call that must reach all of them (publish, shutdown, forget). */
@@ -107,17 +116,14 @@ function checkEvent(event: PublishEvent): void {
  * Publishes an event to every listen stream and session that asked for it: `{ type:
  * "resourceUpdated", uri }`, `{ type: "listChanged", list: "tools" }`, or (tasks extension)
  * `{ type: "taskStatus", task, owner }`. Returns how many streams and sessions got it.
- * One RPC per shard, all at once: a shard answers when it has queued the event on its streams
- * (it does not wait for any client to read it), so the publisher's cost is the shard count's,
- * not the listener count's.
+ * One RPC, to shard 0 of the hub, which calls the other shards that hold anyone, all at once
+ * (durable-objects/hub/shards.ts); each answers when it has queued the event on its streams (it
+ * never waits for a client to read), so the publisher's cost does not grow with the listeners.
  */
 export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
   checkEvent(event);
-  const reports = await Promise.all(allShards(env, options).map((hub) => hub.publish(event)));
-  return reports.reduce((sum, r) => ({ listenStreams: sum.listenStreams + r.listenStreams, sessions: sum.sessions + r.sessions }), {
-    listenStreams: 0,
-    sessions: 0,
-  });
+  const name = options.shard ?? DEFAULT_HUB_SHARD;
+  return hubStub(env, name).publish(event, { name, shards: currentHubShards(options) });
 }
 
 /**

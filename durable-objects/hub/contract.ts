@@ -88,6 +88,20 @@ export interface ListenOpen {
   maxPerClient?: number;
   /** Unsent bytes one stream may hold; a client that falls further behind gets the stream ended (absent: no bound). */
   maxBufferedBytes?: number;
+  /** The shard this stream was placed on (absent: shard 0 of its hub). */
+  at?: ShardPlace;
+}
+
+/** Where a shard is: its hub's name and its index (0 is the coordinator). */
+export interface ShardPlace {
+  name: string;
+  index: number;
+}
+
+/** A shard's answer to shard 0: what it delivered, and whether it still holds anyone. */
+export interface ShardReport extends PublishReport {
+  empty: boolean;
+  epoch: number;
 }
 
 export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
@@ -105,9 +119,15 @@ export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 export interface HubRpc extends Rpc.DurableObjectBranded {
   /** Listen streams: POST HUB_LISTEN_URL with a ListenOpen body answers with the SSE stream. */
   fetch(request: Request): Promise<Response>;
-  register(sessionId: string, topic: HubTopic): Promise<void>;
+  /** `at`: which shard of the default hub this is (it tells shard 0 it holds someone). */
+  register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void>;
   unregister(sessionId: string, topic: HubTopic): Promise<void>;
   forget(sessionId: string): Promise<void>;
-  publish(event: PublishEvent): Promise<PublishReport>;
+  /** On shard 0 with `fanout`: delivers, and has every shard that holds anyone deliver too. */
+  publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport>;
+  /** Shard 0: another shard holds a stream or registration now (`epoch` orders its announcements). */
+  activate(index: number, epoch: number): Promise<void>;
+  /** On a shard other than 0 (shard 0 calls it): delivers, and says whether the shard holds anyone. */
+  deliver(event: PublishEvent): Promise<ShardReport>;
   closeListeners(): Promise<number>;
 }

@@ -89,9 +89,10 @@ export async function serveListen<Env extends EdgeEnv>(
     client: place.client,
     maxPerClient: place.maxPerClient,
     maxBufferedBytes: options.maxBufferedBytes,
+    at: { name: features.shard ?? DEFAULT_HUB_SHARD, index: place.index },
   };
   if (subject !== undefined) open.subject = subject;
-  const hub = hubStub(env, features.shard ?? DEFAULT_HUB_SHARD, "subscriptions/listen", place.index);
+  const hub = hubStub(env, open.at?.name, "subscriptions/listen", place.index);
   return hub.fetch(HUB_LISTEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(open) });
 }
 

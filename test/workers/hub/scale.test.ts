@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { publish } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
+import { shardOf } from "../../../durable-objects/hub/contract";
 import type { ListenOptions } from "../../../src/options";
 import { edgeEnv, hubStubOf, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
 import type { SseReader } from "../../helpers/sse";
@@ -127,6 +128,47 @@ describe("a sharded hub", () => {
     expect(await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 4 })).toEqual({ listenStreams: 24, sessions: 0 });
     for (const o of opened) expect((await o.stream.next())?.json).toEqual(updated(uri, o.id));
     await Promise.all(opened.map((o) => o.stream.cancel()));
+  });
+});
+
+describe("publish through shard 0", () => {
+  /** Shard 0's list of the other shards a publish calls (after it has learned them). */
+  const targets = (hub: string, shards: number) =>
+    runInDurableObject(hubStubOf(hub, 0), (instance: McpHub) =>
+      (instance as unknown as { active: { targets(n: number): number[] } }).active.targets(shards),
+    );
+
+  it("calls only the shards that hold anyone, forgets one that emptied, and reaches it again when it holds a stream", async () => {
+    const hub = hubName();
+    const options = { shards: 8 };
+    const uri = fresh();
+    // A client whose shard is not 0.
+    const client = Array.from({ length: 50 }, (_, i) => `ip:10.9.0.${i}`).find((c) => shardOf(c, 8) !== 0) as string;
+    const index = shardOf(client, 8);
+    const open = () => openListen({ server, notifications: { resourceSubscriptions: [uri] }, options, features: { shard: hub, client } });
+    const publishHere = () => publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 8 });
+
+    const first = await open();
+    expect(await publishHere()).toEqual({ listenStreams: 1, sessions: 0 });
+    expect(await targets(hub, 8)).toEqual([index]);
+    await first.stream.cancel();
+    // The first write to the gone client fails (that is when a Durable Object learns of it); at
+    // the next publish the shard answers empty and is forgotten.
+    expect((await publishHere()).listenStreams).toBeLessThanOrEqual(1);
+    expect(await publishHere()).toEqual({ listenStreams: 0, sessions: 0 });
+    expect(await targets(hub, 8)).toEqual([]);
+
+    const second = await open();
+    expect(await targets(hub, 8)).toEqual([index]);
+    expect(await publishHere()).toEqual({ listenStreams: 1, sessions: 0 });
+    expect((await second.stream.next())?.json).toEqual(updated(uri, "listen-1"));
+
+    // Shard 0 restarts (memory only): it asks every shard once and learns again.
+    await runInDurableObject(hubStubOf(hub, 0), (_instance, state) => state.abort("coordinator restart")).catch(() => undefined);
+    expect(await publishHere()).toEqual({ listenStreams: 1, sessions: 0 });
+    expect((await second.stream.next())?.json).toEqual(updated(uri, "listen-1"));
+    expect(await targets(hub, 8)).toEqual([index]);
+    await second.stream.cancel();
   });
 });
 
