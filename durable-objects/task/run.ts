@@ -4,6 +4,7 @@
  * task's `inputRequests`) answered by `tasks/update`, and the outcome the run reports. A run
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
+import { userStore } from "../../src/user";
 import type { ClientCapabilities } from "../../src/mcp/types";
 import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
@@ -126,6 +127,7 @@ export class TaskRun<Env> {
       session: undefined,
       meta: record.meta,
       principal: record.principal,
+      user: userStore(this.host.env, record.principal),
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",
       clientCapabilities: record.clientCapabilities as ClientCapabilities,

@@ -7,6 +7,7 @@
  */
 import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
+import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, modernCode, RpcError } from "../jsonrpc/errors";
@@ -118,7 +119,8 @@ async function beforeDispatch<Env extends EdgeEnv>(
   }
   if (listen) {
     const tasks = rt.server.extensions.has(TASKS_EXTENSION);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks });
+    const client = clientKey({ headers }, principal);
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client });
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;

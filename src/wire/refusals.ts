@@ -56,7 +56,7 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
-  | { reason: "too-many-listen-streams"; limit: number }
+  | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
   /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
   | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
@@ -174,11 +174,15 @@ export function refusalRow(r: Refusal): RefusalRow {
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
     case "too-many-listen-streams":
-      // subscriptions/listen exists only on 2026-07-28: that era's limit code (errors.ts).
+      // subscriptions/listen exists only on 2026-07-28: that era's limit code (errors.ts). A slot comes back
+      // the moment a stream closes: retrying a second later is reasonable.
       return {
         status: 429,
         code: MODERN_LIMIT_EXCEEDED,
-        message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        message: r.perClient
+          ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
+          : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        headers: { "Retry-After": "1" },
       };
     case "too-many-tasks":
       return {
