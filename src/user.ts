@@ -8,7 +8,7 @@
 import { userObjectId, type UserListOptions, type UserOp, type UserRpc } from "../durable-objects/user/contract";
 import type { Principal } from "./auth/principal";
 import { INVALID_REQUEST, RpcError } from "./jsonrpc/errors";
-import type { EdgeEnv } from "./env";
+import { requireNamespace } from "./http/misconfiguration";
 
 export type { UserListOptions, UserOp };
 
@@ -30,16 +30,6 @@ export interface UserStore {
   transaction(ops: UserOp[]): Promise<boolean>;
 }
 
-/** What a Worker needs in wrangler.toml for `ctx.user`; quoted by the missing-binding error. */
-const USER_BINDING_LINES = `[[durable_objects.bindings]]
-name = "MCP_USER"
-class_name = "McpUser"
-
-[[migrations]]
-tag = "v4"
-new_sqlite_classes = ["McpUser"]
-(and \`export { McpUser } from "mcp-edge"\` in the Worker's entry)`;
-
 /** The store of the request's principal; every call throws (clearly) without one or without the binding. */
 export function userStore(env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {
   let stub: DurableObjectStub<UserRpc> | undefined;
@@ -54,9 +44,8 @@ export function userStore(env: unknown, principal: Pick<Principal, "subject"> | 
   const object = (): DurableObjectStub<UserRpc> => {
     if (stub) return stub;
     const who = subject();
-    const namespace = (env as EdgeEnv | undefined)?.MCP_USER;
-    if (!namespace)
-      throw new Error(`mcp-edge: ctx.user needs the MCP_USER Durable Object binding. Add to wrangler.toml:\n${USER_BINDING_LINES}`);
+    // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
+    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(env, "MCP_USER", "ctx.user");
     stub = namespace.get(userObjectId(namespace, who));
     return stub;
   };

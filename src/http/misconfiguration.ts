@@ -1,6 +1,6 @@
 /**
  * Deployment mistakes caught where they first matter, before or instead of any MCP work: a
- * Durable Object binding that is missing (MCP_SESSION, MCP_HUB, MCP_TASK), or present without
+ * Durable Object binding that is missing (MCP_SESSION, MCP_HUB, MCP_TASK, MCP_USER), or present without
  * its migration (the class is then not SQLite-backed, and workerd refuses its first SQL call).
  * Each one answers with a message naming the fix (the wrangler.toml lines to add) and is logged
  * once per isolate, so neither the developer nor the client is left with a bare "Internal error".
@@ -8,7 +8,7 @@
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import type { Refusal } from "../wire/refusals";
 
-export type BindingName = "MCP_SESSION" | "MCP_HUB" | "MCP_TASK";
+export type BindingName = "MCP_SESSION" | "MCP_HUB" | "MCP_TASK" | "MCP_USER";
 
 interface BindingSpec {
   className: string;
@@ -41,6 +41,12 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     tag: "v3",
     neededBy: "tools with `task` (the Tasks extension)",
     exportLine: "export const McpTask = edge.TaskObject;",
+  },
+  MCP_USER: {
+    className: "McpUser",
+    tag: "v4",
+    neededBy: "ctx.user (the principal's own store)",
+    exportLine: 'export { McpUser } from "mcp-edge";',
   },
 };
 

@@ -55,7 +55,7 @@ describe("subscriptions/listen on /mcp", () => {
     const refused = await from(address, 9);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("Retry-After")).toBe("1");
-    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -32003 } });
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -31003 } });
     const elsewhere = await from("203.0.113.77", 10);
     expect(elsewhere.status).toBe(200);
     await elsewhere.body?.cancel();

@@ -26,7 +26,7 @@ const updated = (uri: string, id: unknown) => ({
 const complete = (id: unknown) => ({
   jsonrpc: "2.0",
   id,
-  result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id, "io.modelcontextprotocol/serverInfo": server.info } },
+  result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: id, "io.modelcontextprotocol/serverInfo": server.identity } },
 });
 
 /** Open listen streams on each shard of a hub, read inside the objects. */
@@ -232,7 +232,7 @@ describe("listen streams per client", () => {
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
       id: "third",
-      error: { code: -32003, message: "Too many listen streams for this client (limit 2); close one, or retry later" },
+      error: { code: -31003, message: "Too many listen streams for this client (limit 2); close one, or retry later" },
     });
     const other = await openListen({ ...call, features: { shard: hub, client: "sub:alice" } });
     await Promise.all([...open, other].map((o) => o.stream.cancel()));
