@@ -33,8 +33,8 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
   initialize: [CODE.INVALID_PARAMS],
   ping: [],
   "tools/list": [CODE.INVALID_PARAMS],
-  // -32021: a tool that runs only as a task (docs/errors.md "HTTP errors").
-  "tools/call": [CODE.INVALID_PARAMS, CODE.MISSING_CLIENT_CAPABILITY],
+  // A tool that runs only as a task: -32021 on 2026-07-28, -32601 on a 2025-era session (docs/errors.md "HTTP errors").
+  "tools/call": [CODE.INVALID_PARAMS, CODE.MISSING_CLIENT_CAPABILITY, CODE.METHOD_NOT_FOUND],
   "resources/list": [CODE.INVALID_PARAMS],
   "resources/templates/list": [CODE.INVALID_PARAMS],
   "resources/read": [CODE.INVALID_PARAMS, CODE.RESOURCE_NOT_FOUND],
