@@ -63,4 +63,6 @@ export type { TaskOptions } from "./tasks/options";
 export type { McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";
-export { SUPPORTED_VERSIONS, LATEST_VERSION, MODERN_VERSIONS, type ProtocolVersion, type ModernVersion } from "./mcp/versions";
+export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/versions";
+/** @deprecated Renamed VERSIONS_2026 (the eras are called by their year); kept for code written against 0.2. */
+export { VERSIONS_2026 as MODERN_VERSIONS, type Version2026 as ModernVersion } from "./mcp/versions";

@@ -160,7 +160,7 @@ export interface ResolvedOptions {
   listen: ResolvedListenOptions;
   auth: ResolvedAuth | undefined;
   /** Which eras are served; at least one is. */
-  eras: { legacy: boolean; modern: boolean };
+  eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
   /** Checked against the server definition when the router is built (http/discovery.ts). */
@@ -202,11 +202,11 @@ export function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest 
 }
 
 function resolveEras(eras: EdgeOptions["eras"]): ResolvedOptions["eras"] {
-  if (eras === undefined) return { legacy: true, modern: true };
+  if (eras === undefined) return { era2025: true, era2026: true };
   if (!Array.isArray(eras) || eras.length === 0 || eras.some((e) => e !== "2025" && e !== "2026")) {
     throw new TypeError('mcp-edge option eras must list "2025", "2026" or both');
   }
-  return { legacy: eras.includes("2025"), modern: eras.includes("2026") };
+  return { era2025: eras.includes("2025"), era2026: eras.includes("2026") };
 }
 
 export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptions {

@@ -7,7 +7,7 @@
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
  */
 import { DurableObject } from "cloudflare:workers";
-import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
@@ -27,7 +27,7 @@ import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import type { EdgeEnv } from "../../src/env";
 import { refusalRow } from "../../src/wire/refusals";
-import { modernCode } from "../../src/jsonrpc/errors";
+import { code2026 } from "../../src/jsonrpc/errors";
 import { ClientLedger, ledgerName } from "./ledger";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
@@ -117,7 +117,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       const limit = this.options.maxInFlightPerClient;
       if (!(await this.ledgerOf(input.clientKey).ledgerReserve(taskId, limit, Date.now() + ttlMs))) {
         const row = refusalRow({ reason: "too-many-tasks", limit, retryAfterSeconds: Math.max(1, Math.ceil(pollIntervalMs / 1000)) });
-        return { ok: false, error: { code: modernCode(row.code), message: row.message, data: row.data } };
+        return { ok: false, error: { code: code2026(row.code), message: row.message, data: row.data } };
       }
     }
     const now = new Date().toISOString();
@@ -168,7 +168,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
         return {
           ok: false,
           error: {
-            code: MODERN_LIMIT_EXCEEDED,
+            code: LIMIT_EXCEEDED_2026,
             message: `tasks/update: the answer for "${key.slice(0, 100)}" would make the task keep more than ${MAX_TASK_STORAGE_BYTES} bytes`,
           },
         };
@@ -284,7 +284,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       // Too large to store means too large to serve: the task fails as the call would have (-31003).
       r.status = "failed";
       r.error = {
-        code: MODERN_LIMIT_EXCEEDED,
+        code: LIMIT_EXCEEDED_2026,
         message: `The result is larger than a task can keep (${MAX_TASK_RECORD_BYTES} bytes of JSON in its record, ${MAX_TASK_STORAGE_BYTES} bytes with its asks and answers)`,
       };
       r.statusMessage = "The result was too large to keep";

@@ -6,7 +6,7 @@
  */
 import { userStore } from "../../src/user";
 import type { ClientCapabilities } from "../../src/mcp/types";
-import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
 import { reportUnexpected } from "../../src/mcp/unexpected";
@@ -166,14 +166,14 @@ export class TaskRun<Env> {
     const json = JSON.stringify(params);
     if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES)
       return Promise.reject(
-        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+        new RpcError(LIMIT_EXCEEDED_2026, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
       );
     if (this.host.storedBytes() + jsonBytes(params) > MAX_TASK_STORAGE_BYTES)
       return Promise.reject(
-        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: the task would keep more than ${MAX_TASK_STORAGE_BYTES} bytes`),
+        new RpcError(LIMIT_EXCEEDED_2026, `${method} was not sent: the task would keep more than ${MAX_TASK_STORAGE_BYTES} bytes`),
       );
     if (this.waiters.size >= MAX_OUTSTANDING_ASKS)
-      return Promise.reject(new RpcError(MODERN_LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+      return Promise.reject(new RpcError(LIMIT_EXCEEDED_2026, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
     const position = this.nextPosition++;
     const store = this.host.store;
     const existing = store.askAt(position);

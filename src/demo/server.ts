@@ -11,7 +11,7 @@ import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, te
 import { DEMO_ICONS, PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
 import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";
-import { addModernFixtures } from "./modern-fixtures";
+import { add2026Fixtures } from "./fixtures-2026";
 import { addExtensionDemos } from "./extensions";
 
 export const demoServer = defineServer<EdgeEnv>({
@@ -175,5 +175,5 @@ addInteractiveTools(demoServer);
 addResourcesAndPrompts(demoServer);
 
 // The 2026-07-28 conformance fixtures (MRTR, capability checks), in their own module.
-addModernFixtures(demoServer);
+add2026Fixtures(demoServer);
 addExtensionDemos(demoServer);

@@ -86,7 +86,7 @@ function serverCard(server: McpServer<unknown>, options: ResolvedOptions, discov
   const remotes: Record<string, unknown>[] = [
     { type: "streamable-http", url: origin + options.path, supportedProtocolVersions: [...servedVersions(options)] },
   ];
-  if (options.sessions && options.eras.legacy && options.legacySsePath)
+  if (options.sessions && options.eras.era2025 && options.legacySsePath)
     remotes.push({ type: "sse", url: origin + options.legacySsePath, supportedProtocolVersions: ["2024-11-05"] });
   const card: Record<string, unknown> = { $schema: CARD_SCHEMA, name: discovery.name, version, description };
   if (title !== undefined) card.title = title;

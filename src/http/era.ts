@@ -8,7 +8,7 @@
 import type { NotificationMessage, RequestId, RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/envelope";
-import { isModernVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from "../mcp/versions";
+import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/versions";
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "../wire/headers";
@@ -17,10 +17,10 @@ import { decodeParamValue, malformedValue } from "./param-headers";
 export type EraDecision =
   | { era: "2025" }
   | { era: "2026"; message: RequestMessage; envelope: RequestEnvelope }
-  /** A notification routed to 2026 (by its claim or a modern header): accepted, nothing to run. */
+  /** A notification routed to 2026 (by its claim or a 2026-07-28 header): accepted, nothing to run. */
   | { era: "2026-notification" }
-  /** `modern`: answer with the request's id or none (the 2026 schema has no `id: null`). */
-  | { era: "refused"; refusal: Refusal; id: RequestId | null; modern: boolean };
+  /** `era2026`: answer with the request's id or none (the 2026 schema has no `id: null`). */
+  | { era: "refused"; refusal: Refusal; id: RequestId | null; era2026: boolean };
 
 /** The body field each method mirrors into `Mcp-Name` (streamable-http.mdx "Standard Request Headers"; tasks by task id). */
 export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
@@ -38,7 +38,7 @@ const served = new WeakMap<ResolvedOptions, readonly string[]>();
 export function servedVersions(options: ResolvedOptions): readonly string[] {
   let versions = served.get(options);
   if (!versions) {
-    versions = Object.freeze([...(options.eras.modern ? MODERN_VERSIONS : []), ...(options.eras.legacy ? SUPPORTED_VERSIONS : [])]);
+    versions = Object.freeze([...(options.eras.era2026 ? VERSIONS_2026 : []), ...(options.eras.era2025 ? SUPPORTED_VERSIONS : [])]);
     served.set(options, versions);
   }
   return versions;
@@ -50,8 +50,8 @@ function headerValue(headers: Headers, name: string): string | null {
   return value === null ? null : value.replace(/^[ \t]+|[ \t]+$/g, "");
 }
 
-function refused(refusal: Refusal, id: RequestId | null, modern: boolean): EraDecision {
-  return { era: "refused", refusal, id, modern };
+function refused(refusal: Refusal, id: RequestId | null, era2026: boolean): EraDecision {
+  return { era: "refused", refusal, id, era2026 };
 }
 
 /** Header checks of a claimed request, in the order the conformance suite's reference server applies them. */
@@ -73,7 +73,7 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
       true,
     );
   }
-  if (!isModernVersion(claimed)) {
+  if (!is2026Version(claimed)) {
     return refused({ reason: "unsupported-protocol-version", requested: claimed, supported: servedVersions(options) }, id, true);
   }
   const method = headerValue(headers, HEADER_MCP_METHOD);
@@ -111,25 +111,25 @@ export function claimedRequestId(parsed: Extract<ParsedBody, { ok: true }>): Req
 /** Decides the era of one parsed POST body (2025 for everything the table does not send to 2026). */
 export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: true }>, options: ResolvedOptions): EraDecision {
   // With 2026 switched off the endpoint behaves exactly as a 2025-era server (probes get its 400 -32000).
-  if (!options.eras.modern) return { era: "2025" };
+  if (!options.eras.era2026) return { era: "2025" };
   const header = headers.get(HEADER_PROTOCOL_VERSION);
-  const modernHeader = isModernVersion(header);
+  const header2026 = is2026Version(header);
   if (parsed.batch) {
     const claimed = parsed.entries.find(
       (e) => e.ok && (e.message.kind === "request" || e.message.kind === "notification") && hasClaim(e.message.params),
     );
     if (claimed) return refused({ reason: "batch-with-claim" }, null, true);
-    return legacyOrRefused(options, null, header);
+    return era2025OrRefused(options, null, header);
   }
   const entry = parsed.entry;
-  if (!entry.ok || entry.message.kind === "result" || entry.message.kind === "error") return legacyOrRefused(options, null, header);
+  if (!entry.ok || entry.message.kind === "result" || entry.message.kind === "error") return era2025OrRefused(options, null, header);
   const message: RequestMessage | NotificationMessage = entry.message;
   if (message.kind === "notification") {
-    if (hasClaim(message.params) || modernHeader) return { era: "2026-notification" };
-    return legacyOrRefused(options, null, header);
+    if (hasClaim(message.params) || header2026) return { era: "2026-notification" };
+    return era2025OrRefused(options, null, header);
   }
   if (hasClaim(message.params)) return decideClaimed(headers, message, options);
-  if (message.method === "initialize" && modernHeader) {
+  if (message.method === "initialize" && header2026) {
     return refused(
       {
         reason: "header-mismatch",
@@ -139,7 +139,7 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
       true,
     );
   }
-  if (modernHeader) {
+  if (header2026) {
     return refused(
       { reason: "invalid-envelope", message: `${HEADER_PROTOCOL_VERSION} is "${header}" but params._meta carries no protocol fields` },
       message.id,
@@ -148,12 +148,12 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
   }
   const asked =
     message.method === "initialize" && typeof message.params?.protocolVersion === "string" ? message.params.protocolVersion : header;
-  return legacyOrRefused(options, message.id, asked);
+  return era2025OrRefused(options, message.id, asked);
 }
 
 /** An unclaimed message: the 2025 era, or -32022 when this server serves 2026-07-28 only. */
-function legacyOrRefused(options: ResolvedOptions, id: RequestId | null, requested: string | null = null): EraDecision {
-  if (options.eras.legacy) return { era: "2025" };
+function era2025OrRefused(options: ResolvedOptions, id: RequestId | null, requested: string | null = null): EraDecision {
+  if (options.eras.era2025) return { era: "2025" };
   // 2025-06-18 Streamable HTTP: no header means 2025-03-26.
   return refused(
     { reason: "unsupported-protocol-version", requested: requested ?? "2025-03-26", supported: servedVersions(options) },

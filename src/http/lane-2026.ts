@@ -10,16 +10,16 @@ import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, modernCode, RpcError } from "../jsonrpc/errors";
+import { INTERNAL_ERROR, code2026, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
-import { dispatchContext, dispatchRequest, isModernMethod, type LaneContext } from "../mcp/dispatch";
+import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
 import { MrtrRound } from "../mcp/mrtr";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
 import { json } from "../wire/json";
-import { answerHttp, refuseModern } from "../wire/refusals";
+import { answerHttp, refuse2026 } from "../wire/refusals";
 import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
 import { WorkerReply } from "./worker-reply";
@@ -30,17 +30,17 @@ type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
 /**
  * This era's codes (basic/index.mdx "Error Codes" reserves -32000..-32019 for legacy use): a
- * limit is MODERN_LIMIT_EXCEEDED where the 2025 lane says -32003 (the handlers are shared).
+ * limit is LIMIT_EXCEEDED_2026 where the 2025 lane says -32003 (the handlers are shared).
  */
-function modernCodes(response: ResponseMessage): ResponseMessage {
+function codes2026(response: ResponseMessage): ResponseMessage {
   if (response.kind !== "error") return response;
-  const code = modernCode(response.error.code);
+  const code = code2026(response.error.code);
   return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
 }
 
 /** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
-  const answer = modernCodes(response);
+  const answer = codes2026(response);
   const { status, headers } = answerHttp(answer);
   return json(toWire(answer), status, headers);
 }
@@ -112,7 +112,7 @@ async function beforeDispatch<Env extends EdgeEnv>(
 ): Promise<Response | undefined> {
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
-  if (!listen && !isModernMethod(message.method)) return refuseModern({ reason: "modern-method-not-found", method: message.method }, id);
+  if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && rt.options.auth) {
     const denied = checkScopes([message], principal, rt.options.auth);
     if (denied) return denied;
@@ -126,7 +126,7 @@ async function beforeDispatch<Env extends EdgeEnv>(
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
     const mismatch =
       tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
-    if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
+    if (mismatch) return refuse2026({ reason: "header-mismatch", message: mismatch }, id);
   }
   return undefined;
 }
@@ -168,7 +168,7 @@ async function runInteractive<Env extends EdgeEnv>(
   if (first === "stream") {
     void outcome
       .then(finalize)
-      .then((response) => reply.finish(toWire(modernCodes(response))))
+      .then((response) => reply.finish(toWire(codes2026(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }

@@ -4,12 +4,12 @@
  * lane-2025.ts (initialize, sessions, stateless) or lane-2026.ts (one claimed request).
  */
 import { parseBody } from "../jsonrpc/parse";
-import { isModernVersion } from "../mcp/versions";
+import { is2026Version } from "../mcp/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
 import { accepted } from "../wire/json";
-import { refuse, refuseModern } from "../wire/refusals";
+import { refuse, refuse2026 } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
 import { clientKey } from "./client-key";
 import { serve2026, warnIfNoStateSecret } from "./lane-2026";
@@ -30,12 +30,12 @@ export async function handlePost<Env>(
   if (!body.ok) {
     if (early) return refuse(early);
     // Unread, the body cannot say its era: a 2026-07-28 version header gets that era's limit code.
-    const modern = isModernVersion(request.headers.get(HEADER_PROTOCOL_VERSION));
-    return modern ? refuseModern({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
+    const claims2026 = is2026Version(request.headers.get(HEADER_PROTOCOL_VERSION));
+    return claims2026 ? refuse2026({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
   }
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
-  if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);
+  if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuse2026(early, claimedRequestId(parsed)) : refuse(early);
   if (!parsed.ok)
     return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
@@ -48,7 +48,7 @@ export async function handlePost<Env>(
   const decision = decideEra(request.headers, parsed, rt.options);
   switch (decision.era) {
     case "refused":
-      return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
+      return decision.era2026 ? refuse2026(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
       warnIfNoStateSecret(rt, env);
       return serve2026(

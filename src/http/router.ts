@@ -177,7 +177,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   // The session endpoints need the session binding, checked at the first request whatever its
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
-  const needsSession = (pathname: string) => rt.options.eras.legacy && paths.sessionPaths.has(pathname);
+  const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.sessionPaths.has(pathname);
   // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
@@ -214,9 +214,9 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
   }
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
-  const legacy = rt.options.eras.legacy;
-  mount(rt.options.path, rt.options.sessions && legacy);
-  if (rt.options.sessions && legacy && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
+  const serves2025 = rt.options.eras.era2025;
+  mount(rt.options.path, rt.options.sessions && serves2025);
+  if (rt.options.sessions && serves2025 && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
     const { legacySsePath, legacyMessagesPath } = rt.options;
     router.get(
       legacySsePath,

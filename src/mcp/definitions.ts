@@ -106,7 +106,7 @@ export interface ToolDefinition<Env> {
   /** The tools/list entry, computed once. */
   listing: Record<string, unknown>;
   /** The entry 2025-era clients get: `listing`, or a copy whose non-object outputSchema is wrapped as `{ result }`. */
-  legacyListing: Record<string, unknown>;
+  listing2025: Record<string, unknown>;
   /** Whether the output schema is wrapped toward 2025-era clients (their structuredContent is then `{ result }`). */
   outputWrapped: boolean;
   input: CompiledSchema;

@@ -17,7 +17,7 @@ import { getPrompt, listPrompts } from "./handlers/prompts";
 import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
-import { finishModernResult } from "./modern-result";
+import { finish2026Result } from "./result-2026";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
@@ -41,7 +41,7 @@ const METHODS: Record<string, MethodHandler> = {
  * `resources/subscribe|unsubscribe`; changelog.mdx), plus `server/discover`.
  * `subscriptions/listen` is served by the hub lane, not here; extensions add their methods.
  */
-const MODERN_METHODS: Record<string, MethodHandler> = {
+const METHODS_2026: Record<string, MethodHandler> = {
   "server/discover": discover,
   "tools/list": listTools,
   "tools/call": callTool,
@@ -66,8 +66,8 @@ function taskMethod(method: string): MethodHandler {
 }
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
-export function isModernMethod(method: string): boolean {
-  return Object.hasOwn(MODERN_METHODS, method);
+export function is2026Method(method: string): boolean {
+  return Object.hasOwn(METHODS_2026, method);
 }
 
 export function isKnownMethod(method: string): boolean {
@@ -80,7 +80,7 @@ export async function dispatchRequest<Env>(
   dc: DispatchContext<Env>,
   signal: AbortSignal,
 ): Promise<ResponseMessage> {
-  const table = dc.envelope ? MODERN_METHODS : METHODS;
+  const table = dc.envelope ? METHODS_2026 : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
   if (!handler) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
@@ -107,13 +107,13 @@ export async function dispatchRequest<Env>(
       call && server.middleware.length > 0
         ? await runThrough(server.middleware, call, () => handler(params, dc, hc))
         : await handler(params, dc, hc);
-    return resultMessage(request.id, dc.envelope ? finishModernResult(request, result, server) : result);
+    return resultMessage(request.id, dc.envelope ? finish2026Result(request, result, server) : result);
   } catch (error) {
     // A middleware's ToolError refuses the call: a failing tool result on tools/call, -32600 elsewhere.
     if (error instanceof ToolError) {
       if (request.method !== "tools/call") return errorMessage(request.id, { code: INVALID_REQUEST, message: error.message });
       const refused: Params = { ...toolError(error.message) };
-      return resultMessage(request.id, dc.envelope ? finishModernResult(request, refused, server) : refused);
+      return resultMessage(request.id, dc.envelope ? finish2026Result(request, refused, server) : refused);
     }
     return errorMessage(request.id, toErrorObject(error, request, { hook: server.errorHook, call }));
   }

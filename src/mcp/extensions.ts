@@ -32,7 +32,7 @@ const EXTENSION_METHODS: Readonly<Record<string, string>> = {
 };
 
 /** Extensions whose wire rules exist only on 2026-07-28 (never put in a 2025-era `initialize` result). */
-const MODERN_ONLY = new Set([TASKS_EXTENSION]);
+const ONLY_2026 = new Set([TASKS_EXTENSION]);
 
 export function isExtensionId(value: string): boolean {
   return EXTENSION_ID.test(value);
@@ -43,7 +43,7 @@ export function declareExtension(id: string, settings: ExtensionSettings = {}): 
   if (!isExtensionId(id))
     throw new TypeError(`extension "${id}": identifiers look like "com.example/name" (a reverse-DNS prefix, "/", a name)`);
   if (!isObject(settings)) throw new TypeError(`extension "${id}": settings must be an object ({} for none)`);
-  return { settings, inInitialize: !MODERN_ONLY.has(id) };
+  return { settings, inInitialize: !ONLY_2026.has(id) };
 }
 
 /** The extension a method belongs to, or undefined for core methods. */
@@ -99,7 +99,7 @@ export function checkExtensionMethod(
 
 /**
  * `capabilities.extensions` for a result: every declared extension on 2026-07-28 (`server/discover`);
- * on a 2025-era `initialize`, those the client declared too, leaving out modern-only ones.
+ * on a 2025-era `initialize`, those the client declared too, leaving out 2026-only ones.
  * Undefined when there is nothing to advertise (the key is then omitted).
  */
 export function extensionsCapability(

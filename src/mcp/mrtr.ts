@@ -9,7 +9,7 @@
 import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { isObject } from "../jsonrpc/parse";
-import { withServerInfo } from "./modern-result";
+import { withServerInfo } from "./result-2026";
 import { digestArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
 import type { McpServer } from "./server";
 

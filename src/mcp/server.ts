@@ -143,7 +143,7 @@ export class ServerDefinition<Env = unknown> {
     });
     // SEP-2106: any output schema on 2026-07-28; the 2025 wire needs an object root.
     const outputWrapped = output !== undefined && !hasObjectRoot(output.json);
-    const legacyListing = output && outputWrapped ? { ...listing, outputSchema: wrapOutputSchema(output.json) } : listing;
+    const listing2025 = output && outputWrapped ? { ...listing, outputSchema: wrapOutputSchema(output.json) } : listing;
     const cache = resolveCacheHint(config.cache, `tool "${name}"`);
     const headerParams = headerParamsOf(input.json, `tool "${name}"`);
     if (task && !this.extensions.has(TASKS_EXTENSION)) this.extension(TASKS_EXTENSION);
@@ -151,7 +151,7 @@ export class ServerDefinition<Env = unknown> {
       name,
       interactive,
       listing,
-      legacyListing,
+      listing2025,
       outputWrapped,
       input,
       output,

@@ -73,7 +73,7 @@ export async function checkToolOutput(name: string, result: CallToolResult, outp
 }
 
 /** A result as a 2025-era client must see it: a non-object value, or any value of a wrapped schema, as `{ result }`. */
-export function toLegacyResult(result: CallToolResult, schemaWrapped: boolean): CallToolResult {
+export function to2025Result(result: CallToolResult, schemaWrapped: boolean): CallToolResult {
   const value = result.structuredContent;
   if (value === undefined || (isRecord(value) && !schemaWrapped)) return result;
   return { ...result, structuredContent: { result: value } };

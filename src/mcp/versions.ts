@@ -8,13 +8,13 @@ export const SUPPORTED_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "20
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
 
 /** 2026-07-28 and later: stateless, the version travels in every request's `_meta` (basic/versioning.mdx). */
-export const MODERN_VERSIONS = ["2026-07-28"] as const;
-export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+export const VERSIONS_2026 = ["2026-07-28"] as const;
+export type Version2026 = (typeof VERSIONS_2026)[number];
 /** The revision a handler runs under: a 2025-era session's (or header's), or a 2026 request's own. */
-export type AnyVersion = ProtocolVersion | ModernVersion;
+export type AnyVersion = ProtocolVersion | Version2026;
 
-export function isModernVersion(value: unknown): value is ModernVersion {
-  return typeof value === "string" && (MODERN_VERSIONS as readonly string[]).includes(value);
+export function is2026Version(value: unknown): value is Version2026 {
+  return typeof value === "string" && (VERSIONS_2026 as readonly string[]).includes(value);
 }
 
 export const LATEST_VERSION: ProtocolVersion = "2025-11-25";

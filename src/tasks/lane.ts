@@ -4,7 +4,7 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
-import { INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
+import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
@@ -78,7 +78,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
     jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered]) > MAX_TASK_INPUT_BYTES
   ) {
     throw new RpcError(
-      MODERN_LIMIT_EXCEEDED,
+      LIMIT_EXCEEDED_2026,
       `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`,
     );
   }
@@ -176,7 +176,7 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
         throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
       if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES)
         throw new RpcError(
-          MODERN_LIMIT_EXCEEDED,
+          LIMIT_EXCEEDED_2026,
           `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`,
         );
     }

@@ -9,16 +9,7 @@
  *   retried with `inputResponses` and the echoed `requestState`, as a client does. `rounds` tells
  *   how many requests the last call took, so a test can pin down a handler's re-runs.
  */
-import {
-  headerParams,
-  isModern,
-  MAX_ROUNDS,
-  type HeaderParam,
-  type ModernClient,
-  modernRequest,
-  MRTR_METHODS,
-  retryParams,
-} from "./modern";
+import { headerParams, is2026, MAX_ROUNDS, type HeaderParam, type Client2026, request2026, MRTR_METHODS, retryParams } from "./era-2026";
 import { readSseMessages } from "./sse";
 
 /** Anything with a fetch: `SELF` from "cloudflare:test", a service binding, `{ fetch }`. */
@@ -92,10 +83,10 @@ type Message = {
 };
 
 /** One client's connection state and its request/answer steps, in either era. */
-class TestWire implements ModernClient {
+class TestWire implements Client2026 {
   readonly url: string;
   readonly version: string;
-  readonly modern: boolean;
+  readonly era2026: boolean;
   readonly capabilities: Record<string, unknown>;
   readonly paramHeaders = new Map<string, HeaderParam[]>();
   readonly notifications: TestClient["notifications"] = [];
@@ -110,7 +101,7 @@ class TestWire implements ModernClient {
   ) {
     this.url = options.url ?? "http://localhost/mcp";
     this.version = options.protocolVersion ?? "2025-11-25";
-    this.modern = isModern(this.version);
+    this.era2026 = is2026(this.version);
     this.capabilities = { ...options.capabilities };
     if (options.onElicit && !this.capabilities.elicitation) this.capabilities.elicitation = { form: {}, url: {} };
     if (options.onSample && !this.capabilities.sampling) this.capabilities.sampling = {};
@@ -163,9 +154,9 @@ class TestWire implements ModernClient {
     params: Record<string, unknown> | undefined,
   ): Promise<{ result: Record<string, unknown>; response: Response }> {
     const id = this.nextId++;
-    const modern = this.modern ? modernRequest(this, method, params) : undefined;
-    const sent = modern?.params ?? params;
-    const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, modern?.headers);
+    const shaped = this.era2026 ? request2026(this, method, params) : undefined;
+    const sent = shaped?.params ?? params;
+    const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, shaped?.headers);
     const reply = await this.readReply(response, id);
     if (!reply) throw new TestRpcError(-32000, `the stream for ${method} ended without an answer`);
     if (reply.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
@@ -197,7 +188,7 @@ class TestWire implements ModernClient {
     for (;;) {
       this.rounds++;
       const { result } = await this.send(method, retry ? { ...params, ...retry } : params);
-      if (!this.modern || !MRTR_METHODS.has(method) || result.resultType !== "input_required") return result;
+      if (!this.era2026 || !MRTR_METHODS.has(method) || result.resultType !== "input_required") return result;
       if (this.rounds >= MAX_ROUNDS) throw new TestRpcError(-32000, `${method} still asked for input after ${MAX_ROUNDS} rounds`);
       retry = await retryParams(result, async (ask, askParams) => {
         const given = await this.answer(ask, askParams);
@@ -209,7 +200,7 @@ class TestWire implements ModernClient {
 
   /** 2025: initialize once (2026-07-28 has no initialization). */
   ensureInitialized(): Promise<void> {
-    if (this.modern) return Promise.resolve();
+    if (this.era2026) return Promise.resolve();
     this.initialized ??= (async () => {
       const { response } = await this.send("initialize", {
         protocolVersion: this.version,

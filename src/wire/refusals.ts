@@ -12,8 +12,8 @@ import {
   LIMIT_EXCEEDED,
   METHOD_NOT_FOUND,
   MISSING_CLIENT_CAPABILITY,
-  MODERN_LIMIT_EXCEEDED,
-  modernCode,
+  LIMIT_EXCEEDED_2026,
+  code2026,
   type PARSE_ERROR,
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
@@ -65,7 +65,7 @@ export type Refusal =
   | { reason: "missing-client-capability"; required: Record<string, unknown>; detail?: string }
   | { reason: "unsupported-protocol-version"; requested: string; supported: readonly string[] }
   | { reason: "invalid-envelope"; message: string }
-  | { reason: "modern-method-not-found"; method: string }
+  | { reason: "method-not-found-2026"; method: string }
   | { reason: "batch-with-claim" };
 
 export interface RefusalRow {
@@ -178,7 +178,7 @@ export function refusalRow(r: Refusal): RefusalRow {
       // the moment a stream closes: retrying a second later is reasonable.
       return {
         status: 429,
-        code: MODERN_LIMIT_EXCEEDED,
+        code: LIMIT_EXCEEDED_2026,
         message: r.perClient
           ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
           : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
@@ -210,7 +210,7 @@ export function refusalRow(r: Refusal): RefusalRow {
       };
     case "invalid-envelope":
       return { status: 400, code: INVALID_PARAMS, message: `Invalid params: ${r.message}` };
-    case "modern-method-not-found":
+    case "method-not-found-2026":
       // 2026-07-28 Streamable HTTP "Protocol Version Header": an unimplemented method is 404 with -32601.
       return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${r.method.slice(0, 100)}` };
     case "batch-with-claim":
@@ -230,11 +230,11 @@ export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<
 
 /**
  * A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that
- * schema has no `id: null`); a limit's code is that era's (MODERN_LIMIT_EXCEEDED, errors.ts).
+ * schema has no `id: null`); a limit's code is that era's (LIMIT_EXCEEDED_2026, errors.ts).
  */
-export function refuseModern(r: Refusal, id: RequestId | null | undefined): Response {
+export function refuse2026(r: Refusal, id: RequestId | null | undefined): Response {
   const legacy = refusalRow(r);
-  const row = { ...legacy, code: modernCode(legacy.code) };
+  const row = { ...legacy, code: code2026(legacy.code) };
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);
 }

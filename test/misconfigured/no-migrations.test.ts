@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { initializeParams, post } from "../helpers/mcp";
-import { envelope, modernHeaders } from "../helpers/modern";
+import { envelope, headers2026 } from "../helpers/era-2026";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 
@@ -29,7 +29,7 @@ describe("a binding without its migration", () => {
 
   it("answers a 2026-07-28 task-creating call (the task object's first reach) with -32603 quoting the McpTask migration and the request id", async () => {
     const params = { name: "slow_compute", arguments: { seconds: 0 }, _meta: envelope({ extensions: { [TASKS]: {} } }) };
-    const res = await post({ jsonrpc: "2.0", id: 9, method: "tools/call", params }, { headers: modernHeaders("tools/call", params) });
+    const res = await post({ jsonrpc: "2.0", id: 9, method: "tools/call", params }, { headers: headers2026("tools/call", params) });
     const text = await res.text();
     const body = JSON.parse(text) as Reply;
     expect(body.id, text.slice(0, 300)).toBe(9);

@@ -11,7 +11,7 @@ import { defineServer } from "../../src/mcp/server";
 import { createMcpEdge } from "../../src/edge";
 import { decideTaskExecution, runAsTaskIfChosen, serveTaskMethod } from "../../src/tasks/lane";
 import { openSession, post } from "../helpers/mcp";
-import { modernPost } from "../helpers/modern";
+import { post2026 } from "../helpers/era-2026";
 import { CAPS, edgeEnv, refusal, TASKS } from "./helpers";
 import { tasksServer } from "./entry";
 
@@ -155,7 +155,7 @@ describe("the 2025-era lane", () => {
   });
 
   it("still lists task-only tools on 2026-07-28, where a client can declare the extension", async () => {
-    const res = await modernPost("tools/list", {}, { capabilities: {} });
+    const res = await post2026("tools/list", {}, { capabilities: {} });
     const names = ((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["only_task", "approve", "plain"]));
   });

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
-import { envelope, modernHeaders } from "../helpers/modern";
+import { envelope, headers2026 } from "../helpers/era-2026";
 import {
   accessToken,
   authOptions,
@@ -67,7 +67,7 @@ async function modern(who: string | undefined, noteKey: string, value?: string):
   const res = await postTo(
     fetch,
     { jsonrpc: "2.0", id: 3, method: "tools/call", params: { ...params, _meta: envelope({}) } },
-    { ...modernHeaders("tools/call", params), ...(who ? bearer(tokens[who] as string) : {}) },
+    { ...headers2026("tools/call", params), ...(who ? bearer(tokens[who] as string) : {}) },
   );
   return (await res.json()) as Reply;
 }
@@ -133,7 +133,7 @@ describe("ctx.user", () => {
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
-          ...modernHeaders("tools/call", params),
+          ...headers2026("tools/call", params),
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { ...params, _meta: envelope({}) } }),
       }) as Request<unknown, IncomingRequestCfProperties>,

@@ -1,7 +1,7 @@
 /**
  * server/discover (2026-07-28 server/discover.mdx): the server's supported versions,
  * capabilities, instructions and caching hint. Its identity goes in `_meta` like every 2026
- * result's (modern-result.ts), so it is not repeated in the body.
+ * result's (result-2026.ts), so it is not repeated in the body.
  */
 import type { Params } from "../../jsonrpc/messages";
 import type { DispatchContext } from "../dispatch-context";

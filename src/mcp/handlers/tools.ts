@@ -10,7 +10,7 @@ import { runTool } from "../tool-call";
 import { callOf } from "../middleware";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
 import { isObject } from "../../jsonrpc/parse";
-import { toLegacyResult } from "../structured-output";
+import { to2025Result } from "../structured-output";
 
 /**
  * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
@@ -23,7 +23,7 @@ function offeredIn(era: HandlerContext<unknown>["era"], tool: { task: { support:
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const offered = [...dc.server.tools.values()].filter((t) => offeredIn(hc.era, t));
   // SEP-2106: a non-object outputSchema is listed wrapped as { result } on the 2025 wire.
-  const all = (await enabledOnly(offered, hc)).map((t) => (hc.era === "2026" ? t.listing : t.legacyListing));
+  const all = (await enabledOnly(offered, hc)).map((t) => (hc.era === "2026" ? t.listing : t.listing2025));
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }
@@ -70,5 +70,5 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     listener,
   });
   // SEP-2106: the 2025 wire needs object structuredContent, so a non-object value goes as { result }.
-  return { ...(hc.era === "2026" ? result : toLegacyResult(result, tool.outputWrapped)) };
+  return { ...(hc.era === "2026" ? result : to2025Result(result, tool.outputWrapped)) };
 }

@@ -16,7 +16,7 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 
-function modernPost(method: string, id: number | string, params: Record<string, unknown>, extra: Record<string, string> = {}) {
+function post2026(method: string, id: number | string, params: Record<string, unknown>, extra: Record<string, string> = {}) {
   return fetch(server.mcpUrl, {
     method: "POST",
     headers: {
@@ -38,7 +38,7 @@ interface Listener {
 
 /** Opens one listen stream and resolves once its acknowledgement arrived; counts updates after that. */
 async function openListener(id: number, uri: string): Promise<Listener> {
-  const res = await modernPost("subscriptions/listen", id, { notifications: { resourceSubscriptions: [uri] } });
+  const res = await post2026("subscriptions/listen", id, { notifications: { resourceSubscriptions: [uri] } });
   if (res.status !== 200) throw new Error(`listen ${id}: HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const listener: Listener = { updates: 0, firstAt: undefined, reader };
@@ -86,7 +86,7 @@ describe("listen streams at scale over real HTTP", () => {
     const opened = performance.now();
 
     const publishedAt = performance.now();
-    const call = await modernPost("tools/call", "touch", { name: "touch_resource", arguments: { uri } }, { "Mcp-Name": "touch_resource" });
+    const call = await post2026("tools/call", "touch", { name: "touch_resource", arguments: { uri } }, { "Mcp-Name": "touch_resource" });
     expect(call.status).toBe(200);
     await call.text();
     const deadline = Date.now() + 60_000;

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { jwtVerifier } from "../../../src/auth/jwt";
 import { defineServer, text } from "../../../src/index";
 import type { McpServer } from "../../../src/mcp/server";
-import { envelope, modernHeaders } from "../../helpers/modern";
+import { envelope, headers2026 } from "../../helpers/era-2026";
 import { edgeFetch, MCP_URL, postTo, RESOURCE, type Fetch } from "./fixtures";
 
 const AS = "https://login.example.com";
@@ -89,7 +89,7 @@ function modern(method: string, params: Record<string, unknown>, token: string):
   return postTo(
     fetch,
     { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope() } },
-    { ...modernHeaders(method, params), Authorization: `Bearer ${token}` },
+    { ...headers2026(method, params), Authorization: `Bearer ${token}` },
     MCP_URL,
   );
 }

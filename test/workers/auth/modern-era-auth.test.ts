@@ -5,7 +5,7 @@
  * `offline_access` is never named in challenges or in the protected resource metadata.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { envelope, modernHeaders } from "../../helpers/modern";
+import { envelope, headers2026 } from "../../helpers/era-2026";
 import {
   accessToken,
   authOptions,
@@ -27,7 +27,7 @@ function modern(method: string, params: Record<string, unknown>, headers: Record
   return postTo(
     fetch,
     { jsonrpc: "2.0", id, method, params: { ...params, _meta: envelope({ elicitation: {} }) } },
-    { ...modernHeaders(method, params), ...headers },
+    { ...headers2026(method, params), ...headers },
   );
 }
 

@@ -4,7 +4,7 @@
  * just under the limit is served, in the Worker and when forwarded to the session object.
  */
 import { describe, expect, it } from "vitest";
-import { LIMIT_EXCEEDED, MODERN_LIMIT_EXCEEDED } from "../../../src/jsonrpc/errors";
+import { LIMIT_EXCEEDED, LIMIT_EXCEEDED_2026 } from "../../../src/jsonrpc/errors";
 import { DEFAULT_MAX_BODY_BYTES } from "../../../src/options";
 import { ACCEPT_BOTH, MCP, openSession, post, request, STATELESS } from "../../helpers/mcp";
 import { expectAccepted, expectResult, expectRpcError } from "../../helpers/rpc-expect";
@@ -86,7 +86,7 @@ describe("bodies at the limit", () => {
     });
     expect(res.status).toBe(413);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ jsonrpc: "2.0", error: { code: MODERN_LIMIT_EXCEEDED } });
+    expect(body).toMatchObject({ jsonrpc: "2.0", error: { code: LIMIT_EXCEEDED_2026 } });
     expect(body).not.toHaveProperty("id");
   });
 });

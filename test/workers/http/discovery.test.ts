@@ -12,7 +12,7 @@ import cardSchema from "../../fixtures/server-card/schema.json";
 import minimalCard from "../../fixtures/server-card/minimal.json";
 import templatedCard from "../../fixtures/server-card/templated-remote.json";
 import { BASE, request } from "../../helpers/mcp";
-import { expectComplete, modernPost } from "../../helpers/modern";
+import { expectComplete, post2026 } from "../../helpers/era-2026";
 
 const CARD_URL = `${BASE}/mcp/server-card`;
 const validator = new Validator({ $defs: cardSchema.$defs, $ref: "#/$defs/ServerCard" } as unknown as Schema, "2020-12", false);
@@ -54,7 +54,7 @@ describe("the Server Card", () => {
 
   it("says what server/discover says: version, title, description, icons, and the versions served at the endpoint", async () => {
     const served = await card();
-    const discovered = await expectComplete(await modernPost("server/discover"));
+    const discovered = await expectComplete(await post2026("server/discover"));
     const info = (discovered._meta as Record<string, Record<string, unknown>>)["io.modelcontextprotocol/serverInfo"] as Record<
       string,
       unknown

@@ -12,7 +12,7 @@ import wranglerToml from "../../../wrangler.toml?raw";
 import { createMcpEdge } from "../../../src/edge";
 import { demoServer } from "../../../src/demo/server";
 import { initializeParams } from "../../helpers/mcp";
-import { envelope, expectComplete, modernHeaders } from "../../helpers/modern";
+import { envelope, expectComplete, headers2026 } from "../../helpers/era-2026";
 
 const edge = createMcpEdge(demoServer);
 const NO_BINDINGS = {} as never;
@@ -59,7 +59,7 @@ describe("session mode without the MCP_SESSION binding", () => {
 
   it("answers a 2026-07-28 request on the session endpoint the same way (the deployment hears it from its first client)", async () => {
     const params = { _meta: envelope() };
-    const res = await send({ jsonrpc: "2.0", id: 1, method: "tools/list", params }, modernHeaders("tools/list", params));
+    const res = await send({ jsonrpc: "2.0", id: 1, method: "tools/list", params }, headers2026("tools/list", params));
     expect(res.status).toBe(500);
     const body = (await res.json()) as { error: { code: number; message: string; data: { missingBinding: string } } };
     expect(body.error.code).toBe(-32603);
@@ -76,7 +76,7 @@ describe("session mode without the MCP_SESSION binding", () => {
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
-          ...modernHeaders("tools/list", params),
+          ...headers2026("tools/list", params),
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params }),
       }) as never,
@@ -93,7 +93,7 @@ describe("the task and hub bindings, checked where a request first needs them", 
 
   function call(method: string, params: Record<string, unknown>, bindings: never, id = 3): Promise<Response> {
     const full = { ...params, _meta: envelope({ extensions: { [TASKS]: {} } }) };
-    const headers: Record<string, string> = { ...modernHeaders(method, full) };
+    const headers: Record<string, string> = { ...headers2026(method, full) };
     if (typeof params.taskId === "string") headers["Mcp-Name"] = params.taskId;
     return edge.worker.fetch!(
       new Request("http://127.0.0.1/mcp", {

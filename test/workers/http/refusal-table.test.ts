@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import errorsPage from "../../../docs/errors.md?raw";
 import { ACCEPT_BOTH, initializeParams, MCP, openSession, post, request } from "../../helpers/mcp";
-import { envelope, MODERN, modernPost } from "../../helpers/modern";
+import { envelope, MODERN, post2026 } from "../../helpers/era-2026";
 import { expectRpcError } from "../../helpers/rpc-expect";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
@@ -142,14 +142,14 @@ const ROWS: Row[] = [
     status: 400,
     code: -32020,
     id: 1,
-    provoke: () => modernPost("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }),
+    provoke: () => post2026("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }),
   },
   {
     failure: "2026-07-28: a client capability the request did not declare",
     status: 400,
     code: -32021,
     id: 1,
-    provoke: () => modernPost("tools/call", { name: "test_missing_capability", arguments: {} }),
+    provoke: () => post2026("tools/call", { name: "test_missing_capability", arguments: {} }),
   },
   {
     failure: '2026-07-28: a protocol version not served (also every unclaimed request with `eras: ["2026"]`)',
@@ -157,7 +157,7 @@ const ROWS: Row[] = [
     code: -32022,
     id: 1,
     provoke: () =>
-      modernPost(
+      post2026(
         "server/discover",
         {},
         {
@@ -171,14 +171,14 @@ const ROWS: Row[] = [
     status: 400,
     code: -32602,
     id: 1,
-    provoke: () => modernPost("server/discover", {}, { meta: { "io.modelcontextprotocol/protocolVersion": MODERN } }),
+    provoke: () => post2026("server/discover", {}, { meta: { "io.modelcontextprotocol/protocolVersion": MODERN } }),
   },
-  { failure: "2026-07-28: removed or unknown method", status: 404, code: -32601, id: 1, provoke: () => modernPost("ping") },
+  { failure: "2026-07-28: removed or unknown method", status: 404, code: -32601, id: 1, provoke: () => post2026("ping") },
   {
     failure: "2026-07-28: a batch containing a claimed request",
     status: 400,
     code: -32600,
-    provenIn: "test/workers/modern/era-decision.test.ts",
+    provenIn: "test/workers/era-2026/era-decision.test.ts",
   },
 ];
 

@@ -5,20 +5,20 @@
  */
 import { describe, expect, it } from "vitest";
 import { SseReader } from "../../helpers/sse";
-import { expectComplete, modernPost } from "../../helpers/modern";
+import { expectComplete, post2026 } from "../../helpers/era-2026";
 import { SUBSCRIPTION_ID } from "../../helpers/listen";
 
 describe("subscriptions/listen on /mcp", () => {
   it("acknowledges, then delivers a resources/updated published by another request", async () => {
     const uri = `test://template/front-door-${crypto.randomUUID()}/data`;
-    const res = await modernPost("subscriptions/listen", { notifications: { resourceSubscriptions: [uri] } }, { id: "sub-1" });
+    const res = await post2026("subscriptions/listen", { notifications: { resourceSubscriptions: [uri] } }, { id: "sub-1" });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/event-stream");
     const stream = new SseReader(res);
     const ack = await stream.next();
     expect(ack?.json?.method).toBe("notifications/subscriptions/acknowledged");
 
-    await expectComplete(await modernPost("tools/call", { name: "touch_resource", arguments: { uri } }, { id: 2 }), 2);
+    await expectComplete(await post2026("tools/call", { name: "touch_resource", arguments: { uri } }, { id: 2 }), 2);
     const update = await stream.next();
     expect(update?.json).toEqual({
       jsonrpc: "2.0",
@@ -29,7 +29,7 @@ describe("subscriptions/listen on /mcp", () => {
   });
 
   it("refuses a filter that is not an object with -32602 and the request id", async () => {
-    const res = await modernPost("subscriptions/listen", { notifications: "everything" }, { id: 9 });
+    const res = await post2026("subscriptions/listen", { notifications: "everything" }, { id: 9 });
     const body = (await res.json()) as { id: unknown; error: { code: number } };
     expect(body.id).toBe(9);
     expect(body.error.code).toBe(-32602);
@@ -38,7 +38,7 @@ describe("subscriptions/listen on /mcp", () => {
   it("holds one client address to listen.maxStreamsPerClient (8): the ninth gets 429 with Retry-After and its id; another address is served", async () => {
     const uri = `test://template/front-door-${crypto.randomUUID()}/data`;
     const from = (address: string, id: number) =>
-      modernPost(
+      post2026(
         "subscriptions/listen",
         { notifications: { resourceSubscriptions: [uri] } },
         { id, headers: { "CF-Connecting-IP": address } },

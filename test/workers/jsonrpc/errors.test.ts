@@ -27,8 +27,8 @@ describe("error codes", () => {
       codes.INTERNAL_ERROR,
     ];
     // 2026-07-28 basic/index.mdx "Error Codes": new codes SHOULD be allocated outside -32768..-32000.
-    expect(codes.MODERN_LIMIT_EXCEEDED < -32768 || codes.MODERN_LIMIT_EXCEEDED > -32000).toBe(true);
-    standard.push(codes.MODERN_LIMIT_EXCEEDED);
+    expect(codes.LIMIT_EXCEEDED_2026 < -32768 || codes.LIMIT_EXCEEDED_2026 > -32000).toBe(true);
+    standard.push(codes.LIMIT_EXCEEDED_2026);
     const serverDefined = Object.values(codes as Record<string, unknown>).filter(
       (v): v is number => typeof v === "number" && !standard.includes(v),
     );

@@ -9,7 +9,7 @@ import { dispatchContext, dispatchRequest, type DispatchContext } from "../../..
 import { defineServer, type McpServer } from "../../../src/mcp/server";
 import { text } from "../../../src/mcp/content";
 import { initializeParams, post } from "../../helpers/mcp";
-import { expectComplete, modernPost } from "../../helpers/modern";
+import { expectComplete, post2026 } from "../../helpers/era-2026";
 import { expectResult } from "../../helpers/rpc-expect";
 
 const PNG = { src: "https://example.com/icon-48.png", mimeType: "image/png", sizes: ["48x48", "96x96"], theme: "light" as const };
@@ -57,9 +57,9 @@ describe("the demo's server info", () => {
   });
 
   it("carries them in server/discover's serverInfo, but keeps other 2026 results' serverInfo to name, version and title", async () => {
-    const discovered = await expectComplete(await modernPost("server/discover"));
+    const discovered = await expectComplete(await post2026("server/discover"));
     expect((discovered._meta as Record<string, Record<string, unknown>>)[SERVER_INFO]?.icons).toEqual(DEMO_ICONS);
-    const listed = await expectComplete(await modernPost("tools/list"));
+    const listed = await expectComplete(await post2026("tools/list"));
     expect((listed._meta as Record<string, unknown>)[SERVER_INFO]).toEqual({ name: "mcp-edge-demo", version: "0.1.0" });
     const echo = (listed.tools as Record<string, unknown>[]).find((t) => t.name === "echo");
     expect(echo?.icons).toEqual(DEMO_ICONS);

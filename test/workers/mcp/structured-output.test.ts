@@ -12,7 +12,7 @@ import { defineServer, type McpServer } from "../../../src/mcp/server";
 import { wrapOutputSchema } from "../../../src/mcp/structured-output";
 import type { CallToolResult } from "../../../src/mcp/types";
 import { openSession, post } from "../../helpers/mcp";
-import { expectComplete, modernPost } from "../../helpers/modern";
+import { expectComplete, post2026 } from "../../helpers/era-2026";
 import { expectResult } from "../../helpers/rpc-expect";
 
 interface Tool {
@@ -24,19 +24,19 @@ const WORDS = { text: "to be or not" };
 
 describe("on 2026-07-28", () => {
   it("lists an array and a primitive output schema as written", async () => {
-    const tools = (await expectComplete(await modernPost("tools/list"))).tools as Tool[];
+    const tools = (await expectComplete(await post2026("tools/list"))).tools as Tool[];
     expect(tools.find((t) => t.name === "split_words")?.outputSchema).toEqual({ type: "array", items: { type: "string" } });
     expect(tools.find((t) => t.name === "count_words")?.outputSchema).toMatchObject({ type: "integer" });
   });
 
   it("returns an array as structuredContent, with its JSON as text when the tool wrote none", async () => {
-    const result = await expectComplete(await modernPost("tools/call", { name: "split_words", arguments: WORDS }));
+    const result = await expectComplete(await post2026("tools/call", { name: "split_words", arguments: WORDS }));
     expect(result.structuredContent).toEqual(["to", "be", "or", "not"]);
     expect(result.content).toEqual([{ type: "text", text: '["to","be","or","not"]' }]);
   });
 
   it("returns a bare number as structuredContent and keeps the tool's own text", async () => {
-    const result = await expectComplete(await modernPost("tools/call", { name: "count_words", arguments: WORDS }));
+    const result = await expectComplete(await post2026("tools/call", { name: "count_words", arguments: WORDS }));
     expect(result.structuredContent).toBe(4);
     expect(result.content).toEqual([{ type: "text", text: "4 words" }]);
   });

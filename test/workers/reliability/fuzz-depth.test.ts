@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
 import type { Session } from "../../helpers/session";
-import { envelope, MODERN, modernHeaders } from "../../helpers/modern";
+import { envelope, MODERN, headers2026 } from "../../helpers/era-2026";
 import { post, startSession } from "./support/direct";
 import { CODE, depthOf, MAX_MESSAGE_DEPTH } from "./support/documented";
 import { fuzzParameters, reportFigures } from "./support/settings";
@@ -33,7 +33,7 @@ function nested(depth: number, width: number, kind: "array" | "object"): unknown
 /** Where in a request the deep value goes; each method uses the places it reads. */
 type Place = "arguments" | "meta" | "capabilities" | "inputResponses" | "junkState" | "params";
 
-const MODERN_METHODS: Record<string, { params: Record<string, unknown>; places: Place[] }> = {
+const METHODS_2026: Record<string, { params: Record<string, unknown>; places: Place[] }> = {
   "server/discover": { params: {}, places: ["meta", "capabilities", "params"] },
   "tools/list": { params: {}, places: ["meta", "capabilities", "params"] },
   // A simple tool, an interactive (MRTR) tool, a task tool: the three paths a tools/call takes.
@@ -160,7 +160,7 @@ async function expectBounded(res: Response, body: Record<string, unknown>, label
 
 describe("deep and wide JSON on the 2026-07-28 lane", () => {
   it("answers every method with its id: 400 -32602 past the depth limit, the method's own answer within it", async () => {
-    const methods = Object.entries(MODERN_METHODS);
+    const methods = Object.entries(METHODS_2026);
     await fc.assert(
       fc.asyncProperty(shape, async ({ depth, width, kind, pick, id }) => {
         const [key, spec] = methods[pick % methods.length] as (typeof methods)[number];
@@ -169,7 +169,7 @@ describe("deep and wide JSON on the 2026-07-28 lane", () => {
         const base = { ...spec.params, _meta: envelope(CAPS) };
         const params = place(base, where, nested(depth, width, kind), CAPS);
         const body = { jsonrpc: "2.0", id, method, params };
-        const headers: Record<string, string> = { ...modernHeaders(method, params), "MCP-Protocol-Version": MODERN };
+        const headers: Record<string, string> = { ...headers2026(method, params), "MCP-Protocol-Version": MODERN };
         if (method.startsWith("tasks/")) headers["Mcp-Name"] = NO_TASK;
         await expectBounded(await post(body, undefined, headers), body, `${key} ${where} depth ${depth} width ${width} ${kind}`, true);
       }),
@@ -185,7 +185,7 @@ describe("deep and wide JSON on the 2026-07-28 lane", () => {
       _meta: envelope(CAPS),
     };
     const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params };
-    const res = await post(body, undefined, modernHeaders("tools/call", params));
+    const res = await post(body, undefined, headers2026("tools/call", params));
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ id: 7, error: { code: CODE.INVALID_PARAMS } });
   });

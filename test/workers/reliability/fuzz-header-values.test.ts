@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { envelope, MODERN } from "../../helpers/modern";
+import { envelope, MODERN } from "../../helpers/era-2026";
 import { post } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";
 

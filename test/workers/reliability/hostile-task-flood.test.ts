@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { McpTaskObject } from "../../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../../src/env";
 import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../../src/tasks/options";
-import { envelope, MODERN, modernHeaders } from "../../helpers/modern";
+import { envelope, MODERN, headers2026 } from "../../helpers/era-2026";
 import { post } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";
 
@@ -31,7 +31,7 @@ function freshIp(): string {
 
 function modern(ip: string, id: number, method: string, params: Record<string, unknown>): Promise<Response> {
   const full = { ...params, _meta: envelope(CAPS) };
-  const headers: Record<string, string> = { ...modernHeaders(method, full), "MCP-Protocol-Version": MODERN, "CF-Connecting-IP": ip };
+  const headers: Record<string, string> = { ...headers2026(method, full), "MCP-Protocol-Version": MODERN, "CF-Connecting-IP": ip };
   if (typeof params.taskId === "string") headers["Mcp-Name"] = params.taskId;
   return post({ jsonrpc: "2.0", id, method, params: full }, undefined, headers);
 }

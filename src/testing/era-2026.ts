@@ -5,7 +5,7 @@
  */
 
 /** Revisions are dates: from 2026-07-28 on, the protocol fields travel in every request's `_meta`. */
-export function isModern(version: string): boolean {
+export function is2026(version: string): boolean {
   return version >= "2026-07-28";
 }
 
@@ -48,7 +48,7 @@ export function headerParams(schema: unknown, path: string[] = []): HeaderParam[
   return found;
 }
 
-export interface ModernClient {
+export interface Client2026 {
   version: string;
   capabilities: Record<string, unknown>;
   /** Header parameters by tool name, learned from tools/list. */
@@ -56,8 +56,8 @@ export interface ModernClient {
 }
 
 /** A 2026-07-28 request's params (with the envelope in `_meta`) and its standard headers. */
-export function modernRequest(
-  client: ModernClient,
+export function request2026(
+  client: Client2026,
   method: string,
   params: Record<string, unknown> = {},
 ): { params: Record<string, unknown>; headers: Record<string, string> } {

@@ -4,12 +4,12 @@
  * did not declare in its own clientCapabilities is 400 -32021 naming it (basic/index.mdx).
  */
 import { describe, expect, it } from "vitest";
-import { expectComplete, expectInputRequired, expectModernError, modernPost } from "../../helpers/modern";
+import { expectComplete, expectInputRequired, expect2026Error, post2026 } from "../../helpers/era-2026";
 
 const URL_MODE = { elicitation: { url: {} } };
 
 function call(name: string, capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}, id = 1) {
-  return modernPost("tools/call", { name, arguments: {}, ...extra }, { capabilities, id });
+  return post2026("tools/call", { name, arguments: {}, ...extra }, { capabilities, id });
 }
 
 describe("URL mode elicitation on 2026-07-28", () => {
@@ -34,19 +34,19 @@ describe("URL mode elicitation on 2026-07-28", () => {
 
   it("refuses with 400 -32021 naming elicitation.url when the request declared only form mode", async () => {
     for (const elicitation of [{}, { form: {} }]) {
-      const body = await expectModernError(await call("connect_account", { elicitation }), 400, -32021);
+      const body = await expect2026Error(await call("connect_account", { elicitation }), 400, -32021);
       expect(body.error?.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
     }
   });
 
   it("refuses with 400 -32021 when the request declared no elicitation at all", async () => {
-    const body = await expectModernError(await call("connect_account", { sampling: {} }), 400, -32021);
+    const body = await expect2026Error(await call("connect_account", { sampling: {} }), 400, -32021);
     expect(body.error?.data).toEqual({ requiredCapabilities: { elicitation: {} } });
   });
 
   it("reads the mode from this request, not an earlier one: a form ask to a URL-only request is refused naming elicitation.form", async () => {
     await expectInputRequired(await call("test_input_required_result_elicitation", { elicitation: { form: {} } }));
-    const body = await expectModernError(await call("test_input_required_result_elicitation", URL_MODE, {}, 2), 400, -32021, 2);
+    const body = await expect2026Error(await call("test_input_required_result_elicitation", URL_MODE, {}, 2), 400, -32021, 2);
     expect(body.error?.data).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
   });
 });

@@ -11,7 +11,7 @@ import { defineServer } from "../../../src/mcp/server";
 import type { EdgeEnv } from "../../../src/env";
 import { text } from "../../../src/mcp/content";
 import { ACCEPT_BOTH } from "../../helpers/mcp";
-import { envelope, modernHeaders } from "../../helpers/modern";
+import { envelope, headers2026 } from "../../helpers/era-2026";
 import { SseReader } from "../../helpers/sse";
 
 function waitingServer(aborted: (reason: unknown) => void) {
@@ -35,7 +35,7 @@ function callWaiting(worker: ExportedHandler<EdgeEnv>): Promise<Response> {
     worker.fetch!(
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("tools/call", params) },
+        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers2026("tools/call", params) },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,

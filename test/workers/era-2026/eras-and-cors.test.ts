@@ -12,7 +12,7 @@ import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
 import type { EdgeOptions } from "../../../src/options";
 import { ACCEPT_BOTH, initializeParams, MCP, request } from "../../helpers/mcp";
-import { envelope, expectComplete, expectModernError, modernHeaders, modernPost } from "../../helpers/modern";
+import { envelope, expectComplete, expect2026Error, headers2026, post2026 } from "../../helpers/era-2026";
 import { expectRpcError } from "../../helpers/rpc-expect";
 
 function edgeFetch(options: EdgeOptions) {
@@ -33,7 +33,7 @@ describe('eras: ["2025"]', () => {
   const fetch = edgeFetch({ sessions: false, eras: ["2025"] });
 
   it("answers the server/discover probe with today's 400 -32000 (no modern error), so clients fall back to initialize", async () => {
-    await expectRpcError(await fetch({ body: DISCOVER, headers: modernHeaders("server/discover", {}) }), 400, -32000, null);
+    await expectRpcError(await fetch({ body: DISCOVER, headers: headers2026("server/discover", {}) }), 400, -32000, null);
   });
 
   it("still answers initialize and 2025-era requests", async () => {
@@ -46,13 +46,13 @@ describe('eras: ["2026"]', () => {
   const fetch = edgeFetch({ eras: ["2026"] });
 
   it("serves claimed requests", async () => {
-    const res = await fetch({ body: DISCOVER, headers: modernHeaders("server/discover", {}) });
+    const res = await fetch({ body: DISCOVER, headers: headers2026("server/discover", {}) });
     expect((await expectComplete(res, 7)).supportedVersions).toEqual(["2026-07-28"]);
   });
 
   it("refuses initialize with 400 -32022 naming the served versions (versioning.mdx: name them for legacy clients)", async () => {
     const res = await fetch({ body: { jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") } });
-    const body = await expectModernError(res, 400, -32022, 0);
+    const body = await expect2026Error(res, 400, -32022, 0);
     expect(body.error?.data).toEqual({ supported: ["2026-07-28"], requested: "2025-11-25" });
   });
 
@@ -84,7 +84,7 @@ describe("CORS for 2026-07-28 headers", () => {
   });
 
   it("exposes Mcp-Method and Mcp-Name to a browser on a 2026 answer", async () => {
-    const res = await modernPost("tools/list", {}, { headers: { Origin: "http://127.0.0.1:5173" } });
+    const res = await post2026("tools/list", {}, { headers: { Origin: "http://127.0.0.1:5173" } });
     expect(res.headers.get("Access-Control-Expose-Headers")).toContain("Mcp-Name");
     expect(res.headers.get("Access-Control-Allow-Origin")).toBe("http://127.0.0.1:5173");
   });

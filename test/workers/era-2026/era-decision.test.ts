@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MCP, STATELESS, initializeParams, openSession, post, request } from "../../helpers/mcp";
-import { envelope, expectComplete, expectModernError, MODERN, modernPost } from "../../helpers/modern";
+import { envelope, expectComplete, expect2026Error, MODERN, post2026 } from "../../helpers/era-2026";
 import { expectAccepted, expectResult, expectRpcError } from "../../helpers/rpc-expect";
 
 describe("2025 era: everything without a claim keeps today's answers", () => {
@@ -41,42 +41,38 @@ describe("2025 era: everything without a claim keeps today's answers", () => {
 
 describe("2026-07-28: a claimed request", () => {
   it("is served statelessly in the Worker, ignoring a stale Mcp-Session-Id and Last-Event-ID", async () => {
-    const res = await modernPost("tools/list", {}, { headers: { "Mcp-Session-Id": "ab".repeat(32), "Last-Event-ID": "1_1" } });
+    const res = await post2026("tools/list", {}, { headers: { "Mcp-Session-Id": "ab".repeat(32), "Last-Event-ID": "1_1" } });
     expect(res.headers.get("Mcp-Session-Id")).toBeNull();
     const result = await expectComplete(res);
     expect(Array.isArray(result.tools)).toBe(true);
   });
 
   it("is served the same at the stateless path (sessions: false)", async () => {
-    await expectComplete(await modernPost("tools/call", { name: "echo", arguments: { text: "hi" } }, { url: STATELESS }));
+    await expectComplete(await post2026("tools/call", { name: "echo", arguments: { text: "hi" } }, { url: STATELESS }));
   });
 
   it("is refused 400 -32020 without MCP-Protocol-Version (streamable-http.mdx Server Validation)", async () => {
-    await expectModernError(await modernPost("tools/list", {}, { omit: ["MCP-Protocol-Version"] }), 400, -32020);
+    await expect2026Error(await post2026("tools/list", {}, { omit: ["MCP-Protocol-Version"] }), 400, -32020);
   });
 
   it("is refused 400 -32020 when MCP-Protocol-Version differs from the claim", async () => {
-    await expectModernError(await modernPost("tools/list", {}, { headers: { "MCP-Protocol-Version": "2025-11-25" } }), 400, -32020);
+    await expect2026Error(await post2026("tools/list", {}, { headers: { "MCP-Protocol-Version": "2025-11-25" } }), 400, -32020);
   });
 
   it("is refused 400 -32020 when Mcp-Method is missing or names another method", async () => {
-    await expectModernError(await modernPost("tools/list", {}, { omit: ["Mcp-Method"] }), 400, -32020);
-    await expectModernError(await modernPost("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }), 400, -32020);
+    await expect2026Error(await post2026("tools/list", {}, { omit: ["Mcp-Method"] }), 400, -32020);
+    await expect2026Error(await post2026("tools/list", {}, { headers: { "Mcp-Method": "prompts/list" } }), 400, -32020);
   });
 
   it("is refused 400 -32020 when Mcp-Name is missing or differs from params.name / params.uri", async () => {
-    await expectModernError(
-      await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { omit: ["Mcp-Name"] }),
+    await expect2026Error(await post2026("tools/call", { name: "echo", arguments: { text: "x" } }, { omit: ["Mcp-Name"] }), 400, -32020);
+    await expect2026Error(
+      await post2026("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": "add" } }),
       400,
       -32020,
     );
-    await expectModernError(
-      await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": "add" } }),
-      400,
-      -32020,
-    );
-    await expectModernError(
-      await modernPost("resources/read", { uri: "test://static-text" }, { headers: { "Mcp-Name": "test://other" } }),
+    await expect2026Error(
+      await post2026("resources/read", { uri: "test://static-text" }, { headers: { "Mcp-Name": "test://other" } }),
       400,
       -32020,
     );
@@ -84,19 +80,19 @@ describe("2026-07-28: a claimed request", () => {
 
   it("accepts a base64-sentinel Mcp-Name that decodes to the body's name (streamable-http.mdx Value Encoding)", async () => {
     const encoded = `=?base64?${btoa("echo")}?=`;
-    await expectComplete(await modernPost("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": encoded } }));
+    await expectComplete(await post2026("tools/call", { name: "echo", arguments: { text: "x" } }, { headers: { "Mcp-Name": encoded } }));
   });
 
   it("is refused 400 -32602 naming the key when clientCapabilities is missing (basic/index.mdx Per-request protocol fields)", async () => {
     const meta = { "io.modelcontextprotocol/protocolVersion": MODERN };
-    const body = await expectModernError(await modernPost("server/discover", {}, { meta }), 400, -32602);
+    const body = await expect2026Error(await post2026("server/discover", {}, { meta }), 400, -32602);
     expect(body.error?.message).toContain("io.modelcontextprotocol/clientCapabilities");
   });
 
   it("is refused 400 -32022 with data.supported and data.requested for a version not served (versioning.mdx)", async () => {
     const meta = envelope({}, { "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
-    const body = await expectModernError(
-      await modernPost("server/discover", {}, { meta, headers: { "MCP-Protocol-Version": "2099-01-01" } }),
+    const body = await expect2026Error(
+      await post2026("server/discover", {}, { meta, headers: { "MCP-Protocol-Version": "2099-01-01" } }),
       400,
       -32022,
     );
@@ -107,27 +103,22 @@ describe("2026-07-28: a claimed request", () => {
   });
 
   it("answers initialize with a claim 404 -32601: 2026-07-28 removed it", async () => {
-    await expectModernError(await modernPost("initialize", initializeParams("2025-11-25")), 404, -32601);
+    await expect2026Error(await post2026("initialize", initializeParams("2025-11-25")), 404, -32601);
   });
 
   it("answers the removed methods ping, logging/setLevel, resources/subscribe and resources/unsubscribe 404 -32601", async () => {
     for (const method of ["ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"]) {
-      await expectModernError(
-        await modernPost(method, { level: "info", uri: "test://watched-resource" }, { id: method }),
-        404,
-        -32601,
-        method,
-      );
+      await expect2026Error(await post2026(method, { level: "info", uri: "test://watched-resource" }, { id: method }), 404, -32601, method);
     }
   });
 
   it("answers an unknown method 404 -32601 with the request's id", async () => {
-    await expectModernError(await modernPost("unknown/method", {}, { id: "abc" }), 404, -32601, "abc");
+    await expect2026Error(await post2026("unknown/method", {}, { id: "abc" }), 404, -32601, "abc");
   });
 
   it("carries the request's id on a refused Accept or Content-Type too (406 / 415, -32000)", async () => {
-    await expectModernError(await modernPost("tools/list", {}, { id: 9, headers: { Accept: "application/json" } }), 406, -32000, 9);
-    await expectModernError(await modernPost("tools/list", {}, { id: 10, headers: { "Content-Type": "text/plain" } }), 415, -32000, 10);
+    await expect2026Error(await post2026("tools/list", {}, { id: 9, headers: { Accept: "application/json" } }), 406, -32000, 9);
+    await expect2026Error(await post2026("tools/list", {}, { id: 10, headers: { "Content-Type": "text/plain" } }), 415, -32000, 10);
   });
 
   it("refuses a batch in which any element claims with 400 -32600 and no id (the 2026 schema has no id: null)", async () => {
@@ -148,12 +139,12 @@ describe("2026-07-28: unclaimed requests with a modern header", () => {
       { jsonrpc: "2.0", id: 101, method: "server/discover", params: {} },
       { headers: { "MCP-Protocol-Version": MODERN, "Mcp-Method": "server/discover" } },
     );
-    await expectModernError(res, 400, -32602, 101);
+    await expect2026Error(res, 400, -32602, 101);
   });
 
   it("refuses initialize carrying a modern MCP-Protocol-Version header with 400 -32020", async () => {
     const res = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }, { version: MODERN });
-    await expectModernError(res, 400, -32020, 0);
+    await expect2026Error(res, 400, -32020, 0);
   });
 
   it("accepts a notification routed by a claim or a modern header with 202", async () => {
@@ -169,7 +160,7 @@ describe("2026-07-28: unclaimed requests with a modern header", () => {
 
 describe("2026-07-28: Mcp-Param-* headers of x-mcp-header parameters (streamable-http.mdx Custom Headers)", () => {
   const call = (args: Record<string, unknown>, headers: Record<string, string>) =>
-    modernPost("tools/call", { name: "test_header_param", arguments: args }, { headers });
+    post2026("tools/call", { name: "test_header_param", arguments: args }, { headers });
 
   it("accepts a matching header, plain or base64-sentinel encoded, and surrounding whitespace", async () => {
     await expectComplete(await call({ region: "us-west1" }, { "Mcp-Param-Region": "us-west1" }));
@@ -178,10 +169,10 @@ describe("2026-07-28: Mcp-Param-* headers of x-mcp-header parameters (streamable
   });
 
   it("refuses a missing, different or badly encoded header with 400 -32020", async () => {
-    await expectModernError(await call({ region: "us-west1" }, {}), 400, -32020);
-    await expectModernError(await call({ region: "us-west1" }, { "Mcp-Param-Region": "eu-west1" }), 400, -32020);
-    await expectModernError(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8?=" }), 400, -32020);
-    await expectModernError(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }), 400, -32020);
+    await expect2026Error(await call({ region: "us-west1" }, {}), 400, -32020);
+    await expect2026Error(await call({ region: "us-west1" }, { "Mcp-Param-Region": "eu-west1" }), 400, -32020);
+    await expect2026Error(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVsbG8?=" }), 400, -32020);
+    await expect2026Error(await call({ region: "Hello" }, { "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }), 400, -32020);
   });
 
   it("treats a value without both sentinel markers as literal text", async () => {

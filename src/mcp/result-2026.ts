@@ -45,7 +45,7 @@ function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): Resolved
 }
 
 /** A complete 2026 result: `resultType: "complete"`, serverInfo, and the caching hint where the method has one. */
-export function finishModernResult<Env>(request: RequestMessage, result: Params, server: McpServer<Env>): Params {
+export function finish2026Result<Env>(request: RequestMessage, result: Params, server: McpServer<Env>): Params {
   const hint = hintFor(request, server);
   const finished = withServerInfo(result, server, request.method === "server/discover");
   // An extension's own result type (e.g. the Tasks extension's "task") stands (basic/index.mdx "ResultType").

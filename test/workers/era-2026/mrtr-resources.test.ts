@@ -9,7 +9,7 @@ import { createMcpEdge } from "../../../src/edge";
 import type { EdgeEnv } from "../../../src/env";
 import { defineServer } from "../../../src/mcp/server";
 import { ACCEPT_BOTH } from "../../helpers/mcp";
-import { envelope, expectComplete, expectInputRequired, modernHeaders } from "../../helpers/modern";
+import { envelope, expectComplete, expectInputRequired, headers2026 } from "../../helpers/era-2026";
 
 const server = defineServer<EdgeEnv>({ name: "mrtr-resources", version: "1.0.0" }).interactiveResource(
   "notes://locked",
@@ -33,7 +33,7 @@ function read(extra: Record<string, unknown>, id: number): Promise<Response> {
     worker.fetch!(
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...modernHeaders("resources/read", params) },
+        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers2026("resources/read", params) },
         body: JSON.stringify({ jsonrpc: "2.0", id, method: "resources/read", params: { ...params, _meta: envelope({ elicitation: {} }) } }),
       }) as never,
       env,

@@ -9,7 +9,7 @@ import type { RpcReply } from "./rpc-expect";
 
 export const MODERN = "2026-07-28";
 
-export interface ModernOptions extends PostOptions {
+export interface Options2026 extends PostOptions {
   capabilities?: Record<string, unknown>;
   logLevel?: string;
   /** Replaces the whole `_meta` (undefined keys are dropped). */
@@ -27,7 +27,7 @@ export function envelope(capabilities: Record<string, unknown> = {}, extra: Reco
 }
 
 /** The standard headers for a method and its body (streamable-http.mdx "Standard Request Headers"). */
-export function modernHeaders(method: string, params: Record<string, unknown>): Record<string, string> {
+export function headers2026(method: string, params: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = { "MCP-Protocol-Version": MODERN, "Mcp-Method": method };
   const name = method === "resources/read" ? params.uri : params.name;
   if ((method === "tools/call" || method === "prompts/get" || method === "resources/read") && typeof name === "string")
@@ -36,13 +36,13 @@ export function modernHeaders(method: string, params: Record<string, unknown>): 
 }
 
 /** POSTs one 2026-07-28 request; `opts.headers` override the standard ones (a null-ish value removes nothing: use `omit`). */
-export function modernPost(
+export function post2026(
   method: string,
   params: Record<string, unknown> = {},
-  opts: ModernOptions & { omit?: string[] } = {},
+  opts: Options2026 & { omit?: string[] } = {},
 ): Promise<Response> {
   const meta = opts.meta ?? envelope(opts.capabilities, opts.logLevel ? { "io.modelcontextprotocol/logLevel": opts.logLevel } : {});
-  const headers = { ...modernHeaders(method, params), ...(opts.headers ?? {}) };
+  const headers = { ...headers2026(method, params), ...(opts.headers ?? {}) };
   for (const name of opts.omit ?? []) delete headers[name];
   return post({ jsonrpc: "2.0", id: opts.id ?? 1, method, params: { ...params, _meta: meta } }, { url: opts.url ?? MCP, headers });
 }
@@ -72,7 +72,7 @@ export async function expectInputRequired(
 }
 
 /** Asserts a JSON-RPC error with status and code; the id must be the request's (2026: never null). */
-export async function expectModernError(res: Response, status: number, code: number, id: number | string = 1): Promise<RpcReply> {
+export async function expect2026Error(res: Response, status: number, code: number, id: number | string = 1): Promise<RpcReply> {
   const body = (await res.json()) as RpcReply;
   expect({ status: res.status, type: res.headers.get("Content-Type"), jsonrpc: body.jsonrpc, id: body.id, code: body.error?.code }).toEqual(
     { status, type: "application/json", jsonrpc: "2.0", id, code },

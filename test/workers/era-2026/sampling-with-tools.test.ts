@@ -5,19 +5,19 @@
  * ask again. Driven through the demo's ask_with_tools over MRTR rounds.
  */
 import { describe, expect, it } from "vitest";
-import { expectComplete, expectInputRequired, expectModernError, modernPost } from "../../helpers/modern";
+import { expectComplete, expectInputRequired, expect2026Error, post2026 } from "../../helpers/era-2026";
 
 const TOOLS = { sampling: { tools: {} } };
 const QUESTION = { question: "What is the capital of France?" };
 const USE = { type: "tool_use", id: "use-1", name: "capital_of", input: { country: "France" } };
 
 function call(capabilities: Record<string, unknown>, extra: Record<string, unknown> = {}, id = 1) {
-  return modernPost("tools/call", { name: "ask_with_tools", arguments: QUESTION, ...extra }, { capabilities, id });
+  return post2026("tools/call", { name: "ask_with_tools", arguments: QUESTION, ...extra }, { capabilities, id });
 }
 
 describe("sampling with tools on 2026-07-28", () => {
   it("refuses with 400 -32021 naming sampling.tools when the request declared sampling without tools", async () => {
-    const body = await expectModernError(await call({ sampling: {} }), 400, -32021);
+    const body = await expect2026Error(await call({ sampling: {} }), 400, -32021);
     expect(body.error?.data).toEqual({ requiredCapabilities: { sampling: { tools: {} } } });
   });
 
@@ -63,7 +63,7 @@ describe("sampling with tools on 2026-07-28", () => {
   it("refuses a tool_use block without an object input as a malformed answer (-32602)", async () => {
     const first = await expectInputRequired(await call(TOOLS));
     const bad = { role: "assistant", model: "m", content: [{ type: "tool_use", id: "u", name: "capital_of", input: "France" }] };
-    const body = await expectModernError(
+    const body = await expect2026Error(
       await call(TOOLS, { inputResponses: { round_0: bad }, requestState: first.requestState }, 2),
       200,
       -32602,

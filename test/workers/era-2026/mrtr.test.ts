@@ -10,7 +10,7 @@ import { createMcpEdge } from "../../../src/edge";
 import { digestArguments, signState, verifyState } from "../../../src/mcp/request-state";
 import { demoServer } from "../../../src/demo/server";
 import { STATELESS } from "../../helpers/mcp";
-import { envelope, expectComplete, expectInputRequired, expectModernError, modernHeaders, modernPost } from "../../helpers/modern";
+import { envelope, expectComplete, expectInputRequired, expect2026Error, headers2026, post2026 } from "../../helpers/era-2026";
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 const ALICE = { action: "accept", content: { name: "Alice" } };
@@ -23,7 +23,7 @@ function call(
   id: number | string = 1,
   url?: string,
 ) {
-  return modernPost("tools/call", { name, arguments: {}, ...extra }, { capabilities, id, url });
+  return post2026("tools/call", { name, arguments: {}, ...extra }, { capabilities, id, url });
 }
 
 describe("MRTR: asking and answering", () => {
@@ -103,10 +103,10 @@ describe("MRTR: asking and answering", () => {
 
   it("works on a prompt (prompts/get) with the same ask API", async () => {
     const params = { name: "test_input_required_result_prompt" };
-    const first = await expectInputRequired(await modernPost("prompts/get", params, { capabilities: ALL }));
+    const first = await expectInputRequired(await post2026("prompts/get", params, { capabilities: ALL }));
     expect(Object.keys(first.inputRequests)).toEqual(["user_context"]);
     const done = await expectComplete(
-      await modernPost(
+      await post2026(
         "prompts/get",
         {
           ...params,
@@ -135,13 +135,13 @@ describe("MRTR: asking and answering", () => {
   });
 
   it("never answers input_required to lists (only tools/call, prompts/get and resources/read may)", async () => {
-    for (const method of ["tools/list", "prompts/list"]) await expectComplete(await modernPost(method, {}, { capabilities: ALL }));
+    for (const method of ["tools/list", "prompts/list"]) await expectComplete(await post2026(method, {}, { capabilities: ALL }));
   });
 });
 
 describe("MRTR: capabilities", () => {
   it("refuses an ask the request did not declare with 400 -32021 naming the capability (basic/index.mdx)", async () => {
-    const body = await expectModernError(await call("test_missing_capability", {}, {}), 400, -32021);
+    const body = await expect2026Error(await call("test_missing_capability", {}, {}), 400, -32021);
     expect(body.error?.data).toEqual({ requiredCapabilities: { sampling: {} } });
   });
 
@@ -159,7 +159,7 @@ describe("MRTR: requestState integrity", () => {
 
   it("refuses a tampered requestState with -32602", async () => {
     const state = await firstState();
-    await expectModernError(
+    await expect2026Error(
       await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: `${state}-TAMPERED` }, ALL, 2),
       200,
       -32602,
@@ -167,7 +167,7 @@ describe("MRTR: requestState integrity", () => {
     );
     const [body, mac] = state.split(".") as [string, string];
     const flipped = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${mac}`;
-    await expectModernError(
+    await expect2026Error(
       await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: flipped }, ALL, 3),
       200,
       -32602,
@@ -177,19 +177,19 @@ describe("MRTR: requestState integrity", () => {
 
   it("refuses a state minted for another tool, or for other arguments, with -32602", async () => {
     const state = await firstState("test_input_required_result_request_state");
-    await expectModernError(
+    await expect2026Error(
       await call("test_input_required_result_tampered_state", { inputResponses: CONFIRM, requestState: state }, ALL, 2),
       200,
       -32602,
       2,
     );
     const echoState = await firstState("test_input_required_result_tampered_state");
-    const otherArgs = await modernPost(
+    const otherArgs = await post2026(
       "tools/call",
       { name: "test_input_required_result_tampered_state", arguments: { extra: 1 }, requestState: echoState },
       { capabilities: ALL, id: 3 },
     );
-    await expectModernError(otherArgs, 200, -32602, 3);
+    await expect2026Error(otherArgs, 200, -32602, 3);
   });
 
   it("refuses an expired state, and one issued to another principal (request-state.ts, clock passed in)", async () => {
@@ -211,13 +211,13 @@ describe("MRTR: requestState integrity", () => {
 
   it("refuses a malformed answer (an elicitation result without a valid action) with -32602, not a tool result", async () => {
     const bad = { user_name: { action: "maybe" } };
-    const body = await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: bad }), 200, -32602);
+    const body = await expect2026Error(await call("test_input_required_result_elicitation", { inputResponses: bad }), 200, -32602);
     expect(body.error?.message).toContain("inputResponses");
   });
 
   it("refuses inputResponses that are not a map of objects with -32602", async () => {
-    await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: { user_name: 12345 } }), 200, -32602);
-    await expectModernError(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
+    await expect2026Error(await call("test_input_required_result_elicitation", { inputResponses: { user_name: 12345 } }), 200, -32602);
+    await expect2026Error(await call("test_input_required_result_elicitation", { inputResponses: null }), 200, -32602);
   });
 
   /** One eliciting 2026 call to a fresh server whose env has `secret` (or none). */
@@ -231,7 +231,7 @@ describe("MRTR: requestState integrity", () => {
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
-          ...modernHeaders("tools/call", params),
+          ...headers2026("tools/call", params),
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
       }) as never,
@@ -243,7 +243,7 @@ describe("MRTR: requestState integrity", () => {
   it("fails the first ask with a clear error, never a built-in key, when MCP_STATE_SECRET is missing, and warns once", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const body = await expectModernError(await askWithSecret(undefined), 200, -32603);
+    const body = await expect2026Error(await askWithSecret(undefined), 200, -32603);
     expect(body.error?.message).toContain("MCP_STATE_SECRET");
     expect(warn.mock.calls.filter((c) => String(c[0]).includes("MCP_STATE_SECRET"))).toHaveLength(1);
     expect(logged).toHaveBeenCalledWith(expect.stringContaining("MCP_STATE_SECRET"));
@@ -254,7 +254,7 @@ describe("MRTR: requestState integrity", () => {
   it("names the fix in the client's error and the log: the command, .dev.vars with a restart, the production secret, the minimum", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const message = (await expectModernError(await askWithSecret(undefined), 200, -32603)).error?.message ?? "";
+    const message = (await expect2026Error(await askWithSecret(undefined), 200, -32603)).error?.message ?? "";
     for (const text of [message, String(logged.mock.calls[0]?.[0])]) {
       expect(text).toContain("is not set");
       expect(text).toContain("openssl rand -hex 32");
@@ -270,7 +270,7 @@ describe("MRTR: requestState integrity", () => {
   it("says a too-short secret is too short (not missing), without echoing it", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const message = (await expectModernError(await askWithSecret("short-secret-xyz"), 200, -32603)).error?.message ?? "";
+    const message = (await expect2026Error(await askWithSecret("short-secret-xyz"), 200, -32603)).error?.message ?? "";
     expect(message).toContain("MCP_STATE_SECRET secret is too short: it needs at least 32 characters");
     expect(message).toContain("openssl rand -hex 32");
     expect(message).not.toMatch(/not set|no state secret configured/);
@@ -291,14 +291,14 @@ describe("MRTR: requestState integrity", () => {
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
-          ...modernHeaders("tools/call", params),
+          ...headers2026("tools/call", params),
         },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
       }) as never,
       { MCP_STATE_SECRET: "0123456789" } as never,
       {} as ExecutionContext,
     );
-    const message = (await expectModernError(res, 200, -32603)).error?.message ?? "";
+    const message = (await expect2026Error(res, 200, -32603)).error?.message ?? "";
     expect(message).toContain("cannot continue multi round-trip requests: the MCP_STATE_SECRET secret is too short");
     expect(message).toContain("restart `wrangler dev`");
     logged.mockRestore();

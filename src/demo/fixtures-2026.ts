@@ -251,7 +251,7 @@ function addHeaderAndPromptFixtures(server: McpServer<EdgeEnv>): void {
     );
 }
 
-export function addModernFixtures(server: McpServer<EdgeEnv>): void {
+export function add2026Fixtures(server: McpServer<EdgeEnv>): void {
   addSchemaAndCapabilityFixtures(server);
   addStreamingAndFirstAsks(server);
   addRootsStateAndMultipleInputs(server);

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { McpTaskObject } from "../../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../../src/env";
-import { expectComplete, expectInputRequired, modernPost } from "../../helpers/modern";
+import { expectComplete, expectInputRequired, post2026 } from "../../helpers/era-2026";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const CAPS = { elicitation: {}, extensions: { [TASKS]: {} } };
@@ -20,18 +20,18 @@ async function whenDone(taskId: string): Promise<Record<string, unknown>> {
   await runInDurableObject(ns.get(ns.idFromString(taskId)), (instance) =>
     (instance as unknown as McpTaskObject).awaitStatus(["completed", "failed"]),
   );
-  return expectComplete(await modernPost("tasks/get", { taskId }, { capabilities: CAPS, id: 3, headers: { "Mcp-Name": taskId } }), 3);
+  return expectComplete(await post2026("tasks/get", { taskId }, { capabilities: CAPS, id: 3, headers: { "Mcp-Name": taskId } }), 3);
 }
 
 describe("task.gather: MRTR rounds before a task exists", () => {
   it("asks first, then creates the task with the answer, which reaches the handler", async () => {
     const params = { name: "test_tool_with_task", arguments: {} };
-    const round1 = await expectInputRequired(await modernPost("tools/call", params, { capabilities: CAPS }));
+    const round1 = await expectInputRequired(await post2026("tools/call", params, { capabilities: CAPS }));
     expect(Object.keys(round1.inputRequests)).toEqual(["user_name"]);
     expect(round1).not.toHaveProperty("taskId");
 
     const answer = { action: "accept", content: { name: "Alice" } };
-    const res = await modernPost(
+    const res = await post2026(
       "tools/call",
       { ...params, inputResponses: { user_name: answer }, requestState: round1.requestState },
       { capabilities: CAPS, id: 2 },
@@ -49,7 +49,7 @@ describe("task.gather: MRTR rounds before a task exists", () => {
   });
 
   it("without the Tasks extension declared, a task-only tool is refused with 400 -32021 before anything is asked", async () => {
-    const res = await modernPost("tools/call", { name: "test_tool_with_task", arguments: {} }, { capabilities: { elicitation: {} } });
+    const res = await post2026("tools/call", { name: "test_tool_with_task", arguments: {} }, { capabilities: { elicitation: {} } });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { code: number; data: { requiredCapabilities: { extensions: Record<string, unknown> } } } };
     expect(body.error.code).toBe(-32021);
