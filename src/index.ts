@@ -25,6 +25,7 @@ export type {
 export type {
   HandlerContext,
   InteractiveContext,
+  ElicitContent,
   SessionInfo,
   SessionState,
   SamplingRequest,
@@ -46,6 +47,7 @@ export { publish, closeListenStreams, type PublishEvent, type PublishReport, typ
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export { McpUser } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";
+export type { Middleware, McpCall, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { DiscoveryOptions } from "./http/discovery";
 export {
@@ -56,7 +58,7 @@ export {
   checkExtensionMethod,
   missingExtensionError,
 } from "./mcp/extensions";
-export { APP_MIME_TYPE, type ToolUi, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
+export { APP_MIME_TYPE, type ToolUi, type ToolVisibility, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
 export type { TaskStatus } from "./tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/task-tools";
 export type { TaskOptions } from "./tasks/options";

@@ -168,7 +168,7 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -182,9 +182,9 @@ function whole(name: string, value: number | undefined, fallback: number): numbe
   return n;
 }
 
-export const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
+const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
 
-export function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
+function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
   return {
     idleTimeoutMs: positive("session.idleTimeoutMs", s.idleTimeoutMs, 30 * 60_000),
     requestTimeoutMs: positive("session.requestTimeoutMs", s.requestTimeoutMs, 60_000),

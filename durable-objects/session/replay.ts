@@ -20,7 +20,7 @@ export interface ReplayHost {
 }
 
 /** A Last-Event-ID this session could have sent, or undefined. */
-export function parseEventId(value: string): { stream: number; seq: number } | undefined {
+function parseEventId(value: string): { stream: number; seq: number } | undefined {
   const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
   if (!m) return undefined;
   return { stream: Number(m[1]), seq: Number(m[2]) };

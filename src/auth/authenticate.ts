@@ -25,7 +25,7 @@ const KNOWN_SCHEME = /^(?:Bearer|DPoP)(?: |$)/i;
 
 type ParsedAuthorization = { kind: "token"; scheme: Scheme; token: string } | { kind: "other-scheme" } | { kind: "malformed" };
 
-export function parseAuthorization(header: string): ParsedAuthorization {
+function parseAuthorization(header: string): ParsedAuthorization {
   const match = CREDENTIALS.exec(header);
   if (match) {
     const scheme: Scheme = (match[1] as string).toLowerCase() === "dpop" ? "DPoP" : "Bearer";
@@ -43,7 +43,7 @@ function boundKey(claims: Readonly<Record<string, unknown>>): string | undefined
 }
 
 /** OAuth 2.1 §5.1 / MCP 2025-06-18: access tokens MUST NOT be sent in the URI query string. */
-export function hasQueryToken(url: string): boolean {
+function hasQueryToken(url: string): boolean {
   if (!url.includes("access_token")) return false;
   return new URL(url).searchParams.has("access_token");
 }
@@ -159,7 +159,7 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
 }
 
 /** The scopes one request needs beyond the baseline (a tool's, or a resource URI's). */
-export function scopesFor(request: RequestMessage, auth: ResolvedAuth): readonly string[] {
+function scopesFor(request: RequestMessage, auth: ResolvedAuth): readonly string[] {
   const params = request.params ?? {};
   if (request.method === "tools/call") {
     return typeof params.name === "string" ? (auth.toolScopes.get(params.name) ?? []) : [];

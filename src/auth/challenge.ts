@@ -16,7 +16,7 @@ function quotable(text: string): string {
   return text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
 }
 
-export function challenge(
+function challenge(
   auth: ResolvedAuth,
   error?: AuthError,
   description?: string,

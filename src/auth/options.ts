@@ -5,7 +5,7 @@
  */
 import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
 
-export const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
+const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
 /** What a verifier learns about the request: the resource the token must be for, and the bindings. */
 export interface VerifyContext<Env = unknown> {

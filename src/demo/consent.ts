@@ -10,7 +10,7 @@
 import { AuthorizationError, CimdFetchError, type ConsentDescription, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import type { AuthorizeHandler } from "../auth/index";
 
-export const DEMO_USER = { id: "demo-user", name: "Demo User" };
+const DEMO_USER = { id: "demo-user", name: "Demo User" };
 
 /** A user name the demo accepts: short, and plain enough to be a subject in logs and tokens. */
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;

@@ -23,7 +23,7 @@ export type EraDecision =
   | { era: "refused"; refusal: Refusal; id: RequestId | null; era2026: boolean };
 
 /** The body field each method mirrors into `Mcp-Name` (streamable-http.mdx "Standard Request Headers"; tasks by task id). */
-export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
+const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
   "tools/call": "name",
   "prompts/get": "name",
   "resources/read": "uri",

@@ -13,7 +13,7 @@ export interface OriginPolicy {
 }
 
 /** The host name of a Host header value or URL authority, lower-cased, without port. */
-export function hostName(authority: string): string {
+function hostName(authority: string): string {
   const lower = authority.toLowerCase();
   // host[:port] with a numeric port only; anything else stays whole, so it matches no allowed host.
   const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(lower);
@@ -25,7 +25,7 @@ function isAllowedHost(name: string, policy: OriginPolicy): boolean {
 }
 
 /** The request's Origin when present and allowed, undefined when absent, or false when refused. */
-export function allowedOrigin(request: Request, policy: OriginPolicy): string | undefined | false {
+function allowedOrigin(request: Request, policy: OriginPolicy): string | undefined | false {
   const origin = request.headers.get("Origin");
   if (origin === null) return undefined;
   if (policy.allowedOrigins.includes("*") || policy.allowedOrigins.includes(origin)) return origin;
@@ -98,7 +98,7 @@ export function checkProtocolVersionHeader(request: Request): Response | undefin
   return refuse({ reason: "unsupported-version-header", value, supported: SUPPORTED_VERSIONS });
 }
 
-export function tooLarge(limit: number): Response {
+function tooLarge(limit: number): Response {
   return refuse({ reason: "payload-too-large", limit });
 }
 

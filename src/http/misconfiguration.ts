@@ -57,13 +57,10 @@ function migrationToml(name: BindingName): string {
 }
 
 /** The lines a Worker needs in wrangler.toml for one binding: the binding and its migration. */
-export function bindingToml(name: BindingName): string {
+function bindingToml(name: BindingName): string {
   const { className } = BINDINGS[name];
   return ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${className}"`, "", migrationToml(name)].join("\n");
 }
-
-/** The lines a Worker serving sessions needs in wrangler.toml. */
-export const SESSION_BINDING_TOML = bindingToml("MCP_SESSION");
 
 /**
  * A deployment mistake: an RpcError (-32603) whose message names the fix, so a handler that
@@ -87,7 +84,7 @@ function misconfigured(key: string, message: string, data: Record<string, unknow
 }
 
 /** The error for a missing binding, naming the wrangler.toml lines to add. */
-export function missingBinding(name: BindingName, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
+function missingBinding(name: BindingName, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
   const spec = BINDINGS[name];
   const toml = bindingToml(name);
   const message =
@@ -98,7 +95,7 @@ export function missingBinding(name: BindingName, neededBy = BINDINGS[name].need
 }
 
 /** The error for a binding whose class has no (SQLite) migration, naming the lines to add. */
-export function missingMigration(name: BindingName): MisconfiguredError {
+function missingMigration(name: BindingName): MisconfiguredError {
   const { className } = BINDINGS[name];
   const toml = migrationToml(name);
   const message =

@@ -19,7 +19,7 @@ export type ParsedBody =
  * is refused with -32602 and its id before anything walks it: digests, canonical forms, schema
  * validators, Workers RPC and storage all see only bounded JSON (README "Limits").
  */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Whether JSON text nests `[`/`{` deeper than `limit`. Most bodies hold fewer brackets than the
@@ -28,7 +28,7 @@ export const MAX_JSON_DEPTH = 64;
  * the same text: 0.2 µs (parse 2.9 µs) for a 200-byte tools/call, 46 µs (125 µs) for 8 KB of 300
  * objects, 41 µs (2.5 ms) for a 1 MB string, 15 ms (84 ms) for 1.7 MB of 200,000 arrays.
  */
-export function exceedsDepth(text: string, limit: number): boolean {
+function exceedsDepth(text: string, limit: number): boolean {
   // Brackets inside strings only overcount: fewer than limit + 1 in all cannot nest deeper.
   let brackets = 0;
   for (let i = text.indexOf("{"); i !== -1 && brackets <= limit; i = text.indexOf("{", i + 1)) brackets++;
@@ -58,7 +58,7 @@ export function exceedsDepth(text: string, limit: number): boolean {
 }
 
 /** Whether a decoded value nests deeper than `limit` (the message itself is level 1); iterative. */
-export function nestsDeeper(value: unknown, limit: number): boolean {
+function nestsDeeper(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     const [v, depth] = top;

@@ -12,7 +12,7 @@ import { isObject } from "../jsonrpc/parse";
 type Json = Record<string, unknown>;
 
 /** One block of a sampled message (2026-07-28 SamplingMessageContentBlock; 2025 uses the first three). */
-export type SamplingContent =
+type SamplingContent =
   | { type: "text"; text: string; [key: string]: unknown }
   | { type: "image"; data: string; mimeType: string; [key: string]: unknown }
   | { type: "audio"; data: string; mimeType: string; [key: string]: unknown }

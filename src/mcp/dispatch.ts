@@ -19,7 +19,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
 
-export { dispatchContext, type DispatchContext, type LaneContext, type MethodHandler, type SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),

@@ -8,10 +8,10 @@ import type { Params } from "../jsonrpc/messages";
 import { isLoggingLevel, type ClientCapabilities, type Implementation, type LoggingLevel } from "./types";
 import { isObject } from "../jsonrpc/parse";
 
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 /** What a 2026-07-28 request says about its client, valid for this request only. */
@@ -26,7 +26,7 @@ export interface RequestEnvelope {
 }
 
 /** The request's `_meta`, when it is an object. */
-export function metaOf(params: Params | undefined): Record<string, unknown> | undefined {
+function metaOf(params: Params | undefined): Record<string, unknown> | undefined {
   const meta = params?._meta;
   return isObject(meta) ? meta : undefined;
 }

@@ -34,7 +34,7 @@ const EXTENSION_METHODS: Readonly<Record<string, string>> = {
 /** Extensions whose wire rules exist only on 2026-07-28 (never put in a 2025-era `initialize` result). */
 const ONLY_2026 = new Set([TASKS_EXTENSION]);
 
-export function isExtensionId(value: string): boolean {
+function isExtensionId(value: string): boolean {
   return EXTENSION_ID.test(value);
 }
 
@@ -47,7 +47,7 @@ export function declareExtension(id: string, settings: ExtensionSettings = {}): 
 }
 
 /** The extension a method belongs to, or undefined for core methods. */
-export function extensionOfMethod(method: string): string | undefined {
+function extensionOfMethod(method: string): string | undefined {
   return Object.hasOwn(EXTENSION_METHODS, method) ? EXTENSION_METHODS[method] : undefined;
 }
 

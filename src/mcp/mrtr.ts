@@ -14,7 +14,7 @@ import { digestArguments, secretProblem, signState, verifyState, type StateBindi
 import type { McpServer } from "./server";
 
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
-export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 export interface InputAsk {
   method: string;
@@ -25,7 +25,7 @@ export interface InputAsk {
  * The `inputResponses` of a retry, checked as a map of objects (mrtr.mdx "Error handling":
  * protocol errors are JSON-RPC errors); undefined when absent.
  */
-export function readInputResponses(params: Params | undefined): Record<string, Params> | undefined {
+function readInputResponses(params: Params | undefined): Record<string, Params> | undefined {
   if (!params || !("inputResponses" in params) || params.inputResponses === undefined) return undefined;
   const value = params.inputResponses;
   if (!isObject(value))

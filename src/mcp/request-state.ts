@@ -10,7 +10,7 @@ import type { Params } from "../jsonrpc/messages";
 /** The binding that names the secret; `wrangler secret put MCP_STATE_SECRET` in production. */
 export const STATE_SECRET_BINDING = "MCP_STATE_SECRET";
 /** A shorter secret is refused: HMAC keys should carry at least 128 bits. */
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 
 /** What a state is bound to: the same call by the same principal, and nothing else. */
 export interface StateBinding {
@@ -82,7 +82,7 @@ class Text {
  * Iterative (an explicit work list, not one stack frame per level): the arguments are the
  * client's, and their depth must not decide whether the Worker's stack holds.
  */
-export function canonical(root: unknown): string {
+function canonical(root: unknown): string {
   const out: string[] = [];
   const work: unknown[] = [root];
   while (work.length > 0) {

@@ -3,7 +3,7 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
-import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchema, type SchemaInput } from "./schema";
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
 import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
@@ -365,5 +365,3 @@ export function defineServer<Env = unknown>(config: ServerConfig): ServerDefinit
 
 /** The name the rest of the codebase uses for a server definition. */
 export type McpServer<Env = unknown> = ServerDefinition<Env>;
-
-export type { JsonSchema };

@@ -19,10 +19,10 @@ import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model
 import { isObject } from "../jsonrpc/parse";
 import { requireNamespace } from "../http/misconfiguration";
 
-export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
+const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
 
-export function isTaskMethod(method: string): method is TaskMethod {
+function isTaskMethod(method: string): method is TaskMethod {
   return (TASK_METHODS as readonly string[]).includes(method);
 }
 
@@ -41,7 +41,7 @@ export function decideTaskExecution(
 }
 
 /** The task namespace, or an error naming the wrangler.toml lines to add (a missing migration too, at the first call). */
-export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
+function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
   return requireNamespace<DurableObjectNamespace<TaskObjectRpc>>(env, "MCP_TASK");
 }
 

@@ -97,7 +97,7 @@ export function createTaskResult(r: TaskRecord): Record<string, unknown> {
  * DetailedTask: the status-specific payload inlined (`inputRequests` while input_required,
  * `result` when completed, `error` when failed). Shared by `tasks/get` and `notifications/tasks`.
  */
-export function detailedTask(r: TaskRecord, inputRequests: Record<string, InputRequest>): Record<string, unknown> {
+function detailedTask(r: TaskRecord, inputRequests: Record<string, InputRequest>): Record<string, unknown> {
   const task = taskFields(r);
   switch (r.status) {
     case "input_required":

@@ -19,7 +19,7 @@ export const edgeEnv = env as unknown as EdgeEnv;
 export const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 /** The params of a listen request as a 2026-07-28 client sends them (schema/examples/SubscriptionsListenRequest). */
-export function listenParams(notifications: unknown, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+function listenParams(notifications: unknown, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     _meta: {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",

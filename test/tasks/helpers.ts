@@ -33,7 +33,7 @@ export async function create(tool: string, args: Json = {}, opts: { principal?: 
   });
 }
 
-export function method(m: TaskMethod, params: Json, subject?: string, caps: unknown = CAPS): Promise<Json> {
+function method(m: TaskMethod, params: Json, subject?: string, caps: unknown = CAPS): Promise<Json> {
   return serveTaskMethod(tasksServer, edgeEnv, m, params, subject, caps);
 }
 

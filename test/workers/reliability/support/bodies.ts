@@ -19,14 +19,14 @@ export interface FuzzBody {
   label: string;
 }
 
-export function bodyOf(bytes: Uint8Array, label: string): FuzzBody {
+function bodyOf(bytes: Uint8Array, label: string): FuzzBody {
   const text = new TextDecoder().decode(bytes);
   // fast-check prints counterexamples with this: long bodies are cut, so a failure report stays readable.
   const shown = text.length > 600 ? `${text.slice(0, 600)}… (${text.length} characters)` : text;
   return { bytes, text, label, [fc.toStringMethod]: () => `${label}: ${JSON.stringify(shown)}` } as FuzzBody;
 }
 
-export function textBody(text: string, label: string): FuzzBody {
+function textBody(text: string, label: string): FuzzBody {
   return bodyOf(encoder.encode(text), label);
 }
 
@@ -47,7 +47,7 @@ function sampleFor(schema: unknown): Json {
 }
 
 /** One valid message of every kind the demo server serves, built from its own definitions. */
-export function validTemplates(): Json[] {
+function validTemplates(): Json[] {
   const req = (method: string, params?: Record<string, Json>): Json =>
     params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params };
   const templates: Json[] = [
@@ -93,7 +93,7 @@ export function validTemplates(): Json[] {
 }
 
 /** Text that is deeply nested JSON: arrays or objects `depth` levels down. */
-export function nestedText(depth: number, kind: "array" | "object"): string {
+function nestedText(depth: number, kind: "array" | "object"): string {
   return kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
 }
 
@@ -144,7 +144,7 @@ function parentOf(root: Json, path: Path): { parent: Json; key: string | number 
   return { parent: node, key: path[path.length - 1] as string | number };
 }
 
-export type Mutation =
+type Mutation =
   | { op: "retype"; pick: number; value: Json }
   | { op: "delete"; pick: number }
   | { op: "add-key"; pick: number; key: string; value: Json }
@@ -152,7 +152,7 @@ export type Mutation =
   | { op: "huge-number"; pick: number; literal: string }
   | { op: "none" };
 
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ op: fc.constant("retype" as const), pick: fc.nat(), value: junkValue }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("delete" as const), pick: fc.nat() }) },
   {
@@ -175,7 +175,7 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 const MARK = "\u0001MUTATION\u0001";
 
 /** Applies one mutation to a template and returns the JSON text (text-level for duplicates and number literals). */
-export function mutate(template: Json, m: Mutation): string {
+function mutate(template: Json, m: Mutation): string {
   if (m.op === "none") return JSON.stringify(template);
   const root = clone(template);
   const paths = pathsOf(root);
@@ -244,10 +244,10 @@ function insertBytes(text: string, at: number, bytes: number[]): Uint8Array {
 }
 
 const templates = validTemplates();
-export const template: fc.Arbitrary<Json> = fc.constantFrom(...templates);
+const template: fc.Arbitrary<Json> = fc.constantFrom(...templates);
 
 /** One message: a template, mutated once (most of the time). */
-export const mutatedMessage: fc.Arbitrary<string> = fc.tuple(template, mutation).map(([t, m]) => mutate(t, m));
+const mutatedMessage: fc.Arbitrary<string> = fc.tuple(template, mutation).map(([t, m]) => mutate(t, m));
 
 /** Every kind of hostile body, with weights that keep most cases meaningful JSON-RPC. */
 export const hostileBody: fc.Arbitrary<FuzzBody> = fc.oneof(

@@ -29,7 +29,7 @@ export const CODE = {
 export type RpcId = string | number;
 
 /** The request methods the runtime serves, and the JSON-RPC errors docs/errors.md allows for bad params of each. */
-export const METHOD_ERRORS: Record<string, readonly number[]> = {
+const METHOD_ERRORS: Record<string, readonly number[]> = {
   initialize: [CODE.INVALID_PARAMS],
   ping: [],
   "tools/list": [CODE.INVALID_PARAMS],
@@ -56,16 +56,13 @@ export const METHOD_ERRORS: Record<string, readonly number[]> = {
 };
 
 /** JSON-RPC error codes a response to `method` may carry (docs/errors.md "HTTP errors": unknown method / bad params …). */
-export function allowedErrorCodes(method: string): readonly number[] {
+function allowedErrorCodes(method: string): readonly number[] {
   return Object.hasOwn(METHOD_ERRORS, method) ? (METHOD_ERRORS[method] as readonly number[]) : [CODE.METHOD_NOT_FOUND];
 }
 
-export function isInteractiveTool(name: unknown): boolean {
+function isInteractiveTool(name: unknown): boolean {
   return typeof name === "string" && demoServer.tools.get(name)?.interactive === true;
 }
-
-/** Methods whose request the Worker forwards to the session object (docs/sessions.md "How requests are served"). */
-const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 
 export type Entry =
   | { kind: "request"; id: RpcId; method: string; params: Record<string, unknown> | undefined }
@@ -102,7 +99,7 @@ export function depthOf(root: unknown): number {
 }
 
 /** JSON-RPC 2.0 §4-5 with MCP's rules (params by name, request ids never null); too deep is -32602 with the id. */
-export function classifyEntry(v: unknown): Entry {
+function classifyEntry(v: unknown): Entry {
   if (depthOf(v) > MAX_MESSAGE_DEPTH) return { kind: "invalid", id: isObject(v) ? validId(v.id) : null, code: CODE.INVALID_PARAMS };
   if (!isObject(v)) return { kind: "invalid", id: null };
   const id = validId(v.id);
@@ -144,11 +141,6 @@ export function isInteractiveCall(entry: Entry): boolean {
   if (entry.method === "resources/read") return typeof uri === "string" && demoServer.resources.get(uri)?.interactive === true;
   const name = entry.params?.name;
   return entry.method === "prompts/get" && typeof name === "string" && demoServer.prompts.get(name)?.interactive === true;
-}
-
-export function needsSessionObject(entry: Entry): boolean {
-  if (entry.kind === "notification" || entry.kind === "response") return true;
-  return entry.kind === "request" && (SESSION_METHODS.has(entry.method) || isInteractiveCall(entry));
 }
 
 export interface RpcErrorBody {

@@ -21,7 +21,7 @@ const LEAK_PATTERNS: RegExp[] = [
  * Leaks already reported, each proven by its own failing test; the fuzzers tolerate them (with
  * `tolerateKnown`) so they keep looking for new ones. Delete an entry once its bug is fixed.
  */
-export const KNOWN_LEAKS: { bug: string; snippet: RegExp }[] = [
+const KNOWN_LEAKS: { bug: string; snippet: RegExp }[] = [
   // Empty: BUG-5 (zod's "received undefined" for a missing tool argument) is fixed and its entry removed.
 ];
 

@@ -17,11 +17,11 @@ function numberVar(name: string, fallback: number): number {
 }
 
 /** The seed of every property in the suite (default: a fixed date, so runs are reproducible). */
-export const FUZZ_SEED = numberVar("VITE_MCP_EDGE_FUZZ_SEED", 20_260_701);
+const FUZZ_SEED = numberVar("VITE_MCP_EDGE_FUZZ_SEED", 20_260_701);
 /** Multiplies every property's case count (0.1 for a quick local run, 10 for a soak). */
-export const FUZZ_SCALE = numberVar("VITE_MCP_EDGE_FUZZ_SCALE", 1);
+const FUZZ_SCALE = numberVar("VITE_MCP_EDGE_FUZZ_SCALE", 1);
 
-export function scaled(runs: number): number {
+function scaled(runs: number): number {
   return Math.max(1, Math.round(runs * FUZZ_SCALE));
 }
 

@@ -5,7 +5,7 @@ import { seqOf, streamOf } from "../../../helpers/session";
 import type { SseEvent } from "../../../helpers/sse";
 
 /** The stored events of one stream, in order, as the client should have received them. */
-export async function storedEvents(sessionId: string, stream: number): Promise<{ id: string; data: string }[]> {
+async function storedEvents(sessionId: string, stream: number): Promise<{ id: string; data: string }[]> {
   const rows = await sql<{ seq: number; data: string }>(sessionId, "SELECT seq, data FROM events WHERE stream = ? ORDER BY seq", stream);
   return rows.map((r) => ({ id: `${stream}_${r.seq}`, data: r.data }));
 }
