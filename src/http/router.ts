@@ -169,6 +169,63 @@ function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<strin
   return { all, sessionPaths };
 }
 
+/** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
+function newRouter<Env extends EdgeEnv>() {
+  return Router<IRequest, [Env, ExecutionContext, string | undefined]>({
+    catch: (error: unknown) => {
+      if (error instanceof MisconfiguredError) return refuse(error.refusal);
+      console.error("mcp-edge: request failed", error);
+      return refuse({ reason: "internal" });
+    },
+  });
+}
+
+type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
+
+/** The MCP endpoint at `path`: POST always; GET and DELETE with sessions; 405 for the rest. */
+function mountEndpoint<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>, path: string, sessions: boolean): void {
+  const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
+  router.post(
+    path,
+    guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)),
+  );
+  router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+    preflight(request, origin, allow),
+  );
+  if (sessions) {
+    router.get(
+      path,
+      guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
+    );
+    router.delete(
+      path,
+      guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
+    );
+  }
+  // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
+  router.all(path, () => methodNotAllowed(allow));
+}
+
+/** The legacy 2024-11-05 HTTP+SSE transport (`/sse` and `/messages`), when configured. */
+function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>): void {
+  const { legacySsePath, legacyMessagesPath } = rt.options;
+  if (!legacySsePath || !legacyMessagesPath) return;
+  router.get(
+    legacySsePath,
+    guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)),
+  );
+  router.post(
+    legacyMessagesPath,
+    guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)),
+  );
+  router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+    preflight(request, origin, "GET, OPTIONS"),
+  );
+  router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
+    preflight(request, origin, "POST, OPTIONS"),
+  );
+}
+
 /** Builds the fetch handler for one server. */
 export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHandler<Env> {
   const policyFor = policySource(rt);
@@ -178,36 +235,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
   const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.sessionPaths.has(pathname);
-  // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
-  const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
-    catch: (error: unknown) => {
-      if (error instanceof MisconfiguredError) return refuse(error.refusal);
-      console.error("mcp-edge: request failed", error);
-      return refuse({ reason: "internal" });
-    },
-  });
-  const mount = (path: string, sessions: boolean) => {
-    const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-    router.post(
-      path,
-      guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)),
-    );
-    router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-      preflight(request, origin, allow),
-    );
-    if (sessions) {
-      router.get(
-        path,
-        guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
-      );
-      router.delete(
-        path,
-        guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
-      );
-    }
-    // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
-    router.all(path, () => methodNotAllowed(allow));
-  };
+  const router = newRouter<Env>();
   if (rt.options.auth) {
     // RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL.
     const auth = rt.options.auth;
@@ -215,25 +243,9 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   }
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
   const serves2025 = rt.options.eras.era2025;
-  mount(rt.options.path, rt.options.sessions && serves2025);
-  if (rt.options.sessions && serves2025 && rt.options.legacySsePath && rt.options.legacyMessagesPath) {
-    const { legacySsePath, legacyMessagesPath } = rt.options;
-    router.get(
-      legacySsePath,
-      guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)),
-    );
-    router.post(
-      legacyMessagesPath,
-      guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)),
-    );
-    router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-      preflight(request, origin, "GET, OPTIONS"),
-    );
-    router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-      preflight(request, origin, "POST, OPTIONS"),
-    );
-  }
-  if (rt.options.statelessPath) mount(rt.options.statelessPath, false);
+  mountEndpoint(router, rt, rt.options.path, rt.options.sessions && serves2025);
+  if (rt.options.sessions && serves2025) mountLegacyTransport(router, rt);
+  if (rt.options.statelessPath) mountEndpoint(router, rt, rt.options.statelessPath, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx, fallthrough) => {
