@@ -10,6 +10,8 @@ import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/context";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
+import { SessionRecord } from "./session-record";
+import { SessionTables } from "./session-tables";
 import { LiveStreams } from "./streams";
 
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
@@ -21,6 +23,11 @@ export function idKey(id: RequestMessage["id"]): string {
 }
 
 export class SessionCore {
+  /** The gate of its SQLite tables: closed for good when the session ends. */
+  readonly tables: SessionTables;
+  /** State, tombstone, activity time, counters and subscriptions. */
+  readonly record: SessionRecord;
+  /** Streams, their events and the requests in flight. */
   readonly log: EventLog;
   readonly live: LiveStreams;
   /** The negotiated state; null before `initialize` and after the end. */
@@ -35,7 +42,9 @@ export class SessionCore {
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
   ) {
-    this.log = new EventLog(storage.sql, options.maxEventsPerStream);
+    this.tables = new SessionTables(storage.sql);
+    this.record = new SessionRecord(this.tables);
+    this.log = new EventLog(this.tables, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }
 
@@ -51,7 +60,7 @@ export class SessionCore {
    */
   emit(stream: number, message: Message | ResponseMessage): void {
     // After termination, whatever still-running work emits is dropped quietly: there is no one to send it to.
-    if (this.log.isClosed) return;
+    if (this.tables.isClosed) return;
     let data = JSON.stringify(toWire(message));
     if (!fitsInEvent(data)) {
       const limit = `larger than ${MAX_EVENT_BYTES} bytes, the most one stored SSE event can hold`;
@@ -83,7 +92,7 @@ export class SessionCore {
     const now = Date.now();
     if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
     this.lastActivityWrite = now;
-    this.log.setMeta("last_active", now);
+    this.record.setMeta("last_active", now);
     this.scheduleAlarm();
   }
 

@@ -15,11 +15,13 @@ import { encodeSseNamedEvent } from "../../src/wire/sse";
 import { accepted } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import type { EventLog } from "./event-log";
+import type { SessionRecord } from "./session-record";
 import type { LiveStreams } from "./streams";
 
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {
   readonly log: EventLog;
+  readonly record: SessionRecord;
   readonly live: LiveStreams;
   /** True once the object is a session of either transport, or was terminated. */
   isTaken(): boolean;
@@ -37,13 +39,13 @@ export interface LegacyHost {
 }
 
 export function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {
-  if (host.isTaken() || host.log.getMeta<number>("legacy_stream") !== undefined) {
+  if (host.isTaken() || host.record.getMeta<number>("legacy_stream") !== undefined) {
     return refuse({ reason: "legacy-stream-conflict" });
   }
   const stream = host.log.openStream("get");
-  host.log.setMeta("legacy_stream", stream);
+  host.record.setMeta("legacy_stream", stream);
   // Auth: the legacy session belongs to the principal that opened its stream.
-  if (principal) host.log.setMeta("legacy_subject", principal.subject);
+  if (principal) host.record.setMeta("legacy_subject", principal.subject);
   host.touch(true);
   const response = host.live.attach(stream);
   host.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
@@ -69,8 +71,8 @@ function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
 
 export async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
   if (host.isTerminated()) return refuse(GONE);
-  const stream = host.log.getMeta<number>("legacy_stream");
-  const owner = host.log.getMeta<string>("legacy_subject");
+  const stream = host.record.getMeta<number>("legacy_stream");
+  const owner = host.record.getMeta<string>("legacy_subject");
   if (stream === undefined || !host.live.isAttached(stream) || owner !== principal?.subject) {
     return refuse(GONE);
   }

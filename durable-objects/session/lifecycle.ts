@@ -27,9 +27,9 @@ export interface LifecycleHost {
 /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
 export function restoreSession(core: SessionCore): void {
   const log = core.log;
-  core.terminated = log.getMeta<boolean>("terminated") ?? false;
-  if (core.terminated) log.close();
-  core.state = core.terminated ? null : (log.getMeta<SessionState>("state") ?? null);
+  core.terminated = core.record.getMeta<boolean>("terminated") ?? false;
+  if (core.terminated) core.tables.close();
+  core.state = core.terminated ? null : (core.record.getMeta<SessionState>("state") ?? null);
   for (const { stream, requestId } of log.inflight()) {
     const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
       code: SESSION_RESTARTED,
@@ -47,9 +47,9 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   core.terminated = true;
   core.state = null;
   // The tombstone first (a restart before the alarm must not revive the session), then the log closes.
-  core.log.setMeta("terminated", true);
+  core.record.setMeta("terminated", true);
   const left = host.leaveHub();
-  core.log.close();
+  core.tables.close();
   host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
   core.live.closeAll();
   await left;
@@ -68,13 +68,13 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   }
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
-  const lastActive = core.log.getMeta<number>("last_active") ?? 0;
+  const lastActive = core.record.getMeta<number>("last_active") ?? 0;
   if (now - lastActive >= idleTimeoutMs && core.live.count() === 0 && host.running() === 0) {
     core.state = null;
     core.terminated = true;
-    core.log.setMeta("terminated", true);
+    core.record.setMeta("terminated", true);
     const left = host.leaveHub();
-    core.log.close();
+    core.tables.close();
     await left;
     await storage.deleteAll();
     return;

@@ -70,11 +70,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   /** Records the negotiated state of a new session. Never re-initialises an existing one. */
   async init(state: SessionState): Promise<void> {
     const core = this.core;
-    if (core.state !== null || core.terminated || core.log.getMeta("state") !== undefined) {
+    if (core.state !== null || core.terminated || core.record.getMeta("state") !== undefined) {
       throw new Error("mcp-edge: session object initialised twice");
     }
     core.state = state;
-    core.log.setMeta("state", state);
+    core.record.setMeta("state", state);
     core.touch(true);
     await this.registerForListChanges();
   }
@@ -95,7 +95,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    */
   async resourceUpdated(uri: string): Promise<UpdateDelivery> {
     if (!this.core.state) return "gone";
-    if (!this.core.log.isSubscribed(uri)) return "not-subscribed";
+    if (!this.core.record.isSubscribed(uri)) return "not-subscribed";
     return this.core.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
   }
 
@@ -125,7 +125,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
   private leaveHub(): Promise<void> {
     // Read now, synchronously: the caller closes the log right after this call.
-    if (!this.server.listChanged && this.core.log.countSubscriptions() === 0) return Promise.resolve();
+    if (!this.server.listChanged && this.core.record.countSubscriptions() === 0) return Promise.resolve();
     // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
     const id = this.ctx.id.toString();
     return Promise.all(allShards(this.env as EdgeEnv, {}, "resources/subscribe").map((hub) => hub.forget(id)))
@@ -175,25 +175,25 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       const core = this.core;
       if (!core.state) return;
       core.state = { ...core.state, logLevel: level };
-      core.log.setMeta("state", core.state);
+      core.record.setMeta("state", core.state);
     },
     subscribe: async (uri) => {
-      const { log, options } = this.core;
+      const { record, options } = this.core;
       if (this.core.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
-      if (!log.isSubscribed(uri) && log.countSubscriptions() >= options.maxSubscriptions) {
+      if (!record.isSubscribed(uri) && record.countSubscriptions() >= options.maxSubscriptions) {
         throw new RpcError(
           LIMIT_EXCEEDED,
           `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`,
         );
       }
-      log.subscribe(uri);
+      record.subscribe(uri);
       await this.updateRegistry(uri, true);
     },
     unsubscribe: async (uri) => {
-      const log = this.core.log;
+      const record = this.core.record;
       // Unsubscribing from what was never subscribed stores nothing, here or in any registry.
-      if (!log.isSubscribed(uri)) return;
-      log.unsubscribe(uri);
+      if (!record.isSubscribed(uri)) return;
+      record.unsubscribe(uri);
       await this.updateRegistry(uri, false);
     },
   };
@@ -204,6 +204,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     const core = this.core;
     return {
       log: core.log,
+      record: core.record,
       live: core.live,
       isTaken: () => core.state !== null || core.terminated,
       isInitialized: () => core.state !== null,
@@ -218,7 +219,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
           const { result, state: negotiated } = initialize(this.server, request.params, true);
           const state = subject === undefined ? negotiated : { ...negotiated, subject };
           core.state = state;
-          core.log.setMeta("state", state);
+          core.record.setMeta("state", state);
           this.ctx.waitUntil(
             this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)),
           );
