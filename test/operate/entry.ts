@@ -1,0 +1,89 @@
+/**
+ * A server for the operating tests: two middlewares that record the order they run in (and
+ * refuse or answer on their own for some tool names), an error hook that records what it is told,
+ * and tools of each kind (simple: the Worker; interactive: the session object on 2025 sessions;
+ * task-capable: the task object when a 2026 request declares the Tasks extension).
+ */
+import { createMcpEdge } from "../../src/edge";
+import type { EdgeEnv } from "../../src/env";
+import { INVALID_PARAMS, RpcError } from "../../src/jsonrpc/errors";
+import { text, ToolError } from "../../src/mcp/content";
+import type { HandlerContext } from "../../src/mcp/context";
+import type { McpCall, UnexpectedError } from "../../src/mcp/middleware";
+import { defineServer } from "../../src/mcp/server";
+
+/** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
+export const trail: string[] = [];
+/** What the onError hook was told. */
+export const reports: UnexpectedError<EdgeEnv>[] = [];
+/** The calls the outer middleware saw. */
+export const calls: McpCall<EdgeEnv>[] = [];
+
+/** A task's run has no request of its own: its context's requestId is the task id (64 hex digits). */
+function inTaskRun(ctx: HandlerContext<EdgeEnv>): boolean {
+  return typeof ctx.requestId === "string" && /^[0-9a-f]{64}$/.test(ctx.requestId);
+}
+
+/** Adds to the trail; what happens in a task's run is marked "task " (its creating request runs alongside). */
+function mark(ctx: HandlerContext<EdgeEnv>, step: string): void {
+  trail.push(inTaskRun(ctx) ? `task ${step}` : step);
+}
+
+export const operateServer = defineServer<EdgeEnv>({ name: "operate-test", version: "1.0.0" });
+
+operateServer
+  .use(async (call, next) => {
+    calls.push(call);
+    mark(call.ctx, `a>${call.method}:${call.name ?? ""}`);
+    // `_meta.onlyInTask`: the refusals below apply only around a task's run, not to the request that creates it.
+    const applies = call.ctx.meta?.onlyInTask !== true || inTaskRun(call.ctx);
+    if (!applies) {
+      const created = await next();
+      mark(call.ctx, "<a");
+      return created;
+    }
+    if (call.name?.startsWith("answered_")) return { content: [text(`answered by middleware for ${call.name}`)] };
+    if (call.name?.startsWith("refused_")) throw new ToolError(`refused by policy: ${call.name}`);
+    if (call.name?.startsWith("rpc_refused_")) throw new RpcError(INVALID_PARAMS, `not allowed: ${call.name}`);
+    if (call.method === "prompts/list" && call.ctx.meta?.deny === true) throw new ToolError("no prompts for you");
+    const result = await next();
+    mark(call.ctx, "<a");
+    return result;
+  })
+  .use(async (call, next) => {
+    mark(call.ctx, "b>");
+    const result = await next();
+    mark(call.ctx, "<b");
+    return result;
+  })
+  .onError(({ error, reference, what, call }) => {
+    reports.push({ error, reference, what, call });
+  });
+
+const kinds = ["", "answered_", "refused_", "rpc_refused_"];
+for (const prefix of kinds) {
+  operateServer
+    .tool(`${prefix}simple`, { description: "A simple tool", task: "optional" }, (_args, ctx) => {
+      mark(ctx, "handler");
+      return { content: [text("simple ran")] };
+    })
+    .interactiveTool(`${prefix}interactive`, { description: "An interactive tool", task: "optional" }, async (_args, ctx) => {
+      await ctx.log("info", "running");
+      mark(ctx, "handler");
+      return { content: [text("interactive ran")] };
+    });
+}
+operateServer
+  .tool("throws", { description: "Throws", task: "optional" }, () => {
+    throw new Error("operate secret detail");
+  })
+  .interactiveTool("throws_interactive", { description: "Throws in the object", task: "optional" }, async () => {
+    throw new Error("operate secret detail");
+  })
+  .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
+
+const edge = createMcpEdge(operateServer);
+
+export default edge.worker;
+export const McpSession = edge.SessionObject;
+export const McpTask = edge.TaskObject;
