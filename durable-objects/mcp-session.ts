@@ -19,7 +19,9 @@ import type { EdgeEnv } from "../src/env";
 import { initialize } from "../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
+  decodeCf,
   decodePrincipal,
+  HEADER_CF,
   HEADER_LEGACY_ENDPOINT,
   HEADER_PRINCIPAL,
   LEGACY_OPEN_URL,
@@ -27,6 +29,7 @@ import {
   type SessionObjectRpc,
 } from "./protocol";
 import { refuse } from "../src/wire/refusals";
+import { requestInfo } from "../src/mcp/request-info";
 import { SessionCore } from "./session/core";
 import { InflightRequests } from "./session/inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./session/lifecycle";
@@ -152,7 +155,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         // The session may have ended while the body arrived: termination is a state every path respects.
         const state = core.state;
         if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
-        return this.inflight.handlePost(text, state, principal);
+        // ctx.request: the client's request as the Worker forwarded it, its `cf` passed along in a header.
+        return this.inflight.handlePost(text, state, principal, requestInfo(request, decodeCf(request.headers.get(HEADER_CF))));
       }
       case "GET":
         return handleGet(core, request, (core.state as SessionState).protocolVersion);

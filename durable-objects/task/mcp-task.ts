@@ -117,6 +117,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       clientCapabilities: input.clientCapabilities,
       meta: input.requestMeta,
       gathered: input.gathered,
+      request: input.request,
       protocolVersion: input.protocolVersion,
       resumable: tool.task.resumable,
       attempt: 0,

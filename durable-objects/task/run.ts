@@ -8,6 +8,7 @@ import type { ClientCapabilities } from "../../src/mcp/types";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
+import { frozenRequestInfo } from "../../src/mcp/request-info";
 import { reportUnexpected } from "../../src/mcp/unexpected";
 import { callOf, runThrough } from "../../src/mcp/middleware";
 import { ToolError, toolError } from "../../src/mcp/content";
@@ -124,6 +125,7 @@ export class TaskRun<Env> {
       session: undefined,
       meta: record.meta,
       principal: record.principal,
+      request: record.request && frozenRequestInfo(record.request),
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",
       clientCapabilities: record.clientCapabilities as ClientCapabilities,

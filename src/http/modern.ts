@@ -5,6 +5,7 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
+import type { RequestInfo } from "../mcp/request-info";
 import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { checkScopes } from "../auth/authenticate";
@@ -127,6 +128,7 @@ export async function serveModern<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal?: Principal,
+  request?: RequestInfo,
 ): Promise<Response> {
   const id = message.id;
   // 2026-07-28 streamable-http.mdx "Protocol Version Header": an unimplemented (or removed) method is 404 -32601.
@@ -167,6 +169,7 @@ export async function serveModern<Env extends EdgeEnv>(
     supportedVersions: servedVersions(rt.options),
     principal,
     tasks: taskLane(rt.server, env),
+    request,
   } as const;
   const base = dispatchContext(rt.server, env, lane);
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.

@@ -27,6 +27,7 @@ import { streamReply } from "./sse-reply";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { forwardHeaders } from "../../durable-objects/protocol";
+import { requestInfo } from "../mcp/request-info";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(
@@ -63,6 +64,7 @@ export async function handlePost<Env>(
         env as Env & EdgeEnv,
         rt as EdgeRuntime<Env & EdgeEnv>,
         principal,
+        requestInfo(request),
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
@@ -89,7 +91,14 @@ export async function handlePost<Env>(
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    const dc = dispatchContext(rt.server, env, { era: "2025", sessions: false, session: undefined, protocolVersion: version, principal });
+    const dc = dispatchContext(rt.server, env, {
+      era: "2025",
+      sessions: false,
+      session: undefined,
+      protocolVersion: version,
+      principal,
+      request: requestInfo(request),
+    });
     return answer(exchange, dc, rt.options.maxRunsPerRequest);
   }
 
@@ -105,14 +114,23 @@ export async function handlePost<Env>(
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardHeaders: the principal goes to the object in a header only the Worker sets (a client's is removed).
-    return stub.fetch(new Request(request.url, { method: "POST", headers: forwardHeaders(request.headers, principal), body: body.text }));
+    return stub.fetch(
+      new Request(request.url, { method: "POST", headers: forwardHeaders(request.headers, principal, request.cf), body: body.text }),
+    );
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  const dc = dispatchContext(rt.server, env, { era: "2025", sessions: true, session, protocolVersion: state.protocolVersion, principal });
+  const dc = dispatchContext(rt.server, env, {
+    era: "2025",
+    sessions: true,
+    session,
+    protocolVersion: state.protocolVersion,
+    principal,
+    request: requestInfo(request),
+  });
   return answer(exchange, dc, rt.options.maxRunsPerRequest);
 }
 

@@ -8,6 +8,7 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
+import type { RequestInfo } from "./request-info";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { InferSchema, SchemaInput } from "./schema";
@@ -24,7 +25,7 @@ import {
   type UrlElicitResult,
 } from "./types";
 
-export type { ElicitUrlOptions };
+export type { ElicitUrlOptions, RequestInfo };
 
 /** The negotiated state of a session, as stored in its Durable Object. */
 export interface SessionState {
@@ -58,6 +59,11 @@ export interface HandlerContext<Env = unknown> {
   meta: Record<string, unknown> | undefined;
   /** With auth: who sent the request (subject, scopes, claims), as the access token proved. Never the token. */
   principal: Principal | undefined;
+  /**
+   * The HTTP request that started the call (url, method, headers, `cf`), read-only; the same snapshot
+   * in the Worker, the session object and a task's run. Never carries Authorization or Cookie.
+   */
+  request?: RequestInfo;
 }
 
 export interface SamplingRequest extends CreateMessageParams {}

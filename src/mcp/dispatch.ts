@@ -96,6 +96,7 @@ export async function dispatchRequest<Env>(
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
+    request: dc.request,
   };
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;

@@ -6,6 +6,7 @@
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
 import type { ProtocolVersion } from "../mcp/versions";
+import type { RequestInfo } from "../mcp/request-info";
 
 export interface CreateTaskInput {
   tool: string;
@@ -19,6 +20,8 @@ export interface CreateTaskInput {
   requestMeta?: Record<string, unknown>;
   /** What the tool's `task.gather` returned (input gathered by MRTR before the task existed). */
   gathered?: Record<string, unknown>;
+  /** The creating request (`ctx.request` in the run): a plain snapshot, credentials already withheld. */
+  request?: RequestInfo;
   protocolVersion: ProtocolVersion;
 }
 

@@ -4,6 +4,7 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
+import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
 import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
@@ -63,6 +64,7 @@ export interface CreateTaskRequest {
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
   gathered?: Record<string, unknown>;
+  request?: RequestInfo;
   protocolVersion?: ProtocolVersion;
 }
 
@@ -78,7 +80,8 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
   const checked = await tool.input.validate(request.args);
   if (!checked.ok) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool "${request.tool}": ${checked.message}`);
   if (
-    jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered]) > MAX_TASK_INPUT_BYTES
+    jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered, request.request]) >
+    MAX_TASK_INPUT_BYTES
   ) {
     throw new RpcError(LIMIT_EXCEEDED, `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`);
   }
@@ -93,6 +96,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
       requestMeta: request.requestMeta,
       gathered: request.gathered,
+      request: request.request,
       protocolVersion: request.protocolVersion ?? LATEST_VERSION,
     }),
   );
@@ -129,6 +133,7 @@ export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env):
         clientCapabilities: hc.clientCapabilities,
         requestMeta: hc.meta,
         gathered,
+        request: hc.request && requestSnapshot(hc.request),
       }),
   };
 }

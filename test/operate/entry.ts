@@ -73,7 +73,21 @@ for (const prefix of kinds) {
       return { content: [text("interactive ran")] };
     });
 }
+/** What a handler reads of the request that started its call. */
+function seen(ctx: HandlerContext<EdgeEnv>) {
+  const r = ctx.request;
+  return {
+    content: [
+      text(JSON.stringify(r && { url: r.url, method: r.method, headers: r.headers, cf: r.cf, frozen: Object.isFrozen(r.headers) })),
+    ],
+  };
+}
+
 operateServer
+  .tool("whoami", { description: "Echoes ctx.request", task: "optional" }, (_args, ctx) => seen(ctx))
+  .interactiveTool("whoami_interactive", { description: "Echoes ctx.request in the object", task: "optional" }, async (_args, ctx) =>
+    seen(ctx),
+  )
   .tool("throws", { description: "Throws", task: "optional" }, () => {
     throw new Error("operate secret detail");
   })

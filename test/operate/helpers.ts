@@ -1,17 +1,19 @@
 /**
  * One tool call in each place a call runs, as a client makes it: the Worker (2025 session, 2026),
  * the session object (an interactive tool on a 2025 session, answered on its POST stream) and a
- * task's run in its object (a 2026 request that declares the Tasks extension).
+ * task's run in its object (a 2026 request that declares the Tasks extension). Requests go
+ * through the Worker's fetch handler, with the client's headers and Cloudflare's `cf` properties.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { expect } from "vitest";
+import { env, exports } from "cloudflare:workers";
 import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../src/env";
-import { post } from "../helpers/mcp";
-import { envelope, modernPost } from "../helpers/modern";
-import { send, sseOf, startSession, type Session } from "../helpers/session";
+import { ACCEPT_BOTH, MCP } from "../helpers/mcp";
+import { envelope, modernHeaders } from "../helpers/modern";
+import { sseOf, startSession, type Session } from "../helpers/session";
 import { isResponseTo } from "../helpers/sse";
+
+const worker = (exports as unknown as { default: Fetcher }).default;
 
 export const TASKS = "io.modelcontextprotocol/tasks";
 export const TASK_CAPS = { extensions: { [TASKS]: {} } };
@@ -31,61 +33,72 @@ export function toolFor(place: Place, prefix = ""): string {
   return place === "session object" ? `${prefix}interactive` : `${prefix}simple`;
 }
 
+/** The tool that echoes ctx.request in `place`. */
+export function whoamiFor(place: Place): string {
+  return place === "session object" ? "whoami_interactive" : "whoami";
+}
+
+export interface CallOptions {
+  meta?: Json;
+  headers?: Record<string, string>;
+  /** Cloudflare's request properties, as the platform would set them. */
+  cf?: Json;
+}
+
+/** POSTs a JSON-RPC request to the endpoint as a client would (its headers win over the defaults). */
+export function postRpc(body: Json, headers: Record<string, string>, cf?: Json): Promise<Response> {
+  const init = {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, Host: "127.0.0.1:8787", ...headers },
+    body: JSON.stringify(body),
+    cf,
+  };
+  return worker.fetch(MCP, init as RequestInit);
+}
+
 let session: Session | undefined;
 async function theSession(): Promise<Session> {
   session ??= await startSession("2025-11-25");
   return session;
 }
 
+/** A request's answer: JSON, or the response event on its POST stream. */
+export async function answerOf(res: Response, id: number): Promise<Answer> {
+  if (res.headers.get("Content-Type") === "application/json") return (await res.json()) as Answer;
+  const events = await sseOf(res).until(isResponseTo(id));
+  return events.at(-1)?.json as Answer;
+}
+
 /** Calls `name` in `place` and returns the answer the client got (for a task: the finished task's result or error). */
-export async function callIn(place: Place, name: string, opts: { meta?: Json; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function callIn(place: Place, name: string, opts: CallOptions = {}): Promise<Answer> {
   const params: Json = { name, arguments: {} };
-  switch (place) {
-    case "worker 2025": {
-      const s = await theSession();
-      const res = await post(
-        { jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: opts.meta } },
-        { sessionId: s.sessionId, version: s.version, headers: opts.headers },
-      );
-      expect(res.headers.get("Content-Type")).toBe("application/json");
-      return (await res.json()) as Answer;
-    }
-    case "session object": {
-      const s = await theSession();
-      const res = await post(
-        { jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: opts.meta } },
-        { sessionId: s.sessionId, version: s.version, headers: opts.headers },
-      );
-      // A refusal before anything runs is plain JSON; a run answers on the POST stream.
-      if (res.headers.get("Content-Type") === "application/json") return (await res.json()) as Answer;
-      const events = await sseOf(res).until(isResponseTo(7));
-      return events.at(-1)?.json as Answer;
-    }
-    case "worker 2026": {
-      const res = await modernPost("tools/call", params, { id: 7, headers: opts.headers, meta: envelope({}, opts.meta) });
-      return (await res.json()) as Answer;
-    }
-    case "task run":
-      return runTask(name, opts);
+  if (place === "task run") return runTask(name, opts);
+  if (place === "worker 2026") {
+    const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: envelope({}, opts.meta) } };
+    return answerOf(await postRpc(body, { ...modernHeaders("tools/call", params), ...opts.headers }, opts.cf), 7);
   }
+  const s = await theSession();
+  const headers = { "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version, ...opts.headers };
+  return answerOf(
+    await postRpc({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: opts.meta } }, headers, opts.cf),
+    7,
+  );
 }
 
 /** Creates a task for `name`, waits for it to end (on the object's change events) and returns its outcome as an answer. */
-async function runTask(name: string, opts: { meta?: Json; headers?: Record<string, string> }): Promise<Answer> {
-  const res = await modernPost(
-    "tools/call",
-    { name, arguments: {} },
-    { id: 7, headers: opts.headers, meta: envelope(TASK_CAPS, opts.meta) },
-  );
-  const created = (await res.json()) as Answer;
+async function runTask(name: string, opts: CallOptions): Promise<Answer> {
+  const params = { name, arguments: {} };
+  const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: envelope(TASK_CAPS, opts.meta) } };
+  const created = await answerOf(await postRpc(body, { ...modernHeaders("tools/call", params), ...opts.headers }, opts.cf), 7);
   if (created.result?.resultType !== "task") return created;
   const taskId = created.result.taskId as string;
   const ns = (env as unknown as EdgeEnv).MCP_TASK as DurableObjectNamespace<McpTaskObject>;
   await runInDurableObject(ns.get(ns.idFromString(taskId)), (instance) =>
     (instance as unknown as McpTaskObject).awaitStatus(["completed", "failed"]),
   );
-  const got = await modernPost("tasks/get", { taskId }, { id: 8, headers: { "Mcp-Name": taskId }, meta: envelope(TASK_CAPS) });
-  const task = ((await got.json()) as Answer).result as Json;
+  const get = { jsonrpc: "2.0", id: 8, method: "tasks/get", params: { taskId, _meta: envelope(TASK_CAPS) } };
+  const got = await answerOf(await postRpc(get, { ...modernHeaders("tasks/get", {}), "Mcp-Name": taskId }), 8);
+  const task = got.result as Json;
   return task.status === "failed" ? { error: task.error as Answer["error"] } : { result: task.result as Json };
 }
 
@@ -94,5 +107,3 @@ export function textOf(answer: Answer): string {
   const content = answer.result?.content as { text?: string }[] | undefined;
   return content?.[0]?.text ?? "";
 }
-
-export { send };
