@@ -15,6 +15,8 @@ import { defineConfig } from "vitest/config";
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
 const EXPECTED_CONSOLE = [
+  // test/operate: a rate limit rule naming a binding wrangler.toml lacks.
+  /the rate limit rule names the binding "NO_SUCH_LIMIT"/,
   /\(simulated\)/,
   /handler failed Error: handler bug/,
   // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.

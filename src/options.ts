@@ -4,6 +4,7 @@
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
+import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -100,6 +101,11 @@ export interface EdgeOptions<Env = unknown> {
   fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
   /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
   tasks?: TaskOptions;
+  /**
+   * Rate limits on Workers' Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml): a request
+   * over a rule's limit gets 429 with Retry-After before anything runs (docs/operating.md).
+   */
+  rateLimits?: RateLimitRule<Env>[];
 }
 
 export interface ResolvedSessionOptions {
@@ -135,6 +141,8 @@ export interface ResolvedOptions {
   eras: { legacy: boolean; modern: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
+  // biome-ignore lint/suspicious/noExplicitAny: rules of a server of any Env.
+  rateLimits: readonly RateLimitRule<any>[];
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -202,5 +210,6 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),
+    rateLimits: resolveRateLimits(o.rateLimits),
   };
 }

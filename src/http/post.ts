@@ -28,6 +28,7 @@ import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { forwardHeaders } from "../../durable-objects/protocol";
 import { requestInfo } from "../mcp/request-info";
+import { rateLimited } from "./rate-limits";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(
@@ -57,14 +58,17 @@ export async function handlePost<Env>(
       return decision.modern ? refuseModern(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
       warnIfNoStateSecret(rt, env);
-      return serveModern(
-        request.headers,
-        decision.message,
-        decision.envelope,
-        env as Env & EdgeEnv,
-        rt as EdgeRuntime<Env & EdgeEnv>,
-        principal,
-        requestInfo(request),
+      return (
+        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true)) ??
+        serveModern(
+          request.headers,
+          decision.message,
+          decision.envelope,
+          env as Env & EdgeEnv,
+          rt as EdgeRuntime<Env & EdgeEnv>,
+          principal,
+          requestInfo(request),
+        )
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
@@ -80,6 +84,8 @@ export async function handlePost<Env>(
     const denied = checkScopes(exchange.requests, principal, rt.options.auth);
     if (denied) return denied;
   }
+  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal);
+  if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {

@@ -51,6 +51,8 @@ export type Refusal =
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
   | { reason: "too-many-listen-streams"; limit: number }
+  /** Over a rate limit rule (src/http/rate-limits.ts): nothing ran. */
+  | { reason: "rate-limited"; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   /** `detail` replaces the list of missing capability names when a plain list would not say enough. */
@@ -166,6 +168,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         status: 429,
         code: LIMIT_EXCEEDED,
         message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+      };
+    case "rate-limited":
+      return {
+        status: 429,
+        code: LIMIT_EXCEEDED,
+        message: `Too many requests: this client reached its rate limit; retry after ${r.retryAfterSeconds} seconds`,
+        data: { retryAfterSeconds: r.retryAfterSeconds },
+        headers: { "Retry-After": String(r.retryAfterSeconds) },
       };
     case "header-mismatch":
       return { status: 400, code: HEADER_MISMATCH, message: `Header mismatch: ${r.message}` };

@@ -60,7 +60,7 @@ operateServer
     reports.push({ error, reference, what, call });
   });
 
-const kinds = ["", "answered_", "refused_", "rpc_refused_"];
+const kinds = ["", "answered_", "refused_", "rpc_refused_", "limited_", "tenant_limited_"];
 for (const prefix of kinds) {
   operateServer
     .tool(`${prefix}simple`, { description: "A simple tool", task: "optional" }, (_args, ctx) => {
@@ -96,7 +96,22 @@ operateServer
   })
   .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
 
-const edge = createMcpEdge(operateServer);
+const edge = createMcpEdge(operateServer, {
+  rateLimits: [
+    // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
+    { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
+    // Two calls per ten seconds per tenant, keyed by a header.
+    {
+      binding: "TENANT_LIMIT",
+      period: 10,
+      match: (call) => call.name?.startsWith("tenant_limited_") === true,
+      key: (call) => `tenant:${call.request.headers["x-tenant"] ?? "none"}`,
+    },
+  ],
+});
+
+/** The same server with a rule whose binding wrangler.toml lacks. */
+export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ binding: "NO_SUCH_LIMIT" }] });
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;

@@ -1,0 +1,99 @@
+/**
+ * Rate limits on Workers' Rate Limiting binding (Miniflare simulates `[[ratelimits]]`): the call
+ * over a rule's limit gets HTTP 429 with Retry-After and a JSON-RPC error carrying its id, in
+ * every place a call runs, and nothing runs (no handler, no session object work, no task).
+ */
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MCP } from "../helpers/mcp";
+import { envelope, modernHeaders } from "../helpers/modern";
+import { startSession } from "../helpers/session";
+import { misconfigured, trail } from "./entry";
+import { callIn, PLACES, postRpc, textOf, toolFor, type Answer } from "./helpers";
+
+let address = 0;
+/** A client address of its own: each test spends a fresh budget. */
+function client(): Record<string, string> {
+  address++;
+  return { "CF-Connecting-IP": `192.0.2.${address}` };
+}
+
+describe.each(PLACES)("a rate limit in the %s", (place) => {
+  it("answers the 4th call over 3 per minute with 429, Retry-After and the request's id; the handler never runs", async () => {
+    const headers = client();
+    const name = toolFor(place, "limited_");
+    for (let i = 0; i < 3; i++) expect(textOf(await callIn(place, name, { headers }))).toMatch(/ran$/);
+    trail.length = 0;
+
+    const params = { name, arguments: {} };
+    const modern = place === "worker 2026" || place === "task run";
+    const meta = modern ? envelope(place === "task run" ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {}) : undefined;
+    const session = modern ? {} : await sessionHeaders();
+    const res = await postRpc(
+      { jsonrpc: "2.0", id: 41, method: "tools/call", params: { ...params, _meta: meta } },
+      { ...(modern ? modernHeaders("tools/call", params) : session), ...headers },
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe("60");
+    const body = (await res.json()) as Answer & { id: number };
+    expect(body.id).toBe(41);
+    expect(body.error).toMatchObject({ code: -32003, data: { retryAfterSeconds: 60 } });
+    expect(trail).toEqual([]);
+  });
+
+  it("counts each client apart: another address still gets through", async () => {
+    const name = toolFor(place, "limited_");
+    const first = client();
+    for (let i = 0; i < 4; i++) await callIn(place, name, { headers: first });
+    expect(textOf(await callIn(place, name, { headers: client() }))).toMatch(/ran$/);
+  });
+});
+
+let sessionId: Record<string, string> | undefined;
+async function sessionHeaders(): Promise<Record<string, string>> {
+  if (sessionId) return sessionId;
+  const s = await startSession("2025-11-25");
+  sessionId = { "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version };
+  return sessionId;
+}
+
+describe("rate limit rules", () => {
+  it("count only the calls they match", async () => {
+    const headers = client();
+    for (let i = 0; i < 5; i++) expect(textOf(await callIn("worker 2026", "simple", { headers }))).toBe("simple ran");
+  });
+
+  it("use the rule's key and period: two calls per tenant per ten seconds, whatever the address", async () => {
+    const tenant = { "X-Tenant": "acme-limits" };
+    await callIn("worker 2026", "tenant_limited_simple", { headers: { ...tenant, ...client() } });
+    await callIn("worker 2026", "tenant_limited_simple", { headers: { ...tenant, ...client() } });
+    const params = { name: "tenant_limited_simple", arguments: {} };
+    const res = await postRpc(
+      { jsonrpc: "2.0", id: 9, method: "tools/call", params: { ...params, _meta: envelope() } },
+      { ...modernHeaders("tools/call", params), ...tenant, ...client() },
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe("10");
+    const other = await callIn("worker 2026", "tenant_limited_simple", { headers: { "X-Tenant": "globex-limits" } });
+    expect(textOf(other)).toBe("simple ran");
+  });
+
+  it("a rule whose binding is missing fails with 500 naming the wrangler.toml lines", async () => {
+    const params = { name: "simple", arguments: {} };
+    const request = new Request(MCP, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        ...modernHeaders("tools/call", params),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope() } }),
+    });
+    const res = await misconfigured.worker.fetch(request, env as never, createExecutionContext());
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as Answer;
+    expect(body.error?.message).toContain("[[ratelimits]]");
+    expect(body.error?.message).toContain('name = "NO_SUCH_LIMIT"');
+    expect(body.error?.data).toMatchObject({ missingBinding: "NO_SUCH_LIMIT" });
+  });
+});
