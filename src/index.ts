@@ -28,6 +28,9 @@ export type {
   AskOptions,
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
+export type { RequestInfo } from "./mcp/request-info";
+export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
+export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
 export type { CacheHint } from "./mcp/caching";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
