@@ -32,7 +32,7 @@ async function connect(headers: Record<string, string>): Promise<{ client: Clien
   return { client, answers };
 }
 
-function textOf(result: { content?: unknown }): string {
+function textOf(result: Record<string, unknown>): string {
   return ((result.content as { text?: string }[] | undefined) ?? [])[0]?.text ?? "";
 }
 
