@@ -24,6 +24,7 @@ import {
   HEADER_CF,
   HEADER_LEGACY_ENDPOINT,
   HEADER_PRINCIPAL,
+  HEADER_TRACEPARENT,
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
   type SessionObjectRpc,
@@ -156,7 +157,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         const state = core.state;
         if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
         // ctx.request: the client's request as the Worker forwarded it, its `cf` passed along in a header.
-        return this.inflight.handlePost(text, state, principal, requestInfo(request, decodeCf(request.headers.get(HEADER_CF))));
+        return this.inflight.handlePost(text, state, principal, {
+          request: requestInfo(request, decodeCf(request.headers.get(HEADER_CF))),
+          traceparent: request.headers.get(HEADER_TRACEPARENT) ?? undefined,
+        });
       }
       case "GET":
         return handleGet(core, request, (core.state as SessionState).protocolVersion);

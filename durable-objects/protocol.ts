@@ -74,6 +74,9 @@ export function decodePrincipal(value: string | null): Principal | undefined {
  */
 export const HEADER_CF = "X-Mcp-Edge-Cf";
 
+/** Internal header carrying the Worker's span (W3C traceparent) to the session object, with tracing on; a client's is removed. */
+export const HEADER_TRACEPARENT = "X-Mcp-Edge-Traceparent";
+
 /** The `cf` properties the Worker attached, or undefined (none, or unreadable). */
 export function decodeCf(value: string | null): Record<string, unknown> | undefined {
   if (value === null) return undefined;
@@ -91,11 +94,21 @@ export function decodeCf(value: string | null): Record<string, unknown> | undefi
  * token), and the request's `cf` when given (a POST, whose calls read `ctx.request.cf`).
  * Returns `headers` itself when there is nothing to change.
  */
-export function forwardHeaders(headers: Headers, principal: Principal | undefined, cf?: unknown): Headers {
-  if (!principal && cf === undefined && !headers.has(HEADER_PRINCIPAL) && !headers.has(HEADER_CF)) return headers;
+export function forwardHeaders(headers: Headers, principal: Principal | undefined, cf?: unknown, traceparent?: string): Headers {
+  if (
+    !principal &&
+    cf === undefined &&
+    traceparent === undefined &&
+    !headers.has(HEADER_PRINCIPAL) &&
+    !headers.has(HEADER_CF) &&
+    !headers.has(HEADER_TRACEPARENT)
+  )
+    return headers;
   const out = new Headers(headers);
   out.delete(HEADER_PRINCIPAL);
   out.delete(HEADER_CF);
+  out.delete(HEADER_TRACEPARENT);
+  if (traceparent !== undefined) out.set(HEADER_TRACEPARENT, traceparent);
   if (principal) {
     out.delete("Authorization");
     out.set(HEADER_PRINCIPAL, encodePrincipal(principal));

@@ -5,6 +5,7 @@
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
+import type { TracingOptions } from "./mcp/tracing";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -106,6 +107,12 @@ export interface EdgeOptions<Env = unknown> {
    * over a rule's limit gets 429 with Retry-After before anything runs (docs/operating.md).
    */
   rateLimits?: RateLimitRule<Env>[];
+  /**
+   * OpenTelemetry: `{ api }` with the `@opentelemetry/api` module (an optional peer), and optionally
+   * a `tracer`. One span per MCP operation, continued from `_meta.traceparent` across the Worker,
+   * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
+   */
+  tracing?: TracingOptions;
 }
 
 export interface ResolvedSessionOptions {

@@ -41,6 +41,12 @@ export interface InflightHost<Env> {
   waitUntil(promise: Promise<unknown>): void;
 }
 
+/** Where a POST came from, as the Worker forwarded it: the client's request (ctx.request) and the Worker's span. */
+export interface Origin {
+  request?: RequestInfo;
+  traceparent?: string;
+}
+
 export class InflightRequests<Env> {
   private readonly pending: PendingRequests;
   private readonly work = new Map<string, { controller: AbortController }>();
@@ -60,7 +66,7 @@ export class InflightRequests<Env> {
   }
 
   /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
-  async handlePost(text: string, state: SessionState, principal: Principal | undefined, info?: RequestInfo): Promise<Response> {
+  async handlePost(text: string, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Promise<Response> {
     const parsed = parseBody(text);
     if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
     const all = toExchange(parsed);
@@ -75,13 +81,13 @@ export class InflightRequests<Env> {
       case "json": {
         const responses = await Promise.all(
           exchange.requests.map((r) =>
-            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, info), signal)),
+            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, origin), signal)),
           ),
         );
         return json(replyBody(exchange, responses));
       }
       case "stream":
-        return this.openPostStream(exchange, state, principal, info);
+        return this.openPostStream(exchange, state, principal, origin);
     }
   }
 
@@ -167,7 +173,7 @@ export class InflightRequests<Env> {
     );
   }
 
-  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined, info?: RequestInfo): Response {
+  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Response {
     const core = this.host.core;
     const { maxStreams, retryMs, pollAfterMs } = core.options;
     if (core.live.count() >= maxStreams) {
@@ -183,7 +189,7 @@ export class InflightRequests<Env> {
     if (polling && pollAfterMs !== undefined) {
       setTimeout(() => core.live.close(stream), pollAfterMs);
     }
-    const all = exchange.requests.map((request) => this.run(stream, request, state, principal, info));
+    const all = exchange.requests.map((request) => this.run(stream, request, state, principal, origin));
     void Promise.allSettled(all).then(() => {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
@@ -199,12 +205,12 @@ export class InflightRequests<Env> {
     request: RequestMessage,
     state: SessionState,
     principal: Principal | undefined,
-    info?: RequestInfo,
+    origin: Origin = {},
   ): Promise<void> {
     const core = this.host.core;
     const key = idKey(request.id);
     await this.track(request, async (signal) => {
-      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal, info), signal);
+      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal, origin), signal);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!signal.aborted) {
         try {
@@ -225,7 +231,7 @@ export class InflightRequests<Env> {
     state: SessionState,
     channel: Channel | undefined,
     principal: Principal | undefined,
-    request?: RequestInfo,
+    origin: Origin,
   ): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.host.sessionId };
     return dispatchContext(this.host.server, this.host.env, {
@@ -236,7 +242,8 @@ export class InflightRequests<Env> {
       channel,
       ops: this.host.ops,
       principal,
-      request,
+      request: origin.request,
+      traceparent: origin.traceparent,
     });
   }
 

@@ -118,6 +118,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       meta: input.requestMeta,
       gathered: input.gathered,
       request: input.request,
+      traceparent: input.traceparent,
       protocolVersion: input.protocolVersion,
       resumable: tool.task.resumable,
       attempt: 0,

@@ -9,6 +9,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcE
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/request-info";
+import { tracingOf, type OperationSpan } from "../../src/mcp/tracing";
 import { reportUnexpected } from "../../src/mcp/unexpected";
 import { callOf, runThrough } from "../../src/mcp/middleware";
 import { ToolError, toolError } from "../../src/mcp/content";
@@ -18,6 +19,12 @@ import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecor
 import type { TaskStore } from "./task-store";
 
 /** How a run ended: what the task's terminal state will be. */
+function endRunSpan(span: OperationSpan, outcome: RunOutcome): void {
+  if (outcome.status === "failed") span.failed(outcome.error.code, outcome.error.message);
+  else if (outcome.status === "completed" && outcome.result.isError === true) span.toolFailed();
+  span.end();
+}
+
 export type RunOutcome =
   | { status: "completed"; result: Record<string, unknown> }
   | { status: "failed"; error: ErrorObject; statusMessage: string }
@@ -53,18 +60,28 @@ export class TaskRun<Env> {
 
   /** Starts the handler; its outcome reaches `host.finished` exactly once. */
   start(record: TaskRecord): void {
-    void this.execute(record).then(
-      (outcome) => this.host.finished(this, outcome),
-      (error: unknown) => {
+    // With tracing: the run's span, a child of the span of the request that created the task.
+    const span = tracingOf(this.host.server)?.start({
+      method: "tools/call",
+      params: { name: record.tool },
+      requestId: record.taskId,
+      protocolVersion: record.protocolVersion,
+      parent: record.traceparent,
+    });
+    void this.execute(record)
+      .then(undefined, (error: unknown): RunOutcome => {
         // Outside the tool's own failure policy (a middleware's exception, a bug): logged and told with a reference.
         const reference = reportUnexpected(`task ${record.taskId} (tool "${record.tool}")`, error, { hook: this.host.server.errorHook });
-        this.host.finished(this, {
+        return {
           status: "failed",
           error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference } },
           statusMessage: "The task failed",
-        });
-      },
-    );
+        };
+      })
+      .then((outcome) => {
+        if (span) endRunSpan(span, outcome);
+        this.host.finished(this, outcome);
+      });
   }
 
   cancel(): void {

@@ -26,7 +26,7 @@ import type { EdgeEnv } from "./runtime";
 import { streamReply } from "./sse-reply";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { forwardHeaders } from "../../durable-objects/protocol";
+import { forwardPost } from "./forward";
 import { requestInfo } from "../mcp/request-info";
 import { rateLimited } from "./rate-limits";
 
@@ -119,10 +119,8 @@ export async function handlePost<Env>(
 
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
-    // forwardHeaders: the principal goes to the object in a header only the Worker sets (a client's is removed).
-    return stub.fetch(
-      new Request(request.url, { method: "POST", headers: forwardHeaders(request.headers, principal, request.cf), body: body.text }),
-    );
+    // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
+    return forwardPost(rt.server, stub, request, body.text, principal, exchange.requests);
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.

@@ -58,6 +58,8 @@ export interface DispatchContext<Env> {
   tasks?: TaskLane;
   /** The HTTP request that started the call (`ctx.request`). */
   request?: RequestInfo;
+  /** The span of the hop before this one (the Worker's, in the session object): the parent of this request's span. */
+  traceparent?: string;
 }
 
 /** Where a request is served: a 2025-era request (a session's, or stateless), or a 2026-07-28 one. */
@@ -73,6 +75,8 @@ export type LaneContext =
       ops?: SessionOps;
       principal?: Principal;
       request?: RequestInfo;
+      /** The Worker's span, in the session object: the parent of this request's span. */
+      traceparent?: string;
     }
   | {
       era: "2026";
@@ -118,6 +122,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     ops: lane.ops,
     principal: lane.principal,
     request: lane.request,
+    traceparent: lane.traceparent,
   };
 }
 

@@ -17,6 +17,7 @@ import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
+import { bindSpan, tracingOf, type OperationSpan, type Tracing } from "./tracing";
 
 export { dispatchContext, type DispatchContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
@@ -74,10 +75,41 @@ export function isKnownMethod(method: string): boolean {
 }
 
 /** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
-export async function dispatchRequest<Env>(
+export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
+  const tracing = tracingOf(dc.server);
+  return tracing ? tracedRequest(tracing, request, dc, signal) : answerRequest(request, dc, signal);
+}
+
+/** The request inside its operation span (tracing.ts), which the response's outcome marks. */
+async function tracedRequest<Env>(
+  tracing: Tracing,
   request: RequestMessage,
   dc: DispatchContext<Env>,
   signal: AbortSignal,
+): Promise<ResponseMessage> {
+  const span = tracing.start({
+    method: request.method,
+    params: request.params ?? {},
+    requestId: request.id,
+    sessionId: dc.session?.id,
+    protocolVersion: dc.protocolVersion,
+    parent: dc.traceparent,
+  });
+  try {
+    const response = await answerRequest(request, dc, signal, span);
+    if (response.kind === "error") span.failed(response.error.code, response.error.message);
+    else if (response.result.isError === true) span.toolFailed();
+    return response;
+  } finally {
+    span.end();
+  }
+}
+
+async function answerRequest<Env>(
+  request: RequestMessage,
+  dc: DispatchContext<Env>,
+  signal: AbortSignal,
+  span?: OperationSpan,
 ): Promise<ResponseMessage> {
   const table = dc.envelope ? MODERN_METHODS : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
@@ -98,6 +130,7 @@ export async function dispatchRequest<Env>(
     principal: dc.principal,
     request: dc.request,
   };
+  if (span) bindSpan(hc, span);
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;
   const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, hc) : undefined;

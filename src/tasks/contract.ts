@@ -22,6 +22,8 @@ export interface CreateTaskInput {
   gathered?: Record<string, unknown>;
   /** The creating request (`ctx.request` in the run): a plain snapshot, credentials already withheld. */
   request?: RequestInfo;
+  /** With tracing: the span of the request that created the task (W3C traceparent); the run's span is its child. */
+  traceparent?: string;
   protocolVersion: ProtocolVersion;
 }
 

@@ -5,6 +5,7 @@
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
 import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
+import { traceparentOf } from "../mcp/tracing";
 import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
@@ -65,6 +66,7 @@ export interface CreateTaskRequest {
   requestMeta?: Record<string, unknown>;
   gathered?: Record<string, unknown>;
   request?: RequestInfo;
+  traceparent?: string;
   protocolVersion?: ProtocolVersion;
 }
 
@@ -97,6 +99,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       requestMeta: request.requestMeta,
       gathered: request.gathered,
       request: request.request,
+      traceparent: request.traceparent,
       protocolVersion: request.protocolVersion ?? LATEST_VERSION,
     }),
   );
@@ -134,6 +137,7 @@ export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env):
         requestMeta: hc.meta,
         gathered,
         request: hc.request && requestSnapshot(hc.request),
+        traceparent: traceparentOf(hc),
       }),
   };
 }

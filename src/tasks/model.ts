@@ -60,6 +60,8 @@ export interface TaskRecord {
   gathered?: Record<string, unknown>;
   /** The creating request, as its handler reads it (`ctx.request`); credentials were never stored. */
   request?: RequestInfo;
+  /** With tracing: the creating request's span, the parent of every run's span. */
+  traceparent?: string;
   protocolVersion: ProtocolVersion;
   resumable: boolean;
   /** Runs started so far (a resumed task runs again): a run writes its outcome only while it is the current one. */

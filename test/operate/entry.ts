@@ -11,6 +11,7 @@ import { text, ToolError } from "../../src/mcp/content";
 import type { HandlerContext } from "../../src/mcp/context";
 import type { McpCall, UnexpectedError } from "../../src/mcp/middleware";
 import { defineServer } from "../../src/mcp/server";
+import { memoryOtel } from "./memory-tracer";
 
 /** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
 export const trail: string[] = [];
@@ -97,6 +98,7 @@ operateServer
   .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
 
 const edge = createMcpEdge(operateServer, {
+  tracing: { api: memoryOtel },
   rateLimits: [
     // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
     { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
