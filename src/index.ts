@@ -31,6 +31,7 @@ export type { RequestEnvelope } from "./mcp/envelope";
 export type { RequestInfo } from "./mcp/request-info";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
+export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";
 export type { CacheHint } from "./mcp/caching";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
