@@ -19,6 +19,8 @@ const EXPECTED_CONSOLE = [
   /the rate limit rule names the binding "NO_SUCH_LIMIT"/,
   /\(simulated\)/,
   /handler failed Error: handler bug/,
+  /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
+  /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
   // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
 ];
@@ -101,6 +103,26 @@ export default defineConfig({
           }),
         ],
         test: { name: "operate", include: ["test/operate/**/*.test.ts"] },
+      },
+      {
+        // The demo with the built-in authorization server, exactly as wrangler.auth.toml configures it;
+        // its outbound fetches (client metadata documents) reach a second Worker, test/auth-server/client-host.mjs.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.auth.toml" },
+            miniflare: {
+              bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" },
+              outboundService: "client-host",
+              workers: [{ name: "client-host", modules: true, scriptPath: "./test/auth-server/client-host.mjs" }],
+            },
+          }),
+        ],
+        test: { name: "auth-server", include: ["test/auth-server/**/*.test.ts"] },
+      },
+      {
+        // DPoP with the replay store every isolate shares (DpopReplayObject, test/dpop/wrangler.toml).
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/dpop/wrangler.toml" } })],
+        test: { name: "dpop", include: ["test/dpop/**/*.test.ts"] },
       },
     ],
   },

@@ -4,7 +4,7 @@
  * through `fallback` or `handle`.
  */
 import { requireSessionNamespace } from "./http/misconfiguration";
-import { createSessionClass, type McpSessionObject } from "../durable-objects/mcp-session";
+import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";

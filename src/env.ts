@@ -1,7 +1,7 @@
 /** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
-import type { SessionObjectRpc } from "../durable-objects/protocol";
+import type { SessionObjectRpc } from "../durable-objects/session/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";
-import type { TaskObjectRpc } from "./tasks/contract";
+import type { TaskObjectRpc } from "../durable-objects/task/contract";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */

@@ -8,6 +8,10 @@ export type {
   ServerConfig,
   ToolConfig,
   ResourceConfig,
+  ResourceTemplateConfig,
+  ListedResource,
+  TemplateListContext,
+  TemplateListPage,
   PromptConfig,
   PromptArgument,
   Completer,
@@ -33,17 +37,19 @@ export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/midd
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";
 export type { CacheHint } from "./mcp/caching";
+export type { Icon } from "./mcp/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
 export type * from "./mcp/types";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
-export type { McpSessionObject } from "../durable-objects/mcp-session";
+export type { McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
+export type { DiscoveryOptions } from "./http/discovery";
 export {
   TASKS_EXTENSION,
   UI_EXTENSION,

@@ -6,6 +6,7 @@ import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 import type { TracingOptions } from "./mcp/tracing";
+import type { DiscoveryOptions } from "./http/discovery";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -113,6 +114,11 @@ export interface EdgeOptions<Env = unknown> {
    * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
    */
   tracing?: TracingOptions;
+  /**
+   * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI
+   * Catalog at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Off by default.
+   */
+  discovery?: DiscoveryOptions;
 }
 
 export interface ResolvedSessionOptions {
@@ -150,6 +156,8 @@ export interface ResolvedOptions {
   tasks: ResolvedTaskOptions;
   // biome-ignore lint/suspicious/noExplicitAny: rules of a server of any Env.
   rateLimits: readonly RateLimitRule<any>[];
+  /** Checked against the server definition when the router is built (http/discovery.ts). */
+  discovery: DiscoveryOptions | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -218,5 +226,6 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),
     rateLimits: resolveRateLimits(o.rateLimits),
+    discovery: o.discovery,
   };
 }

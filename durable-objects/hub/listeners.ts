@@ -5,7 +5,7 @@
  * and on a graceful end the listen request's `complete` result. Connections, keep-alives and
  * write coalescing are LiveStreams' (shared with the session object).
  */
-import { LiveStreams } from "../streams";
+import { LiveStreams } from "../session/streams";
 import { encodeSseEvent } from "../../src/wire/sse";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";

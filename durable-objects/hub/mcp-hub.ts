@@ -5,7 +5,7 @@
  * out to both: listen streams get it directly, sessions through their own object.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { SessionObjectRpc } from "../protocol";
+import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
   HUB_LISTEN_URL,

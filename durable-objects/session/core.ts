@@ -9,8 +9,8 @@ import { errorMessage, isResponse, toWire, type Message, type RequestMessage, ty
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/context";
 import type { ResolvedSessionOptions } from "../../src/options";
-import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "../event-log";
-import { LiveStreams } from "../streams";
+import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
+import { LiveStreams } from "./streams";
 
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
 const ACTIVITY_WRITE_INTERVAL_MS = 30_000;

@@ -8,8 +8,8 @@ import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { encodeSseEvent } from "../../src/wire/sse";
-import { formatEventId, type EventLog } from "../event-log";
-import type { LiveStreams } from "../streams";
+import { formatEventId, type EventLog } from "./event-log";
+import type { LiveStreams } from "./streams";
 import { refuse } from "../../src/wire/refusals";
 
 /** What replay needs from its session object: the log, the connections and the stream limits. */

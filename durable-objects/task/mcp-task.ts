@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
-import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "../../src/tasks/contract";
+import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import {
   canTransition,
   createTaskResult,

@@ -8,26 +8,38 @@
 import type { RequestMessage } from "../jsonrpc/messages";
 import { refuse as refuseRequest } from "../wire/refusals";
 import { audienceMatches } from "./canonical";
-import { refuse, unauthenticated } from "./challenge";
+import { refuse, unauthenticated, type Scheme } from "./challenge";
 import { TokenError, type ResolvedAuth, type VerifiedToken } from "./options";
 import type { Principal } from "./principal";
 
 export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; response: Response };
 
 /**
- * `Bearer` 1*SP token. RFC 6750 §2.1's b64token is narrower, but real authorization servers
- * (the built-in one's tokens are `user:grant:secret`) use other visible characters; what stays
- * malformed is a missing token, or more than one (spaces, or two headers joined by ", ").
+ * `Bearer` (or `DPoP`, RFC 9449 §7.1) 1*SP token. RFC 6750 §2.1's b64token is narrower, but real
+ * authorization servers (the built-in one's tokens are `user:grant:secret`) use other visible
+ * characters; what stays malformed is a missing token, or more than one (spaces, or two headers
+ * joined by ", ").
  */
-const BEARER = /^Bearer +([\x21-\x7E]+) *$/i;
-const BEARER_SCHEME = /^Bearer(?: |$)/i;
+const CREDENTIALS = /^(Bearer|DPoP) +([\x21-\x7E]+) *$/i;
+const KNOWN_SCHEME = /^(?:Bearer|DPoP)(?: |$)/i;
 
-type ParsedAuthorization = { kind: "token"; token: string } | { kind: "other-scheme" } | { kind: "malformed" };
+type ParsedAuthorization = { kind: "token"; scheme: Scheme; token: string } | { kind: "other-scheme" } | { kind: "malformed" };
 
 export function parseAuthorization(header: string): ParsedAuthorization {
-  const match = BEARER.exec(header);
-  if (match) return { kind: "token", token: match[1] as string };
-  return BEARER_SCHEME.test(header.trimStart()) ? { kind: "malformed" } : { kind: "other-scheme" };
+  const match = CREDENTIALS.exec(header);
+  if (match) {
+    const scheme: Scheme = (match[1] as string).toLowerCase() === "dpop" ? "DPoP" : "Bearer";
+    return { kind: "token", scheme, token: match[2] as string };
+  }
+  return KNOWN_SCHEME.test(header.trimStart()) ? { kind: "malformed" } : { kind: "other-scheme" };
+}
+
+/** The key thumbprint a token is bound to (RFC 9449 §6: `cnf.jkt`, in the JWT or the introspection answer). */
+function boundKey(claims: Readonly<Record<string, unknown>>): string | undefined {
+  const cnf = claims.cnf;
+  if (typeof cnf !== "object" || cnf === null) return undefined;
+  const jkt = (cnf as Record<string, unknown>).jkt;
+  return typeof jkt === "string" ? jkt : undefined;
 }
 
 /** OAuth 2.1 §5.1 / MCP 2025-06-18: access tokens MUST NOT be sent in the URI query string. */
@@ -59,6 +71,50 @@ function toPrincipal(token: VerifiedToken): Principal {
   return principal;
 }
 
+/**
+ * The DPoP half of the gate (RFC 9449 §7), before the token is verified: which scheme this
+ * resource takes, and the proof of a DPoP request. The proof key's thumbprint, or the refusal.
+ */
+async function checkScheme(
+  request: Request,
+  auth: ResolvedAuth,
+  env: unknown,
+  scheme: Scheme,
+  token: string,
+): Promise<{ ok: true; proofKey?: string } | { ok: false; response: Response }> {
+  const dpop = auth.dpop;
+  if (scheme === "DPoP" && !dpop) return { ok: false, response: unauthenticated(auth) };
+  if (scheme === "Bearer" && dpop?.required) {
+    const description = "this resource accepts only DPoP-bound access tokens (Authorization: DPoP)";
+    return { ok: false, response: refuse(auth, "invalid_token", description, undefined, "DPoP") };
+  }
+  if (scheme !== "DPoP" || !dpop) return { ok: true };
+  const proof = await dpop.check(request, token, env);
+  if (proof.ok) return { ok: true, proofKey: proof.jkt };
+  // RFC 9449 §9: ask for a proof carrying the server's nonce; the client retries with it.
+  if (proof.nonce !== undefined)
+    return { ok: false, response: refuse(auth, "use_dpop_nonce", proof.description, undefined, "DPoP", { "DPoP-Nonce": proof.nonce }) };
+  return { ok: false, response: refuse(auth, "invalid_dpop_proof", proof.description, undefined, "DPoP") };
+}
+
+/** RFC 9449 §7.1 / §7.2: a DPoP token only with its key's proof; a bound token never as a bearer token. */
+function bindingRefusal(
+  auth: ResolvedAuth,
+  scheme: Scheme,
+  claims: Readonly<Record<string, unknown>>,
+  proofKey?: string,
+): Response | undefined {
+  if (!auth.dpop) return undefined;
+  const bound = boundKey(claims);
+  if (scheme === "DPoP" && bound === undefined)
+    return refuse(auth, "invalid_token", "the access token is not bound to a key (no cnf.jkt)", undefined, scheme);
+  if (scheme === "DPoP" && bound !== proofKey)
+    return refuse(auth, "invalid_token", "the access token is bound to a different key than the DPoP proof's", undefined, scheme);
+  if (scheme === "Bearer" && bound !== undefined)
+    return refuse(auth, "invalid_token", "this access token is DPoP-bound: send it as Authorization: DPoP with a proof", undefined, "DPoP");
+  return undefined;
+}
+
 /** Authenticates one request to a protected route. */
 export async function authenticate(request: Request, auth: ResolvedAuth, env: unknown): Promise<AuthOutcome> {
   if (hasQueryToken(request.url)) {
@@ -78,21 +134,26 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
     case "token":
       break;
   }
+  const { scheme, token } = parsed;
+  const proof = await checkScheme(request, auth, env, scheme, token);
+  if (!proof.ok) return fail(proof.response);
   let verified: VerifiedToken | null;
   try {
-    verified = await auth.verify(parsed.token, { resource: auth.resource, env });
+    verified = await auth.verify(token, { resource: auth.resource, env });
   } catch (error) {
-    if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description));
+    if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description, undefined, scheme));
     console.error("mcp-edge: token verification failed", error);
     return fail(unavailable());
   }
-  if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid"));
+  if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid", undefined, scheme));
   const problem = problemWith(verified, auth.resource, Math.floor(Date.now() / 1000));
-  if (problem) return fail(refuse(auth, "invalid_token", problem));
+  if (problem) return fail(refuse(auth, "invalid_token", problem, undefined, scheme));
+  const unbound = bindingRefusal(auth, scheme, verified.claims ?? {}, proof.proofKey);
+  if (unbound) return fail(unbound);
   const principal = toPrincipal(verified);
   const missing = auth.requiredScopes.filter((s) => !principal.scopes.includes(s));
   if (missing.length > 0) {
-    return fail(refuse(auth, "insufficient_scope", `this server needs the scope ${missing.join(" ")}`, auth.requiredScopes));
+    return fail(refuse(auth, "insufficient_scope", `this server needs the scope ${missing.join(" ")}`, auth.requiredScopes, scheme));
   }
   return { ok: true, principal };
 }
@@ -125,7 +186,8 @@ export function checkScopes(requests: readonly RequestMessage[], principal: Prin
     const all = [...new Set([...auth.requiredScopes, ...needed])];
     const what =
       request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
-    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, all);
+    const scheme: Scheme = auth.dpop && boundKey(principal.claims) !== undefined ? "DPoP" : "Bearer";
+    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, all, scheme);
   }
   return undefined;
 }

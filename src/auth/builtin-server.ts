@@ -1,13 +1,15 @@
 /**
  * The built-in authorization server option: Cloudflare's `@cloudflare/workers-oauth-provider`
- * in the same Worker as the MCP server. It owns RFC 8414 metadata, RFC 7591 dynamic client
- * registration, the token endpoint (authorization code + PKCE S256, refresh-token rotation,
- * RFC 8707 resource binding, revocation) and its KV storage (binding `OAUTH_KV`); you own the
- * `/authorize` page (sign-in and consent). Its tokens are opaque, so the resource server
- * checks them through `verify`, which asks the provider's own token store.
+ * in the same Worker as the MCP server. It owns RFC 8414 metadata, client registration (Client
+ * ID Metadata Documents by default, RFC 7591 dynamic registration for older clients), the token
+ * endpoint (authorization code + PKCE S256, refresh-token rotation, RFC 8707 resource binding,
+ * revocation; optionally enterprise-managed ID-JAG assertions) and its KV storage (binding
+ * `OAUTH_KV`); you own the `/authorize` page (sign-in and consent). Its tokens are opaque, so
+ * the resource server checks them through `verify`, which asks the provider's own token store.
  */
-import { OAuthAuthorizationServer, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { OAuthAuthorizationServer, type EmaOptions, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { canonicalResource } from "./canonical";
+import { refuseUnsafeClientId, type ClientIdMetadataOptions } from "./client-metadata";
 import type { TokenVerifier, VerifiedToken } from "./options";
 
 /** The bindings the built-in authorization server needs. */
@@ -32,6 +34,21 @@ export interface AuthorizationServerOptions<Env> {
   accessTokenTTL?: number;
   /** Refresh token (grant) lifetime in seconds (default 30 days). */
   refreshTokenTTL?: number;
+  /**
+   * Client ID Metadata Documents (2026-07-28 "Client Registration"; SEP-991): a client_id that is
+   * an https URL is fetched as the client's metadata. On by default; `false` turns it off. Needs
+   * the `global_fetch_strictly_public` compatibility flag (without it the library advertises
+   * `client_id_metadata_document_supported: false` and refuses such clients).
+   */
+  clientIdMetadataDocuments?: boolean | ClientIdMetadataOptions;
+  /** RFC 7591 dynamic client registration at /oauth/register, for clients older than 2026-07-28 (default true). */
+  dynamicRegistration?: boolean;
+  /**
+   * Enterprise-managed authorization: the token endpoint accepts ID-JAG assertions with the
+   * jwt-bearer grant (RFC 7523). Passed unchanged to the library's `enterpriseManagedAuthorization`
+   * (trusted issuers and a claims mapper are required there).
+   */
+  enterpriseManagedAuthorization?: EmaOptions<Env>;
 }
 
 export const AUTHORIZE_PATH = "/authorize";
@@ -56,17 +73,25 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
   if (!issuer || new URL(issuer).pathname !== "/")
     throw new TypeError("createAuthorizationServer: issuer must be an origin such as https://mcp.example.com");
   if (!resource) throw new TypeError("createAuthorizationServer: resource must be an absolute http(s) URI");
+  const cimd = options.clientIdMetadataDocuments ?? true;
+  const registration = options.dynamicRegistration ?? true;
+  const allowHosts = new Set((cimd === true || cimd === false ? [] : (cimd.insecureAllowHosts ?? [])).map((h) => h.toLowerCase()));
   const provider = new OAuthAuthorizationServer<Env>({
     issuer,
     resources: [resource],
     authorizeEndpoint: AUTHORIZE_PATH,
     tokenEndpoint: TOKEN_PATH,
-    clientRegistrationEndpoint: REGISTER_PATH,
+    ...(registration ? { clientRegistrationEndpoint: REGISTER_PATH } : {}),
     scopesSupported: options.scopesSupported,
     accessTokenTTL: options.accessTokenTTL ?? 3600,
     refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
+    clientIdMetadataDocumentEnabled: cimd !== false,
+    ...(options.enterpriseManagedAuthorization ? { enterpriseManagedAuthorization: options.enterpriseManagedAuthorization } : {}),
   });
-  const owned = new Set([TOKEN_PATH, REGISTER_PATH, METADATA_PATH]);
+  const owned = new Set([TOKEN_PATH, METADATA_PATH, ...(registration ? [REGISTER_PATH] : [])]);
+  // The SSRF guard runs before the library could fetch a client's metadata document.
+  const guard = (request: Request, endpoint: "authorize" | "token") =>
+    cimd === false ? Promise.resolve(undefined) : refuseUnsafeClientId(request, endpoint, allowHosts);
 
   const verify: TokenVerifier<Env> = async (token, { env }) => {
     const validated = await provider.validateToken<Record<string, unknown>>(resource, token, env);
@@ -88,7 +113,10 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
     verify,
     fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
-      if (path === AUTHORIZE_PATH) return options.authorize(request, env, provider.getOAuthApi(env));
+      if (path === AUTHORIZE_PATH)
+        return guard(request, "authorize").then((refused) => refused ?? options.authorize(request, env, provider.getOAuthApi(env)));
+      if (path === TOKEN_PATH && request.method === "POST")
+        return guard(request, "token").then((refused) => refused ?? provider.fetch(request, env, ctx));
       if (owned.has(path)) return provider.fetch(request, env, ctx);
       return undefined;
     },

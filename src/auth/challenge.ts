@@ -6,33 +6,67 @@
 import { refuse as refuseRequest } from "../wire/refusals";
 import { withoutOfflineAccess, type ResolvedAuth } from "./options";
 
-export type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
+type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
+/** RFC 9449 §7.1 adds invalid_dpop_proof and §9 use_dpop_nonce (401) to the DPoP scheme's errors. */
+export type AuthError = BearerError | "invalid_dpop_proof" | "use_dpop_nonce";
+export type Scheme = "Bearer" | "DPoP";
 
 /** RFC 6750 §3: error_description is printable ASCII without `"` and `\`. */
 function quotable(text: string): string {
   return text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
 }
 
-export function challenge(auth: ResolvedAuth, error?: BearerError, description?: string, scopes?: readonly string[]): string {
+export function challenge(
+  auth: ResolvedAuth,
+  error?: AuthError,
+  description?: string,
+  scopes?: readonly string[],
+  scheme: Scheme = "Bearer",
+): string {
   const parts = [`resource_metadata="${auth.metadataUrl}"`];
   if (error) parts.push(`error="${error}"`);
   if (error && description) parts.push(`error_description="${quotable(description)}"`);
   const named = scopes ? withoutOfflineAccess(scopes) : [];
   if (named.length > 0) parts.push(`scope="${named.join(" ")}"`);
-  return `Bearer ${parts.join(", ")}`;
+  if (scheme === "DPoP" && auth.dpop) parts.push(`algs="${auth.dpop.algorithms.join(" ")}"`);
+  return `${scheme} ${parts.join(", ")}`;
+}
+
+/**
+ * The WWW-Authenticate value: the challenge of the scheme the refusal concerns, and, when this
+ * resource also takes DPoP and the refusal is a Bearer one, a bare DPoP challenge offering it
+ * (RFC 9449 §7.1: a resource accepting both schemes may send both).
+ */
+function challenges(auth: ResolvedAuth, scheme: Scheme, error?: AuthError, description?: string, scopes?: readonly string[]): string {
+  const main = challenge(auth, error, description, scopes, scheme);
+  if (scheme === "Bearer" && auth.dpop) return `${main}, ${challenge(auth, undefined, undefined, scopes, "DPoP")}`;
+  return main;
+}
+
+/** The scheme a client without credentials is offered first: DPoP when the resource requires it. */
+function firstScheme(auth: ResolvedAuth): Scheme {
+  return auth.dpop?.required ? "DPoP" : "Bearer";
 }
 
 /** 401 for a request without credentials: no error code (RFC 6750 §3.1), the baseline scopes to ask for. */
 export function unauthenticated(auth: ResolvedAuth): Response {
   return refuseRequest({ reason: "unauthenticated" }, null, {
-    "WWW-Authenticate": challenge(auth, undefined, undefined, auth.requiredScopes),
+    "WWW-Authenticate": challenges(auth, firstScheme(auth), undefined, undefined, auth.requiredScopes),
   });
 }
 
-/** 400 invalid_request, 401 invalid_token or 403 insufficient_scope, with the matching challenge. */
-export function refuse(auth: ResolvedAuth, error: BearerError, description: string, scopes?: readonly string[]): Response {
-  const wanted = scopes ?? (error === "invalid_token" ? auth.requiredScopes : undefined);
+/** 400 invalid_request, 401 invalid_token / invalid_dpop_proof or 403 insufficient_scope, with the matching challenge. */
+export function refuse(
+  auth: ResolvedAuth,
+  error: AuthError,
+  description: string,
+  scopes?: readonly string[],
+  scheme?: Scheme,
+  headers: Record<string, string> = {},
+): Response {
+  const wanted = scopes ?? (error === "insufficient_scope" || error === "invalid_request" ? undefined : auth.requiredScopes);
   return refuseRequest({ reason: "bearer-refused", error, description }, null, {
-    "WWW-Authenticate": challenge(auth, error, description, wanted),
+    "WWW-Authenticate": challenges(auth, scheme ?? firstScheme(auth), error, description, wanted),
+    ...headers,
   });
 }

@@ -42,6 +42,19 @@ export class TokenError extends Error {
   }
 }
 
+/** A proof's verdict; `nonce`: refuse with `use_dpop_nonce` and send this fresh `DPoP-Nonce` (RFC 9449 §9). */
+export type DpopProofResult = { ok: true; jkt: string } | { ok: false; description: string; nonce?: string };
+
+/** The resource server's DPoP check (`dpopVerifier()` from mcp-edge/oauth builds one). */
+export interface DpopCheck {
+  /** Checks the request's DPoP proof for `token`: the proof key's thumbprint, or why it is refused. */
+  check(request: Request, token: string, env: unknown): Promise<DpopProofResult>;
+  /** Accepted proof algorithms, named in the `DPoP` challenge (`algs`). */
+  readonly algorithms: readonly string[];
+  /** Plain Bearer tokens are refused. */
+  readonly required: boolean;
+}
+
 export interface AuthOptions {
   /** The canonical URI of this MCP server (RFC 8707 / RFC 9728 `resource`), e.g. "https://mcp.example.com/mcp". */
   resource: string;
@@ -62,6 +75,11 @@ export interface AuthOptions {
   resourceName?: string;
   /** `resource_documentation` of the metadata document. */
   resourceDocumentation?: string;
+  /**
+   * DPoP (RFC 9449, SEP-1932): `dpopVerifier({...})`. Tokens bound to a key (`cnf.jkt`) are then
+   * accepted only with `Authorization: DPoP` and a valid proof on every request.
+   */
+  dpop?: DpopCheck;
 }
 
 export interface ResolvedAuth {
@@ -76,6 +94,7 @@ export interface ResolvedAuth {
   metadataPaths: readonly string[];
   /** The document, serialised once. */
   metadataBody: string;
+  dpop?: DpopCheck;
 }
 
 function checkScopeList(name: string, scopes: unknown): string[] {
@@ -116,6 +135,12 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
   if (published.length > 0) metadata.scopes_supported = published;
   if (o.resourceName !== undefined) metadata.resource_name = o.resourceName;
   if (o.resourceDocumentation !== undefined) metadata.resource_documentation = o.resourceDocumentation;
+  if (o.dpop !== undefined) {
+    if (typeof o.dpop?.check !== "function") throw new TypeError("mcp-edge option auth.dpop must be dpopVerifier(...)");
+    // RFC 9449 §5.1 / RFC 9728 §2: the proof algorithms this resource accepts, and whether it accepts nothing else.
+    metadata.dpop_signing_alg_values_supported = [...o.dpop.algorithms];
+    if (o.dpop.required) metadata.dpop_bound_access_tokens_required = true;
+  }
   const suffixed = metadataPathFor(resource);
   return {
     resource,
@@ -126,6 +151,7 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
     metadataUrl: metadataUrlFor(resource),
     metadataPaths: suffixed === BARE_METADATA_PATH ? [BARE_METADATA_PATH] : [suffixed, BARE_METADATA_PATH],
     metadataBody: JSON.stringify(metadata),
+    ...(o.dpop ? { dpop: o.dpop } : {}),
   };
 }
 

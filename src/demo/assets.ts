@@ -17,3 +17,9 @@ export const WAV_EMPTY_BASE64 = "UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABA
 
 /** Tool annotations of the fixtures that only read. */
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** The demo's icon (SEP-973): a scalable SVG carried as a base64 data: URI, so it needs no host. */
+const DEMO_ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#f38020"/>' +
+  '<path d="M14 46 32 14l18 32z" fill="#fff"/></svg>';
+export const DEMO_ICONS = [{ src: `data:image/svg+xml;base64,${btoa(DEMO_ICON_SVG)}`, mimeType: "image/svg+xml", sizes: ["any"] }];

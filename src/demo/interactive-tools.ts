@@ -4,7 +4,15 @@
  * fixtures keep the exact names and texts the suite checks.
  */
 import { z } from "zod";
-import { text, type EdgeEnv, type ElicitResult, type ServerDefinition } from "../index";
+import {
+  text,
+  toolError,
+  type CreateMessageWithToolsParams,
+  type EdgeEnv,
+  type ElicitResult,
+  type ServerDefinition,
+  type ToolUseContent,
+} from "../index";
 import { READ_ONLY } from "./assets";
 
 /** Plain sleep for the fixtures' small pauses. */
@@ -31,6 +39,16 @@ function describeElicitation(result: ElicitResult): string {
   const content = "content" in result ? JSON.stringify(result.content) : "null";
   return `action=${result.action}, content=${content}`;
 }
+
+/** The one tool ask_with_tools offers the client's model, and its fixed answers. */
+const CAPITALS: Record<string, string> = { france: "Paris", japan: "Tokyo", kenya: "Nairobi", peru: "Lima" };
+const CAPITAL_TOOL = {
+  name: "capital_of",
+  description: "The capital city of a country",
+  inputSchema: { type: "object", properties: { country: { type: "string" } }, required: ["country"] },
+};
+/** Sampling rounds before the model must answer without tools. */
+const TOOL_ROUNDS = 3;
 
 export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
   server
@@ -85,6 +103,45 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
     )
 
     .interactiveTool(
+      "ask_with_tools",
+      {
+        description:
+          "Asks the client's model a question it may answer by calling a capital_of tool this server runs (sampling with tools, SEP-1577); needs the client's sampling.tools capability.",
+        input: z.object({ question: z.string().max(2000).describe("The question for the model") }),
+        annotations: { readOnlyHint: true, openWorldHint: true },
+      },
+      async ({ question }, ctx) => {
+        const messages: CreateMessageWithToolsParams["messages"] = [{ role: "user", content: { type: "text", text: question } }];
+        for (let round = 0; round < TOOL_ROUNDS; round++) {
+          // The last round forbids tools, so the loop ends with an answer (client/sampling.mdx "Tool Use").
+          const toolChoice = { mode: round === TOOL_ROUNDS - 1 ? ("none" as const) : ("auto" as const) };
+          const answer = await ctx.sample({ messages, maxTokens: 200, tools: [CAPITAL_TOOL], toolChoice }, { key: `round_${round}` });
+          const uses = answer.content.filter((block): block is ToolUseContent => block.type === "tool_use");
+          if (uses.length === 0) {
+            const said = answer.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+            return { content: [text(said || "[the model answered without text]")] };
+          }
+          messages.push(
+            { role: "assistant", content: answer.content },
+            {
+              role: "user",
+              content: uses.map((use) => {
+                const capital = CAPITALS[String(use.input.country ?? "").toLowerCase()];
+                return {
+                  type: "tool_result" as const,
+                  toolUseId: use.id,
+                  content: [text(capital ?? "unknown country")],
+                  isError: !capital,
+                };
+              }),
+            },
+          );
+        }
+        return toolError("The model kept asking for tools");
+      },
+    )
+
+    .interactiveTool(
       "test_elicitation",
       {
         description:
@@ -102,6 +159,21 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
           required: ["username", "email"],
         });
         return { content: [text(`User response: ${describeElicitation(result)}`)] };
+      },
+    )
+
+    .interactiveTool(
+      "connect_account",
+      {
+        description:
+          "Sends the user to a page outside the client (URL mode elicitation) to connect an account; needs the client's elicitation.url capability.",
+        annotations: { readOnlyHint: true, openWorldHint: true },
+      },
+      async (_args, ctx) => {
+        const answer = await ctx.elicitUrl("Connect your example.com account", "https://example.com/connect?from=mcp-edge-demo", {
+          key: "connect",
+        });
+        return { content: [text(`User ${answer.action === "accept" ? "agreed to open" : `answered ${answer.action} to`} the page`)] };
       },
     )
 

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv } from "../index";
-import { PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
+import { DEMO_ICONS, PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
 import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";
 import { addModernFixtures } from "./modern-fixtures";
@@ -17,6 +17,8 @@ import { addExtensionDemos } from "./extensions";
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
   version: "0.1.0",
+  description: "The mcp-edge demo: conformance fixtures and a few small tools, served from Cloudflare Workers.",
+  icons: DEMO_ICONS,
   instructions:
     "Demo and conformance fixture server for mcp-edge. The test_* tools, resources and prompts return fixed " +
     "content for protocol tests; echo and add are plain utilities; stream_progress, slow_countdown and ask_roots " +
@@ -104,6 +106,7 @@ demoServer
     "echo",
     {
       description: "Echoes the given text back unchanged.",
+      icons: DEMO_ICONS,
       input: z.object({ text: z.string().describe("The text to echo") }),
       annotations: { ...READ_ONLY, idempotentHint: true },
     },
@@ -138,6 +141,32 @@ demoServer
     ({ a, b }) => {
       const sum = a + b;
       return { content: [text(`${a} + ${b} = ${sum}`)], structuredContent: { sum } };
+    },
+  )
+
+  // SEP-2106: structured output of any JSON type. 2025-era clients get these wrapped as { result }.
+  .tool(
+    "split_words",
+    {
+      description: "Splits text into words; the structured result is an array (its JSON text is added for clients that read only text).",
+      input: z.object({ text: z.string().max(10_000).describe("The text to split") }),
+      output: z.array(z.string()),
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    ({ text: value }) => ({ content: [], structuredContent: value.split(/\s+/).filter((word) => word.length > 0) }),
+  )
+
+  .tool(
+    "count_words",
+    {
+      description: "Counts the words in a text; the structured result is a bare integer.",
+      input: z.object({ text: z.string().max(10_000).describe("The text to count") }),
+      output: z.number().int(),
+      annotations: { ...READ_ONLY, idempotentHint: true },
+    },
+    ({ text: value }) => {
+      const count = value.split(/\s+/).filter((word) => word.length > 0).length;
+      return { content: [text(`${count} words`)], structuredContent: count };
     },
   );
 

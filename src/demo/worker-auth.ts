@@ -1,8 +1,9 @@
 /**
  * The demo protected by the built-in authorization server (`npm run dev:auth`, wrangler.auth.toml;
  * it imports only what a user imports: `mcp-edge` and `mcp-edge/oauth`):
- * one Worker that is both the OAuth 2.1 authorization server (metadata, dynamic registration,
- * token endpoint; KV binding OAUTH_KV) with a demo consent page that approves a fixed demo
+ * one Worker that is both the OAuth 2.1 authorization server (metadata, Client ID Metadata
+ * Documents and dynamic registration, token endpoint; KV binding OAUTH_KV; the
+ * global_fetch_strictly_public flag for the documents' fetches) with a demo consent page that approves a fixed demo
  * user, and the demo MCP server at /mcp as a resource server accepting only its tokens.
  * MCP_PUBLIC_URL (default http://127.0.0.1:8787) is the origin clients reach it at: the issuer,
  * and with /mcp the canonical resource URI tokens are bound to.

@@ -1,9 +1,9 @@
 /**
  * A POST the session object must serve, forwarded with its body: the client's headers, the
- * verified principal and the request's `cf` in internal headers (durable-objects/protocol.ts),
+ * verified principal and the request's `cf` in internal headers (durable-objects/session/contract.ts),
  * and with tracing on, the Worker's own span for the hop, which the object's span continues.
  */
-import { forwardHeaders } from "../../durable-objects/protocol";
+import { forwardHeaders } from "../../durable-objects/session/contract";
 import type { Principal } from "../auth/principal";
 import type { RequestMessage } from "../jsonrpc/messages";
 import { tracingOf } from "../mcp/tracing";

@@ -15,7 +15,7 @@ import {
   HEADER_PRINCIPAL,
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
-} from "../../durable-objects/protocol";
+} from "../../durable-objects/session/contract";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";

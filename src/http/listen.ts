@@ -63,7 +63,7 @@ export async function serveListen<Env extends EdgeEnv>(
   const open: ListenOpen = {
     id: message.id,
     filter: checked.filter,
-    serverInfo: { ...rt.server.info },
+    serverInfo: { ...rt.server.identity },
     keepAliveMs: rt.options.listen.keepAliveMs,
     maxStreams: rt.options.listen.maxStreams,
   };

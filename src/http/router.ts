@@ -22,19 +22,29 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
-import { forwardRequest } from "../../durable-objects/protocol";
+import { forwardRequest } from "../../durable-objects/session/contract";
+import { createDiscovery } from "./discovery";
 
 const ALLOW_HEADERS = [
   "Content-Type",
   "Accept",
   "Authorization",
+  // RFC 9449: the proof a DPoP-bound token travels with.
+  "DPoP",
   HEADER_SESSION_ID,
   HEADER_PROTOCOL_VERSION,
   HEADER_LAST_EVENT_ID,
   HEADER_MCP_METHOD,
   HEADER_MCP_NAME,
 ].join(", ");
-const EXPOSE_HEADERS = [HEADER_SESSION_ID, HEADER_PROTOCOL_VERSION, "WWW-Authenticate", HEADER_MCP_METHOD, HEADER_MCP_NAME].join(", ");
+const EXPOSE_HEADERS = [
+  HEADER_SESSION_ID,
+  HEADER_PROTOCOL_VERSION,
+  "WWW-Authenticate",
+  "DPoP-Nonce",
+  HEADER_MCP_METHOD,
+  HEADER_MCP_NAME,
+].join(", ");
 
 /**
  * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
@@ -163,6 +173,7 @@ function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<strin
 export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHandler<Env> {
   const policyFor = policySource(rt);
   const paths = ownedPaths(rt);
+  const discovery = createDiscovery(rt, rt.options.discovery);
   // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
@@ -223,7 +234,14 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
 
   return async (request, env, ctx, fallthrough) => {
     const pathname = new URL(request.url).pathname;
-    if (fallthrough && !paths.all.has(pathname)) return undefined;
+    const discovered = discovery?.paths.has(pathname) === true;
+    if (fallthrough && !paths.all.has(pathname) && !discovered) return undefined;
+    // Discovery documents are public metadata for any page (the Server Card extension's CORS requirements):
+    // the Host check still applies, the Origin check does not.
+    if (discovery && discovered) {
+      const host = checkHostAndOrigin(request, { ...policyFor(env), allowedOrigins: ["*"] });
+      return host instanceof Response ? host : discovery.serve(request, pathname);
+    }
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, policyFor(env));
     if (checked instanceof Response) return checked;

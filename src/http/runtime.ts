@@ -1,5 +1,5 @@
 /** What every Worker-side module of one mounted MCP server shares. */
-import type { SessionObjectRpc } from "../../durable-objects/protocol";
+import type { SessionObjectRpc } from "../../durable-objects/session/contract";
 import type { EdgeEnv } from "../env";
 import type { McpServer } from "../mcp/server";
 import type { ResolvedOptions } from "../options";

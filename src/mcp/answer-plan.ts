@@ -1,5 +1,5 @@
 /**
- * How one POST's exchange is answered, decided once for both lanes (the Worker's post.ts and the
+ * How one POST's exchange is answered, decided once for both lanes (the Worker's lane-2025.ts and the
  * session object's inflight.ts): refused (a batch the version does not allow), 202, JSON, or an
  * SSE stream. Each lane keeps only its transport: what a JSON answer or a stream is made of.
  */

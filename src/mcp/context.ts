@@ -18,6 +18,8 @@ import {
   type ClientCapabilities,
   type CreateMessageParams,
   type CreateMessageResult,
+  type CreateMessageWithToolsParams,
+  type CreateMessageWithToolsResult,
   type ElicitResult,
   type Implementation,
   type LoggingLevel,
@@ -76,7 +78,10 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
   /**
    * Asks the client's model for a completion (`sampling/createMessage`). On 2026-07-28 every ask
    * is a multi round-trip request (MRTR): `key` names it in `inputRequests` (default: its call order).
+   * With `tools` (SEP-1577) the answer is a list of blocks that may hold `tool_use`; refused unless
+   * the client declared `sampling.tools` (2026: on this request), so check `clientCapabilities` to fall back.
    */
+  sample(params: CreateMessageWithToolsParams, options?: AskOptions): Promise<CreateMessageWithToolsResult>;
   sample(params: SamplingRequest, options?: AskOptions): Promise<CreateMessageResult>;
   /**
    * Asks the user to fill a form (`elicitation/create`). The schema is a zod object (or shape,
@@ -86,7 +91,8 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
   elicit<const S extends SchemaInput>(message: string, requestedSchema: S, options?: AskOptions): Promise<ElicitResult<ElicitContent<S>>>;
   /**
    * Sends the user to a URL for an interaction that must not pass through the client (URL
-   * mode elicitation, 2025-11-25): "accept" means the user agreed to open it, not that they finished.
+   * mode elicitation, 2025-11-25 and 2026-07-28): "accept" means the user agreed to open it, not
+   * that they finished. Refused unless the client declared `elicitation.url` (2026: on this request).
    */
   elicitUrl(message: string, url: string, options?: ElicitUrlOptions & AskOptions): Promise<UrlElicitResult>;
   /** The client's roots (`roots/list`). */
@@ -166,6 +172,42 @@ function toSingleBlock(answer: SampledMessage): CreateMessageResult {
   return { ...answer, content: only } as CreateMessageResult;
 }
 
+/**
+ * SEP-1577 (client/sampling.mdx): servers MUST NOT send a tool-enabled sampling request to a client
+ * that did not declare `sampling.tools` — on 2026-07-28 in this request's capabilities (-32021 naming it).
+ */
+function requireSamplingTools(ctx: HandlerContext<unknown>, channel: Channel): void {
+  const sampling = (channel.clientCapabilities ?? ctx.clientCapabilities)?.sampling;
+  const tools = typeof sampling === "object" && sampling !== null ? (sampling as Record<string, unknown>).tools : undefined;
+  if (typeof tools === "object" && tools !== null) return;
+  if (ctx.era === "2026") {
+    throw new RpcError(
+      MISSING_CLIENT_CAPABILITY,
+      'sampling/createMessage with tools needs the client capability "sampling.tools", which this request did not declare',
+      { requiredCapabilities: { sampling: { tools: {} } } },
+    );
+  }
+  throw new RpcError(
+    CAPABILITY_UNAVAILABLE,
+    'sampling/createMessage with tools is unavailable: the client did not declare "sampling.tools"',
+  );
+}
+
+function checkSamplingTools(params: Record<string, unknown>): void {
+  const tools = params.tools;
+  if (!Array.isArray(tools) || tools.length === 0) throw new TypeError("ctx.sample: tools must be a non-empty array");
+  for (const tool of tools) {
+    if (
+      typeof tool !== "object" ||
+      tool === null ||
+      typeof tool.name !== "string" ||
+      typeof tool.inputSchema !== "object" ||
+      tool.inputSchema === null
+    )
+      throw new TypeError("ctx.sample: every tool needs a string name and an inputSchema object");
+  }
+}
+
 /** Builds an interactive context over a lane's channel. */
 export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
   const progressToken = base.meta?.progressToken;
@@ -192,16 +234,21 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       if (logger !== undefined) params.logger = logger;
       await channel.notify("notifications/message", params);
     },
-    async sample(params, options) {
+    sample: (async (params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions) => {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
-      return toSingleBlock(
-        checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key)),
-      );
-    },
+      const withTools = params.tools !== undefined || params.toolChoice !== undefined;
+      if (withTools) {
+        checkSamplingTools(params);
+        requireSamplingTools(base, channel);
+      }
+      const answer = checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key));
+      if (!withTools) return toSingleBlock(answer);
+      return { ...answer, content: Array.isArray(answer.content) ? answer.content : [answer.content] } as CreateMessageWithToolsResult;
+    }) as InteractiveContext<Env>["sample"],
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(base.session?.clientCapabilities ?? {}, "form");
+      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "form", base.era);
       const result = checkElicitResult(
         await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
       );
@@ -209,7 +256,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     },
     async elicitUrl(message, url, options = {}) {
       const { key, ...urlOptions } = options;
-      const params = urlElicitationParams(message, url, urlOptions);
+      const params = urlElicitationParams(message, url, urlOptions, base.era);
       if (base.protocolVersion < "2025-11-25") {
         throw new RpcError(
           CAPABILITY_UNAVAILABLE,
@@ -217,7 +264,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
         );
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(base.session?.clientCapabilities ?? {}, "url");
+      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "url", base.era);
       const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
       return { action };
     },

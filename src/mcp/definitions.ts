@@ -10,6 +10,7 @@ import type { CacheHint, ResolvedCacheHint } from "./caching";
 import type { ExtensionSettings } from "./extensions";
 import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "./task-tools";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
+import type { Icon } from "./icons";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -17,6 +18,12 @@ export interface ServerConfig {
   name: string;
   version: string;
   title?: string;
+  /** What this server does, for people choosing it (server info, Server Card). */
+  description?: string;
+  /** Icons a client may show for this server (SEP-973), in initialize, server/discover and the Server Card. */
+  icons?: Icon[];
+  /** The server's website (SEP-973 `websiteUrl`), an absolute http(s) URL. */
+  websiteUrl?: string;
   /** Sent in the initialize result: how a model should use this server. */
   instructions?: string;
   /** Items per page on every list method (default 100). */
@@ -41,9 +48,14 @@ export type EnabledPredicate<Env> = (ctx: HandlerContext<Env>) => Awaitable<bool
 export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaInput | undefined, Env = unknown> {
   title?: string;
   description: string;
+  /** Icons a client may show beside the tool (SEP-973). */
+  icons?: Icon[];
   /** JSON Schema 2020-12 (kept verbatim in tools/list) or a Standard Schema such as zod. */
   input?: I;
-  /** Declares `outputSchema`; results must then carry matching `structuredContent`. */
+  /**
+   * Declares `outputSchema` (any JSON Schema: an object, an array, a primitive; SEP-2106); results
+   * must then carry matching `structuredContent`. A non-object one reaches 2025-era clients wrapped as `{ result }`.
+   */
   output?: O;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
@@ -93,6 +105,10 @@ export interface ToolDefinition<Env> {
   interactive: boolean;
   /** The tools/list entry, computed once. */
   listing: Record<string, unknown>;
+  /** The entry 2025-era clients get: `listing`, or a copy whose non-object outputSchema is wrapped as `{ result }`. */
+  legacyListing: Record<string, unknown>;
+  /** Whether the output schema is wrapped toward 2025-era clients (their structuredContent is then `{ result }`). */
+  outputWrapped: boolean;
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: (args: unknown, ctx: InteractiveContext<Env>) => Awaitable<CallToolResult>;
@@ -116,6 +132,8 @@ export interface ResourceConfig<Env> {
   description?: string;
   mimeType?: string;
   size?: number;
+  /** Icons a client may show beside the resource or template (SEP-973). */
+  icons?: Icon[];
   annotations?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
   /** Completions for template variables (templates only). */
@@ -123,6 +141,42 @@ export interface ResourceConfig<Env> {
   enabled?: EnabledPredicate<Env>;
   /** 2026-07-28 caching hint for lists and `resources/read` of this resource. */
   cache?: CacheHint;
+}
+
+/** A resource a template's `list` names (a `resources/list` entry); `uri` must match the template. */
+export interface ListedResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  /** Defaults to the template's mimeType. */
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a template's `list` gets: the request's context, its own cursor from the page before, and the page size. */
+export interface TemplateListContext<Env> extends HandlerContext<Env> {
+  /** The `nextCursor` this callback returned for the previous page; undefined for its first page. */
+  cursor: string | undefined;
+  /** How many entries the current page still has room for (a hint: a longer page is served whole). */
+  pageSize: number;
+}
+
+/** A page of a template's resources: `nextCursor` (opaque, at most 1024 characters) when it has more. */
+export interface TemplateListPage {
+  resources: ListedResource[];
+  nextCursor?: string;
+}
+
+export interface ResourceTemplateConfig<Env> extends ResourceConfig<Env> {
+  /**
+   * The resources this template currently names, listed in `resources/list` after the static
+   * resources: all of them (an array, paginated by mcp-edge) or one page at a time (`nextCursor`).
+   */
+  list?: (ctx: TemplateListContext<Env>) => Awaitable<ListedResource[] | TemplateListPage>;
 }
 
 /** What a read handler returns: one or more contents; `blob` may be bytes (sent as base64). */
@@ -150,6 +204,8 @@ export interface ResourceTemplateDefinition<Env> {
   enabled: EnabledPredicate<Env> | undefined;
   cache: ResolvedCacheHint;
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
+  /** Feeds `resources/list` with the resources the template names. */
+  list: ResourceTemplateConfig<Env>["list"];
 }
 
 export interface PromptArgument<Env> {
@@ -163,6 +219,8 @@ export interface PromptArgument<Env> {
 export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   title?: string;
   description: string;
+  /** Icons a client may show beside the prompt (SEP-973). */
+  icons?: Icon[];
   arguments?: A;
   _meta?: Record<string, unknown>;
   enabled?: EnabledPredicate<Env>;

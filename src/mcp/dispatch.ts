@@ -19,7 +19,7 @@ import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
 import { bindSpan, tracingOf, type OperationSpan, type Tracing } from "./tracing";
 
-export { dispatchContext, type DispatchContext, type MethodHandler, type SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type LaneContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),

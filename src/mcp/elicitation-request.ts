@@ -1,16 +1,20 @@
 /**
  * What `ctx.elicit` and `ctx.elicitUrl` send and accept: a form schema given as zod (or any
  * Standard Schema) or as JSON Schema becomes the spec's `requestedSchema`, the accepted answer
- * is checked against it, and the URL mode (2025-11-25) request is built with its id.
+ * is checked against it, and the URL mode request is built in its era's shape (2025-11-25 with an
+ * `elicitationId`, 2026-07-28 without).
  */
-import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
 import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "./schema";
 import type { ClientCapabilities } from "./types";
 
 export interface ElicitUrlOptions {
-  /** Identifies this interaction (2025-11-25 `elicitationId`); a random UUID by default. */
+  /**
+   * Identifies this interaction on 2025-11-25 sessions (`elicitationId`); a random UUID by default.
+   * 2026-07-28 has no such field (the retried request's `requestState` ties the answer to the ask).
+   */
   elicitationId?: string;
 }
 
@@ -25,11 +29,8 @@ export function toFormRequest(schema: SchemaInput): FormRequest {
   const standard = isStandard(schema) || (typeof schema === "object" && schema !== null && Object.values(schema).some(isStandard));
   const compiled = standard ? compileSchema(schema, "input", "elicitation schema") : undefined;
   const json = compiled ? { ...compiled.json } : (schema as Record<string, unknown>);
-  // A generated schema names its dialect and forbids extra keys: neither is part of the spec's flat subset.
-  if (compiled) {
-    delete json.$schema;
-    delete json.additionalProperties;
-  }
+  // A generated schema forbids extra keys, which is not part of the spec's flat subset (compileSchema drops its `$schema`).
+  if (compiled) delete json.additionalProperties;
   const problem = checkElicitationSchema(json);
   if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
   return { requestedSchema: json, schema: compiled };
@@ -46,23 +47,30 @@ export async function checkFormAnswer<T>(schema: CompiledSchema | undefined, con
 
 /**
  * Whether the client declared this elicitation mode: an empty `elicitation` object means form
- * only (2025-11-25 "Elicitation" > Capabilities).
+ * only (2025-11-25 and 2026-07-28 "Elicitation" > Capabilities). `capabilities` are the session's
+ * on 2025 and the request's own on 2026-07-28, where an undeclared mode is -32021 naming it.
  */
-export function requireElicitationMode(capabilities: ClientCapabilities, mode: "form" | "url"): void {
-  const declared = capabilities.elicitation as Record<string, unknown> | undefined | null;
+export function requireElicitationMode(capabilities: ClientCapabilities | undefined, mode: "form" | "url", era: "2025" | "2026"): void {
+  const declared = capabilities?.elicitation as Record<string, unknown> | undefined | null;
   if (declared === undefined || declared === null) return; // the caller's capability check names this case
   const modes = Object.keys(declared).filter((key) => key === "form" || key === "url");
   const supported = modes.length === 0 ? mode === "form" : modes.includes(mode);
-  if (!supported) {
+  if (supported) return;
+  if (era === "2026") {
     throw new RpcError(
-      CAPABILITY_UNAVAILABLE,
-      `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`,
+      MISSING_CLIENT_CAPABILITY,
+      `elicitation/create in ${mode} mode needs the client capability "elicitation.${mode}", which this request did not declare`,
+      { requiredCapabilities: { elicitation: { [mode]: {} } } },
     );
   }
+  throw new RpcError(
+    CAPABILITY_UNAVAILABLE,
+    `elicitation/create is unavailable: the client did not declare the "${mode}" elicitation mode`,
+  );
 }
 
-/** The params of a URL mode request; the URL must be absolute http(s). */
-export function urlElicitationParams(message: string, url: string, options: ElicitUrlOptions): Params {
+/** The params of a URL mode request in its era's shape; the URL must be absolute http(s). */
+export function urlElicitationParams(message: string, url: string, options: ElicitUrlOptions, era: "2025" | "2026"): Params {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -71,5 +79,7 @@ export function urlElicitationParams(message: string, url: string, options: Elic
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
     throw new RpcError(INVALID_PARAMS, "elicitUrl: the URL must be http or https");
+  // 2026-07-28 ElicitRequestURLParams is exactly { mode, message, url }.
+  if (era === "2026") return { mode: "url", message, url: parsed.href };
   return { mode: "url", message, url: parsed.href, elicitationId: options.elicitationId ?? crypto.randomUUID() };
 }

@@ -9,10 +9,13 @@ import { combineHints, NO_CACHE, type ResolvedCacheHint } from "./caching";
 import { META_SERVER_INFO } from "./envelope";
 import type { McpServer } from "./server";
 
-/** Adds `_meta["io.modelcontextprotocol/serverInfo"]` to a 2026 result, keeping any `_meta` it has. */
-export function withServerInfo<Env>(result: Params, server: McpServer<Env>): Params {
+/**
+ * Adds `_meta["io.modelcontextprotocol/serverInfo"]` to a 2026 result, keeping any `_meta` it has:
+ * the full info (icons, website) on server/discover, name/version/title on every other result.
+ */
+export function withServerInfo<Env>(result: Params, server: McpServer<Env>, full = false): Params {
   const meta = typeof result._meta === "object" && result._meta !== null && !Array.isArray(result._meta) ? result._meta : {};
-  return { ...result, _meta: { ...meta, [META_SERVER_INFO]: server.info } };
+  return { ...result, _meta: { ...meta, [META_SERVER_INFO]: full ? server.info : server.identity } };
 }
 
 function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): ResolvedCacheHint | undefined {
@@ -23,7 +26,8 @@ function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): Resolved
     case "prompts/list":
       return combineHints(server.prompts.values(), NO_CACHE);
     case "resources/list":
-      return combineHints(server.resources.values(), NO_CACHE);
+      // Templates with a `list` feed this list too: the least cacheable of all its sources.
+      return combineHints([...server.resources.values(), ...server.templates.filter((t) => t.list)], NO_CACHE);
     case "resources/templates/list":
       return combineHints(server.templates, NO_CACHE);
     case "resources/read": {
@@ -43,7 +47,7 @@ function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): Resolved
 /** A complete 2026 result: `resultType: "complete"`, serverInfo, and the caching hint where the method has one. */
 export function finishModernResult<Env>(request: RequestMessage, result: Params, server: McpServer<Env>): Params {
   const hint = hintFor(request, server);
-  const finished = withServerInfo(result, server);
+  const finished = withServerInfo(result, server, request.method === "server/discover");
   // An extension's own result type (e.g. the Tasks extension's "task") stands (basic/index.mdx "ResultType").
   if (typeof finished.resultType !== "string") finished.resultType = "complete";
   if (hint && !("ttlMs" in result)) {

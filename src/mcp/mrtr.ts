@@ -1,13 +1,17 @@
 /**
+ * Multi round-trip requests, the whole protocol side (the 2026-07-28 lane only carries bytes).
  * One run of a handler on the 2026-07-28 lane under multi round-trip requests
  * (basic/patterns/mrtr.mdx; DESIGN.md "MRTR"). An ask whose key has an answer returns it at
  * once; an unanswered ask never settles and ends the run: after the current turn (so
  * `Promise.all` of several asks collects them all) `ended` resolves and the lane answers
  * `input_required` with every outstanding ask. Keys are the author's, or the ask's call order.
  */
-import { INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { isObject } from "../jsonrpc/parse";
+import { withServerInfo } from "./modern-result";
+import { digestArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
+import type { McpServer } from "./server";
 
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -73,5 +77,101 @@ export class MrtrRun {
     }
     // Never settles: the handler's run ends here and starts again from the top on the retry.
     return new Promise<Params>(() => undefined);
+  }
+}
+
+/** What a round needs from the lane: who asks (the state is bound to them), the secret and how long a state lives. */
+export interface RoundSettings {
+  /** The authenticated principal's subject, or "" without auth. */
+  subject: string;
+  /** The `MCP_STATE_SECRET` binding's value, as configured (checked here). */
+  secret: unknown;
+  ttlMs: number;
+}
+
+/**
+ * One request's multi round-trip round (mrtr.mdx): the answers it brings (a verified
+ * `requestState`'s, then its `inputResponses`), the run its handler's asks go to, and the answer
+ * the lane sends when the handler finished or stopped to ask. Every MRTR rule and error code of
+ * the 2026-07-28 lane is decided here; the lane only carries the bytes.
+ */
+export class MrtrRound {
+  /** Rejects asks from methods that may not answer `input_required`, else collects them. */
+  readonly run: MrtrRun;
+  private bound: Promise<StateBinding> | undefined;
+
+  private constructor(
+    private readonly message: RequestMessage,
+    private readonly settings: RoundSettings,
+    answers: Record<string, Params>,
+  ) {
+    this.run = new MrtrRun(answers);
+  }
+
+  /** The round of `message`; throws an RpcError (the request's answer) for a bad `requestState` or `inputResponses`. */
+  static async open(message: RequestMessage, settings: RoundSettings): Promise<MrtrRound> {
+    const round = new MrtrRound(message, settings, {});
+    if (!MRTR_METHODS.has(message.method)) return round;
+    const answers = await round.answersBrought();
+    return new MrtrRound(message, settings, answers);
+  }
+
+  /** An ask of the handler: collected (or answered) for an MRTR method, refused for any other. */
+  ask(method: string, params: Params, key: string | undefined): Promise<Params> {
+    // mrtr.mdx: only tools/call, prompts/get and resources/read may answer input_required.
+    if (!MRTR_METHODS.has(this.message.method))
+      return Promise.reject(new RpcError(INVALID_PARAMS, `${this.message.method} cannot ask the client for input`));
+    return this.run.request(method, params, key);
+  }
+
+  /** The handler's own response, with a client's malformed answer as this era's -32602 (not the 2025 era's -32007). */
+  finished(response: ResponseMessage): ResponseMessage {
+    if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
+    return errorMessage(response.id, {
+      code: INVALID_PARAMS,
+      message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
+    });
+  }
+
+  /** `input_required` with every outstanding ask and a freshly signed state carrying the answers used so far. */
+  async inputRequired<Env>(server: McpServer<Env>): Promise<ResponseMessage> {
+    const id = this.message.id;
+    const problem = secretProblem(this.settings.secret);
+    if (problem) {
+      console.error(`mcp-edge: a handler asked the client for input, but ${problem}`);
+      // The fix is the server operator's, but the first to meet this is the developer's own client.
+      return errorMessage(id, { code: INTERNAL_ERROR, message: `This server cannot ask the client for input: ${problem}` });
+    }
+    const requestState = await signState(this.settings.secret as string, await this.binding(), this.run.used, this.settings.ttlMs);
+    const inputRequests = Object.fromEntries([...this.run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
+    return resultMessage(id, withServerInfo({ resultType: "input_required", inputRequests, requestState }, server));
+  }
+
+  /** What a state is bound to: the principal, the method, the name and the arguments' digest (computed once, only when needed). */
+  private binding(): Promise<StateBinding> {
+    this.bound ??= (async () => {
+      const params = this.message.params ?? {};
+      const name = this.message.method === "resources/read" ? params.uri : params.name;
+      const argsDigest = await digestArguments(params.arguments);
+      return { subject: this.settings.subject, method: this.message.method, name: typeof name === "string" ? name : "", argsDigest };
+    })();
+    return this.bound;
+  }
+
+  /** The answers this request brings: those inside a verified `requestState`, then its `inputResponses`. */
+  private async answersBrought(): Promise<Record<string, Params>> {
+    const responses = readInputResponses(this.message.params) ?? {};
+    const state = this.message.params?.requestState;
+    if (state === undefined) return responses;
+    if (typeof state !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: requestState must be the string the server sent");
+    const problem = secretProblem(this.settings.secret);
+    if (problem) {
+      console.error(`mcp-edge: cannot verify a requestState: ${problem}`);
+      throw new RpcError(INTERNAL_ERROR, `This server cannot continue multi round-trip requests: ${problem}`);
+    }
+    const check = await verifyState(this.settings.secret as string, state, await this.binding());
+    if (!check.ok) throw new RpcError(INVALID_PARAMS, `Invalid params: ${check.problem}`);
+    // Answers of earlier rounds were verified; they win over a retry's attempt to change them.
+    return { ...responses, ...check.answers };
   }
 }

@@ -141,7 +141,10 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
     if (!std.jsonSchema) {
       throw new TypeError(`${what}: this ${std.vendor} schema cannot produce JSON Schema; use a newer version or pass JSON Schema`);
     }
-    const json = std.jsonSchema[side]({ target: "draft-2020-12" });
+    // The conversion's root `$schema` names 2020-12, the default dialect of MCP tool schemas, so
+    // dropping it changes nothing, and some clients (Genkit's) refuse every tool that carries one.
+    // A raw JSON Schema below keeps an author's `$schema` verbatim.
+    const json = withoutDialect(std.jsonSchema[side]({ target: "draft-2020-12" }));
     return {
       json,
       validate(value) {

@@ -19,6 +19,8 @@ import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps"
 import { resolveTaskOption } from "./task-tools";
 import type { ErrorHook, Middleware } from "./middleware";
 import type { GetPromptResult, Implementation } from "./types";
+import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
+import { hasObjectRoot, wrapOutputSchema } from "./structured-output";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -33,6 +35,7 @@ import type {
   ServerConfig,
   ToolArgs,
   ResourceDefinition,
+  ResourceTemplateConfig,
   ResourceTemplateDefinition,
   ToolConfig,
   ToolDefinition,
@@ -42,7 +45,10 @@ import type {
 export * from "./definitions";
 
 export class ServerDefinition<Env = unknown> {
+  /** The server's full info (initialize's serverInfo, server/discover, the Server Card): icons and website included. */
   readonly info: Implementation;
+  /** name, version and title only: what every other 2026 result carries in `_meta`, kept small. */
+  readonly identity: Implementation;
   readonly instructions: string | undefined;
   readonly pageSize: number;
   readonly listChanged: boolean;
@@ -63,9 +69,13 @@ export class ServerDefinition<Env = unknown> {
 
   constructor(config: ServerConfig) {
     if (!config.name || !config.version) throw new TypeError("defineServer: name and version are required");
-    this.info = config.title
-      ? { name: config.name, version: config.version, title: config.title }
-      : { name: config.name, version: config.version };
+    const info: Implementation = { name: config.name, version: config.version };
+    if (config.title !== undefined) info.title = config.title;
+    this.identity = { ...info };
+    if (config.description !== undefined) info.description = config.description;
+    if (config.icons !== undefined) info.icons = checkIcons(config.icons, "defineServer");
+    if (config.websiteUrl !== undefined) info.websiteUrl = checkWebsiteUrl(config.websiteUrl, "defineServer");
+    this.info = info;
     this.instructions = config.instructions;
     this.pageSize = config.pageSize ?? 100;
     this.listChanged = config.listChanged ?? false;
@@ -120,21 +130,37 @@ export class ServerDefinition<Env = unknown> {
     const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`);
     if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
     const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`) : undefined;
-    if (output && output.json.type !== "object") throw new TypeError(`tool "${name}": the output schema must have type "object"`);
     const task = resolveTaskOption(name, config.task);
     const listing = withoutUndefined({
       name,
       title: config.title,
       description: config.description,
+      icons: iconsOf(config.icons, `tool "${name}"`),
       inputSchema: input.json,
       outputSchema: output?.json,
       annotations: config.annotations,
       _meta: config.ui ? toolUiMeta(name, config.ui, config._meta) : config._meta,
     });
+    // SEP-2106: any output schema on 2026-07-28; the 2025 wire needs an object root.
+    const outputWrapped = output !== undefined && !hasObjectRoot(output.json);
+    const legacyListing = output && outputWrapped ? { ...listing, outputSchema: wrapOutputSchema(output.json) } : listing;
     const cache = resolveCacheHint(config.cache, `tool "${name}"`);
     const headerParams = headerParamsOf(input.json, `tool "${name}"`);
     if (task && !this.extensions.has(TASKS_EXTENSION)) this.extension(TASKS_EXTENSION);
-    this.tools.set(name, { name, interactive, listing, input, output, handler, enabled: config.enabled, cache, headerParams, task });
+    this.tools.set(name, {
+      name,
+      interactive,
+      listing,
+      legacyListing,
+      outputWrapped,
+      input,
+      output,
+      handler,
+      enabled: config.enabled,
+      cache,
+      headerParams,
+      task,
+    });
     return this;
   }
 
@@ -162,6 +188,7 @@ export class ServerDefinition<Env = unknown> {
       description: config.description,
       mimeType: config.mimeType,
       size: config.size,
+      icons: iconsOf(config.icons, `resource "${uri}"`),
       annotations: config.annotations,
       _meta: config._meta,
     });
@@ -176,9 +203,14 @@ export class ServerDefinition<Env = unknown> {
     return this;
   }
 
-  /** A family of resources named by an RFC 6570 template, e.g. `notes://{id}`. */
-  resourceTemplate(uriTemplate: string, config: ResourceConfig<Env>, read: ResourceTemplateDefinition<Env>["read"]): this {
+  /**
+   * A family of resources named by an RFC 6570 template, e.g. `notes://{id}`; with `list`, the
+   * resources it currently names also appear in `resources/list`.
+   */
+  resourceTemplate(uriTemplate: string, config: ResourceTemplateConfig<Env>, read: ResourceTemplateDefinition<Env>["read"]): this {
     if (!config.name) throw new TypeError(`resource template "${uriTemplate}": a name is required`);
+    if (config.list !== undefined && typeof config.list !== "function")
+      throw new TypeError(`resource template "${uriTemplate}": list must be a function`);
     const template = compileUriTemplate(uriTemplate);
     if (template.variables.length === 0) throw new TypeError(`resource template "${uriTemplate}" has no {variables}; use resource()`);
     for (const variable of Object.keys(config.complete ?? {})) {
@@ -191,6 +223,7 @@ export class ServerDefinition<Env = unknown> {
       title: config.title,
       description: config.description,
       mimeType: config.mimeType,
+      icons: iconsOf(config.icons, `resource template "${uriTemplate}"`),
       annotations: config.annotations,
       _meta: config._meta,
     });
@@ -203,6 +236,7 @@ export class ServerDefinition<Env = unknown> {
       enabled: config.enabled,
       cache,
       read,
+      list: config.list,
     });
     return this;
   }
@@ -241,6 +275,7 @@ export class ServerDefinition<Env = unknown> {
       name,
       title: config.title,
       description: config.description,
+      icons: iconsOf(config.icons, `prompt "${name}"`),
       arguments:
         args.length > 0
           ? args.map((a) => withoutUndefined({ name: a.name, title: a.title, description: a.description, required: a.required ?? false }))
@@ -298,6 +333,10 @@ export class ServerDefinition<Env = unknown> {
     if (extensions) caps.extensions = extensions;
     return caps;
   }
+}
+
+function iconsOf(icons: unknown, what: string): Icon[] | undefined {
+  return icons === undefined ? undefined : checkIcons(icons, what);
 }
 
 /** Whether a definition is enabled for this request (no predicate: always). */

@@ -12,6 +12,7 @@ import { ToolError, toolError } from "./content";
 import type { InteractiveContext } from "./context";
 import type { ToolDefinition } from "./definitions";
 import type { CallToolResult } from "./types";
+import { checkToolOutput } from "./structured-output";
 import { reportUnexpected, type ErrorListener } from "./unexpected";
 import { reportsInputErrorsAsToolErrors, type AnyVersion } from "./versions";
 
@@ -77,13 +78,5 @@ async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolRes
     const reference = reportUnexpected(`tool "${tool.name}"`, malformed, place.listener);
     throw new RpcError(INTERNAL_ERROR, "Internal error", { reference });
   }
-  if (tool.output && !result.isError) {
-    if (!isObject(result.structuredContent)) {
-      return { ...toolError(`Tool "${tool.name}" declares an outputSchema but returned no structuredContent`) };
-    }
-    const out = await tool.output.validate(result.structuredContent);
-    if (!out.ok)
-      return { ...toolError(`Tool "${tool.name}" returned structuredContent that does not match its outputSchema: ${out.message}`) };
-  }
-  return { ...result };
+  return checkToolOutput(tool.name, { ...result }, tool.output);
 }

@@ -3,6 +3,8 @@
  * to what handlers produce. Extra fields the spec allows pass through untouched.
  */
 
+import type { Icon } from "./icons";
+
 export type Annotations = { audience?: ("user" | "assistant")[]; priority?: number; lastModified?: string };
 type Meta = { _meta?: Record<string, unknown> };
 
@@ -29,7 +31,8 @@ export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceL
 
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  /** Any JSON value (SEP-2106); checked against the tool's outputSchema when it declares one. */
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }
@@ -56,6 +59,9 @@ export interface Implementation {
   name: string;
   version: string;
   title?: string;
+  description?: string;
+  icons?: Icon[];
+  websiteUrl?: string;
 }
 
 export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
@@ -88,6 +94,51 @@ export interface CreateMessageParams {
 export interface CreateMessageResult {
   role: Role;
   content: TextContent | ImageContent | AudioContent;
+  model: string;
+  stopReason?: string;
+  [key: string]: unknown;
+}
+
+/** The model asks to call one of the request's tools (sampling with tools, SEP-1577). */
+export type ToolUseContent = { type: "tool_use"; id: string; name: string; input: Record<string, unknown> } & Meta;
+/** The server's answer to a `tool_use`, sent back in the next sampling request's messages. */
+export type ToolResultContent = {
+  type: "tool_result";
+  toolUseId: string;
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+} & Meta;
+export type SamplingContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+
+/** A tool the client's model may call during one sampling request; it need not be one of the server's tools. */
+export interface SamplingTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A sampling/createMessage request with tools (SEP-1577): messages may carry tool_use and tool_result blocks. */
+export interface CreateMessageWithToolsParams {
+  messages: { role: Role; content: SamplingContentBlock | SamplingContentBlock[] }[];
+  maxTokens: number;
+  tools: SamplingTool[];
+  /** "auto" (default): the model decides; "required": it must call a tool; "none": it must not. */
+  toolChoice?: { mode?: "auto" | "required" | "none" };
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The answer to a request with tools: always a list of blocks; `stopReason: "toolUse"` when it holds tool_use blocks to run. */
+export interface CreateMessageWithToolsResult {
+  role: Role;
+  content: SamplingContentBlock[];
   model: string;
   stopReason?: string;
   [key: string]: unknown;

@@ -16,7 +16,7 @@ import { isWellFormedSessionId } from "../mcp/session-id";
 import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
 import type { EdgeEnv } from "../env";
 
-import type { InputResponses, TaskObjectRpc, TaskReply } from "./contract";
+import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 import { isObject } from "../jsonrpc/parse";
 

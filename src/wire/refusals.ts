@@ -41,7 +41,11 @@ export type Refusal =
   | { reason: "auth-unavailable" }
   /** The resource server's refusals (RFC 6750 §3); the caller adds the WWW-Authenticate challenge. */
   | { reason: "unauthenticated" }
-  | { reason: "bearer-refused"; error: "invalid_request" | "invalid_token" | "insufficient_scope"; description: string }
+  | {
+      reason: "bearer-refused";
+      error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce" | "insufficient_scope";
+      description: string;
+    }
   | { reason: "internal" }
   /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
   | { reason: "misconfigured"; message: string; data: Record<string, unknown> }
@@ -140,7 +144,11 @@ export function refusalRow(r: Refusal): RefusalRow {
       };
     case "bearer-refused": {
       const [status, title] =
-        r.error === "invalid_request" ? [400, "Bad Request"] : r.error === "invalid_token" ? [401, "Unauthorized"] : [403, "Forbidden"];
+        r.error === "invalid_request"
+          ? [400, "Bad Request"]
+          : r.error === "insufficient_scope"
+            ? [403, "Forbidden"]
+            : [401, "Unauthorized"];
       return { status, code: TRANSPORT_ERROR, message: `${title}: ${r.description}` };
     }
     case "internal":

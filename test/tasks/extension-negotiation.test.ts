@@ -11,6 +11,7 @@ import { defineServer } from "../../src/mcp/server";
 import { createMcpEdge } from "../../src/edge";
 import { decideTaskExecution, runAsTaskIfChosen, serveTaskMethod } from "../../src/tasks/lane";
 import { openSession, post } from "../helpers/mcp";
+import { modernPost } from "../helpers/modern";
 import { CAPS, edgeEnv, refusal, TASKS } from "./helpers";
 import { tasksServer } from "./entry";
 
@@ -130,15 +131,33 @@ describe("the 2025-era lane", () => {
     expect(await res.json()).toMatchObject({ id: 1, result: { isError: true, content: [{ text: "nope" }] } });
   });
 
-  it("refuses a task-only tool with -32021 naming the Tasks extension", async () => {
+  // 2025-11-25 "Tasks": a tool whose taskSupport is "required", called without a task, gets -32601;
+  // never the 2026-only -32021 or advice to declare an extension a 2025 client cannot declare.
+  it("answers a task-only tool with -32601 and no advice about extensions", async () => {
     const { sessionId, version } = await openSession("2025-11-25");
     const res = await post(
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "only_task", arguments: {} } },
       { sessionId, version },
     );
-    const body = (await res.json()) as { error: { code: number; data: unknown } };
-    expect(body.error.code).toBe(-32021);
-    expect(body.error.data).toEqual({ requiredCapabilities: { extensions: { [TASKS]: {} } } });
+    const body = (await res.json()) as { error: { code: number; message: string; data?: unknown } };
+    expect(body.error.code).toBe(-32601);
+    expect(body.error.data).toBeUndefined();
+    expect(body.error.message).not.toMatch(/extension|_meta|clientCapabilities/);
+  });
+
+  it("leaves task-only tools out of tools/list, keeping the tools that can also run synchronously", async () => {
+    const { sessionId, version } = await openSession("2025-11-25");
+    const res = await post({ jsonrpc: "2.0", id: 4, method: "tools/list" }, { sessionId, version });
+    const names = ((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["wait", "tool_error", "plain"]));
+    expect(names).not.toContain("only_task");
+    expect(names).not.toContain("approve");
+  });
+
+  it("still lists task-only tools on 2026-07-28, where a client can declare the extension", async () => {
+    const res = await modernPost("tools/list", {}, { capabilities: {} });
+    const names = ((await res.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["only_task", "approve", "plain"]));
   });
 
   it("has no tasks/* methods, and initialize does not advertise Tasks even to a client that declares it", async () => {

@@ -7,12 +7,12 @@ import { paginate } from "../pagination";
 import { enabledOnly, isEnabled } from "../server";
 import type { ReadResult, ResourceContentsInput } from "../server";
 import { toBase64 } from "../content";
+import { listResourcePage } from "../resource-listing";
 import type { ResourceContents } from "../types";
 
-export async function listResources<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  const all = (await enabledOnly(dc.server.resources.values(), hc)).map((r) => r.listing);
-  const { page, nextCursor } = paginate("resources", all, params, dc.server.pageSize);
-  return nextCursor ? { resources: page, nextCursor } : { resources: page };
+/** The static resources, then those the templates with a `list` callback name (resource-listing.ts). */
+export function listResources<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+  return listResourcePage(dc.server, params, hc);
 }
 
 export async function listResourceTemplates<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {

@@ -1,5 +1,5 @@
 /** tools/list and tools/call (2025-06-18 "Tools"). */
-import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
 import type { DispatchContext } from "../dispatch-context";
@@ -10,9 +10,20 @@ import { runTool } from "../tool-call";
 import { callOf } from "../middleware";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
 import { isObject } from "../../jsonrpc/parse";
+import { toLegacyResult } from "../structured-output";
+
+/**
+ * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
+ * so a 2025 client could never call it (it would see a tool that always fails).
+ */
+function offeredIn(era: HandlerContext<unknown>["era"], tool: { task: { support: string } | undefined }): boolean {
+  return era === "2026" || tool.task?.support !== "required";
+}
 
 export async function listTools<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  const all = (await enabledOnly(dc.server.tools.values(), hc)).map((t) => t.listing);
+  const offered = [...dc.server.tools.values()].filter((t) => offeredIn(hc.era, t));
+  // SEP-2106: a non-object outputSchema is listed wrapped as { result } on the 2025 wire.
+  const all = (await enabledOnly(offered, hc)).map((t) => (hc.era === "2026" ? t.listing : t.legacyListing));
   const { page, nextCursor } = paginate("tools", all, params, dc.server.pageSize);
   return nextCursor ? { tools: page, nextCursor } : { tools: page };
 }
@@ -39,7 +50,12 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
     if (task) return task;
   }
   // Reaching the synchronous path means no task was created: a task-only tool cannot answer here.
-  if (tool.task?.support === "required") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
+  // On 2026-07-28 the client can declare the extension (-32021 says how); a 2025-era client cannot,
+  // and 2025-11-25 "Tasks" answers a task-required tool called without a task with -32601.
+  if (tool.task?.support === "required") {
+    if (hc.era === "2026") throw missingExtensionError(TASKS_EXTENSION, `tool "${name}" runs only as a task`);
+    throw new RpcError(METHOD_NOT_FOUND, `Tool "${name}" runs only as a task, which this protocol version does not offer`);
+  }
 
   if (tool.interactive && !dc.channel) {
     // A routing mistake, not a client error: interactive tools always get a channel.
@@ -48,7 +64,11 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   const ctx = dc.channel ? createInteractiveContext(hc, dc.channel) : hc;
   const hook = dc.server.errorHook;
   const listener = hook ? { hook, call: callOf("tools/call", params, hc) } : undefined;
-  return {
-    ...(await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, { protocolVersion: dc.protocolVersion, era: hc.era, listener })),
-  };
+  const result = await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, {
+    protocolVersion: dc.protocolVersion,
+    era: hc.era,
+    listener,
+  });
+  // SEP-2106: the 2025 wire needs object structuredContent, so a non-object value goes as { result }.
+  return { ...(hc.era === "2026" ? result : toLegacyResult(result, tool.outputWrapped)) };
 }

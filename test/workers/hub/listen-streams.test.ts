@@ -118,7 +118,7 @@ describe("subscriptions/listen: graceful end and the limit", () => {
     expect((await stream.next())?.json).toEqual({
       jsonrpc: "2.0",
       id: "listen-1",
-      result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: "listen-1", "io.modelcontextprotocol/serverInfo": server.info } },
+      result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: "listen-1", "io.modelcontextprotocol/serverInfo": server.identity } },
     });
     expect(await stream.next()).toBeUndefined();
   });

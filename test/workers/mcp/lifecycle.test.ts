@@ -3,6 +3,7 @@
  * echoes a version it supports, else answers with its latest; capabilities follow what is
  * registered and whether sessions exist.
  */
+import { DEMO_ICONS } from "../../../src/demo/assets";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { INVALID_PARAMS } from "../../../src/jsonrpc/errors";
@@ -69,7 +70,12 @@ describe("the initialize result", () => {
 
   it("carries serverInfo and instructions", async () => {
     const result = await expectResult(await post(initialize("2025-06-18")), 0);
-    expect(result.serverInfo).toEqual({ name: "mcp-edge-demo", version: "0.1.0" });
+    expect(result.serverInfo).toEqual({
+      name: "mcp-edge-demo",
+      version: "0.1.0",
+      description: demoServer.info.description,
+      icons: DEMO_ICONS,
+    });
     expect(result.instructions).toBe(demoServer.instructions);
     expect(typeof result.instructions).toBe("string");
   });

@@ -6,6 +6,8 @@
  * stream (server/utilities/logging.mdx, basic/patterns/progress.mdx). Shapes are checked
  * against the spec's example messages (schema/examples), used as test vectors.
  */
+import { DEMO_ICONS } from "../../../src/demo/assets";
+import { demoServer } from "../../../src/demo/server";
 import { describe, expect, it } from "vitest";
 import discoverExample from "../../fixtures/spec-examples/DiscoverResult/server-capabilities-discovery.json";
 import { SseReader } from "../../helpers/sse";
@@ -22,7 +24,10 @@ describe("server/discover", () => {
     const result = await expectComplete(await modernPost("server/discover"));
     expect(keysOf(result)).toEqual(keysOf(discoverExample));
     expect(result.supportedVersions).toEqual(["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
-    expect(result._meta).toEqual({ "io.modelcontextprotocol/serverInfo": SERVER_INFO });
+    // The full info (SEP-973 icons, the description) on discover; other results carry SERVER_INFO only.
+    expect(result._meta).toEqual({
+      "io.modelcontextprotocol/serverInfo": { ...SERVER_INFO, description: demoServer.info.description, icons: DEMO_ICONS },
+    });
     expect({ ttlMs: result.ttlMs, cacheScope: result.cacheScope }).toEqual({ ttlMs: 0, cacheScope: "private" });
   });
 

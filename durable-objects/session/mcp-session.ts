@@ -1,22 +1,22 @@
 /**
  * McpSession: the Durable Object that is one MCP session. The class holds the constructor, the
- * RPC surface (durable-objects/protocol.ts) and the routing of forwarded requests; each role is
+ * RPC surface (durable-objects/session/contract.ts) and the routing of forwarded requests; each role is
  * a part behind a narrow host interface: session/core.ts (state, emit, activity, alarm time),
  * session/inflight.ts (POSTs and the handlers they run), session/replay.ts (GET and
  * Last-Event-ID), session/lifecycle.ts (restore, termination, expiry), legacy-transport.ts
  * (2024-11-05). Subscriptions and list_changed registrations live in the hub (durable-objects/hub/).
  */
 import { DurableObject } from "cloudflare:workers";
-import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../src/jsonrpc/errors";
-import { errorMessage, notification } from "../src/jsonrpc/messages";
-import type { SessionState } from "../src/mcp/context";
-import { toErrorObject, type SessionOps } from "../src/mcp/dispatch";
-import type { McpServer } from "../src/mcp/server";
-import type { ResolvedSessionOptions } from "../src/options";
-import type { ListKind, UpdateDelivery } from "./hub/contract";
-import { hubStub } from "../src/publish";
-import type { EdgeEnv } from "../src/env";
-import { initialize } from "../src/mcp/handlers/initialize";
+import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { errorMessage, notification } from "../../src/jsonrpc/messages";
+import type { SessionState } from "../../src/mcp/context";
+import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
+import type { McpServer } from "../../src/mcp/server";
+import type { ResolvedSessionOptions } from "../../src/options";
+import type { ListKind, UpdateDelivery } from "../hub/contract";
+import { hubStub } from "../../src/publish";
+import type { EdgeEnv } from "../../src/env";
+import { initialize } from "../../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
@@ -28,13 +28,13 @@ import {
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
   type SessionObjectRpc,
-} from "./protocol";
-import { refuse } from "../src/wire/refusals";
-import { requestInfo } from "../src/mcp/request-info";
-import { SessionCore } from "./session/core";
-import { InflightRequests } from "./session/inflight";
-import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./session/lifecycle";
-import { handleGet } from "./session/replay";
+} from "./contract";
+import { refuse } from "../../src/wire/refusals";
+import { requestInfo } from "../../src/mcp/request-info";
+import { SessionCore } from "./core";
+import { InflightRequests } from "./inflight";
+import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
+import { handleGet } from "./replay";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
   private readonly core: SessionCore;

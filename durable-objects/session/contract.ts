@@ -13,9 +13,9 @@
  * The round trips are the same (one call per forwarded request), so RPC would win nothing
  * but the principal header; it is slower, so fetch stays. Re-measure when workerd changes.
  */
-import type { Principal } from "../src/auth/principal";
-import type { SessionState } from "../src/mcp/context";
-import type { ListKind, UpdateDelivery } from "./hub/contract";
+import type { Principal } from "../../src/auth/principal";
+import type { SessionState } from "../../src/mcp/context";
+import type { ListKind, UpdateDelivery } from "../hub/contract";
 
 /** What the Worker (and other objects) may call on a session object over Workers RPC. */
 export interface SessionObjectRpc extends Rpc.DurableObjectBranded {

@@ -3,8 +3,8 @@
  * an abort signal. Ids carry a per-instance random prefix, so an answer that arrives after a
  * restart can never settle a newer request; an answer for an unknown id is ignored.
  */
-import { CLIENT_ERROR, LIMIT_EXCEEDED, REQUEST_CANCELLED, REQUEST_TIMEOUT, RpcError } from "../src/jsonrpc/errors";
-import type { Params, ResponseMessage } from "../src/jsonrpc/messages";
+import { CLIENT_ERROR, LIMIT_EXCEEDED, REQUEST_CANCELLED, REQUEST_TIMEOUT, RpcError } from "../../src/jsonrpc/errors";
+import type { Params, ResponseMessage } from "../../src/jsonrpc/messages";
 
 interface Waiter {
   resolve(result: Params): void;

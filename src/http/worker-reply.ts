@@ -1,13 +1,16 @@
 /**
- * The answer to one 2026-07-28 request (transports/streamable-http.mdx "Receiving Messages"):
- * JSON when the handler emits nothing before its result; an SSE stream scoped to the request
- * from its first notification on (progress, log), ending with the response. Closing that
- * stream is the client's cancellation ("Cancellation"): `onCancel` runs, nothing more is sent.
+ * The Worker's one streaming reply, for both eras: an SSE stream scoped to a POST's requests that
+ * carries their notifications and ends with their responses. On 2026-07-28 it opens lazily, at the
+ * handler's first notification (before that the answer is plain JSON; transports/streamable-http.mdx
+ * "Receiving Messages"); a 2025 stateless exchange opens it at once. One cancel rule: a client that
+ * closes the stream ends the work (`onCancel` runs, nothing more is sent) — on 2026-07-28 that is the
+ * spec's cancellation, and a stateless 2025 stream cannot be resumed, so nobody could read the rest.
+ * Keep-alive comments keep intermediaries from cutting a quiet stream.
  */
 import type { WireMessage } from "../jsonrpc/messages";
 import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../wire/sse";
 
-export class ModernReply {
+export class WorkerReply {
   /** Resolves when the first notification turned this reply into a stream. */
   readonly opened: Promise<void>;
   private markOpened!: () => void;
@@ -28,9 +31,16 @@ export class ModernReply {
     this.cancelHandlers.push(handler);
   }
 
-  /** Sends a notification related to the request, opening the stream on the first one. */
+  /** Sends a message related to the request (a notification, or one response of a batch), opening the stream on the first one. */
   notify(message: WireMessage): Promise<void> {
     if (!this.open) return Promise.resolve();
+    this.start();
+    this.enqueue(encodeSseEvent(JSON.stringify(message)));
+    return Promise.resolve();
+  }
+
+  /** Opens the stream now (a 2025 exchange the answer plan streams), if not yet open. */
+  start(): void {
     if (!this.controller) {
       // A source stream rather than a native pipe: its `cancel` is how a closed connection is seen
       // even while nothing is being written (a pipe's writer only fails on the next write).
@@ -43,8 +53,6 @@ export class ModernReply {
       this.keepAlive = setInterval(() => this.enqueue(KEEPALIVE_FRAME), this.keepAliveMs);
       this.markOpened();
     }
-    this.enqueue(encodeSseEvent(JSON.stringify(message)));
-    return Promise.resolve();
   }
 
   private enqueue(bytes: Uint8Array): void {
@@ -61,10 +69,10 @@ export class ModernReply {
     return sseResponse(this.readable ?? null, { "X-Accel-Buffering": "no", ...headers });
   }
 
-  /** Writes the final response and ends the stream (unless the client already closed it). */
-  finish(message: WireMessage): void {
+  /** Writes the final response (if any) and ends the stream (unless the client already closed it). */
+  finish(message?: WireMessage): void {
     if (!this.open || !this.controller) return;
-    this.enqueue(encodeSseEvent(JSON.stringify(message)));
+    if (message) this.enqueue(encodeSseEvent(JSON.stringify(message)));
     this.open = false;
     if (this.keepAlive !== undefined) clearInterval(this.keepAlive);
     try {

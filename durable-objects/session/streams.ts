@@ -9,7 +9,7 @@
  * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
  * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
  */
-import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../src/wire/sse";
+import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../../src/wire/sse";
 
 /** The most one coalesced write holds; a burst larger than this leaves in several writes. */
 const MAX_WRITE_BYTES = 256 * 1024;

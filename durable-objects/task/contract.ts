@@ -3,10 +3,10 @@
  * replies of the object's RPC methods (errors travel as data: RPC does not keep RpcError's class).
  * Both sides import this file; neither imports the other's code.
  */
-import type { Principal } from "../auth/principal";
-import type { ErrorObject } from "../jsonrpc/messages";
-import type { ProtocolVersion } from "../mcp/versions";
-import type { RequestInfo } from "../mcp/request-info";
+import type { Principal } from "../../src/auth/principal";
+import type { ErrorObject } from "../../src/jsonrpc/messages";
+import type { ProtocolVersion } from "../../src/mcp/versions";
+import type { RequestInfo } from "../../src/mcp/request-info";
 
 export interface CreateTaskInput {
   tool: string;

@@ -6,14 +6,14 @@
  *
  * Meta keys: legacy_stream (the stream number), legacy_subject (the principal that opened it).
  */
-import { INVALID_REQUEST } from "../src/jsonrpc/errors";
-import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../src/jsonrpc/messages";
-import { parseBody } from "../src/jsonrpc/parse";
-import type { Principal } from "../src/auth/principal";
-import { toExchange, type Exchange } from "../src/mcp/exchange";
-import { encodeSseNamedEvent } from "../src/wire/sse";
-import { accepted } from "../src/wire/json";
-import { refuse } from "../src/wire/refusals";
+import { INVALID_REQUEST } from "../../src/jsonrpc/errors";
+import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../../src/jsonrpc/messages";
+import { parseBody } from "../../src/jsonrpc/parse";
+import type { Principal } from "../../src/auth/principal";
+import { toExchange, type Exchange } from "../../src/mcp/exchange";
+import { encodeSseNamedEvent } from "../../src/wire/sse";
+import { accepted } from "../../src/wire/json";
+import { refuse } from "../../src/wire/refusals";
 import type { EventLog } from "./event-log";
 import type { LiveStreams } from "./streams";
 

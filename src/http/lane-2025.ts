@@ -1,0 +1,179 @@
+/**
+ * The 2025-era lane of POST /mcp in the Worker (2024-11-05 through 2025-11-25, the initialize
+ * era): answers `initialize` (creating the session object in session mode); forwards an exchange
+ * that needs the session to its object, body and all; or answers simple requests right here —
+ * after one `confirm` call to the session object in session mode. Stateless mode answers
+ * everything here, streaming (the Worker's one streaming reply) when the answer plan says so.
+ */
+import { checkScopes } from "../auth/authenticate";
+import type { Principal } from "../auth/principal";
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import type { ParsedBody } from "../jsonrpc/parse";
+
+/** A body that parsed (the front door refuses the rest). */
+type Parsed = Extract<ParsedBody, { ok: true }>;
+import { planAnswer } from "../mcp/answer-plan";
+import type { Channel, SessionInfo, SessionState } from "../mcp/context";
+import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
+import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
+import { initialize } from "../mcp/handlers/initialize";
+import { needsSession } from "../mcp/routing";
+import { limitRuns } from "../mcp/run-limits";
+import { sessionObjectId } from "../mcp/session-id";
+import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
+import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
+import { accepted, json } from "../wire/json";
+import { refuse } from "../wire/refusals";
+import { forwardPost } from "./forward";
+import { requestInfo } from "../mcp/request-info";
+import { rateLimited } from "./rate-limits";
+import { checkProtocolVersionHeader } from "./guards";
+import type { EdgeRuntime } from "./runtime";
+import { WorkerReply } from "./worker-reply";
+
+const STATELESS_REASON = "this server runs in stateless mode, so there is no session to carry the client's answer";
+
+/** Serves a POST the front door decided is a 2025-era one. `body`: its text, forwarded as is to the session object. */
+export async function serve2025<Env>(
+  request: Request,
+  parsed: Parsed,
+  body: string,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  sessions: boolean,
+  principal?: Principal,
+): Promise<Response> {
+  const badVersion = checkProtocolVersionHeader(request);
+  if (badVersion) return badVersion;
+  const exchange = toExchange(parsed);
+  // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
+  if (principal && rt.options.auth) {
+    const denied = checkScopes(exchange.requests, principal, rt.options.auth);
+    if (denied) return denied;
+  }
+  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal);
+  if (limited) return limited;
+
+  const init = exchange.requests.find((r) => r.method === "initialize");
+  if (init) {
+    // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
+    if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
+    return sessions ? initializeSession(init, env, rt, principal) : initializeStateless(init, rt);
+  }
+
+  if (!sessions) {
+    const header = request.headers.get(HEADER_PROTOCOL_VERSION);
+    const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
+    const dc = dispatchContext(rt.server, env, {
+      era: "2025",
+      sessions: false,
+      session: undefined,
+      protocolVersion: version,
+      principal,
+      request: requestInfo(request),
+    });
+    return answer(exchange, dc, rt);
+  }
+
+  const sessionId = request.headers.get(HEADER_SESSION_ID);
+  if (sessionId === null) {
+    return refuse({ reason: "session-id-required", afterInitialize: true });
+  }
+  const namespace = rt.sessionNamespace(env);
+  const id = sessionObjectId(namespace, sessionId);
+  if (!id) return sessionNotFound();
+  const stub = namespace.get(id);
+
+  if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
+    // The body travels as a body, never through a header (bodies over ~16 KB break headers).
+    // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
+    return forwardPost(rt.server, stub, request, body, principal, exchange.requests);
+  }
+  // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
+  // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
+  const state = (await stub.confirm(principal?.subject)) as SessionState | null;
+  if (state === null || state.subject !== principal?.subject) return sessionNotFound();
+  const session: SessionInfo = { ...state, id: sessionId };
+  const dc = dispatchContext(rt.server, env, {
+    era: "2025",
+    sessions: true,
+    session,
+    protocolVersion: state.protocolVersion,
+    principal,
+    request: requestInfo(request),
+  });
+  return answer(exchange, dc, rt);
+}
+
+function sessionNotFound(): Response {
+  return refuse({ reason: "session-not-found" });
+}
+
+/** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
+async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, rt: EdgeRuntime<Env>): Promise<Response> {
+  const plan = planAnswer(all, dc.protocolVersion, dc.server, (e) => limitRuns(e, { perRequest: rt.options.maxRunsPerRequest }));
+  if (plan.kind === "refuse") return refuse(plan.refusal);
+  if (plan.kind === "accepted") return accepted();
+  const { exchange } = plan;
+  if (plan.kind === "stream") return streamAnswer(exchange, dc, rt.options.session.keepAliveMs);
+  // A JSON answer has no stream the client could close, so its signal never aborts.
+  const signal = new AbortController().signal;
+  const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, signal)));
+  return json(replyBody(exchange, responses));
+}
+
+/** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */
+function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAliveMs: number): Response {
+  const reply = new WorkerReply(keepAliveMs);
+  const controller = new AbortController();
+  reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
+  const channel: Channel = {
+    notify: (method, params) => reply.notify(toWire(notification(method, params))),
+    request: () => Promise.reject(new Error(STATELESS_REASON)),
+    closeStream: () => undefined,
+    logLevel: () => undefined,
+    requestUnavailable: STATELESS_REASON,
+  };
+  reply.start();
+  const streamed = { ...dc, channel };
+  const work = (async () => {
+    for (const response of exchange.invalid) await reply.notify(toWire(response));
+    await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller.signal)))));
+    reply.finish();
+  })();
+  work.catch((error) => console.error("mcp-edge: stateless stream failed", error));
+  return reply.response();
+}
+
+function initializeStateless<Env>(init: RequestMessage, rt: EdgeRuntime<Env>): Response {
+  return json(toWire(runInitialize(init, rt, false).response));
+}
+
+function runInitialize<Env>(
+  init: RequestMessage,
+  rt: EdgeRuntime<Env>,
+  sessions: boolean,
+): { response: ResponseMessage; state?: SessionState } {
+  try {
+    const { result, state } = initialize(rt.server, init.params, sessions);
+    return { response: resultMessage(init.id, result), state };
+  } catch (error) {
+    return { response: errorMessage(init.id, toErrorObject(error, init)) };
+  }
+}
+
+async function initializeSession<Env>(
+  init: RequestMessage,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal: Principal | undefined,
+): Promise<Response> {
+  const { response, state } = runInitialize(init, rt, true);
+  if (!state) return json(toWire(response));
+  const namespace = rt.sessionNamespace(env);
+  const id = namespace.newUniqueId();
+  // Auth: the session is bound to the principal that created it.
+  await namespace.get(id).init(principal ? { ...state, subject: principal.subject } : state);
+  return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
+}

@@ -1,0 +1,164 @@
+/**
+ * The 2026-07-28 lane, entirely in the Worker (DESIGN.md "What the 2026 era gets"): one
+ * claimed request in, one answer out, no session and no object. Unknown and removed methods
+ * are 404 -32601; MRTR inputs (`requestState`, `inputResponses`) are verified before the
+ * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
+ * the answer into `input_required` with a freshly signed `requestState`.
+ */
+import type { RequestInfo } from "../mcp/request-info";
+import { TASKS_EXTENSION } from "../mcp/extensions";
+import { serveListen } from "./listen";
+import { checkScopes } from "../auth/authenticate";
+import type { Principal } from "../auth/principal";
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import type { Channel } from "../mcp/context";
+import { dispatchContext, dispatchRequest, isModernMethod, type LaneContext } from "../mcp/dispatch";
+import type { RequestEnvelope } from "../mcp/envelope";
+import { MrtrRound } from "../mcp/mrtr";
+import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
+import { isInteractiveCall } from "../mcp/routing";
+import { json } from "../wire/json";
+import { answerStatus, refuseModern } from "../wire/refusals";
+import { taskLane } from "../tasks/lane";
+import { servedVersions } from "./era";
+import { WorkerReply } from "./worker-reply";
+import { checkParamHeaders } from "./param-headers";
+import type { EdgeEnv, EdgeRuntime } from "./runtime";
+
+type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
+
+/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
+function jsonAnswer(response: ResponseMessage): Response {
+  return json(toWire(response), answerStatus(response));
+}
+
+function secretOf(env: unknown): unknown {
+  return (env as Record<string, unknown>)[STATE_SECRET_BINDING];
+}
+
+const warned = new WeakSet<object>();
+
+/** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
+export function warnIfNoStateSecret(rt: object, env: unknown): void {
+  if (warned.has(rt)) return;
+  const problem = secretProblem(secretOf(env));
+  if (!problem) return;
+  warned.add(rt);
+  console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
+}
+
+/** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
+export async function serve2026<Env extends EdgeEnv>(
+  headers: Headers,
+  message: RequestMessage,
+  envelope: RequestEnvelope,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal?: Principal,
+  request?: RequestInfo,
+): Promise<Response> {
+  const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
+  if (before) return before;
+  let round: MrtrRound;
+  try {
+    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
+    round = await MrtrRound.open(message, settings);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    return jsonAnswer(errorMessage(message.id, error.toJSON()));
+  }
+  const lane: Lane2026 = {
+    era: "2026",
+    envelope,
+    supportedVersions: servedVersions(rt.options),
+    principal,
+    tasks: taskLane(rt.server, env),
+    request,
+  };
+  // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
+  // (A JSON answer has no stream the client could close, so its signal never aborts.)
+  if (!isInteractiveCall(message, rt.server)) {
+    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new AbortController().signal));
+  }
+  return runInteractive(message, lane, round, env, rt);
+}
+
+type Lane2026 = Extract<LaneContext, { era: "2026" }>;
+
+/**
+ * What is answered before any handler runs: an unknown or removed method (404 -32601, 2026-07-28
+ * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
+ * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
+ */
+async function beforeDispatch<Env extends EdgeEnv>(
+  headers: Headers,
+  message: RequestMessage,
+  envelope: RequestEnvelope,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal: Principal | undefined,
+): Promise<Response | undefined> {
+  const id = message.id;
+  const listen = message.method === "subscriptions/listen";
+  if (!listen && !isModernMethod(message.method)) return refuseModern({ reason: "modern-method-not-found", method: message.method }, id);
+  if (principal && rt.options.auth) {
+    const denied = checkScopes([message], principal, rt.options.auth);
+    if (denied) return denied;
+  }
+  if (listen) {
+    const tasks = rt.server.extensions.has(TASKS_EXTENSION);
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks });
+  }
+  if (message.method === "tools/call") {
+    const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
+    const mismatch =
+      tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
+    if (mismatch) return refuseModern({ reason: "header-mismatch", message: mismatch }, id);
+  }
+  return undefined;
+}
+
+/**
+ * An interactive call: its notifications open the Worker's streaming reply, its asks go to the
+ * MRTR round; the answer is its response, or `input_required` once it stopped to ask. Closing the
+ * stream is the client's cancellation (streamable-http.mdx "Cancellation").
+ */
+async function runInteractive<Env extends EdgeEnv>(
+  message: RequestMessage,
+  lane: Lane2026,
+  round: MrtrRound,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+): Promise<Response> {
+  const controller = new AbortController();
+  const reply = new WorkerReply(rt.options.session.keepAliveMs);
+  reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
+  const channel: Channel = {
+    notify: (method, params) => reply.notify(toWire(notification(method, params))),
+    request: (method, params, _signal, key) => round.ask(method, params, key),
+    closeStream: () => undefined,
+    // server/utilities/logging.mdx: no level in _meta, no notifications/message.
+    logLevel: () => lane.envelope.logLevel ?? "none",
+    requestUnavailable: undefined,
+  };
+  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel }), controller.signal);
+  const outcome: Promise<Outcome> = Promise.race([
+    done.then((response): Outcome => ({ kind: "done", response })),
+    round.run.ended.then((): Outcome => ({ kind: "ended" })),
+  ]);
+  const finalize = async (o: Outcome): Promise<ResponseMessage> => {
+    if (o.kind === "done") return round.finished(o.response);
+    controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
+    return round.inputRequired(rt.server);
+  };
+  const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
+  if (first === "stream") {
+    void outcome
+      .then(finalize)
+      .then((response) => reply.finish(toWire(response)))
+      .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
+    return reply.response();
+  }
+  return jsonAnswer(await finalize(first));
+}

@@ -1,0 +1,80 @@
+/**
+ * Structured tool output of any JSON type (SEP-2106, 2026-07-28 server/tools.mdx "Structured
+ * Content"): the one check of a result against its tool's `outputSchema`, the text mirror a
+ * non-object value must carry, and the 2025-era projection. The 2025 wire requires an object
+ * `outputSchema` root and object `structuredContent`, so there a non-object schema is listed as
+ * `{ type: "object", properties: { result: <schema> }, required: ["result"] }` and the value sent
+ * as `{ result: <value> }` (the wrap the MCP SDK v2 applies toward 2025-era clients).
+ * Every place that runs a tool (Worker, session object, task object) goes through `checkToolOutput`.
+ */
+import { toolError } from "./content";
+import type { CompiledSchema, JsonSchema } from "./schema";
+import type { CallToolResult } from "./types";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether an output schema's root describes an object (`type: "object"`); anything else needs the 2025 wrap. */
+export function hasObjectRoot(schema: JsonSchema): boolean {
+  return schema.type === "object";
+}
+
+// Keywords whose values are instance data, not subschemas: a `$ref` inside is a literal.
+const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+// Keywords whose values map names to subschemas: the names may look like keywords.
+const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+function establishesBase(id: unknown): boolean {
+  return id !== undefined && !(typeof id === "string" && id.startsWith("#"));
+}
+
+/** Moves same-document `$ref`s (`#`, `#/…`) under `#/properties/result`, where the wrap puts the schema. */
+function rebaseRefs(node: unknown, nameMap: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => rebaseRefs(item, false));
+  if (!isRecord(node)) return node;
+  // A subschema with its own base URI resolves its pointers against itself: leave it whole.
+  if (!nameMap && establishesBase(node.$id)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (nameMap) out[key] = rebaseRefs(value, false);
+    else if ((key === "$ref" || key === "$dynamicRef") && typeof value === "string")
+      out[key] = value === "#" ? "#/properties/result" : value.startsWith("#/") ? `#/properties/result${value.slice(1)}` : value;
+    else if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = rebaseRefs(value, NAME_MAPS.has(key));
+  }
+  return out;
+}
+
+/** The 2025-era form of a non-object output schema; the author's `$schema`, if any, stays at the root. */
+export function wrapOutputSchema(natural: JsonSchema): JsonSchema {
+  const { $schema, ...rest } = natural;
+  const inner = establishesBase(natural.$id) ? rest : (rebaseRefs(rest, false) as JsonSchema);
+  const wrapped: JsonSchema = { type: "object", properties: { result: inner }, required: ["result"] };
+  return $schema === undefined ? wrapped : { $schema, ...wrapped };
+}
+
+/**
+ * Checks a successful result against the tool's output schema (a mismatch is a tool error the
+ * model sees) and gives a non-object `structuredContent` its serialized JSON as text when the
+ * handler wrote no text block (SEP-2106 "Backward Compatibility": servers MUST).
+ */
+export async function checkToolOutput(name: string, result: CallToolResult, output: CompiledSchema | undefined): Promise<CallToolResult> {
+  if (result.isError) return result;
+  const value = result.structuredContent;
+  if (output) {
+    if (value === undefined) return { ...toolError(`Tool "${name}" declares an outputSchema but returned no structuredContent`) };
+    const checked = await output.validate(value);
+    if (!checked.ok)
+      return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.message}`) };
+  }
+  if (value === undefined || isRecord(value) || result.content.some((block) => block.type === "text")) return result;
+  return { ...result, content: [...result.content, { type: "text", text: JSON.stringify(value) }] };
+}
+
+/** A result as a 2025-era client must see it: a non-object value, or any value of a wrapped schema, as `{ result }`. */
+export function toLegacyResult(result: CallToolResult, schemaWrapped: boolean): CallToolResult {
+  const value = result.structuredContent;
+  if (value === undefined || (isRecord(value) && !schemaWrapped)) return result;
+  return { ...result, structuredContent: { result: value } };
+}
