@@ -10,7 +10,7 @@ import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
-import { setTracing } from "./mcp/tracing";
+import { setObserver } from "./mcp/observe";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -37,7 +37,7 @@ export interface McpEdge<Env> {
 // bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
-  setTracing(server, options.tracing);
+  setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
   const rt: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,

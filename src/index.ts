@@ -36,6 +36,7 @@ export type { RequestInfo } from "./mcp/request-info";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";
+export type { OperationEvent, EventOptions } from "./mcp/observe";
 export type { CacheHint } from "./mcp/caching";
 export type { Icon } from "./mcp/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";

@@ -6,6 +6,7 @@ import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 import type { TracingOptions } from "./mcp/tracing";
+import type { OperationEvent } from "./mcp/observe";
 import type { DiscoveryOptions } from "./http/discovery";
 
 export interface SessionOptions {
@@ -114,6 +115,13 @@ export interface EdgeOptions<Env = unknown> {
    * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
    */
   tracing?: TracingOptions;
+  /**
+   * Told one event per MCP operation in each place it runs (outcome, duration, Durable Object
+   * requests): docs/operating.md "Counters". Off by default.
+   */
+  onEvent?: (event: OperationEvent) => void;
+  /** Writes the same events to a Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`). */
+  analytics?: { binding: string };
   /**
    * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI
    * Catalog at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Off by default.

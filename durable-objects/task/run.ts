@@ -9,7 +9,8 @@ import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcE
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/request-info";
-import { tracingOf, type OperationSpan } from "../../src/mcp/tracing";
+import { observerOf } from "../../src/mcp/observe";
+import type { OperationSpan } from "../../src/mcp/tracing";
 import { reportUnexpected } from "../../src/mcp/unexpected";
 import { callOf, runThrough } from "../../src/mcp/middleware";
 import { ToolError, toolError } from "../../src/mcp/content";
@@ -61,13 +62,14 @@ export class TaskRun<Env> {
   /** Starts the handler; its outcome reaches `host.finished` exactly once. */
   start(record: TaskRecord): void {
     // With tracing: the run's span, a child of the span of the request that created the task.
-    const span = tracingOf(this.host.server)?.start({
+    const operation = {
       method: "tools/call",
       params: { name: record.tool },
       requestId: record.taskId,
       protocolVersion: record.protocolVersion,
       parent: record.traceparent,
-    });
+    };
+    const span = observerOf(this.host.server)?.start(operation, "task", this.host.env);
     void this.execute(record)
       .then(undefined, (error: unknown): RunOutcome => {
         // Outside the tool's own failure policy (a middleware's exception, a bug): logged and told with a reference.

@@ -6,11 +6,12 @@
 import { forwardHeaders } from "../../durable-objects/session/contract";
 import type { Principal } from "../auth/principal";
 import type { RequestMessage } from "../jsonrpc/messages";
-import { tracingOf } from "../mcp/tracing";
+import { observerOf } from "../mcp/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 
 export async function forwardPost(
   server: object,
+  env: unknown,
   stub: { fetch(request: Request): Promise<Response> },
   request: Request,
   body: string,
@@ -18,18 +19,24 @@ export async function forwardPost(
   requests: readonly RequestMessage[],
 ): Promise<Response> {
   const first = requests[0];
-  const tracing = first ? tracingOf(server) : undefined;
-  // One span for the hop, named after the POST's (first) request; the object's span is its child.
+  const observer = first ? observerOf(server) : undefined;
+  // One observation for the hop (one Durable Object request), named after the POST's (first)
+  // request; the object's span is its child.
   const span =
-    tracing && first
-      ? tracing.start({
-          method: first.method,
-          params: first.params ?? {},
-          requestId: first.id,
-          sessionId: request.headers.get(HEADER_SESSION_ID) ?? undefined,
-          protocolVersion: request.headers.get(HEADER_PROTOCOL_VERSION) ?? undefined,
-        })
+    observer && first
+      ? observer.start(
+          {
+            method: first.method,
+            params: first.params ?? {},
+            requestId: first.id,
+            sessionId: request.headers.get(HEADER_SESSION_ID) ?? undefined,
+            protocolVersion: request.headers.get(HEADER_PROTOCOL_VERSION) ?? undefined,
+          },
+          "forward",
+          env,
+        )
       : undefined;
+  span?.countDoRequests();
   const headers = forwardHeaders(request.headers, principal, request.cf, span?.traceparent);
   try {
     return await stub.fetch(new Request(request.url, { method: "POST", headers, body }));

@@ -88,7 +88,7 @@ export async function serve2025<Env>(
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
-    return forwardPost(rt.server, stub, request, body, principal, exchange.requests);
+    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests);
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.

@@ -17,7 +17,7 @@ import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finishModernResult } from "./modern-result";
-import { bindSpan, tracingOf, type OperationSpan, type Tracing } from "./tracing";
+import { bindObservation, observerOf, type Observation, type Observer } from "./observe";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type MethodHandler, type SessionOps } from "./dispatch-context";
 
@@ -76,25 +76,27 @@ export function isKnownMethod(method: string): boolean {
 
 /** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
 export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
-  const tracing = tracingOf(dc.server);
-  return tracing ? tracedRequest(tracing, request, dc, signal) : answerRequest(request, dc, signal);
+  const observer = observerOf(dc.server);
+  return observer ? observedRequest(observer, request, dc, signal) : answerRequest(request, dc, signal);
 }
 
-/** The request inside its operation span (tracing.ts), which the response's outcome marks. */
-async function tracedRequest<Env>(
-  tracing: Tracing,
+/** The request inside its observation (observe.ts: span and event), which the response's outcome marks. */
+async function observedRequest<Env>(
+  observer: Observer,
   request: RequestMessage,
   dc: DispatchContext<Env>,
   signal: AbortSignal,
 ): Promise<ResponseMessage> {
-  const span = tracing.start({
+  const operation = {
     method: request.method,
     params: request.params ?? {},
     requestId: request.id,
     sessionId: dc.session?.id,
     protocolVersion: dc.protocolVersion,
     parent: dc.traceparent,
-  });
+  };
+  // The session object's dispatches have channel and ops; a Worker lane's do not (2025) or have no ops (2026).
+  const span = observer.start(operation, dc.ops ? "session" : "worker", dc.env);
   try {
     const response = await answerRequest(request, dc, signal, span);
     if (response.kind === "error") span.failed(response.error.code, response.error.message);
@@ -109,7 +111,7 @@ async function answerRequest<Env>(
   request: RequestMessage,
   dc: DispatchContext<Env>,
   signal: AbortSignal,
-  span?: OperationSpan,
+  span?: Observation,
 ): Promise<ResponseMessage> {
   const table = dc.envelope ? MODERN_METHODS : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
@@ -130,7 +132,7 @@ async function answerRequest<Env>(
     principal: dc.principal,
     request: dc.request,
   };
-  if (span) bindSpan(hc, span);
+  if (span) bindObservation(hc, span);
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;
   const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, hc) : undefined;

@@ -7,7 +7,7 @@
  * error.type, rpc.response.status_code). The parent is the request's `_meta.traceparent` (W3C
  * Trace Context; reserved by 2026-07-28), or the hop before it: the Worker passes its span to the
  * session object in an internal header, and a task's record keeps the span of the request that
- * created it, so one call is one trace. Without `tracing` nothing of this runs.
+ * created it, so one call is one trace. Without `tracing` nothing of this runs (observe.ts decides).
  */
 import type { Params } from "../jsonrpc/messages";
 
@@ -63,14 +63,16 @@ export interface Operation {
 
 /** One MCP operation's span. */
 export interface OperationSpan {
-  /** This span as a W3C traceparent, for the next hop. */
-  readonly traceparent: string;
+  /** This span as a W3C traceparent, for the next hop (undefined when not traced). */
+  readonly traceparent: string | undefined;
   /** A JSON-RPC error answered the request: its code. */
   failed(code: number, message: string): void;
   /** A tool result with isError. */
   toolFailed(): void;
   /** An exception escaped (the client saw a reference). */
   threw(error: unknown): void;
+  /** Sets one more attribute (the cost counters, before `end`). */
+  attribute(key: string, value: number | string): void;
   end(): void;
 }
 
@@ -138,38 +140,12 @@ export class Tracing {
         span.recordException(error);
         span.setStatus({ code: STATUS_ERROR });
       },
+      attribute(key, value) {
+        span.setAttribute(key, value);
+      },
       end() {
         span.end();
       },
     };
   }
-}
-
-// The configured tracing of each served server (createMcpEdge sets it): read by the dispatcher,
-// the session object and the task run without threading it through every lane.
-const configured = new WeakMap<object, Tracing>();
-
-export function setTracing(server: object, options: TracingOptions | undefined): void {
-  if (options === undefined) return;
-  if (typeof options !== "object" || options === null || typeof options.api?.trace?.setSpanContext !== "function")
-    throw new TypeError(
-      'mcp-edge option tracing: pass { api } with the @opentelemetry/api module (import * as otel from "@opentelemetry/api")',
-    );
-  configured.set(server, new Tracing(options));
-}
-
-export function tracingOf(server: object): Tracing | undefined {
-  return configured.get(server);
-}
-
-// The span of the request a handler context serves, for a hop it starts (a task's creation).
-const spans = new WeakMap<object, OperationSpan>();
-
-export function bindSpan(ctx: object, span: OperationSpan): void {
-  spans.set(ctx, span);
-}
-
-/** The traceparent of the operation `ctx` serves, when traced. */
-export function traceparentOf(ctx: object): string | undefined {
-  return spans.get(ctx)?.traceparent;
 }

@@ -5,7 +5,7 @@
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
 import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
-import { traceparentOf } from "../mcp/tracing";
+import { observationOf } from "../mcp/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
@@ -126,19 +126,24 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
 /** The task seam the 2026-07-28 lane plugs into the core's dispatch context for one request. */
 export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env): TaskLane {
   return {
-    serve: (method, params, hc) =>
-      isTaskMethod(method)
-        ? serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities)
-        : Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`)),
-    runIfChosen: (tool, args, hc, gathered) =>
-      runAsTaskIfChosen(server, env, tool, args, {
+    serve: (method, params, hc) => {
+      if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
+      // Observed: one request to the task's object (counted also when a malformed id is refused before it).
+      observationOf(hc)?.countDoRequests();
+      return serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities);
+    },
+    runIfChosen: async (tool, args, hc, gathered) => {
+      const created = await runAsTaskIfChosen(server, env, tool, args, {
         principal: hc.principal,
         clientCapabilities: hc.clientCapabilities,
         requestMeta: hc.meta,
         gathered,
         request: hc.request && requestSnapshot(hc.request),
-        traceparent: traceparentOf(hc),
-      }),
+        traceparent: observationOf(hc)?.traceparent,
+      });
+      if (created) observationOf(hc)?.countDoRequests();
+      return created;
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { INVALID_PARAMS, RpcError } from "../../src/jsonrpc/errors";
 import { text, ToolError } from "../../src/mcp/content";
 import type { HandlerContext } from "../../src/mcp/context";
 import type { McpCall, UnexpectedError } from "../../src/mcp/middleware";
+import type { OperationEvent } from "../../src/mcp/observe";
 import { defineServer } from "../../src/mcp/server";
 import { memoryOtel } from "./memory-tracer";
 
@@ -97,8 +98,13 @@ operateServer
   })
   .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
 
+/** Every operation event, as the onEvent hook hears it. */
+export const events: OperationEvent[] = [];
+
 const edge = createMcpEdge(operateServer, {
   tracing: { api: memoryOtel },
+  onEvent: (event) => events.push(event),
+  analytics: { binding: "MCP_ANALYTICS" },
   rateLimits: [
     // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
     { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
@@ -111,6 +117,14 @@ const edge = createMcpEdge(operateServer, {
     },
   ],
 });
+
+/** A second server writing its events to whatever dataset the env it is given holds (counters.test.ts). */
+export const analyticsServer = defineServer<EdgeEnv>({ name: "analytics-test", version: "1.0.0" }).tool(
+  "measured",
+  { description: "Runs in the Worker" },
+  () => ({ content: [text("measured")] }),
+);
+export const analyticsEdge = createMcpEdge(analyticsServer, { analytics: { binding: "TEST_DATASET" } });
 
 /** The same server with a rule whose binding wrangler.toml lacks. */
 export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ binding: "NO_SUCH_LIMIT" }] });

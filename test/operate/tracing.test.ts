@@ -33,6 +33,9 @@ describe("one call, one trace", () => {
     const object = spans.find((s) => s !== worker);
     expect(worker).toBeDefined();
     expect(object?.parentSpanId).toBe(worker?.spanId);
+    // The cost counters: the Worker's hop is one Durable Object request.
+    expect(worker?.attributes).toMatchObject({ "mcp_edge.place": "forward", "mcp_edge.do_requests": 1 });
+    expect(object?.attributes).toMatchObject({ "mcp_edge.place": "session", "mcp_edge.do_requests": 0 });
     for (const span of spans) {
       expect(span.kind).toBe(SERVER);
       expect(span.attributes).toMatchObject({
