@@ -30,7 +30,7 @@ import {
   type SessionObjectRpc,
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
-import { requestInfo } from "../../src/mcp/request-info";
+import { forwardedRequestInfo } from "../../src/mcp/request-info";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
@@ -158,7 +158,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
         // ctx.request: the client's request as the Worker forwarded it, its `cf` passed along in a header.
         return this.inflight.handlePost(text, state, principal, {
-          request: requestInfo(request, decodeCf(request.headers.get(HEADER_CF))),
+          request: forwardedRequestInfo(request, decodeCf(request.headers.get(HEADER_CF))),
           traceparent: request.headers.get(HEADER_TRACEPARENT) ?? undefined,
         });
       }

@@ -47,8 +47,6 @@ export interface Observation extends OperationSpan {
 
 const NAMED: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
-const NO_SPAN: OperationSpan = { traceparent: "", failed() {}, toolFailed() {}, threw() {}, attribute() {}, end() {} };
-
 export class Observer {
   private readonly tracing: Tracing | undefined;
 
@@ -59,62 +57,16 @@ export class Observer {
     this.tracing = tracing ? new Tracing(tracing) : undefined;
   }
 
-  get traced(): boolean {
-    return this.tracing !== undefined;
-  }
-
   start(op: Operation, place: Place, env: unknown): Observation {
-    const span = this.tracing?.start(op) ?? NO_SPAN;
-    const field = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
-    const target = field === undefined ? undefined : op.params[field];
-    const event: OperationEvent = {
-      place,
-      method: op.method,
-      name: typeof target === "string" ? target : undefined,
-      outcome: "ok",
-      errorCode: undefined,
-      durationMs: 0,
-      doRequests: 0,
-      sessionId: op.sessionId,
-      protocolVersion: op.protocolVersion,
-    };
-    const started = Date.now();
-    const emit = () => this.emit(event, env);
-    return {
-      get traceparent() {
-        return span.traceparent || undefined;
-      },
-      countDoRequests(n = 1) {
-        event.doRequests += n;
-      },
-      failed(code, message) {
-        event.outcome = "error";
-        event.errorCode = code;
-        span.failed(code, message);
-      },
-      toolFailed() {
-        event.outcome = "tool_error";
-        span.toolFailed();
-      },
-      threw(error) {
-        event.outcome = "error";
-        span.threw(error);
-      },
-      attribute(key, value) {
-        span.attribute(key, value);
-      },
-      end() {
-        event.durationMs = Date.now() - started;
-        // The cost counters as span attributes (mcp-edge's own names).
-        span.attribute("mcp_edge.place", place);
-        span.attribute("mcp_edge.do_requests", event.doRequests);
-        span.end();
-        emit();
-      },
-    } as Observation;
+    return new ObservedOperation(this.tracing?.start(op), op, place, env, this);
   }
 
-  private emit(event: OperationEvent, env: unknown): void {
+  /** Whether anyone hears events (else none is built). */
+  get hasSink(): boolean {
+    return this.events.onEvent !== undefined || this.events.analytics !== undefined;
+  }
+
+  emit(event: OperationEvent, env: unknown): void {
     const { onEvent, analytics } = this.events;
     if (onEvent) {
       try {
@@ -138,6 +90,77 @@ export class Observer {
         indexes: [event.name ?? event.method],
       });
     }
+  }
+}
+
+/** One operation being observed (a class: no closures allocated per operation); the event is built at its end. */
+class ObservedOperation implements Observation {
+  private readonly started = Date.now();
+  private doRequests = 0;
+  private outcome: OperationEvent["outcome"] = "ok";
+  private errorCode: number | undefined;
+
+  constructor(
+    private readonly span: OperationSpan | undefined,
+    private readonly op: Operation,
+    private readonly place: Place,
+    private readonly env: unknown,
+    private readonly observer: Observer,
+  ) {}
+
+  get traceparent(): string | undefined {
+    return this.span?.traceparent;
+  }
+
+  countDoRequests(n = 1): void {
+    this.doRequests += n;
+  }
+
+  failed(code: number, message: string): void {
+    this.outcome = "error";
+    this.errorCode = code;
+    this.span?.failed(code, message);
+  }
+
+  toolFailed(): void {
+    this.outcome = "tool_error";
+    this.span?.toolFailed();
+  }
+
+  threw(error: unknown): void {
+    this.outcome = "error";
+    this.span?.threw(error);
+  }
+
+  attribute(key: string, value: number | string): void {
+    this.span?.attribute(key, value);
+  }
+
+  end(): void {
+    if (this.span) {
+      // The cost counters as span attributes (mcp-edge's own names).
+      this.span.attribute("mcp_edge.place", this.place);
+      this.span.attribute("mcp_edge.do_requests", this.doRequests);
+      this.span.end();
+    }
+    if (!this.observer.hasSink) return;
+    const { op } = this;
+    const field = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
+    const target = field === undefined ? undefined : op.params[field];
+    this.observer.emit(
+      {
+        place: this.place,
+        method: op.method,
+        name: typeof target === "string" ? target : undefined,
+        outcome: this.outcome,
+        errorCode: this.errorCode,
+        durationMs: Date.now() - this.started,
+        doRequests: this.doRequests,
+        sessionId: op.sessionId,
+        protocolVersion: op.protocolVersion,
+      },
+      this.env,
+    );
   }
 }
 
@@ -167,14 +190,15 @@ export function observerOf(server: object): Observer | undefined {
   return observers.get(server);
 }
 
-// The observation of the request a handler context serves, for the hops it starts (a task's creation).
-const observations = new WeakMap<object, Observation>();
+// The observation of the request a handler context serves, for the hops it starts (a task's
+// creation): a symbol-keyed property of the context (a WeakMap entry per request costs the GC more).
+const OBSERVATION = Symbol("mcp-edge.observation");
 
 export function bindObservation(ctx: object, observation: Observation): void {
-  observations.set(ctx, observation);
+  (ctx as { [OBSERVATION]?: Observation })[OBSERVATION] = observation;
 }
 
 /** The observation of the operation `ctx` serves, when observed. */
 export function observationOf(ctx: object): Observation | undefined {
-  return observations.get(ctx);
+  return (ctx as { [OBSERVATION]?: Observation })[OBSERVATION];
 }

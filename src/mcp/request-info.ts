@@ -34,21 +34,56 @@ function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {
 }
 
 /**
- * The request as handlers see it; headers are copied when first read (most calls never read
- * them). `cf` is the request's own, or the one the Worker passed along (in the session object).
+ * The request as handlers see it, read from the Request only when a field is first read: most
+ * calls never look, and even `request.url` costs a string copy. Read-only: getters, no setters.
  */
-export function requestInfo(request: Request, cf: Record<string, unknown> | undefined = request.cf): RequestInfo {
-  let headers: Readonly<Record<string, string>> | undefined;
-  const frozenCf = cf === undefined ? undefined : Object.freeze({ ...cf });
-  return Object.freeze({
-    url: request.url,
-    method: request.method,
-    get headers() {
-      headers ??= visibleHeaders(request.headers);
-      return headers;
-    },
-    cf: frozenCf,
-  });
+class LiveRequestInfo implements RequestInfo {
+  readonly #source: Request;
+  readonly #cf: Record<string, unknown> | undefined | null;
+  #headers: Readonly<Record<string, string>> | undefined;
+  #frozenCf: Readonly<Record<string, unknown>> | undefined | null = null;
+
+  constructor(source: Request, cf: Record<string, unknown> | undefined | null) {
+    this.#source = source;
+    this.#cf = cf;
+  }
+
+  get url(): string {
+    return this.#source.url;
+  }
+
+  get method(): string {
+    return this.#source.method;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    this.#headers ??= visibleHeaders(this.#source.headers);
+    return this.#headers;
+  }
+
+  get cf(): Readonly<Record<string, unknown>> | undefined {
+    if (this.#frozenCf === null) {
+      // null: the request's own `cf` (the Worker); else the one the Worker passed along (the session object).
+      const cf = this.#cf === null ? (this.#source.cf as Record<string, unknown> | undefined) : this.#cf;
+      this.#frozenCf = cf === undefined ? undefined : Object.freeze({ ...cf });
+    }
+    return this.#frozenCf;
+  }
+
+  /** JSON.stringify(ctx.request) shows the fields, not an empty object. */
+  toJSON(): RequestInfo {
+    return requestSnapshot(this);
+  }
+}
+
+/** `ctx.request` for a request the Worker received (its own `cf`). */
+export function requestInfo(request: Request): RequestInfo {
+  return new LiveRequestInfo(request, null);
+}
+
+/** `ctx.request` in the session object: the forwarded request, with the `cf` the Worker passed along. */
+export function forwardedRequestInfo(request: Request, cf: Record<string, unknown> | undefined): RequestInfo {
+  return new LiveRequestInfo(request, cf);
 }
 
 /** A plain copy, to store (a task's record) or send (JSON). */

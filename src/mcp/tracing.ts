@@ -123,29 +123,44 @@ export class Tracing {
       parseTraceparent(op.parent) ?? parseTraceparent(typeof meta === "object" && meta !== null ? (meta as Params).traceparent : undefined);
     const api = this.options.api;
     const parent = remote ? api.trace.setSpanContext(api.ROOT_CONTEXT, remote) : api.ROOT_CONTEXT;
-    const span = this.tracer.startSpan(name, { kind: SPAN_KIND_SERVER, attributes }, parent);
-    return {
-      traceparent: formatTraceparent(span.spanContext()),
-      failed(code, message) {
-        span.setAttribute("error.type", String(code));
-        span.setAttribute("rpc.response.status_code", String(code));
-        span.setStatus({ code: STATUS_ERROR, message });
-      },
-      toolFailed() {
-        span.setAttribute("error.type", "tool_error");
-        span.setStatus({ code: STATUS_ERROR });
-      },
-      threw(error) {
-        span.setAttribute("error.type", error instanceof Error ? error.name : "_OTHER");
-        span.recordException(error);
-        span.setStatus({ code: STATUS_ERROR });
-      },
-      attribute(key, value) {
-        span.setAttribute(key, value);
-      },
-      end() {
-        span.end();
-      },
-    };
+    return new TracedOperation(this.tracer.startSpan(name, { kind: SPAN_KIND_SERVER, attributes }, parent));
+  }
+}
+
+/** One operation's span (a class: no closures allocated per operation). */
+class TracedOperation implements OperationSpan {
+  #traceparent: string | undefined;
+
+  constructor(private readonly span: OtelSpan) {}
+
+  /** Formatted only for a hop that needs it (a forward, a task's creation). */
+  get traceparent(): string {
+    this.#traceparent ??= formatTraceparent(this.span.spanContext());
+    return this.#traceparent;
+  }
+
+  failed(code: number, message: string): void {
+    this.span.setAttribute("error.type", String(code));
+    this.span.setAttribute("rpc.response.status_code", String(code));
+    this.span.setStatus({ code: STATUS_ERROR, message });
+  }
+
+  toolFailed(): void {
+    this.span.setAttribute("error.type", "tool_error");
+    this.span.setStatus({ code: STATUS_ERROR });
+  }
+
+  threw(error: unknown): void {
+    this.span.setAttribute("error.type", error instanceof Error ? error.name : "_OTHER");
+    this.span.recordException(error);
+    this.span.setStatus({ code: STATUS_ERROR });
+  }
+
+  attribute(key: string, value: number | string): void {
+    this.span.setAttribute(key, value);
+  }
+
+  end(): void {
+    this.span.end();
   }
 }
