@@ -27,7 +27,7 @@ import {
   type UrlElicitResult,
 } from "./types";
 
-export type { ElicitUrlOptions, RequestInfo };
+export type { ElicitUrlOptions };
 
 /** The negotiated state of a session, as stored in its Durable Object. */
 export interface SessionState {

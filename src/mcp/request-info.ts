@@ -22,7 +22,7 @@ export interface RequestInfo {
  * Headers no handler sees: credentials (a handler reads `ctx.principal`, never the token), and
  * mcp-edge's own internal headers between the Worker and its objects.
  */
-export const WITHHELD_HEADERS: readonly string[] = ["authorization", "proxy-authorization", "cookie"];
+const WITHHELD_HEADERS: readonly string[] = ["authorization", "proxy-authorization", "cookie"];
 const INTERNAL_PREFIX = "x-mcp-edge-";
 
 function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {

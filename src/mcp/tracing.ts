@@ -79,14 +79,14 @@ export interface OperationSpan {
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** A W3C traceparent as a remote span context, or undefined when absent or malformed (all-zero ids are invalid). */
-export function parseTraceparent(value: unknown): OtelSpanContext | undefined {
+function parseTraceparent(value: unknown): OtelSpanContext | undefined {
   if (typeof value !== "string") return undefined;
   const m = TRACEPARENT.exec(value.trim());
   if (!m || /^0+$/.test(m[1] as string) || /^0+$/.test(m[2] as string)) return undefined;
   return { traceId: m[1] as string, spanId: m[2] as string, traceFlags: Number.parseInt(m[3] as string, 16), isRemote: true };
 }
 
-export function formatTraceparent(sc: OtelSpanContext): string {
+function formatTraceparent(sc: OtelSpanContext): string {
   return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 }
 

@@ -15,7 +15,7 @@ import { isResponseTo } from "../helpers/sse";
 
 const worker = (exports as unknown as { default: Fetcher }).default;
 
-export const TASKS = "io.modelcontextprotocol/tasks";
+const TASKS = "io.modelcontextprotocol/tasks";
 export const TASK_CAPS = { extensions: { [TASKS]: {} } };
 
 export type Json = Record<string, unknown>;
