@@ -23,12 +23,16 @@ const EXPECTED_CONSOLE = [
   /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
   // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
+  // test/workers/http/misconfiguration and test/misconfigured: the deployment mistakes they make on purpose.
+  /^mcp-edge: Server misconfigured: /,
 ];
 const EXPECTED_RUNTIME = [
   /^A header value for "[^"]+" contains non-ASCII characters/,
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
   /^NOSENTRY SQLite alarm handler canceled/,
   /^exception = .*Application called abortAllDurableObjects\(\)/,
+  // test/misconfigured: objects bound without their migration fail their first SQL call, and workerd says so.
+  /SQL is not enabled for this Durable Object class/,
 ];
 // Vitest evaluates this file more than once in its main process: install the filter once.
 const shared = globalThis as { mcpEdgeHiddenLogs?: { console: number; runtime: number } };
@@ -123,6 +127,16 @@ export default defineConfig({
         // DPoP with the replay store every isolate shares (DpopReplayObject, test/dpop/wrangler.toml).
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/dpop/wrangler.toml" } })],
         test: { name: "dpop", include: ["test/dpop/**/*.test.ts"] },
+      },
+      {
+        // The demo's bindings without their [[migrations]] (test/misconfigured/wrangler.toml).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/misconfigured/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "misconfigured", include: ["test/misconfigured/**/*.test.ts"] },
       },
     ],
   },

@@ -11,6 +11,7 @@ import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
 import { setObserver } from "./mcp/observe";
+import { useHubShards } from "./publish";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -38,6 +39,8 @@ export interface McpEdge<Env> {
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
   setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
+  // publish() and the session object find the hub's shards by this count (no runtime at hand there).
+  useHubShards(resolved.listen.shards);
   const rt: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,

@@ -2,6 +2,7 @@
 import type { SessionObjectRpc } from "../durable-objects/session/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";
 import type { TaskObjectRpc } from "../durable-objects/task/contract";
+import type { UserRpc } from "../durable-objects/user/contract";
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
@@ -10,8 +11,15 @@ export interface EdgeEnv {
   MCP_HUB?: DurableObjectNamespace<HubRpc>;
   /** The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. */
   MCP_TASK?: DurableObjectNamespace<TaskObjectRpc>;
+  /** Per-principal stores (`ctx.user`): one McpUser object per principal subject. */
+  MCP_USER?: DurableObjectNamespace<UserRpc>;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
+  /**
+   * Replaces `listen.maxStreamsPerClient` (a positive whole number), e.g. for a load test from
+   * one address; leave it unset in production.
+   */
+  MCP_LISTEN_MAX_PER_CLIENT?: string;
   /** Comma-separated origins added to `allowedOrigins`. */
   MCP_ALLOWED_ORIGINS?: string;
   /** Signs 2026-07-28 MRTR `requestState` (at least 32 characters; `wrangler secret put MCP_STATE_SECRET`). */

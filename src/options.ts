@@ -3,6 +3,7 @@
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
+import { DEFAULT_HUB_SHARDS } from "../durable-objects/hub/contract";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 import type { TracingOptions } from "./mcp/tracing";
@@ -42,8 +43,26 @@ export interface SessionOptions {
 
 /** 2026-07-28 `subscriptions/listen` streams, served by the hub object (docs/subscriptions.md "Subscriptions and the hub"). */
 export interface ListenOptions {
-  /** Open listen streams one hub serves at once; one more gets 429 (default 1,000). */
+  /**
+   * Hub objects the listen streams (and 2025 subscriptions) spread over (default 16: 16 × 1,000
+   * = 16,000 streams). Streams per server = shards × maxStreams; for 1,000,000 streams use 1,000
+   * shards (or 500 × 2,000). Every publish reaches each shard once, in parallel. Changing it
+   * moves clients between shards: do it with a deploy, listen clients re-listen.
+   */
+  shards?: number;
+  /** Open listen streams one hub object (shard) serves at once; one more gets 429 (default 1,000). */
   maxStreams?: number;
+  /**
+   * Open listen streams one client holds at most: the principal's subject with auth, else the
+   * client address (CF-Connecting-IP). One more gets 429 with Retry-After (default 8).
+   */
+  maxStreamsPerClient?: number;
+  /**
+   * Unsent bytes one listen stream may hold for a client that is not reading; past it the stream
+   * ends with the listen request's `complete` result and the rest is dropped (default 1 MiB; all
+   * streams of one hub shard together hold at most 32 MiB, the largest backlog ended first).
+   */
+  maxBufferedBytes?: number;
   /** Resource URIs (and task ids) one listen stream may name (default 1,000); each URI is at most 8 KiB. */
   maxSubscriptions?: number;
   /** Interval of SSE comment keep-alives on listen streams (default 15 s). */
@@ -51,7 +70,10 @@ export interface ListenOptions {
 }
 
 export interface ResolvedListenOptions {
+  shards: number;
   maxStreams: number;
+  maxStreamsPerClient: number;
+  maxBufferedBytes: number;
   maxSubscriptions: number;
   keepAliveMs: number;
 }
@@ -177,6 +199,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return value;
 }
 
+function whole(name: string, value: number | undefined, fallback: number): number {
+  const n = positive(name, value, fallback);
+  if (!Number.isInteger(n)) throw new TypeError(`mcp-edge option ${name} must be a whole number`);
+  return n;
+}
+
 export const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
 
 export function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
@@ -206,7 +234,10 @@ function resolveEras(eras: EdgeOptions["eras"]): ResolvedOptions["eras"] {
 
 export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptions {
   return {
+    shards: whole("listen.shards", l.shards, DEFAULT_HUB_SHARDS),
     maxStreams: positive("listen.maxStreams", l.maxStreams, 1000),
+    maxStreamsPerClient: positive("listen.maxStreamsPerClient", l.maxStreamsPerClient, 8),
+    maxBufferedBytes: positive("listen.maxBufferedBytes", l.maxBufferedBytes, 1024 * 1024),
     maxSubscriptions: positive("listen.maxSubscriptions", l.maxSubscriptions, 1000),
     keepAliveMs: positive("listen.keepAliveMs", l.keepAliveMs, 15_000),
   };

@@ -3,6 +3,8 @@
  * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par publishes N
  * `resourceUpdated` events from this one invocation, one after another or all at once; POST
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
+ * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
+ * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
  */
 import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
@@ -35,22 +37,34 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     const count = Number(url.searchParams.get("count") ?? "1");
+    const shards = url.searchParams.has("shards") ? Number(url.searchParams.get("shards")) : undefined;
     if (url.pathname === "/listen") {
       const params = { notifications: { resourceSubscriptions: [URI] } };
-      return serveListen({ id: "bench", params }, {}, env, { server, options: { listen: resolveListenOptions() } }, undefined);
+      const client = url.searchParams.get("client") ?? undefined;
+      const options = { listen: resolveListenOptions({ shards, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
+      return serveListen({ id: "bench", params }, {}, env, { server, options }, undefined, client ? { client } : {});
     }
     if (url.pathname === "/publish") {
       const event = { type: "resourceUpdated", uri: URI } as const;
       let delivered = 0;
+      // The publisher's own wait, timed inside the Worker (Date.now() moves across I/O).
+      const started = Date.now();
       if (url.searchParams.get("mode") === "par") {
-        const reports = await Promise.all(Array.from({ length: count }, () => publish(env, event)));
+        const reports = await Promise.all(Array.from({ length: count }, () => publish(env, event, { shards })));
         delivered = reports.reduce((n, r) => n + r.listenStreams, 0);
       } else {
-        for (let i = 0; i < count; i++) delivered += (await publish(env, event)).listenStreams;
+        for (let i = 0; i < count; i++) delivered += (await publish(env, event, { shards })).listenStreams;
       }
-      return Response.json({ delivered });
+      return Response.json({ delivered, publishMs: Date.now() - started });
     }
     if (url.pathname === "/sse") return floorStream(count);
+    // The fan-out bench's baseline: an SSE response the Worker itself holds open (no hub).
+    if (url.pathname === "/hold") {
+      const { readable, writable } = new IdentityTransformStream();
+      const writer = writable.getWriter();
+      void writer.write(encoder.encode(`event: message\ndata: {"method":"notifications/subscriptions/acknowledged"}\n\n`));
+      return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+    }
     return new Response("not found", { status: 404 });
   },
 } satisfies ExportedHandler<EdgeEnv>;

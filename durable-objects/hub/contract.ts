@@ -1,16 +1,43 @@
 /**
  * The contract between Workers (and other objects) and the subscription hub: how a hub is
- * addressed (a shard key → `idFromName("hub:" + shard)`), what can be published, and what a
- * listen stream asks of the hub. Both sides import this file; neither imports the other.
+ * addressed (a hub name and a shard index → `idFromName("hub:" + name)` for shard 0,
+ * `"hub:" + name + "#" + index` for the others), which shard serves what, what can be
+ * published, and what a listen stream asks of the hub. Both sides import this file; neither
+ * imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
 
-/** Every server has one hub unless it shards (docs/subscriptions.md "Subscriptions and the hub"). */
+/** Every server has one hub (of `listen.shards` objects) unless it names others (docs/subscriptions.md "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
-/** The hub object of a shard. A name, not a minted id: every Worker must find the same hub. */
-export function hubObjectId(namespace: { idFromName(name: string): DurableObjectId }, shard: string = DEFAULT_HUB_SHARD): DurableObjectId {
-  return namespace.idFromName("hub:" + shard);
+/** Hub objects a hub spreads over unless `listen.shards` says otherwise: 16 × 1,000 streams each. */
+export const DEFAULT_HUB_SHARDS = 16;
+
+/**
+ * The object of one shard of a hub. A name, not a minted id: every Worker must find the same
+ * objects. Shard 0 keeps the unsharded name, so a hub of one shard is the hub it always was.
+ */
+export function hubObjectId(
+  namespace: { idFromName(name: string): DurableObjectId },
+  shard: string = DEFAULT_HUB_SHARD,
+  index = 0,
+): DurableObjectId {
+  return namespace.idFromName(index === 0 ? "hub:" + shard : `hub:${shard}#${index}`);
+}
+
+/** FNV-1a over a string: a stable, even spread of keys over shards (not a security boundary). */
+function hash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The shard that holds a key's registrations or streams: the same on every Worker. */
+export function shardOf(key: string, shards: number): number {
+  return shards <= 1 ? 0 : hash(key) % shards;
 }
 
 export type ListKind = "tools" | "resources" | "prompts";
@@ -55,6 +82,26 @@ export interface ListenOpen {
   keepAliveMs: number;
   /** Open listen streams this hub serves at most; one more is refused. */
   maxStreams: number;
+  /** Who the stream counts against (src/http/client-key.ts); absent: "ip:unknown". */
+  client?: string;
+  /** Open streams one client may hold on this shard; one more is refused (absent: no cap). */
+  maxPerClient?: number;
+  /** Unsent bytes one stream may hold; a client that falls further behind gets the stream ended (absent: no bound). */
+  maxBufferedBytes?: number;
+  /** The shard this stream was placed on (absent: shard 0 of its hub). */
+  at?: ShardPlace;
+}
+
+/** Where a shard is: its hub's name and its index (0 is the coordinator). */
+export interface ShardPlace {
+  name: string;
+  index: number;
+}
+
+/** A shard's answer to shard 0: what it delivered, and whether it still holds anyone. */
+export interface ShardReport extends PublishReport {
+  empty: boolean;
+  epoch: number;
 }
 
 export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
@@ -72,9 +119,15 @@ export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 export interface HubRpc extends Rpc.DurableObjectBranded {
   /** Listen streams: POST HUB_LISTEN_URL with a ListenOpen body answers with the SSE stream. */
   fetch(request: Request): Promise<Response>;
-  register(sessionId: string, topic: HubTopic): Promise<void>;
+  /** `at`: which shard of the default hub this is (it tells shard 0 it holds someone). */
+  register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void>;
   unregister(sessionId: string, topic: HubTopic): Promise<void>;
   forget(sessionId: string): Promise<void>;
-  publish(event: PublishEvent): Promise<PublishReport>;
+  /** On shard 0 with `fanout`: delivers, and has every shard that holds anyone deliver too. */
+  publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport>;
+  /** Shard 0: another shard holds a stream or registration now (`epoch` orders its announcements). */
+  activate(index: number, epoch: number): Promise<void>;
+  /** On a shard other than 0 (shard 0 calls it): delivers, and says whether the shard holds anyone. */
+  deliver(event: PublishEvent): Promise<ShardReport>;
   closeListeners(): Promise<number>;
 }

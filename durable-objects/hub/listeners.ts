@@ -4,6 +4,10 @@
  * only the notifications its honoured filter names, each with the subscription id in `_meta`,
  * and on a graceful end the listen request's `complete` result. Connections, keep-alives and
  * write coalescing are LiveStreams' (shared with the session object).
+ * Bounded and fair: a stream's unsent bytes are capped (a client that falls behind gets the
+ * `complete` result and the rest is dropped), and one client (its clientKey) holds at most
+ * `maxPerClient` streams of this shard. A stream's slot is freed the moment its connection goes;
+ * a client that left without a word is found by a probe when a cap is reached, not minutes later.
  */
 import { LiveStreams } from "../session/streams";
 import { encodeSseEvent } from "../../src/wire/sse";
@@ -13,33 +17,59 @@ import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpe
 /** SSE response header the 2026-07-28 transport asks for on streams: proxies must not buffer. */
 const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 
+/** How long a probe waits for a quiet client to take a keep-alive before counting it as there. */
+const PROBE_TIMEOUT_MS = 250;
+/** Unsent bytes all streams of one shard may hold together; past it the largest backlog is ended first. */
+const MAX_SHARD_BUFFERED_BYTES = 32 * 1024 * 1024;
+/** A stream ended for falling behind is aborted if its client takes nothing for this long more. */
+const TRUNCATE_GRACE_MS = 10_000;
+
 interface Listener {
   id: RequestId;
   filter: ListenFilter;
   subject: string | undefined;
   serverInfo: Record<string, unknown> | undefined;
+  client: string;
 }
 
-export type OpenOutcome = { ok: true; response: Response } | { ok: false; reason: "limit"; limit: number };
+export type OpenOutcome =
+  | { ok: true; response: Response }
+  | { ok: false; reason: "limit"; limit: number }
+  | { ok: false; reason: "client-limit"; limit: number };
 
 export class ListenStreams {
   private live: LiveStreams | undefined;
   private readonly listeners = new Map<number, Listener>();
+  /** Open streams by clientKey: the per-client cap. */
+  private readonly byClient = new Map<string, Set<number>>();
   /** Listen streams by subscribed resource URI and by task id, so an update touches only its own. */
   private readonly byUri = new Map<string, Set<number>>();
   private readonly byTask = new Map<string, Set<number>>();
   private next = 1;
 
   /** Opens a stream: its acknowledgement is written before this returns, so nothing can precede it. */
-  open(request: ListenOpen): OpenOutcome {
-    // The keep-alive interval is a server option: every Worker of one deployment sends the same.
-    this.live ??= new LiveStreams(request.keepAliveMs);
-    this.sweep();
-    if (this.live.count() >= request.maxStreams) return { ok: false, reason: "limit", limit: request.maxStreams };
+  async open(request: ListenOpen): Promise<OpenOutcome> {
+    // The keep-alive interval and buffer are server options: every Worker of one deployment sends the same.
+    this.live ??= new LiveStreams(request.keepAliveMs, {
+      maxBufferedBytes: request.maxBufferedBytes,
+      maxTotalBufferedBytes: MAX_SHARD_BUFFERED_BYTES,
+      onOverflow: (stream) => this.fellBehind(stream),
+      onDrop: (stream) => this.remove(stream),
+    });
+    const live = this.live;
+    const client = request.client ?? "ip:unknown";
+    const maxPerClient = request.maxPerClient ?? Number.POSITIVE_INFINITY;
+    // At a cap, first find the streams whose client left without a word (noticed only at a write).
+    if ((this.byClient.get(client)?.size ?? 0) >= maxPerClient) await this.probe(this.byClient.get(client) ?? []);
+    if (live.count() >= request.maxStreams) await this.probe(this.listeners.keys());
+    // Checked again after the probes' await: the check and the attach below run without a gap.
+    if (live.count() >= request.maxStreams) return { ok: false, reason: "limit", limit: request.maxStreams };
+    if ((this.byClient.get(client)?.size ?? 0) >= maxPerClient) return { ok: false, reason: "client-limit", limit: maxPerClient };
     const stream = this.next++;
-    const response = this.live.attach(stream, SSE_EXTRA_HEADERS);
-    const listener: Listener = { id: request.id, filter: request.filter, subject: request.subject, serverInfo: request.serverInfo };
+    const response = live.attach(stream, SSE_EXTRA_HEADERS);
+    const listener: Listener = { id: request.id, filter: request.filter, subject: request.subject, serverInfo: request.serverInfo, client };
     this.listeners.set(stream, listener);
+    indexAdd(this.byClient, client, stream);
     for (const uri of request.filter.resourceSubscriptions ?? []) indexAdd(this.byUri, uri, stream);
     for (const task of request.filter.taskIds ?? []) indexAdd(this.byTask, task, stream);
     this.write(stream, {
@@ -62,7 +92,8 @@ export class ListenStreams {
       const message = toNotification(event, listener);
       if (!message) continue;
       this.write(stream, message);
-      sent++;
+      // A client that fell behind had its stream ended by this write instead.
+      if (this.listeners.has(stream)) sent++;
     }
     return sent;
   }
@@ -72,9 +103,7 @@ export class ListenStreams {
     let closed = 0;
     for (const [stream, listener] of [...this.listeners]) {
       if (this.live?.isAttached(stream)) {
-        const meta: Record<string, unknown> = { [SUBSCRIPTION_ID_KEY]: listener.id };
-        if (listener.serverInfo) meta[SERVER_INFO_KEY] = listener.serverInfo;
-        this.write(stream, { jsonrpc: "2.0", id: listener.id, result: { resultType: "complete", _meta: meta } });
+        this.write(stream, completeResult(listener));
         this.live.close(stream);
         closed++;
       }
@@ -85,6 +114,30 @@ export class ListenStreams {
 
   count(): number {
     return this.live?.count() ?? 0;
+  }
+
+  /** Open streams of one client (its clientKey). */
+  countOf(client: string): number {
+    return this.byClient.get(client)?.size ?? 0;
+  }
+
+  /**
+   * A stream's client stopped taking what is sent: what is queued is dropped, the listen
+   * request's `complete` result follows the write in flight, and the slot is freed now. The
+   * client re-listens (subscriptions.mdx "Graceful Closure") and re-reads what it follows.
+   */
+  private fellBehind(stream: number): void {
+    const listener = this.listeners.get(stream);
+    if (!listener || !this.live) return;
+    this.live.truncate(stream, encodeSseEvent(JSON.stringify(completeResult(listener))), TRUNCATE_GRACE_MS);
+    this.remove(stream);
+  }
+
+  /** Writes a keep-alive to each stream and waits (briefly): a client that left is dropped (onDrop). */
+  private async probe(streams: Iterable<number>): Promise<void> {
+    const live = this.live;
+    if (!live) return;
+    await Promise.all([...streams].map((stream) => live.probe(stream, PROBE_TIMEOUT_MS)));
   }
 
   private targets(event: PublishEvent): Iterable<number> {
@@ -102,19 +155,21 @@ export class ListenStreams {
     this.live?.send(stream, encodeSseEvent(JSON.stringify(message)));
   }
 
-  /** Forgets streams whose client went away (LiveStreams dropped their connection). */
-  private sweep(): void {
-    if (this.listeners.size <= this.count()) return;
-    for (const stream of [...this.listeners.keys()]) if (!this.live?.isAttached(stream)) this.remove(stream);
-  }
-
   private remove(stream: number): void {
     const listener = this.listeners.get(stream);
     if (!listener) return;
     this.listeners.delete(stream);
+    indexRemove(this.byClient, listener.client, stream);
     for (const uri of listener.filter.resourceSubscriptions ?? []) indexRemove(this.byUri, uri, stream);
     for (const task of listener.filter.taskIds ?? []) indexRemove(this.byTask, task, stream);
   }
+}
+
+/** The listen request's `complete` result: the graceful end of its stream (subscriptions.mdx "Graceful Closure"). */
+function completeResult(listener: Listener): Record<string, unknown> {
+  const meta: Record<string, unknown> = { [SUBSCRIPTION_ID_KEY]: listener.id };
+  if (listener.serverInfo) meta[SERVER_INFO_KEY] = listener.serverInfo;
+  return { jsonrpc: "2.0", id: listener.id, result: { resultType: "complete", _meta: meta } };
 }
 
 /** The notification a listener gets for an event, or undefined when its filter does not name it. */
@@ -143,7 +198,7 @@ function metaOf(task: Record<string, unknown>): Record<string, unknown> {
   return typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
 }
 
-function indexAdd(index: Map<string, Set<number>>, key: string, stream: number): void {
+function indexAdd<K>(index: Map<K, Set<number>>, key: K, stream: number): void {
   let set = index.get(key);
   if (!set) {
     set = new Set();
@@ -152,7 +207,7 @@ function indexAdd(index: Map<string, Set<number>>, key: string, stream: number):
   set.add(stream);
 }
 
-function indexRemove(index: Map<string, Set<number>>, key: string, stream: number): void {
+function indexRemove<K>(index: Map<K, Set<number>>, key: K, stream: number): void {
   const set = index.get(key);
   if (!set) return;
   set.delete(stream);

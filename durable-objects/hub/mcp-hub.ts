@@ -9,13 +9,17 @@ import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
   HUB_LISTEN_URL,
+  hubObjectId,
   type HubRpc,
   type HubTopic,
   type ListenOpen,
   type PublishEvent,
   type PublishReport,
+  type ShardPlace,
+  type ShardReport,
   type UpdateDelivery,
 } from "./contract";
+import { ActiveShards, ShardPresence } from "./shards";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
@@ -23,24 +27,36 @@ import { refuse } from "../../src/wire/refusals";
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   private readonly listeners = new ListenStreams();
   private readonly registrations: Registrations;
+  /** As shard 0: which other shards hold anyone. */
+  private readonly active = new ActiveShards();
+  /** As another shard: tells shard 0 when it starts holding someone. */
+  private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
   constructor(ctx: DurableObjectState, env: EdgeEnv) {
     super(ctx, env);
     this.registrations = new Registrations(ctx.storage);
   }
 
+  private shard(name: string, index: number): DurableObjectStub<HubRpc> {
+    const namespace = this.env.MCP_HUB as DurableObjectNamespace<HubRpc>;
+    return namespace.get(hubObjectId(namespace, name, index));
+  }
+
   /** Opens a listen stream (the Worker's serveListen validated the request and computed the filter). */
   override async fetch(request: Request): Promise<Response> {
     if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return refuse({ reason: "not-found" });
     const open = (await request.json()) as ListenOpen;
-    const outcome = this.listeners.open(open);
+    await this.presence.hold(open.at);
+    const outcome = await this.listeners.open(open);
     if (outcome.ok) return outcome.response;
-    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit }, open.id);
+    const perClient = outcome.reason === "client-limit";
+    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit, perClient }, open.id);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
 
-  async register(sessionId: string, topic: HubTopic): Promise<void> {
+  async register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void> {
+    await this.presence.hold(at);
     this.registrations.add(topicKey(topic), sessionId);
   }
 
@@ -55,8 +71,37 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   // ---- RPC from publish() ----------------------------------------------------------------
 
-  /** Delivers an event to the listen streams that opted in and to the sessions registered for it. */
-  async publish(event: PublishEvent): Promise<PublishReport> {
+  /**
+   * Delivers an event to the listen streams that opted in and to the sessions registered for
+   * it; as shard 0 with `fanout`, also has every other shard that holds anyone do the same.
+   */
+  async publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport> {
+    const own = this.deliverHere(event);
+    if (!fanout || fanout.shards <= 1) return own;
+    const answers = await Promise.all(
+      this.active
+        .targets(fanout.shards)
+        .map(async (index): Promise<[number, ShardReport]> => [index, await this.shard(fanout.name, index).deliver(event)]),
+    );
+    this.active.learn(fanout.shards, answers);
+    const mine = await own;
+    return answers.reduce(
+      (sum, [, r]) => ({ listenStreams: sum.listenStreams + r.listenStreams, sessions: sum.sessions + r.sessions }),
+      mine,
+    );
+  }
+
+  async activate(index: number, epoch: number): Promise<void> {
+    this.active.announce(index, epoch);
+  }
+
+  /** Shard 0's call: deliver here and say whether this shard still holds anyone. */
+  async deliver(event: PublishEvent): Promise<ShardReport> {
+    const delivered = await this.deliverHere(event);
+    return this.presence.report(delivered, this.listeners.count() === 0 && !this.registrations.any());
+  }
+
+  private async deliverHere(event: PublishEvent): Promise<PublishReport> {
     const listenStreams = this.listeners.deliver(event);
     const sessions = event.type === "taskStatus" ? 0 : await this.notifySessions(event);
     return { listenStreams, sessions };

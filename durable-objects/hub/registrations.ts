@@ -33,6 +33,11 @@ export class Registrations {
     this.storage.sql.exec(`INSERT OR IGNORE INTO ${TABLE} (topic, session_id) VALUES (?, ?)`, topic, sessionId);
   }
 
+  /** Whether any session is registered for anything (the table exists only while one is). */
+  any(): boolean {
+    return this.exists();
+  }
+
   sessions(topic: string): string[] {
     if (!this.exists()) return [];
     return this.storage.sql

@@ -17,7 +17,9 @@
  * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
  *
  * The tables are created by the first write, never by a read: an object that only answers
- * "no such session" (a guess, a registry asked about an unknown URI) stores nothing. After
+ * "no such session" (a guess, a registry asked about an unknown URI) stores nothing. `meta`
+ * comes with `initialize`; the others with the first stream or subscription, so a session of
+ * simple calls (a client that initializes before every call) stores only its state. After
  * `close()` (termination) every write is dropped and every read sees an empty log, so work still
  * running when a session ends cannot touch storage that is being deleted.
  */
@@ -35,8 +37,9 @@ export interface StreamRow {
   done: boolean;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);";
+/** Created by the first stream or subscription: a session of simple calls (most clients) never needs them. */
+const LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, done_at INTEGER);
 CREATE TABLE IF NOT EXISTS events (stream INTEGER NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (stream, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS inflight (stream INTEGER NOT NULL, request_id TEXT NOT NULL, PRIMARY KEY (stream, request_id)) WITHOUT ROWID;
@@ -72,6 +75,8 @@ export class EventLog {
 
   /** Whether the tables exist: undefined until checked once (a read of sqlite_master, which stores nothing). */
   private created: boolean | undefined;
+  /** Whether the stream tables (streams, events, inflight, subscriptions) exist: undefined until checked. */
+  private logCreated: boolean | undefined;
   private closed = false;
 
   constructor(
@@ -95,12 +100,29 @@ export class EventLog {
     return this.created;
   }
 
-  /** Whether a write may go ahead; creates the tables on the first one. */
+  /** Whether a write may go ahead; creates the meta table on the first one. */
   private writable(): boolean {
     if (this.closed) return false;
     if (!this.readable()) {
-      this.sql.exec(SCHEMA);
+      this.sql.exec(META_SCHEMA);
       this.created = true;
+    }
+    return true;
+  }
+
+  /** Whether the stream tables exist: a session that never opened a stream or subscribed has none. */
+  private logReadable(): boolean {
+    if (!this.readable()) return false;
+    this.logCreated ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'").toArray().length > 0;
+    return this.logCreated;
+  }
+
+  /** Whether a write to the stream tables may go ahead; creates them on the first one. */
+  private logWritable(): boolean {
+    if (!this.writable()) return false;
+    if (!this.logReadable()) {
+      this.sql.exec(LOG_SCHEMA);
+      this.logCreated = true;
     }
     return true;
   }
@@ -122,7 +144,7 @@ export class EventLog {
 
   /** Opens a stream; on a closed log the number is 0, which names no stored stream. */
   openStream(kind: StreamKind): number {
-    if (!this.writable()) return 0;
+    if (!this.logWritable()) return 0;
     const row = this.sql.exec<{ id: number }>("INSERT INTO streams (kind) VALUES (?) RETURNING id", kind).one();
     this.nextSeq.set(row.id, 1);
     if (this.streamRows !== undefined) this.streamRows++;
@@ -130,7 +152,7 @@ export class EventLog {
   }
 
   stream(id: number): StreamRow | undefined {
-    if (!this.readable()) return undefined;
+    if (!this.logReadable()) return undefined;
     const row = this.sql
       .exec<{ id: number; kind: string; done_at: number | null }>("SELECT id, kind, done_at FROM streams WHERE id = ?", id)
       .toArray()[0];
@@ -139,12 +161,12 @@ export class EventLog {
 
   /** Streams that still have events and are not finished. */
   countOpenStreams(): number {
-    if (!this.readable()) return 0;
+    if (!this.logReadable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams WHERE done_at IS NULL").one().n;
   }
 
   markDone(stream: number, now: number): void {
-    if (!this.readable()) return;
+    if (!this.logReadable()) return;
     const changed = this.sql
       .exec("UPDATE streams SET done_at = ? WHERE id = ? AND done_at IS NULL RETURNING id", now, stream)
       .toArray().length;
@@ -158,7 +180,7 @@ export class EventLog {
 
   /** Stores one event and returns its id. */
   append(stream: number, data: string): string {
-    if (!this.writable()) return formatEventId(stream, 0);
+    if (!this.logWritable()) return formatEventId(stream, 0);
     let seq = this.nextSeq.get(stream);
     if (seq === undefined) {
       seq = (this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? 0) + 1;
@@ -173,7 +195,7 @@ export class EventLog {
 
   /** The events of one stream after `seq`, oldest first: a range read on the primary key. */
   after(stream: number, seq: number): StoredEvent[] {
-    if (!this.readable()) return [];
+    if (!this.logReadable()) return [];
     return this.sql
       .exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE stream = ? AND seq > ? ORDER BY seq", stream, seq)
       .toArray()
@@ -182,30 +204,30 @@ export class EventLog {
 
   /** The oldest sequence still stored for a stream (events before it were trimmed), if any. */
   firstSeq(stream: number): number | undefined {
-    if (!this.readable()) return undefined;
+    if (!this.logReadable()) return undefined;
     return this.sql.exec<{ m: number | null }>("SELECT MIN(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? undefined;
   }
 
   /** The newest stream of a kind that is not finished. */
   latestOpen(kind: StreamKind): number | undefined {
-    if (!this.readable()) return undefined;
+    if (!this.logReadable()) return undefined;
     return this.sql
       .exec<{ id: number }>("SELECT id FROM streams WHERE kind = ? AND done_at IS NULL ORDER BY id DESC LIMIT 1", kind)
       .toArray()[0]?.id;
   }
 
   addInflight(stream: number, requestId: string): void {
-    if (!this.writable()) return;
+    if (!this.logWritable()) return;
     this.sql.exec("INSERT OR REPLACE INTO inflight (stream, request_id) VALUES (?, ?)", stream, requestId);
   }
 
   removeInflight(stream: number, requestId: string): void {
-    if (!this.readable()) return;
+    if (!this.logReadable()) return;
     this.sql.exec("DELETE FROM inflight WHERE stream = ? AND request_id = ?", stream, requestId);
   }
 
   inflight(): { stream: number; requestId: string }[] {
-    if (!this.readable()) return [];
+    if (!this.logReadable()) return [];
     return this.sql
       .exec<{ stream: number; request_id: string }>("SELECT stream, request_id FROM inflight")
       .toArray()
@@ -213,13 +235,13 @@ export class EventLog {
   }
 
   hasInflight(stream: number): boolean {
-    if (!this.readable()) return false;
+    if (!this.logReadable()) return false;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE stream = ?", stream).one().n > 0;
   }
 
   /** Deletes finished streams (and their events) that finished before `before`. */
   deleteFinishedBefore(before: number): number {
-    if (!this.readable()) return 0;
+    if (!this.logReadable()) return 0;
     const ids = this.sql
       .exec<{ id: number }>("SELECT id FROM streams WHERE done_at IS NOT NULL AND done_at < ?", before)
       .toArray()
@@ -233,7 +255,7 @@ export class EventLog {
    * stream opens, so the total is kept in memory rather than counted each time.
    */
   enforceStreamCap(keep: number): void {
-    if (!this.readable()) return;
+    if (!this.logReadable()) return;
     this.streamRows ??= this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM streams").one().n;
     if (this.streamRows <= keep) return;
     this.finishedIds ??= this.sql
@@ -253,27 +275,27 @@ export class EventLog {
   }
 
   subscribe(uri: string): void {
-    if (!this.writable()) return;
+    if (!this.logWritable()) return;
     this.sql.exec("INSERT OR IGNORE INTO subscriptions (uri) VALUES (?)", uri);
   }
 
   unsubscribe(uri: string): void {
-    if (!this.readable()) return;
+    if (!this.logReadable()) return;
     this.sql.exec("DELETE FROM subscriptions WHERE uri = ?", uri);
   }
 
   countSubscriptions(): number {
-    if (!this.readable()) return 0;
+    if (!this.logReadable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions").one().n;
   }
 
   isSubscribed(uri: string): boolean {
-    if (!this.readable()) return false;
+    if (!this.logReadable()) return false;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions WHERE uri = ?", uri).one().n > 0;
   }
 
   countEvents(): number {
-    if (!this.readable()) return 0;
+    if (!this.logReadable()) return 0;
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM events").one().n;
   }
 }

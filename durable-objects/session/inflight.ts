@@ -68,7 +68,8 @@ export class InflightRequests<Env> {
   /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
   async handlePost(text: string, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Promise<Response> {
     const parsed = parseBody(text);
-    if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
+    if (!parsed.ok)
+      return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
     const all = toExchange(parsed);
     // admit only counts: nothing starts before the plan is made (answer-plan.ts).
     const plan = planAnswer(all, state.protocolVersion, this.host.server, (e) => this.admit(e));

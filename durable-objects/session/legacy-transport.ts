@@ -78,7 +78,8 @@ export async function postLegacyMessage(host: LegacyHost, text: string, principa
   // would lose it all, so ask the connection first (this revision has no resumption).
   if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return refuse(GONE);
   const parsed = parseBody(text);
-  if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
+  if (!parsed.ok)
+    return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
   host.touch();
   const exchange = host.admit(toExchange(parsed));
   for (const invalid of exchange.invalid) host.emit(stream, invalid);

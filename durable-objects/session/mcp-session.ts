@@ -14,7 +14,7 @@ import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
 import type { McpServer } from "../../src/mcp/server";
 import type { ResolvedSessionOptions } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
-import { hubStub } from "../../src/publish";
+import { allShards, hubFor, registerWithHub } from "../../src/publish";
 import type { EdgeEnv } from "../../src/env";
 import { initialize } from "../../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
@@ -116,22 +116,24 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
   private async registerForListChanges(): Promise<void> {
-    if (this.server.listChanged)
-      await hubStub(this.env as EdgeEnv, undefined, "listChanged").register(this.ctx.id.toString(), { lists: true });
+    if (this.server.listChanged) await registerWithHub(this.env as EdgeEnv, this.ctx.id.toString(), { lists: true }, "listChanged");
   }
 
   /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
   private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
-    const hub = hubStub(this.env as EdgeEnv, undefined, "resources/subscribe");
-    return subscribed ? hub.register(this.ctx.id.toString(), { uri }) : hub.unregister(this.ctx.id.toString(), { uri });
+    const id = this.ctx.id.toString();
+    if (subscribed) return registerWithHub(this.env as EdgeEnv, id, { uri }, "resources/subscribe");
+    return hubFor(this.env as EdgeEnv, id, { uri }, "resources/subscribe").unregister(id, { uri });
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
   private leaveHub(): Promise<void> {
     // Read now, synchronously: the caller closes the log right after this call.
     if (!this.server.listChanged && this.core.log.countSubscriptions() === 0) return Promise.resolve();
-    return hubStub(this.env as EdgeEnv, undefined, "resources/subscribe")
-      .forget(this.ctx.id.toString())
+    // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
+    const id = this.ctx.id.toString();
+    return Promise.all(allShards(this.env as EdgeEnv, {}, "resources/subscribe").map((hub) => hub.forget(id)))
+      .then(() => undefined)
       .catch((error: unknown) => {
         // The hub forgets a session it finds gone at its next update anyway.
         console.error("mcp-edge: leaving the hub failed", error);

@@ -8,6 +8,10 @@
  * Keep-alives come from one timer for all connections (a timer per stream cost as much as the
  * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
  * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
+ * With `maxBufferedBytes`, a connection whose client stopped taking frames holds at most that
+ * many bytes: the frame that would pass it goes to `onOverflow` instead (the hub ends the stream);
+ * with `maxTotalBufferedBytes`, when all connections together would pass it, the one holding
+ * the most goes to `onOverflow` first, so many slow readers cannot add up to an object's memory.
  */
 import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../../src/wire/sse";
 
@@ -26,6 +30,20 @@ interface Connection {
   ending: boolean;
   /** probe() callers waiting for the queue to be written (true) or the connection to fail (false). */
   flushed: ((alive: boolean) => void)[];
+  /** Bytes queued or in the write in flight: what this connection holds in memory. */
+  bytes: number;
+}
+
+/** What a LiveStreams owner may bound and hear about (the hub's listen streams use both). */
+export interface LiveStreamsOptions {
+  /** The most bytes one connection may hold unsent; the frame that would pass it goes to onOverflow. */
+  maxBufferedBytes?: number;
+  /** The most bytes all connections together may hold unsent; past it the largest holder goes to onOverflow. */
+  maxTotalBufferedBytes?: number;
+  /** A frame did not fit the connection's buffer: it was not queued. */
+  onOverflow?: (stream: number) => void;
+  /** The connection went away (client gone, or closed here). */
+  onDrop?: (stream: number) => void;
 }
 
 /** Takes frames off the front of `queued` up to MAX_WRITE_BYTES (at least one) as one chunk. */
@@ -50,8 +68,13 @@ function takeChunk(queued: Uint8Array[]): Uint8Array {
 export class LiveStreams {
   private readonly connections = new Map<number, Connection>();
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Bytes all connections hold unsent (queued or in a write in flight). */
+  private buffered = 0;
 
-  constructor(private readonly keepAliveMs: number) {}
+  constructor(
+    private readonly keepAliveMs: number,
+    private readonly options: LiveStreamsOptions = {},
+  ) {}
 
   /** Opens a connection for a stream (replacing an older one) and returns the SSE response. */
   attach(stream: number, headers: Record<string, string> = {}): Response {
@@ -67,6 +90,7 @@ export class LiveStreams {
       ending: false,
       sent: false,
       flushed: [],
+      bytes: 0,
     };
     this.connections.set(stream, connection);
     this.ticker ??= setInterval(() => this.keepAlive(), Math.max(1, Math.floor(this.keepAliveMs / 2)));
@@ -85,11 +109,13 @@ export class LiveStreams {
    * only at the next keep-alive; the 2024-11-05 transport asks before it accepts a POST whose
    * answers would travel on this stream.
    */
-  probe(stream: number): Promise<boolean> {
+  probe(stream: number, timeoutMs?: number): Promise<boolean> {
     const connection = this.connections.get(stream);
     if (!connection || connection.closed || connection.ending) return Promise.resolve(false);
     return new Promise((resolve) => {
       connection.flushed.push(resolve);
+      // A client that is there but not reading never takes the comment: after timeoutMs it counts as there.
+      if (timeoutMs !== undefined) setTimeout(() => resolve(!connection.closed), timeoutMs);
       this.send(stream, KEEPALIVE_FRAME);
     });
   }
@@ -98,7 +124,18 @@ export class LiveStreams {
   send(stream: number, frame: Uint8Array): void {
     const connection = this.connections.get(stream);
     if (!connection || connection.closed) return;
+    const max = this.options.maxBufferedBytes;
+    if (max !== undefined && connection.bytes + frame.byteLength > max && connection.bytes > 0) {
+      this.options.onOverflow?.(stream);
+      return;
+    }
+    const total = this.options.maxTotalBufferedBytes;
+    if (total !== undefined && this.buffered + frame.byteLength > total) {
+      this.evictLargest();
+      if (connection.closed) return;
+    }
     connection.sent = true;
+    this.hold(connection, frame.byteLength);
     connection.queued.push(frame);
     if (!connection.writing) this.writeQueued(stream, connection);
   }
@@ -116,12 +153,54 @@ export class LiveStreams {
     if (!connection.writing) this.writeQueued(stream, connection);
   }
 
+  /**
+   * Ends a connection whose client fell behind: the frames still queued are dropped (their
+   * memory freed), `last` is written after the write in flight, then the connection closes.
+   * A client that takes nothing for `graceMs` more has the connection aborted.
+   */
+  truncate(stream: number, last: Uint8Array, graceMs: number): void {
+    const connection = this.connections.get(stream);
+    if (!connection) return;
+    for (const frame of connection.queued) this.hold(connection, -frame.byteLength);
+    connection.queued.length = 0;
+    connection.queued.push(last);
+    this.hold(connection, last.byteLength);
+    this.close(stream);
+    const timer = setTimeout(() => {
+      connection.queued.length = 0;
+      connection.writer.abort(new Error("the client fell behind")).catch(() => undefined);
+    }, graceMs);
+    connection.writer.closed.then(
+      () => clearTimeout(timer),
+      () => clearTimeout(timer),
+    );
+  }
+
   closeAll(): void {
     for (const stream of [...this.connections.keys()]) this.close(stream);
   }
 
   count(): number {
     return this.connections.size;
+  }
+
+  /** Counts bytes a connection takes on (positive) or lets go of (negative). */
+  private hold(connection: Connection, bytes: number): void {
+    connection.bytes += bytes;
+    this.buffered += bytes;
+  }
+
+  /** Over the total: the connection holding the most is ended (onOverflow), freeing its queue. */
+  private evictLargest(): void {
+    let largest: number | undefined;
+    let most = 0;
+    for (const [stream, connection] of this.connections) {
+      if (connection.bytes > most) {
+        most = connection.bytes;
+        largest = stream;
+      }
+    }
+    if (largest !== undefined) this.options.onOverflow?.(largest);
   }
 
   /** One tick: a comment on every connection that has been quiet since the previous tick. */
@@ -148,10 +227,15 @@ export class LiveStreams {
       return;
     }
     connection.writing = true;
-    connection.writer.write(takeChunk(connection.queued)).then(
-      () => this.writeQueued(stream, connection),
+    const chunk = takeChunk(connection.queued);
+    connection.writer.write(chunk).then(
+      () => {
+        this.hold(connection, -chunk.byteLength);
+        this.writeQueued(stream, connection);
+      },
       () => {
         connection.queued.length = 0;
+        this.hold(connection, -connection.bytes);
         this.drop(stream, connection);
       },
     );
@@ -161,6 +245,9 @@ export class LiveStreams {
     if (connection.closed) return;
     connection.closed = true;
     if (!connection.ending) for (const resolve of connection.flushed.splice(0)) resolve(false);
-    if (this.connections.get(stream) === connection) this.connections.delete(stream);
+    if (this.connections.get(stream) === connection) {
+      this.connections.delete(stream);
+      this.options.onDrop?.(stream);
+    }
   }
 }

@@ -14,6 +14,8 @@ export interface CreateTaskInput {
   args: Record<string, unknown>;
   /** With auth: the principal that created the task; only its subject may use the task. */
   principal?: Principal;
+  /** The creating client (src/http/client-key.ts): its tasks in flight are capped (`tasks.maxInFlightPerClient`). */
+  clientKey?: string;
   /** The capabilities the creating request declared: what the handler's asks may use. */
   clientCapabilities: Record<string, unknown>;
   /** The creating request's `_meta` (the handler sees it as `ctx.meta`). */
@@ -39,4 +41,11 @@ export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskVisible(subject: string | null): Promise<boolean>;
   taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply>;
   taskCancel(subject: string | null): Promise<TaskReply>;
+  /**
+   * The per-client ledger role (an object named after a client key, src/tasks/ledger.ts): holds
+   * `taskId` as in flight until `expiresAt` unless the client already has `limit`; false when full.
+   */
+  ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean>;
+  /** The ledger role: `taskId` is no longer in flight (it reached a terminal state or expired). */
+  ledgerRelease(taskId: string): Promise<void>;
 }

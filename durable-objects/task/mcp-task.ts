@@ -7,7 +7,7 @@
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
  */
 import { DurableObject } from "cloudflare:workers";
-import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
@@ -18,6 +18,7 @@ import {
   isTerminal,
   jsonBytes,
   MAX_TASK_RECORD_BYTES,
+  MAX_TASK_STORAGE_BYTES,
   taskStatusNotification,
   type TaskRecord,
   type TaskStatus,
@@ -25,6 +26,9 @@ import {
 import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import type { EdgeEnv } from "../../src/env";
+import { refusalRow } from "../../src/wire/refusals";
+import { modernCode } from "../../src/jsonrpc/errors";
+import { ClientLedger, ledgerName } from "./ledger";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
 
@@ -43,6 +47,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private readonly host: RunHost<Env>;
   /** Callers of `awaitStatus` waiting for the next stored change. */
   private watchers: (() => void)[] = [];
+  /** The ledger role (ledger.ts): used only by the object named after a client key. */
+  private readonly ledger: ClientLedger;
 
   constructor(
     ctx: DurableObjectState,
@@ -52,10 +58,12 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   ) {
     super(ctx, env);
     this.store = new TaskStore(ctx.storage.sql);
+    this.ledger = new ClientLedger(ctx.storage);
     this.host = {
       server,
       env,
       store: this.store,
+      storedBytes: () => this.storedBytes(),
       asked: (run) => this.whileCurrent(run, () => this.change("input_required")),
       progressed: (run, message) =>
         this.whileCurrent(run, () => this.change(this.record?.status === "input_required" ? "input_required" : "working", message)),
@@ -102,18 +110,29 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       throw new Error("mcp-edge: task object created twice or under another id");
     const tool = this.server.tools.get(input.tool);
     if (!tool?.task) throw new Error(`mcp-edge: tool "${input.tool}" cannot run as a task`);
+    const ttlMs = tool.task.ttlMs ?? this.options.ttlMs;
+    const pollIntervalMs = tool.task.pollIntervalMs ?? this.options.pollIntervalMs;
+    if (input.clientKey !== undefined) {
+      // The per-client cap on tasks in flight: nothing is stored for a task the client may not start.
+      const limit = this.options.maxInFlightPerClient;
+      if (!(await this.ledgerOf(input.clientKey).ledgerReserve(taskId, limit, Date.now() + ttlMs))) {
+        const row = refusalRow({ reason: "too-many-tasks", limit, retryAfterSeconds: Math.max(1, Math.ceil(pollIntervalMs / 1000)) });
+        return { ok: false, error: { code: modernCode(row.code), message: row.message, data: row.data } };
+      }
+    }
     const now = new Date().toISOString();
     this.record = {
       taskId,
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
-      ttlMs: tool.task.ttlMs ?? this.options.ttlMs,
-      pollIntervalMs: tool.task.pollIntervalMs ?? this.options.pollIntervalMs,
+      ttlMs,
+      pollIntervalMs,
       owner: input.principal?.subject ?? null,
       tool: input.tool,
       args: input.args,
       principal: input.principal,
+      clientKey: input.clientKey,
       clientCapabilities: input.clientCapabilities,
       meta: input.requestMeta,
       gathered: input.gathered,
@@ -146,7 +165,17 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (!r.ok) return r;
     if (isTerminal(r.record.status)) return { ok: true, result: { resultType: "complete" } };
     for (const [key, answer] of Object.entries(responses)) {
-      if (!this.store.answer(key, JSON.stringify(answer))) continue;
+      const json = JSON.stringify(answer);
+      if (this.storedBytes() + new TextEncoder().encode(json).byteLength > MAX_TASK_STORAGE_BYTES) {
+        return {
+          ok: false,
+          error: {
+            code: MODERN_LIMIT_EXCEEDED,
+            message: `tasks/update: the answer for "${key.slice(0, 100)}" would make the task keep more than ${MAX_TASK_STORAGE_BYTES} bytes`,
+          },
+        };
+      }
+      if (!this.store.answer(key, json)) continue;
       this.run?.deliver(key, answer);
     }
     if (r.record.status === "input_required" && Object.keys(this.store.outstanding()).length === 0) this.change("working");
@@ -165,6 +194,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       else this.finish({ status: "cancelled", statusMessage: "Cancelled by the client" });
     }
     return { ok: true, result: { resultType: "complete" } };
+  }
+
+  async ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean> {
+    return this.ledger.reserve(taskId, limit, expiresAt);
+  }
+
+  async ledgerRelease(taskId: string): Promise<void> {
+    await this.ledger.release(taskId);
   }
 
   /**
@@ -244,12 +281,13 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (!r || !canTransition(r.status)) return;
     r.status = outcome.status;
     r.lastUpdatedAt = new Date().toISOString();
-    if (outcome.status === "completed" && jsonBytes({ ...r, result: outcome.result }) > MAX_TASK_RECORD_BYTES) {
-      // Too large to store means too large to serve: the task fails as the call would have (-32003).
+    const withResult = outcome.status === "completed" ? { ...r, result: outcome.result } : undefined;
+    if (withResult && (jsonBytes(withResult) > MAX_TASK_RECORD_BYTES || this.storedBytes(withResult) > MAX_TASK_STORAGE_BYTES)) {
+      // Too large to store means too large to serve: the task fails as the call would have (-31003).
       r.status = "failed";
       r.error = {
-        code: LIMIT_EXCEEDED,
-        message: `The result is larger than ${MAX_TASK_RECORD_BYTES} bytes of JSON, the most a task can keep`,
+        code: MODERN_LIMIT_EXCEEDED,
+        message: `The result is larger than a task can keep (${MAX_TASK_RECORD_BYTES} bytes of JSON in its record, ${MAX_TASK_STORAGE_BYTES} bytes with its asks and answers)`,
       };
       r.statusMessage = "The result was too large to keep";
     } else if (outcome.status === "completed") {
@@ -262,8 +300,30 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     this.store.dropOutstanding();
     this.store.putRecord(r);
     this.run = undefined;
+    this.releaseSlot(r);
     this.publish(r);
     void this.scheduleAlarm();
+  }
+
+  /** Bytes this task keeps now: its record and every ask and answer (MAX_TASK_STORAGE_BYTES bounds it). */
+  private storedBytes(record: TaskRecord | undefined = this.record): number {
+    return (record ? jsonBytes(record) : 0) + this.store.askBytes();
+  }
+
+  /** The ledger object of a client key (same namespace, another role). */
+  private ledgerOf(clientKey: string): DurableObjectStub<TaskObjectRpc> {
+    const namespace = (this.env as EdgeEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc>;
+    return namespace.get(namespace.idFromName(ledgerName(clientKey)));
+  }
+
+  /** The task no longer counts against its client's cap (terminal or expired); idempotent. */
+  private releaseSlot(r: TaskRecord): void {
+    if (r.clientKey === undefined) return;
+    this.ctx.waitUntil(
+      this.ledgerOf(r.clientKey)
+        .ledgerRelease(r.taskId)
+        .catch((error: unknown) => console.error(`mcp-edge: releasing task ${r.taskId}'s in-flight slot failed`, error)),
+    );
   }
 
   private publish(r: TaskRecord): void {
@@ -291,6 +351,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private async expire(): Promise<void> {
     if (this.expired) return;
     this.expired = true;
+    if (this.record && !isTerminal(this.record.status)) this.releaseSlot(this.record);
     this.run?.cancel();
     this.run = undefined;
     this.record = undefined;

@@ -4,8 +4,9 @@
  * task's `inputRequests`) answered by `tasks/update`, and the outcome the run reports. A run
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
+import { userStore } from "../../src/user";
 import type { ClientCapabilities } from "../../src/mcp/types";
-import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/request-info";
@@ -16,7 +17,7 @@ import { callOf, runThrough } from "../../src/mcp/middleware";
 import { ToolError, toolError } from "../../src/mcp/content";
 import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
 import type { McpServer } from "../../src/mcp/server";
-import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
+import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
 
 /** How a run ended: what the task's terminal state will be. */
@@ -36,6 +37,8 @@ export interface RunHost<Env> {
   server: McpServer<Env>;
   env: Env;
   store: TaskStore;
+  /** What the task keeps now (record, asks, answers) in bytes: held under MAX_TASK_STORAGE_BYTES. */
+  storedBytes(): number;
   /** An ask was stored and is outstanding: the task is `input_required`. */
   asked(run: TaskRun<Env>): void;
   /** Progress from the handler, shown as the task's `statusMessage`. */
@@ -145,6 +148,7 @@ export class TaskRun<Env> {
       meta: record.meta,
       principal: record.principal,
       request: record.request && frozenRequestInfo(record.request),
+      user: userStore(this.host.env, record.principal),
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",
       clientCapabilities: record.clientCapabilities as ClientCapabilities,
@@ -183,10 +187,14 @@ export class TaskRun<Env> {
     const json = JSON.stringify(params);
     if (jsonBytes(params) > MAX_TASK_MESSAGE_BYTES)
       return Promise.reject(
-        new RpcError(LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: it is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`),
+      );
+    if (this.host.storedBytes() + jsonBytes(params) > MAX_TASK_STORAGE_BYTES)
+      return Promise.reject(
+        new RpcError(MODERN_LIMIT_EXCEEDED, `${method} was not sent: the task would keep more than ${MAX_TASK_STORAGE_BYTES} bytes`),
       );
     if (this.waiters.size >= MAX_OUTSTANDING_ASKS)
-      return Promise.reject(new RpcError(LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
+      return Promise.reject(new RpcError(MODERN_LIMIT_EXCEEDED, `A task may wait for at most ${MAX_OUTSTANDING_ASKS} answers at once`));
     const position = this.nextPosition++;
     const store = this.host.store;
     const existing = store.askAt(position);

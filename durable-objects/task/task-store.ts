@@ -87,6 +87,18 @@ export class TaskStore {
     return out;
   }
 
+  /** UTF-8 bytes of every stored ask and answer (the record is counted by its caller, which holds it). */
+  askBytes(): number {
+    if (!this.ready) return 0;
+    return (
+      this.sql
+        .exec<{ n: number | null }>(
+          "SELECT SUM(length(CAST(params AS BLOB)) + COALESCE(length(CAST(answer AS BLOB)), 0)) AS n FROM task_ask",
+        )
+        .one().n ?? 0
+    );
+  }
+
   /** Outstanding asks no live run is waiting for any more (a run ended): they stop being outstanding. */
   dropOutstanding(): void {
     if (!this.ready) return;

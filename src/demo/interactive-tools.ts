@@ -50,7 +50,7 @@ const CAPITAL_TOOL = {
 /** Sampling rounds before the model must answer without tools. */
 const TOOL_ROUNDS = 3;
 
-export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
+function addLoggingProgressAndSampling(server: ServerDefinition<EdgeEnv>): void {
   server
     .interactiveTool(
       "test_tool_with_logging",
@@ -100,47 +100,52 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
         const reply = result.content.type === "text" ? result.content.text : `[${result.content.type} content]`;
         return { content: [text(`LLM response: ${reply}`)] };
       },
-    )
+    );
+}
 
-    .interactiveTool(
-      "ask_with_tools",
-      {
-        description:
-          "Asks the client's model a question it may answer by calling a capital_of tool this server runs (sampling with tools, SEP-1577); needs the client's sampling.tools capability.",
-        input: z.object({ question: z.string().max(2000).describe("The question for the model") }),
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      async ({ question }, ctx) => {
-        const messages: CreateMessageWithToolsParams["messages"] = [{ role: "user", content: { type: "text", text: question } }];
-        for (let round = 0; round < TOOL_ROUNDS; round++) {
-          // The last round forbids tools, so the loop ends with an answer (client/sampling.mdx "Tool Use").
-          const toolChoice = { mode: round === TOOL_ROUNDS - 1 ? ("none" as const) : ("auto" as const) };
-          const answer = await ctx.sample({ messages, maxTokens: 200, tools: [CAPITAL_TOOL], toolChoice }, { key: `round_${round}` });
-          const uses = answer.content.filter((block): block is ToolUseContent => block.type === "tool_use");
-          if (uses.length === 0) {
-            const said = answer.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-            return { content: [text(said || "[the model answered without text]")] };
-          }
-          messages.push(
-            { role: "assistant", content: answer.content },
-            {
-              role: "user",
-              content: uses.map((use) => {
-                const capital = CAPITALS[String(use.input.country ?? "").toLowerCase()];
-                return {
-                  type: "tool_result" as const,
-                  toolUseId: use.id,
-                  content: [text(capital ?? "unknown country")],
-                  isError: !capital,
-                };
-              }),
-            },
-          );
+function addSamplingWithTools(server: ServerDefinition<EdgeEnv>): void {
+  server.interactiveTool(
+    "ask_with_tools",
+    {
+      description:
+        "Asks the client's model a question it may answer by calling a capital_of tool this server runs (sampling with tools, SEP-1577); needs the client's sampling.tools capability.",
+      input: z.object({ question: z.string().max(2000).describe("The question for the model") }),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async ({ question }, ctx) => {
+      const messages: CreateMessageWithToolsParams["messages"] = [{ role: "user", content: { type: "text", text: question } }];
+      for (let round = 0; round < TOOL_ROUNDS; round++) {
+        // The last round forbids tools, so the loop ends with an answer (client/sampling.mdx "Tool Use").
+        const toolChoice = { mode: round === TOOL_ROUNDS - 1 ? ("none" as const) : ("auto" as const) };
+        const answer = await ctx.sample({ messages, maxTokens: 200, tools: [CAPITAL_TOOL], toolChoice }, { key: `round_${round}` });
+        const uses = answer.content.filter((block): block is ToolUseContent => block.type === "tool_use");
+        if (uses.length === 0) {
+          const said = answer.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+          return { content: [text(said || "[the model answered without text]")] };
         }
-        return toolError("The model kept asking for tools");
-      },
-    )
+        messages.push(
+          { role: "assistant", content: answer.content },
+          {
+            role: "user",
+            content: uses.map((use) => {
+              const capital = CAPITALS[String(use.input.country ?? "").toLowerCase()];
+              return {
+                type: "tool_result" as const,
+                toolUseId: use.id,
+                content: [text(capital ?? "unknown country")],
+                isError: !capital,
+              };
+            }),
+          },
+        );
+      }
+      return toolError("The model kept asking for tools");
+    },
+  );
+}
 
+function addElicitation(server: ServerDefinition<EdgeEnv>): void {
+  server
     .interactiveTool(
       "test_elicitation",
       {
@@ -175,88 +180,95 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
         });
         return { content: [text(`User ${answer.action === "accept" ? "agreed to open" : `answered ${answer.action} to`} the page`)] };
       },
-    )
+    );
+}
 
-    .interactiveTool(
-      "test_elicitation_sep1034_defaults",
-      {
-        description:
-          "Elicits a form whose fields carry default values: string, integer, number, enum, boolean (conformance: elicitation-sep1034-defaults).",
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      async (_args, ctx) => {
-        const result = await ctx.elicit("Please review and update the form fields with defaults", {
-          type: "object",
-          properties: {
-            name: { type: "string", description: "User name", default: "John Doe" },
-            age: { type: "integer", description: "User age", default: 30 },
-            score: { type: "number", description: "User score", default: 95.5 },
-            status: {
-              type: "string",
-              description: "User status",
-              enum: ["active", "inactive", "pending"],
-              default: "active",
-            },
-            verified: { type: "boolean", description: "Verification status", default: true },
+function addElicitationDefaults(server: ServerDefinition<EdgeEnv>): void {
+  server.interactiveTool(
+    "test_elicitation_sep1034_defaults",
+    {
+      description:
+        "Elicits a form whose fields carry default values: string, integer, number, enum, boolean (conformance: elicitation-sep1034-defaults).",
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async (_args, ctx) => {
+      const result = await ctx.elicit("Please review and update the form fields with defaults", {
+        type: "object",
+        properties: {
+          name: { type: "string", description: "User name", default: "John Doe" },
+          age: { type: "integer", description: "User age", default: 30 },
+          score: { type: "number", description: "User score", default: 95.5 },
+          status: {
+            type: "string",
+            description: "User status",
+            enum: ["active", "inactive", "pending"],
+            default: "active",
           },
-        });
-        return { content: [text(`Elicitation completed: ${describeElicitation(result)}`)] };
-      },
-    )
+          verified: { type: "boolean", description: "Verification status", default: true },
+        },
+      });
+      return { content: [text(`Elicitation completed: ${describeElicitation(result)}`)] };
+    },
+  );
+}
 
-    .interactiveTool(
-      "test_elicitation_sep1330_enums",
-      {
-        description:
-          "Elicits a form with every enum form: untitled, titled and legacy single-select, untitled and titled multi-select (conformance: elicitation-sep1330-enums).",
-        annotations: { readOnlyHint: true, openWorldHint: true },
-      },
-      async (_args, ctx) => {
-        const result = await ctx.elicit("Please select options from the enum fields", {
-          type: "object",
-          properties: {
-            untitledSingle: {
-              type: "string",
-              description: "Select one option",
-              enum: ["option1", "option2", "option3"],
-            },
-            titledSingle: {
-              type: "string",
-              description: "Select one option with titles",
-              oneOf: [
-                { const: "value1", title: "First Option" },
-                { const: "value2", title: "Second Option" },
-                { const: "value3", title: "Third Option" },
+function addElicitationEnums(server: ServerDefinition<EdgeEnv>): void {
+  server.interactiveTool(
+    "test_elicitation_sep1330_enums",
+    {
+      description:
+        "Elicits a form with every enum form: untitled, titled and legacy single-select, untitled and titled multi-select (conformance: elicitation-sep1330-enums).",
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async (_args, ctx) => {
+      const result = await ctx.elicit("Please select options from the enum fields", {
+        type: "object",
+        properties: {
+          untitledSingle: {
+            type: "string",
+            description: "Select one option",
+            enum: ["option1", "option2", "option3"],
+          },
+          titledSingle: {
+            type: "string",
+            description: "Select one option with titles",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
+          legacyEnum: {
+            type: "string",
+            description: "Select one option (legacy enumNames)",
+            enum: ["opt1", "opt2", "opt3"],
+            enumNames: ["Option One", "Option Two", "Option Three"],
+          },
+          untitledMulti: {
+            type: "array",
+            description: "Select multiple options",
+            items: { type: "string", enum: ["option1", "option2", "option3"] },
+          },
+          titledMulti: {
+            type: "array",
+            description: "Select multiple options with titles",
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
               ],
             },
-            legacyEnum: {
-              type: "string",
-              description: "Select one option (legacy enumNames)",
-              enum: ["opt1", "opt2", "opt3"],
-              enumNames: ["Option One", "Option Two", "Option Three"],
-            },
-            untitledMulti: {
-              type: "array",
-              description: "Select multiple options",
-              items: { type: "string", enum: ["option1", "option2", "option3"] },
-            },
-            titledMulti: {
-              type: "array",
-              description: "Select multiple options with titles",
-              items: {
-                anyOf: [
-                  { const: "value1", title: "First Choice" },
-                  { const: "value2", title: "Second Choice" },
-                  { const: "value3", title: "Third Choice" },
-                ],
-              },
-            },
           },
-        });
-        return { content: [text(`Elicitation completed: ${describeElicitation(result)}`)] };
-      },
-    )
+        },
+      });
+      return { content: [text(`Elicitation completed: ${describeElicitation(result)}`)] };
+    },
+  );
+}
 
+function addStreams(server: ServerDefinition<EdgeEnv>): void {
+  server
     .interactiveTool(
       "test_reconnection",
       {
@@ -287,8 +299,11 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
         }
         return { content: [text(`done ${count}`)] };
       },
-    )
+    );
+}
 
+function addCountdownAndRoots(server: ServerDefinition<EdgeEnv>): void {
+  server
     .interactiveTool(
       "slow_countdown",
       {
@@ -322,4 +337,14 @@ export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
         return { content: [text(JSON.stringify(roots.map((r) => r.uri)))] };
       },
     );
+}
+
+export function addInteractiveTools(server: ServerDefinition<EdgeEnv>): void {
+  addLoggingProgressAndSampling(server);
+  addSamplingWithTools(server);
+  addElicitation(server);
+  addElicitationDefaults(server);
+  addElicitationEnums(server);
+  addStreams(server);
+  addCountdownAndRoots(server);
 }

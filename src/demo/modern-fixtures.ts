@@ -19,7 +19,7 @@ function question(textValue: string, maxTokens: number) {
   return { messages: [{ role: "user" as const, content: { type: "text" as const, text: textValue } }], maxTokens };
 }
 
-export function addModernFixtures(server: McpServer<EdgeEnv>): void {
+function addSchemaAndCapabilityFixtures(server: McpServer<EdgeEnv>): void {
   server
     // Both suites check this one: 0.1.16 its $schema/$defs/additionalProperties, 0.2 also SEP-2106's keywords.
     .tool(
@@ -69,7 +69,11 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
         const answer = await ctx.sample(question("Say hello", 20));
         return { content: [text(answer.content.type === "text" ? answer.content.text : "[non-text answer]")] };
       },
-    )
+    );
+}
+
+function addStreamingAndFirstAsks(server: McpServer<EdgeEnv>): void {
+  server
     .interactiveTool(
       "test_streaming_elicitation",
       {
@@ -112,7 +116,11 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
         const answer = await ctx.sample(question("What is the capital of France?", 100), { key: "capital_question" });
         return { content: [text(answer.content.type === "text" ? answer.content.text : "[non-text answer]")] };
       },
-    )
+    );
+}
+
+function addRootsStateAndMultipleInputs(server: McpServer<EdgeEnv>): void {
+  server
     .interactiveTool(
       "test_input_required_result_list_roots",
       {
@@ -151,7 +159,11 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
         const said = greeting.content.type === "text" ? greeting.content.text : "";
         return { content: [text(`${said} ${accepted(name, "name") ?? "stranger"} (${roots.length} roots)`)] };
       },
-    )
+    );
+}
+
+function addRoundsAndTampering(server: McpServer<EdgeEnv>): void {
+  server
     .interactiveTool(
       "test_input_required_result_multi_round",
       {
@@ -201,7 +213,11 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
         await Promise.all(asks);
         return { content: [text(`asked ${asks.length} question(s)`)] };
       },
-    )
+    );
+}
+
+function addHeaderAndPromptFixtures(server: McpServer<EdgeEnv>): void {
+  server
     .tool(
       "test_header_param",
       {
@@ -233,4 +249,12 @@ export function addModernFixtures(server: McpServer<EdgeEnv>): void {
         return { messages: [{ role: "user", content: text(`Use this context: ${accepted(answer, "context") ?? "none"}`) }] };
       },
     );
+}
+
+export function addModernFixtures(server: McpServer<EdgeEnv>): void {
+  addSchemaAndCapabilityFixtures(server);
+  addStreamingAndFirstAsks(server);
+  addRootsStateAndMultipleInputs(server);
+  addRoundsAndTampering(server);
+  addHeaderAndPromptFixtures(server);
 }

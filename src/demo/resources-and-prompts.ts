@@ -9,7 +9,7 @@ import { PNG_1X1_BASE64 } from "./assets";
 /** Completion helper: the values of a fixed list that start with what the user typed. */
 const byPrefix = (values: readonly string[]) => (typed: string) => values.filter((v) => v.startsWith(typed));
 
-export function addResourcesAndPrompts(server: ServerDefinition<EdgeEnv>): void {
+function addResources(server: ServerDefinition<EdgeEnv>): void {
   server
     .resource(
       "test://static-text",
@@ -58,9 +58,11 @@ export function addResourcesAndPrompts(server: ServerDefinition<EdgeEnv>): void 
         };
       },
     );
-
   // ---------------------------------------------------------------------------------------------
   // Prompts
+}
+
+function addPrompts(server: ServerDefinition<EdgeEnv>): void {
   // ---------------------------------------------------------------------------------------------
 
   server
@@ -108,18 +110,26 @@ export function addResourcesAndPrompts(server: ServerDefinition<EdgeEnv>): void 
           { role: "user", content: text("Please process the embedded resource above.") },
         ],
       }),
-    )
-
-    .prompt(
-      "test_prompt_with_image",
-      {
-        description: "A prompt that includes an image (conformance: prompts-get-with-image).",
-      },
-      () => ({
-        messages: [
-          { role: "user", content: image(PNG_1X1_BASE64, "image/png") },
-          { role: "user", content: text("Please analyze the image above.") },
-        ],
-      }),
     );
+}
+
+function addMediaPromptsAndCompletions(server: ServerDefinition<EdgeEnv>): void {
+  server.prompt(
+    "test_prompt_with_image",
+    {
+      description: "A prompt that includes an image (conformance: prompts-get-with-image).",
+    },
+    () => ({
+      messages: [
+        { role: "user", content: image(PNG_1X1_BASE64, "image/png") },
+        { role: "user", content: text("Please analyze the image above.") },
+      ],
+    }),
+  );
+}
+
+export function addResourcesAndPrompts(server: ServerDefinition<EdgeEnv>): void {
+  addResources(server);
+  addPrompts(server);
+  addMediaPromptsAndCompletions(server);
 }

@@ -9,7 +9,7 @@ const { INTERNAL_ERROR } = errorCodes;
 
 const confirmSchema = { type: "object", properties: { confirm: { type: "boolean", description: "Go ahead?" } }, required: ["confirm"] };
 
-export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
+function addTaskTools(server: McpServer<EdgeEnv>): void {
   server.tool(
     "greet",
     {
@@ -59,7 +59,9 @@ export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
       throw new RpcError(INTERNAL_ERROR, "The job could not reach its backend");
     },
   );
+}
 
+function addAskingTaskTools(server: McpServer<EdgeEnv>): void {
   server.interactiveTool(
     "confirm_delete",
     {
@@ -110,4 +112,9 @@ export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
     },
     async (_args, ctx) => ({ content: [text(`Hello, ${String(ctx.gathered?.name ?? "someone")}! (from the task)`)] }),
   );
+}
+
+export function addTaskFixtures(server: McpServer<EdgeEnv>): void {
+  addTaskTools(server);
+  addAskingTaskTools(server);
 }

@@ -76,4 +76,4 @@ export default {
 // The session class depends only on the server and the session options, not on the origin.
 export const McpSession = createMcpEdge(demoServer).SessionObject;
 export const McpTask = createMcpEdge(demoServer).TaskObject;
-export { McpHub } from "../index";
+export { McpHub, McpUser } from "../index";

@@ -21,4 +21,4 @@ const edge = createMcpEdge(demoServer, {
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export { McpHub } from "../index";
+export { McpHub, McpUser } from "../index";

@@ -7,7 +7,7 @@
 import type { Principal } from "../auth/principal";
 
 /** `sub:<subject>` for an authenticated caller, `ip:<address>` otherwise (`ip:unknown` without the header). */
-export function clientKey(request: Request, principal: Pick<Principal, "subject"> | undefined): string {
+export function clientKey(request: Pick<Request, "headers">, principal: Pick<Principal, "subject"> | undefined): string {
   if (principal) return `sub:${principal.subject}`;
   const address = request.headers.get("CF-Connecting-IP")?.trim();
   return `ip:${address || "unknown"}`;

@@ -12,7 +12,7 @@ import { isModernVersion, MODERN_VERSIONS, SUPPORTED_VERSIONS } from "../mcp/ver
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "../wire/headers";
-import { decodeParamValue } from "./param-headers";
+import { decodeParamValue, malformedValue } from "./param-headers";
 
 export type EraDecision =
   | { era: "2025" }
@@ -90,7 +90,7 @@ function decideClaimed(headers: Headers, message: RequestMessage, options: Resol
     const raw = headerValue(headers, HEADER_MCP_NAME);
     const name = raw === null ? undefined : decodeParamValue(raw);
     if (raw !== null && name === undefined)
-      return refused({ reason: "header-mismatch", message: `${HEADER_MCP_NAME} has a malformed base64 value` }, id, true);
+      return refused({ reason: "header-mismatch", message: malformedValue(HEADER_MCP_NAME) }, id, true);
     if (name !== bodyValue && !(name === undefined && typeof bodyValue !== "string")) {
       const what =
         name === undefined

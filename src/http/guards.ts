@@ -40,12 +40,16 @@ export function allowedOrigin(request: Request, policy: OriginPolicy): string | 
 
 /**
  * DNS-rebinding protection (2025-06-18 Streamable HTTP > Security Warning): Host and Origin.
- * Returns the 403 to send, or the Origin to answer with CORS headers (undefined when absent).
+ * Both hosts a request names are checked, the URL's and the Host header's: for an absolute-form
+ * target (`POST http://evil.example/mcp HTTP/1.1`) the target's authority replaces Host (RFC 9112
+ * §3.2.2) and is what the runtime routes by, so a loopback Host beside it proves nothing. Either
+ * one foreign refuses. Returns the 403 to send, or the Origin to answer with CORS headers.
  */
 export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | string | undefined {
-  const host = request.headers.get("Host") ?? new URL(request.url).host;
-  if (!isAllowedHost(hostName(host), policy)) {
-    return refuse({ reason: "host-not-allowed", host: hostName(host) });
+  const urlHost = hostName(new URL(request.url).host);
+  const header = request.headers.get("Host");
+  for (const host of header === null ? [urlHost] : [urlHost, hostName(header)]) {
+    if (!isAllowedHost(host, policy)) return refuse({ reason: "host-not-allowed", host });
   }
   const origin = allowedOrigin(request, policy);
   if (origin === false) {

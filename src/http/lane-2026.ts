@@ -8,9 +8,10 @@
 import type { RequestInfo } from "../mcp/request-info";
 import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
+import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { INTERNAL_ERROR, modernCode, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchContext, dispatchRequest, isModernMethod, type LaneContext } from "../mcp/dispatch";
@@ -19,7 +20,7 @@ import { MrtrRound } from "../mcp/mrtr";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
 import { json } from "../wire/json";
-import { answerStatus, refuseModern } from "../wire/refusals";
+import { answerHttp, refuseModern } from "../wire/refusals";
 import { taskLane } from "../tasks/lane";
 import { servedVersions } from "./era";
 import { WorkerReply } from "./worker-reply";
@@ -28,9 +29,21 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
-/** The JSON answer: 200, except a missing client capability (refusals.ts answerStatus). */
+/**
+ * This era's codes (basic/index.mdx "Error Codes" reserves -32000..-32019 for legacy use): a
+ * limit is MODERN_LIMIT_EXCEEDED where the 2025 lane says -32003 (the handlers are shared).
+ */
+function modernCodes(response: ResponseMessage): ResponseMessage {
+  if (response.kind !== "error") return response;
+  const code = modernCode(response.error.code);
+  return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
+}
+
+/** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
-  return json(toWire(response), answerStatus(response));
+  const answer = modernCodes(response);
+  const { status, headers } = answerHttp(answer);
+  return json(toWire(answer), status, headers);
 }
 
 function secretOf(env: unknown): unknown {
@@ -56,6 +69,7 @@ export async function serve2026<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal?: Principal,
+  clientKey?: string,
   request?: RequestInfo,
 ): Promise<Response> {
   const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
@@ -73,7 +87,7 @@ export async function serve2026<Env extends EdgeEnv>(
     envelope,
     supportedVersions: servedVersions(rt.options),
     principal,
-    tasks: taskLane(rt.server, env),
+    tasks: taskLane(rt.server, env, clientKey),
     request,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
@@ -108,7 +122,8 @@ async function beforeDispatch<Env extends EdgeEnv>(
   }
   if (listen) {
     const tasks = rt.server.extensions.has(TASKS_EXTENSION);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks });
+    const client = clientKey({ headers }, principal);
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client });
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
@@ -156,7 +171,7 @@ async function runInteractive<Env extends EdgeEnv>(
   if (first === "stream") {
     void outcome
       .then(finalize)
-      .then((response) => reply.finish(toWire(response)))
+      .then((response) => reply.finish(toWire(modernCodes(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }

@@ -5,7 +5,7 @@
  * are the 2026 lane's; this module gets their results as plain values.
  */
 import { visibleTaskIds } from "../tasks/lane";
-import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, shardOf, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
@@ -25,6 +25,12 @@ const MAX_TASK_ID_LENGTH = 256;
  * ids per stream, so `listen.maxStreams` streams stay within an object's memory (1,000 × 64 Ki).
  */
 const MAX_FILTER_CHARS = 65_536;
+/**
+ * Up to this many streams of one client live on one shard, so the per-client cap is exact there.
+ * A larger `maxStreamsPerClient` (a load test from one address) spreads the client over
+ * ceil(cap / 64) shard keys, each counting its share: the client may be refused a little early.
+ */
+const CLIENT_STREAMS_PER_SHARD = 64;
 /** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -37,8 +43,19 @@ export interface ListenRuntime<Env> {
 export interface ListenFeatures {
   /** The server serves the tasks extension: `taskIds` are honoured (and need the client's declaration). */
   tasks?: boolean;
-  /** The hub shard (default: the server's one hub). */
+  /** The hub's name (default: the server's one hub). */
   shard?: string;
+  /** Who the stream counts against: clientKey(request, principal) (default: the subject's, else "ip:unknown"). */
+  client?: string;
+}
+
+/** The shard and the per-shard client key and cap a client's next stream is served with. */
+function placeListen(client: string, options: ResolvedListenOptions): { index: number; client: string; maxPerClient: number } {
+  const cap = options.maxStreamsPerClient;
+  if (cap <= CLIENT_STREAMS_PER_SHARD) return { index: shardOf(client, options.shards), client, maxPerClient: cap };
+  const parts = Math.ceil(cap / CLIENT_STREAMS_PER_SHARD);
+  const key = `${client}#${Math.floor(Math.random() * parts)}`;
+  return { index: shardOf(key, options.shards), client: key, maxPerClient: Math.ceil(cap / parts) };
 }
 
 type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Response };
@@ -60,16 +77,41 @@ export async function serveListen<Env extends EdgeEnv>(
   if (!checked.ok) return checked.response;
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see.
   if (checked.filter.taskIds) checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject);
+  const options = withEnvCap(rt.options.listen, env);
+  // One client's streams live on one shard (its cap is counted there); clients spread over all.
+  const place = placeListen(features.client ?? (subject !== undefined ? `sub:${subject}` : "ip:unknown"), options);
   const open: ListenOpen = {
     id: message.id,
     filter: checked.filter,
     serverInfo: { ...rt.server.identity },
-    keepAliveMs: rt.options.listen.keepAliveMs,
-    maxStreams: rt.options.listen.maxStreams,
+    keepAliveMs: options.keepAliveMs,
+    maxStreams: options.maxStreams,
+    client: place.client,
+    maxPerClient: place.maxPerClient,
+    maxBufferedBytes: options.maxBufferedBytes,
+    at: { name: features.shard ?? DEFAULT_HUB_SHARD, index: place.index },
   };
   if (subject !== undefined) open.subject = subject;
-  const hub = hubStub(env, features.shard ?? DEFAULT_HUB_SHARD, "subscriptions/listen");
+  const hub = hubStub(env, open.at?.name, "subscriptions/listen", place.index);
   return hub.fetch(HUB_LISTEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(open) });
+}
+
+let warnedEnvCap = false;
+
+/** `MCP_LISTEN_MAX_PER_CLIENT` (a var) replaces `listen.maxStreamsPerClient`; anything but a positive whole number is ignored. */
+function withEnvCap(options: ResolvedListenOptions, env: EdgeEnv): ResolvedListenOptions {
+  const raw = env.MCP_LISTEN_MAX_PER_CLIENT;
+  if (raw === undefined || raw === "") return options;
+  const cap = Number(raw);
+  if (!Number.isInteger(cap) || cap <= 0) {
+    if (warnedEnvCap) return options;
+    warnedEnvCap = true;
+    console.warn(
+      `mcp-edge: MCP_LISTEN_MAX_PER_CLIENT=${JSON.stringify(raw)} is not a positive whole number; listen.maxStreamsPerClient applies`,
+    );
+    return options;
+  }
+  return { ...options, maxStreamsPerClient: cap };
 }
 
 function invalidParams(id: RequestId, message: string): Checked {

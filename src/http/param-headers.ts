@@ -17,10 +17,25 @@ function valueAt(args: Record<string, unknown>, path: readonly string[]): unknow
   return value;
 }
 
-/** `=?base64?…?=` decoded strictly (canonical padding, base64 alphabet only); a value without both markers is literal. */
+/**
+ * RFC 9110 §5.5 as 2026-07-28 applies it (streamable-http.mdx "Value Encoding"): a plain value is
+ * visible ASCII, space and tab only. workerd hands raw bytes 0x80-0xFF to the Worker as the
+ * Latin-1 characters U+0080-U+00FF, so this one range test refuses non-ASCII, control and DEL alike.
+ */
+const PLAIN_VALUE = /^[\t\x20-\x7e]*$/;
+
+/** Why a header value cannot be compared with the body: the -32020 message for header `name`. */
+export function malformedValue(name: string): string {
+  return `${name} must be visible ASCII, or its value sent as =?base64?…?= (non-ASCII, control and DEL bytes, or a malformed base64 value)`;
+}
+
+/**
+ * `=?base64?…?=` decoded strictly (canonical padding, base64 alphabet only); a value without both
+ * markers is literal and must be plain visible ASCII. Undefined: the value is refused (-32020).
+ */
 export function decodeParamValue(raw: string): string | undefined {
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
-  if (!(value.startsWith("=?base64?") && value.endsWith("?=") && value.length >= 11)) return value;
+  if (!(value.startsWith("=?base64?") && value.endsWith("?=") && value.length >= 11)) return PLAIN_VALUE.test(value) ? value : undefined;
   const encoded = value.slice(9, -2);
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) return undefined;
   try {
@@ -48,7 +63,7 @@ export function checkParamHeaders(headers: Headers, params: readonly HeaderParam
     if (value === undefined || value === null) continue; // the client omits the header; nothing to compare
     if (raw === null) return `the ${name} header is required: arguments.${param.path.join(".")} has a value`;
     const decoded = decodeParamValue(raw);
-    if (decoded === undefined) return `${name} has a malformed base64 value`;
+    if (decoded === undefined) return malformedValue(name);
     if (!matches(decoded, value)) return `${name} does not match arguments.${param.path.join(".")}`;
   }
   return undefined;

@@ -4,11 +4,14 @@
  * lane-2025.ts (initialize, sessions, stateless) or lane-2026.ts (one claimed request).
  */
 import { parseBody } from "../jsonrpc/parse";
+import { isModernVersion } from "../mcp/versions";
+import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
 import { accepted } from "../wire/json";
 import { refuse, refuseModern } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
+import { clientKey } from "./client-key";
 import { serve2026, warnIfNoStateSecret } from "./lane-2026";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
@@ -26,14 +29,20 @@ export async function handlePost<Env>(
 ): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
-  if (!body.ok) return early ? refuse(early) : body.response;
+  if (!body.ok) {
+    if (early) return refuse(early);
+    // Unread, the body cannot say its era: a 2026-07-28 version header gets that era's limit code.
+    const modern = isModernVersion(request.headers.get(HEADER_PROTOCOL_VERSION));
+    return modern ? refuseModern({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
+  }
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
   if (early) return parsed.ok && claimedRequestId(parsed) !== undefined ? refuseModern(early, claimedRequestId(parsed)) : refuse(early);
-  if (!parsed.ok) return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600, message: parsed.error.message });
+  if (!parsed.ok)
+    return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
   if (!parsed.batch && !parsed.entry.ok) {
     return refuse(
-      { reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600, message: parsed.entry.error.message },
+      { reason: "unparsable", code: parsed.entry.error.code as -32700 | -32600 | -32602, message: parsed.entry.error.message },
       parsed.entry.id,
     );
   }
@@ -53,6 +62,7 @@ export async function handlePost<Env>(
           env as Env & EdgeEnv,
           rt as EdgeRuntime<Env & EdgeEnv>,
           principal,
+          clientKey(request, principal),
           requestInfo(request),
         )
       );

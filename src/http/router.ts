@@ -174,6 +174,10 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   const policyFor = policySource(rt);
   const paths = ownedPaths(rt);
   const discovery = createDiscovery(rt, rt.options.discovery);
+  // The session endpoints need the session binding, checked at the first request whatever its
+  // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
+  // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
+  const needsSession = (pathname: string) => rt.options.eras.legacy && paths.sessionPaths.has(pathname);
   // The fourth argument is the request's allowed Origin (or undefined), decided once per request.
   const router = Router<IRequest, [Env, ExecutionContext, string | undefined]>({
     catch: (error: unknown) => {
@@ -245,6 +249,14 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, policyFor(env));
     if (checked instanceof Response) return checked;
+    if (request.method !== "OPTIONS" && needsSession(pathname)) {
+      try {
+        rt.sessionNamespace(env);
+      } catch (error) {
+        if (error instanceof MisconfiguredError) return withCors(refuse(error.refusal), checked);
+        throw error;
+      }
+    }
     const response: Response = await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };

@@ -16,8 +16,20 @@ export const TRANSPORT_ERROR = -32000;
 export const SESSION_NOT_FOUND = -32001;
 /** A server-to-client request got no answer in time. */
 export const REQUEST_TIMEOUT = -32008;
-/** A limit (body, message, streams, pending requests) was exceeded. */
+/** A limit (body, message, streams, pending requests) was exceeded (2025 era; the 2026 lane answers MODERN_LIMIT_EXCEEDED). */
 export const LIMIT_EXCEEDED = -32003;
+/**
+ * A limit was exceeded, on the 2026-07-28 lane. That revision (basic/index.mdx "Error Codes")
+ * says new implementations SHOULD NOT use -32000..-32019 and that new codes SHOULD be allocated
+ * outside the JSON-RPC reserved range -32768..-32000, so this one is: its last digits mirror the
+ * 2025 era's -32003. The HTTP status says which kind (413 too large, 429 too many, 200 in a result).
+ */
+export const MODERN_LIMIT_EXCEEDED = -31003;
+
+/** The code a 2026-07-28 client gets for `code`: the legacy limit code becomes MODERN_LIMIT_EXCEEDED. */
+export function modernCode(code: number): number {
+  return code === LIMIT_EXCEEDED ? MODERN_LIMIT_EXCEEDED : code;
+}
 /** The request was cancelled (client `notifications/cancelled` or session termination). */
 export const REQUEST_CANCELLED = -32004;
 /** The session object restarted while the request was in flight; its work was lost. */

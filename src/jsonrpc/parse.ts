@@ -3,7 +3,7 @@
  * `Message`. A batch element that is not a valid message becomes an `invalid` entry so the
  * batch can still be answered element by element (JSON-RPC 2.0 §6).
  */
-import { INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
+import { INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, RpcError } from "./errors";
 import type { ErrorObject, Message, Params, RequestId } from "./messages";
 
 export type ParsedEntry = { ok: true; message: Message } | { ok: false; error: RpcError; id: RequestId | null };
@@ -13,21 +13,99 @@ export type ParsedBody =
   | { ok: true; batch: true; entries: ParsedEntry[] }
   | { ok: false; error: RpcError };
 
-/** Parses a POST body. Malformed JSON is -32700; an empty batch or a non-object is -32600. */
+/**
+ * The deepest nesting a message may have, counting the message object itself as 1 (so a
+ * `tools/call`'s `arguments` object is at 3 and may hold 61 more levels). Past it the message
+ * is refused with -32602 and its id before anything walks it: digests, canonical forms, schema
+ * validators, Workers RPC and storage all see only bounded JSON (README "Limits").
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether JSON text nests `[`/`{` deeper than `limit`. Most bodies hold fewer brackets than the
+ * limit in all, which settles it with a few native searches; the others get one pass over the
+ * structure, strings skipped by search too. Node 22 (workerd's V8 family), against JSON.parse of
+ * the same text: 0.2 µs (parse 2.9 µs) for a 200-byte tools/call, 46 µs (125 µs) for 8 KB of 300
+ * objects, 41 µs (2.5 ms) for a 1 MB string, 15 ms (84 ms) for 1.7 MB of 200,000 arrays.
+ */
+export function exceedsDepth(text: string, limit: number): boolean {
+  // Brackets inside strings only overcount: fewer than limit + 1 in all cannot nest deeper.
+  let brackets = 0;
+  for (let i = text.indexOf("{"); i !== -1 && brackets <= limit; i = text.indexOf("{", i + 1)) brackets++;
+  for (let i = text.indexOf("["); i !== -1 && brackets <= limit; i = text.indexOf("[", i + 1)) brackets++;
+  if (brackets <= limit) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: its closing quote is the next one not escaped by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      for (;;) {
+        if (end === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      i = end;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Whether a decoded value nests deeper than `limit` (the message itself is level 1); iterative. */
+export function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, depth] = top;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function tooDeep(value: unknown): ParsedEntry {
+  const id = isObject(value) ? value.id : null;
+  return {
+    ok: false,
+    error: new RpcError(INVALID_PARAMS, `Invalid params: the message nests deeper than ${MAX_JSON_DEPTH} levels of JSON`),
+    id: isRequestId(id) ? id : null,
+  };
+}
+
+/** One message, refused with -32602 (and its id) when it nests too deep. */
+function parseBounded(value: unknown, deep: boolean): ParsedEntry {
+  return deep && nestsDeeper(value, MAX_JSON_DEPTH) ? tooDeep(value) : parseMessage(value);
+}
+
+/**
+ * Parses a POST body. Malformed JSON is -32700; an empty batch or a non-object is -32600; a
+ * message nesting deeper than MAX_JSON_DEPTH is -32602 with its id (a batch's other elements still run).
+ */
 export function parseBody(text: string): ParsedBody {
   let value: unknown;
   try {
+    // V8's JSON.parse is iterative: any depth parses; it is what walks the result that must be bounded.
     value = JSON.parse(text);
   } catch {
     return { ok: false, error: new RpcError(PARSE_ERROR, "Parse error: the body is not valid JSON") };
   }
+  // A batch adds one level; the text check is exact per message only after decoding.
+  const deep = exceedsDepth(text, MAX_JSON_DEPTH);
   if (Array.isArray(value)) {
     if (value.length === 0) {
       return { ok: false, error: new RpcError(INVALID_REQUEST, "Invalid Request: empty batch") };
     }
-    return { ok: true, batch: true, entries: value.map(parseMessage) };
+    return { ok: true, batch: true, entries: value.map((v) => parseBounded(v, deep)) };
   }
-  return { ok: true, batch: false, entry: parseMessage(value) };
+  return { ok: true, batch: false, entry: parseBounded(value, deep) };
 }
 
 /** A JSON object (not null, not an array): the one narrowing every module shares. */

@@ -9,6 +9,7 @@ import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CA
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import type { RequestInfo } from "./request-info";
+import type { UserStore } from "../user";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { InferSchema, SchemaInput } from "./schema";
@@ -66,6 +67,11 @@ export interface HandlerContext<Env = unknown> {
    * in the Worker, the session object and a task's run. Never carries Authorization or Cookie.
    */
   request?: RequestInfo;
+  /**
+   * The principal's own store (needs auth and the MCP_USER binding): what should outlive a
+   * session, since 2026-07-28 has none and many clients start one per call. Anonymous: refused.
+   */
+  user: UserStore;
 }
 
 export interface SamplingRequest extends CreateMessageParams {}
@@ -131,6 +137,15 @@ export interface Channel {
   readonly clientCapabilities?: ClientCapabilities;
 }
 
+/**
+ * The one place an ask reads what the client declared: a task's own creator's capabilities when
+ * its channel carries them, else the handler context's (the request's on 2026-07-28, the
+ * session's on 2025; dispatch-context.ts decides which).
+ */
+function declaredBy(ctx: HandlerContext<unknown>, channel: Channel): ClientCapabilities | undefined {
+  return channel.clientCapabilities ?? ctx.clientCapabilities;
+}
+
 function requireCapability(
   ctx: HandlerContext<unknown>,
   channel: Channel,
@@ -140,7 +155,7 @@ function requireCapability(
   if (channel.requestUnavailable) {
     throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
   }
-  const declared = (channel.clientCapabilities ?? ctx.clientCapabilities)?.[capability];
+  const declared = declaredBy(ctx, channel)?.[capability];
   if (declared === undefined || declared === null) {
     // 2026-07-28 basic/index.mdx: a capability the request did not declare is -32021 (HTTP 400), naming it.
     if (ctx.era === "2026") {
@@ -177,7 +192,7 @@ function toSingleBlock(answer: SampledMessage): CreateMessageResult {
  * that did not declare `sampling.tools` — on 2026-07-28 in this request's capabilities (-32021 naming it).
  */
 function requireSamplingTools(ctx: HandlerContext<unknown>, channel: Channel): void {
-  const sampling = (channel.clientCapabilities ?? ctx.clientCapabilities)?.sampling;
+  const sampling = declaredBy(ctx, channel)?.sampling;
   const tools = typeof sampling === "object" && sampling !== null ? (sampling as Record<string, unknown>).tools : undefined;
   if (typeof tools === "object" && tools !== null) return;
   if (ctx.era === "2026") {
@@ -208,12 +223,11 @@ function checkSamplingTools(params: Record<string, unknown>): void {
   }
 }
 
-/** Builds an interactive context over a lane's channel. */
-export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
+/** `progress` and `log`: the notifications an interactive handler sends about its request. */
+function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<InteractiveContext, "progress" | "log"> {
   const progressToken = base.meta?.progressToken;
   let lastProgress = -Infinity;
   return {
-    ...base,
     async progress(progress, total, message) {
       if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
       // 2025-06-18 "Progress": the progress value MUST increase with each notification.
@@ -234,6 +248,14 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       if (logger !== undefined) params.logger = logger;
       await channel.notify("notifications/message", params);
     },
+  };
+}
+
+/** Builds an interactive context over a lane's channel. */
+export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
+  return {
+    ...base,
+    ...notifier(base, channel),
     sample: (async (params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions) => {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
       const withTools = params.tools !== undefined || params.toolChoice !== undefined;
@@ -248,7 +270,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "form", base.era);
+      requireElicitationMode(declaredBy(base, channel), "form", base.era);
       const result = checkElicitResult(
         await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
       );
@@ -264,7 +286,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
         );
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
-      requireElicitationMode(channel.clientCapabilities ?? base.clientCapabilities, "url", base.era);
+      requireElicitationMode(declaredBy(base, channel), "url", base.era);
       const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
       return { action };
     },

@@ -3,6 +3,7 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
+import { userStore } from "../user";
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
@@ -131,6 +132,7 @@ async function answerRequest<Env>(
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
     request: dc.request,
+    user: userStore(dc.env, dc.principal),
   };
   if (span) bindObservation(hc, span);
   // Zero cost without middleware or an error hook: no call is built.

@@ -72,16 +72,44 @@ function keyFor(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-/** JSON with object keys sorted, so equal arguments digest equally whatever their key order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(",")}}`;
+/** Literal text in canonical()'s work list (anything else on it is a value still to write). */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so equal arguments digest equally whatever their key order.
+ * Iterative (an explicit work list, not one stack frame per level): the arguments are the
+ * client's, and their depth must not decide whether the Worker's stack holds.
+ */
+export function canonical(root: unknown): string {
+  const out: string[] = [];
+  const work: unknown[] = [root];
+  while (work.length > 0) {
+    const value = work.pop();
+    if (value instanceof Text) {
+      out.push(value.text);
+    } else if (Array.isArray(value)) {
+      work.push(new Text("]"));
+      for (let i = value.length - 1; i >= 0; i--) {
+        work.push(value[i]);
+        if (i > 0) work.push(new Text(","));
+      }
+      out.push("[");
+    } else if (typeof value === "object" && value !== null) {
+      const keys = Object.keys(value).sort();
+      work.push(new Text("}"));
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        work.push((value as Record<string, unknown>)[key]);
+        work.push(new Text(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`));
+      }
+      out.push("{");
+    } else {
+      out.push(JSON.stringify(value) ?? "null");
+    }
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }
 
 /** SHA-256 of the canonical JSON of a request's arguments. */

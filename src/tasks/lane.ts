@@ -6,7 +6,7 @@
  */
 import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
 import { observationOf } from "../mcp/observe";
-import { INVALID_PARAMS, LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
+import { INVALID_PARAMS, MODERN_LIMIT_EXCEEDED, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
@@ -19,6 +19,7 @@ import type { EdgeEnv } from "../env";
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 import { isObject } from "../jsonrpc/parse";
+import { requireNamespace } from "../http/misconfiguration";
 
 export const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -41,15 +42,9 @@ export function decideTaskExecution(
   return tool.task.support === "required" ? missingExtensionError(TASKS_EXTENSION, `tool "${tool.name}" runs only as a task`) : "sync";
 }
 
-/** The task namespace, or an error naming the wrangler.toml lines to add. */
+/** The task namespace, or an error naming the wrangler.toml lines to add (a missing migration too, at the first call). */
 export function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
-  const namespace = env.MCP_TASK;
-  if (!namespace) {
-    throw new Error(
-      'mcp-edge: tools with `task` need the MCP_TASK Durable Object binding. Add to wrangler.toml: [[durable_objects.bindings]] name = "MCP_TASK" class_name = "McpTask", and a migration with new_sqlite_classes = ["McpTask"]; export McpTask = edge.TaskObject from your Worker',
-    );
-  }
-  return namespace;
+  return requireNamespace<DurableObjectNamespace<TaskObjectRpc>>(env, "MCP_TASK");
 }
 
 function fromReply(reply: TaskReply): Params {
@@ -61,6 +56,8 @@ export interface CreateTaskRequest {
   tool: string;
   args: Record<string, unknown>;
   principal?: Principal;
+  /** Who the per-client cap on tasks in flight counts this task against (src/http/client-key.ts). */
+  clientKey?: string;
   /** The creating request's declared capabilities (2026-07-28: its `_meta` envelope's). */
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
@@ -85,7 +82,10 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
     jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered, request.request]) >
     MAX_TASK_INPUT_BYTES
   ) {
-    throw new RpcError(LIMIT_EXCEEDED, `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`);
+    throw new RpcError(
+      MODERN_LIMIT_EXCEEDED,
+      `A task's arguments, capabilities and _meta may hold at most ${MAX_TASK_INPUT_BYTES} bytes of JSON`,
+    );
   }
   const namespace = taskNamespace(env);
   const id = namespace.newUniqueId();
@@ -95,6 +95,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       tool: request.tool,
       args: request.args,
       principal: request.principal,
+      clientKey: request.clientKey,
       clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
       requestMeta: request.requestMeta,
       gathered: request.gathered,
@@ -124,7 +125,7 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
 }
 
 /** The task seam the 2026-07-28 lane plugs into the core's dispatch context for one request. */
-export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env): TaskLane {
+export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, clientKey?: string): TaskLane {
   return {
     serve: (method, params, hc) => {
       if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
@@ -135,6 +136,7 @@ export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env):
     runIfChosen: async (tool, args, hc, gathered) => {
       const created = await runAsTaskIfChosen(server, env, tool, args, {
         principal: hc.principal,
+        clientKey,
         clientCapabilities: hc.clientCapabilities,
         requestMeta: hc.meta,
         gathered,
@@ -187,7 +189,10 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
       if (!isObject(answer))
         throw new RpcError(INVALID_PARAMS, `tasks/update: inputResponses["${key}"] must be an object (the answer's result)`);
       if (jsonBytes(answer) > MAX_TASK_MESSAGE_BYTES)
-        throw new RpcError(LIMIT_EXCEEDED, `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`);
+        throw new RpcError(
+          MODERN_LIMIT_EXCEEDED,
+          `tasks/update: inputResponses["${key}"] is larger than ${MAX_TASK_MESSAGE_BYTES} bytes of JSON`,
+        );
     }
     responses = given as InputResponses;
   }

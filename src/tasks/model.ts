@@ -16,6 +16,12 @@ export const MAX_TASK_INPUT_BYTES = 256 * 1024;
 export const MAX_TASK_MESSAGE_BYTES = 1_000_000;
 /** Asks outstanding at once in one task. */
 export const MAX_OUTSTANDING_ASKS = 32;
+/**
+ * Everything one task keeps, together: its record (inputs, result) and every ask and answer it
+ * stores. An ask, an answer or a result that would pass it is refused (-31003) or fails the task,
+ * so a client holding `tasks.maxInFlightPerClient` tasks holds at most that many times this.
+ */
+export const MAX_TASK_STORAGE_BYTES = 4_000_000;
 
 /** UTF-8 size of a value's JSON. */
 export function jsonBytes(value: unknown): number {
@@ -54,6 +60,8 @@ export interface TaskRecord {
   tool: string;
   args: Record<string, unknown>;
   principal?: Principal;
+  /** The client whose in-flight slot this task holds until it is terminal (`tasks.maxInFlightPerClient`). */
+  clientKey?: string;
   clientCapabilities: Record<string, unknown>;
   meta?: Record<string, unknown>;
   /** What the tool's `task.gather` returned before the task was created (MRTR rounds in the Worker). */

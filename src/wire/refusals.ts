@@ -12,6 +12,8 @@ import {
   LIMIT_EXCEEDED,
   METHOD_NOT_FOUND,
   MISSING_CLIENT_CAPABILITY,
+  MODERN_LIMIT_EXCEEDED,
+  modernCode,
   type PARSE_ERROR,
   SESSION_NOT_FOUND,
   TRANSPORT_ERROR,
@@ -27,7 +29,7 @@ export type Refusal =
   | { reason: "not-acceptable"; types: readonly string[] }
   | { reason: "payload-too-large"; limit: number }
   /** The body is not JSON, or JSON but no valid message: the parser's own code and message. */
-  | { reason: "unparsable"; code: typeof PARSE_ERROR | typeof INVALID_REQUEST; message: string }
+  | { reason: "unparsable"; code: typeof PARSE_ERROR | typeof INVALID_REQUEST | typeof INVALID_PARAMS; message: string }
   | { reason: "batch-unsupported"; version: string }
   | { reason: "initialize-in-batch" }
   | { reason: "unsupported-version-header"; value: string; supported: readonly string[] }
@@ -54,9 +56,11 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
-  | { reason: "too-many-listen-streams"; limit: number }
   /** Over a rate limit rule (src/http/rate-limits.ts): nothing ran. */
   | { reason: "rate-limited"; retryAfterSeconds: number }
+  | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
+  /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
+  | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
   | { reason: "header-mismatch"; message: string }
   /** `detail` replaces the list of missing capability names when a plain list would not say enough. */
@@ -172,10 +176,23 @@ export function refusalRow(r: Refusal): RefusalRow {
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
     case "too-many-listen-streams":
+      // subscriptions/listen exists only on 2026-07-28: that era's limit code (errors.ts). A slot comes back
+      // the moment a stream closes: retrying a second later is reasonable.
+      return {
+        status: 429,
+        code: MODERN_LIMIT_EXCEEDED,
+        message: r.perClient
+          ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
+          : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        headers: { "Retry-After": "1" },
+      };
+    case "too-many-tasks":
       return {
         status: 429,
         code: LIMIT_EXCEEDED,
-        message: `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        message: `Too many tasks in flight for this client (limit ${r.limit}); retry when one of them has finished`,
+        data: { limit: r.limit, retryAfterSeconds: r.retryAfterSeconds },
+        headers: { "Retry-After": String(r.retryAfterSeconds) },
       };
     case "rate-limited":
       return {
@@ -221,9 +238,13 @@ export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<
   return json({ jsonrpc: "2.0", id, error: errorOf(row) }, row.status, { ...row.headers, ...headers });
 }
 
-/** A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that schema has no `id: null`). */
+/**
+ * A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that
+ * schema has no `id: null`); a limit's code is that era's (MODERN_LIMIT_EXCEEDED, errors.ts).
+ */
 export function refuseModern(r: Refusal, id: RequestId | null | undefined): Response {
-  const row = refusalRow(r);
+  const legacy = refusalRow(r);
+  const row = { ...legacy, code: modernCode(legacy.code) };
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);
 }
@@ -233,6 +254,21 @@ export function refuseModern(r: Refusal, id: RequestId | null | undefined): Resp
  * refused with its row's status even when a handler found it (basic/index.mdx "Per-request
  * protocol fields"); everything else is 200.
  */
+/**
+ * The status and headers of a JSON answer carrying a handler's response: answerStatus, except an
+ * error carrying `data.retryAfterSeconds` (a per-client cap, "too-many-tasks") is its row's 429
+ * with Retry-After, so the client's HTTP stack sees the back-off too.
+ */
+export function answerHttp(response: ResponseMessage): { status: number; headers: Record<string, string> } {
+  const data =
+    response.kind === "error" ? (response.error.data as { limit?: unknown; retryAfterSeconds?: unknown } | undefined) : undefined;
+  if (typeof data?.retryAfterSeconds === "number" && typeof data.limit === "number") {
+    const row = refusalRow({ reason: "too-many-tasks", limit: data.limit, retryAfterSeconds: data.retryAfterSeconds });
+    return { status: row.status, headers: row.headers ?? {} };
+  }
+  return { status: answerStatus(response), headers: {} };
+}
+
 export function answerStatus(response: ResponseMessage): number {
   if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY)
     return refusalRow({ reason: "missing-client-capability", required: {} }).status;

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { hubObjectId } from "../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../durable-objects/hub/contract";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { serveListen, type ListenFeatures } from "../../src/http/listen";
@@ -66,14 +66,28 @@ export async function openListen(call: ListenCall): Promise<{ stream: SseReader;
   return { stream, ack: first?.json as Record<string, unknown> };
 }
 
-export function hubStubOf(shard?: string): DurableObjectStub<McpHub> {
+/** One shard of a hub (shard 0 unless `index` says otherwise). */
+export function hubStubOf(shard?: string, index = 0): DurableObjectStub<McpHub> {
   const namespace = edgeEnv.MCP_HUB as DurableObjectNamespace<McpHub>;
-  return namespace.get(hubObjectId(namespace, shard));
+  return namespace.get(hubObjectId(namespace, shard, index));
 }
 
-/** The hub's tables (Cloudflare's internal ones excluded) with their rows. */
-export function hubTables(shard?: string): Promise<Record<string, unknown[]>> {
-  return runInDurableObject(hubStubOf(shard), (_instance, state) => {
+/** The tables of every shard of the server's hub, rows of all shards together (2025 registrations spread by URI). */
+export async function allHubTables(): Promise<Record<string, unknown[]>> {
+  const shards = await Promise.all(Array.from({ length: DEFAULT_HUB_SHARDS }, (_, i) => hubTables(undefined, i)));
+  const out: Record<string, unknown[]> = {};
+  for (const tables of shards) for (const [name, rows] of Object.entries(tables)) (out[name] ??= []).push(...rows);
+  return out;
+}
+
+/** The 2025 registrations on every shard of the server's hub. */
+export async function hubRegistrations(): Promise<{ topic: string; session_id: string }[]> {
+  return ((await allHubTables()).hub_registrations ?? []) as { topic: string; session_id: string }[];
+}
+
+/** A shard's tables (Cloudflare's internal ones excluded) with their rows. */
+export function hubTables(shard?: string, index = 0): Promise<Record<string, unknown[]>> {
+  return runInDurableObject(hubStubOf(shard, index), (_instance, state) => {
     const tables = state.storage.sql
       .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'")
       .toArray();

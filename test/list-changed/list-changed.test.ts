@@ -1,7 +1,7 @@
 /** 2025-06-18 "Tools" > List Changed Notification: definitions gated by `enabled`, announced by notifyListChanged. */
 import { afterEach, describe, expect, it } from "vitest";
 import { call, initializeParams, post } from "../helpers/mcp";
-import { hubTables } from "../helpers/listen";
+import { hubRegistrations } from "../helpers/listen";
 import { deleteSession, getStream, sseOf, startSession } from "../helpers/session";
 import { flags } from "./entry";
 
@@ -55,7 +55,7 @@ describe("list_changed", () => {
     expect((await deleteSession(gone)).status).toBe(204);
     await call(a.sessionId, a.version, "tools/call", { name: "set_beta", arguments: { on: true } });
 
-    const registered = ((await hubTables()).hub_registrations ?? [])
+    const registered = (await hubRegistrations())
       .filter((r) => (r as { topic: string }).topic === "lists")
       .map((r) => (r as { session_id: string }).session_id);
     expect(registered).toContain(a.sessionId);

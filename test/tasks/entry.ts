@@ -72,8 +72,38 @@ tasksServer
     const refused = settled.filter((r) => r.status === "rejected").map((r) => (r as PromiseRejectedResult).reason as RpcError);
     return { content: [text(`refused ${refused.length}: ${refused[0]?.code ?? "none"}`)] };
   })
+  .interactiveTool("ask_loop", { description: "Asks one question after another, ten times", task: "optional" }, async (_args, ctx) => {
+    let answered = 0;
+    for (let i = 0; i < 10; i++) {
+      const answer = await ctx.elicit(`Question ${i}?`, { type: "object", properties: { text: { type: "string" } } });
+      if (answer.action === "accept") answered++;
+    }
+    return { content: [text(`answered ${answered}`)] };
+  })
   .tool("only_task", { description: "Runs only as a task", task: "required" }, () => ({ content: [text("as a task")] }))
-  .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }));
+  .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }))
+  .tool(
+    "user_note",
+    {
+      description: "ctx.user: stores value under key (with value), else reads key; with prefix, lists the keys under it",
+      input: { type: "object", properties: { key: { type: "string" }, value: { type: "string" }, prefix: { type: "string" } } },
+      task: "optional",
+    },
+    async ({ key, value, prefix }, ctx) => {
+      if (typeof prefix === "string") return { content: [text([...(await ctx.user.list({ prefix })).keys()].join(","))] };
+      if (typeof value === "string") {
+        // A transaction: the note and a count of writes move together.
+        const count = (await ctx.user.get<number>("writes")) ?? 0;
+        const ok = await ctx.user.transaction([
+          { check: "writes", equals: count === 0 ? undefined : count },
+          { put: String(key), value },
+          { put: "writes", value: count + 1 },
+        ]);
+        return { content: [text(ok ? `stored for ${ctx.user.subject}` : "conflict")] };
+      }
+      return { content: [text(`${ctx.user.subject}: ${(await ctx.user.get<string>(String(key))) ?? "(none)"}`)] };
+    },
+  );
 
 /**
  * The failure policy's table (test/tasks/failure-policy.test.ts): each way a tool can fail, as a
@@ -104,3 +134,4 @@ const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
+export { McpUser } from "../../src/index";

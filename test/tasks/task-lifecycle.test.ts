@@ -4,9 +4,11 @@
  * outstanding asks only, tasks/cancel is cooperative, terminal states never change, and a task
  * belongs to the principal that created it.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { RpcError } from "../../src/jsonrpc/errors";
 import { visibleTaskIds } from "../../src/tasks/lane";
-import { cancel, create, edgeEnv, get, inputKeys, principal, refusal, storedRecord, until, update, type Json } from "./helpers";
+import { cancel, create, edgeEnv, get, inputKeys, principal, refusal, storedRecord, taskStub, until, update, type Json } from "./helpers";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -177,30 +179,52 @@ describe("cancellation", () => {
 });
 
 describe("limits", () => {
-  it("refuses arguments over 256 KiB with -32003 before creating a task", async () => {
+  it("refuses arguments over 256 KiB with -31003 before creating a task", async () => {
     const error = await refusal(create("wait", { ms: 1, pad: "x".repeat(300_000) }));
-    expect(error.code).toBe(-32003);
+    expect(error.code).toBe(-31003);
   });
 
-  it("a result too large to keep fails the task with -32003 instead of leaving it working", async () => {
+  it("a result too large to keep fails the task with -31003 instead of leaving it working", async () => {
     const { taskId } = (await create("huge_result")) as { taskId: string };
     expect(await until(taskId, "completed", "failed")).toBe("failed");
-    expect(await get(taskId)).toMatchObject({ status: "failed", error: { code: -32003 } });
+    expect(await get(taskId)).toMatchObject({ status: "failed", error: { code: -31003 } });
   });
 
-  it("a 33rd outstanding ask is refused with -32003 while 32 wait", async () => {
+  it("a 33rd outstanding ask is refused with -31003 while 32 wait", async () => {
     const { taskId } = (await create("ask_many")) as { taskId: string };
     await until(taskId, "input_required");
     expect(inputKeys(await get(taskId))).toHaveLength(32);
     await cancel(taskId);
   });
 
-  it("refuses an answer over 1 MB with -32003", async () => {
+  it("keeps at most 4,000,000 bytes per task: the answer that would pass the ceiling is refused with -31003 and not stored", async () => {
+    const { taskId } = (await create("ask_loop")) as { taskId: string };
+    const answer = { action: "accept", content: { text: "z".repeat(900_000) } };
+    let refused: RpcError | undefined;
+    for (let round = 0; round < 10 && !refused; round++) {
+      await until(taskId, "input_required");
+      const [key] = inputKeys(await get(taskId));
+      try {
+        await update(taskId, { [key as string]: answer });
+      } catch (error) {
+        refused = error as RpcError;
+      }
+    }
+    expect(refused?.code).toBe(-31003);
+    expect(refused?.message).toContain("4000000 bytes");
+    // What the object keeps stays under the ceiling, and the task still waits for that answer.
+    const kept = await runInDurableObject(taskStub(taskId), (_o, state) => state.storage.sql.databaseSize);
+    expect(kept).toBeLessThan(4_000_000 + 512 * 1024);
+    expect((await get(taskId)).status).toBe("input_required");
+    await cancel(taskId);
+  });
+
+  it("refuses an answer over 1 MB with -31003", async () => {
     const { taskId } = (await create("ask_two")) as { taskId: string };
     await until(taskId, "input_required");
     const [key] = inputKeys(await get(taskId));
     const error = await refusal(update(taskId, { [key as string]: { action: "accept", content: { name: "y".repeat(1_100_000) } } }));
-    expect(error.code).toBe(-32003);
+    expect(error.code).toBe(-31003);
     await cancel(taskId);
   });
 });

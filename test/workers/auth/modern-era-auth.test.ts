@@ -58,7 +58,8 @@ describe("2026-07-28 requests and the resource server", () => {
   });
 
   it("never publishes offline_access in scopes_supported", async () => {
-    const res = await fetch(METADATA_URL, { method: "GET" });
+    // The metadata's path on this Worker's own (loopback) host: a foreign URL host is refused as DNS rebinding.
+    const res = await fetch(`http://127.0.0.1:8787${new URL(METADATA_URL).pathname}`, { method: "GET" });
     expect(((await res.json()) as { scopes_supported: string[] }).scopes_supported).toEqual(["mcp", "notes:write"]);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../helpers/mcp";
 import { runInDurableObject } from "cloudflare:test";
-import { hubTables } from "../../helpers/listen";
+import { hubRegistrations } from "../../helpers/listen";
 import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
 
 const WATCHED = "test://watched-resource";
@@ -140,7 +140,7 @@ describe("notifyResourceUpdated across sessions", () => {
 
     expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
     expect((await streamA.next())?.json).toEqual(updated(uri));
-    const left = (await hubTables()).hub_registrations?.filter((r) => (r as { topic: string }).topic === `uri:${uri}`);
+    const left = (await hubRegistrations()).filter((r) => (r as { topic: string }).topic === `uri:${uri}`);
     expect(left).toEqual([{ topic: `uri:${uri}`, session_id: a.sessionId }]);
     await streamA.cancel();
   });

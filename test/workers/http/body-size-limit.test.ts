@@ -4,7 +4,7 @@
  * just under the limit is served, in the Worker and when forwarded to the session object.
  */
 import { describe, expect, it } from "vitest";
-import { LIMIT_EXCEEDED } from "../../../src/jsonrpc/errors";
+import { LIMIT_EXCEEDED, MODERN_LIMIT_EXCEEDED } from "../../../src/jsonrpc/errors";
 import { DEFAULT_MAX_BODY_BYTES } from "../../../src/options";
 import { ACCEPT_BOTH, MCP, openSession, post, request, STATELESS } from "../../helpers/mcp";
 import { expectAccepted, expectResult, expectRpcError } from "../../helpers/rpc-expect";
@@ -78,5 +78,15 @@ describe("bodies at the limit", () => {
     const empty = JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed", params: { pad: "" } });
     const body = empty.replace('"pad":""', `"pad":"${"b".repeat(DEFAULT_MAX_BODY_BYTES - 1024 - empty.length)}"`);
     await expectAccepted(await post(body, { sessionId, version }));
+  });
+
+  it("answers a 2026-07-28 request over the limit with 413 and that era's limit code, -31003 (no id: the body was not read)", async () => {
+    const res = await post(echoBodyOfSize(DEFAULT_MAX_BODY_BYTES + 1), {
+      headers: { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo" },
+    });
+    expect(res.status).toBe(413);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ jsonrpc: "2.0", error: { code: MODERN_LIMIT_EXCEEDED } });
+    expect(body).not.toHaveProperty("id");
   });
 });

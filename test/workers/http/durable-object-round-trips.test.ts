@@ -4,13 +4,14 @@
  * stub call (RPC or fetch) is counted.
  */
 import { env } from "cloudflare:workers";
-import { createExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
 import { demoServer } from "../../../src/demo/server";
 import type { EdgeEnv } from "../../../src/http/runtime";
 import { countingEnv } from "../../helpers/counting-namespace";
 import { ACCEPT_BOTH, initializeParams } from "../../helpers/mcp";
+import { sessionStub } from "../../helpers/session";
 
 const edge = createMcpEdge(demoServer, { statelessPath: "/stateless/mcp" });
 let calls: string[] = [];
@@ -106,5 +107,38 @@ describe("Durable Object round trips per request kind", () => {
     );
     expect(res.status).toBe(200);
     expect(calls).toEqual([]);
+  });
+
+  it("a client that re-initializes before every call costs four calls a turn, and leaves only the session's state stored", async () => {
+    const h = (id: string) => ({ "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18" });
+    const sizes: number[] = [];
+    for (let turn = 0; turn < 3; turn++) {
+      calls = [];
+      const id = await session();
+      await (await send({ jsonrpc: "2.0", method: "notifications/initialized" }, h(id))).text();
+      await (await send({ jsonrpc: "2.0", id: 1, method: "tools/list" }, h(id))).text();
+      await (await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } }, h(id))).text();
+      expect(calls).toEqual(["init", "fetch", "confirm", "confirm"]);
+      const stored = await runInDurableObject(sessionStub(id), (_instance, state) => ({
+        tables: state.storage.sql
+          .exec<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
+          )
+          .toArray()
+          .map((r) => r.name)
+          .sort(),
+        meta: state.storage.sql
+          .exec<{ key: string }>("SELECT key FROM meta")
+          .toArray()
+          .map((r) => r.key)
+          .sort(),
+        bytes: state.storage.sql.databaseSize,
+      }));
+      // A session that never streamed stores its state and activity, nothing of the event log.
+      expect(stored.tables).toEqual(["meta"]);
+      expect(stored.meta).toEqual(["last_active", "state"]);
+      sizes.push(stored.bytes);
+    }
+    console.log(`[round-trips] re-initializing turn: 4 session-object calls, ${sizes[0]} bytes of SQLite per session`);
   });
 });

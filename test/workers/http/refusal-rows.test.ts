@@ -30,7 +30,7 @@ describe("session-object rows of the refusal table", () => {
     const listen = refuse({ reason: "too-many-listen-streams", limit: 3 }, 7);
     expect(listen.status).toBe(429);
     expect(await listen.text()).toBe(
-      '{"jsonrpc":"2.0","id":7,"error":{"code":-32003,"message":"Too many listen streams on this server (limit 3); close one, or retry later"}}',
+      '{"jsonrpc":"2.0","id":7,"error":{"code":-31003,"message":"Too many listen streams on this server (limit 3); close one, or retry later"}}',
     );
     expect(refusalRow({ reason: "not-found" })).toEqual({ status: 404, code: -32000, message: "Not Found" });
     const method = refuse({ reason: "method-not-allowed" });

@@ -34,4 +34,35 @@ describe("subscriptions/listen on /mcp", () => {
     expect(body.id).toBe(9);
     expect(body.error.code).toBe(-32602);
   });
+
+  it("holds one client address to listen.maxStreamsPerClient (8): the ninth gets 429 with Retry-After and its id; another address is served", async () => {
+    const uri = `test://template/front-door-${crypto.randomUUID()}/data`;
+    const from = (address: string, id: number) =>
+      modernPost(
+        "subscriptions/listen",
+        { notifications: { resourceSubscriptions: [uri] } },
+        { id, headers: { "CF-Connecting-IP": address } },
+      );
+    const address = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const open: SseReader[] = [];
+    for (let i = 1; i <= 8; i++) {
+      const res = await from(address, i);
+      expect(res.status).toBe(200);
+      const stream = new SseReader(res);
+      await stream.next();
+      open.push(stream);
+    }
+    const refused = await from(address, 9);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("1");
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -31003 } });
+    const elsewhere = await from("203.0.113.77", 10);
+    expect(elsewhere.status).toBe(200);
+    await elsewhere.body?.cancel();
+    // A stream its client closed frees the slot for that client's next listen at once.
+    await (open.pop() as SseReader).cancel();
+    const again = await from(address, 11);
+    expect(again.status).toBe(200);
+    await Promise.all([again.body?.cancel(), ...open.map((s) => s.cancel())]);
+  });
 });

@@ -123,7 +123,7 @@ describe("subscriptions/listen: graceful end and the limit", () => {
     expect(await stream.next()).toBeUndefined();
   });
 
-  it("refuses a listen stream beyond the hub's limit with 429 -32003 naming the limit", async () => {
+  it("refuses a listen stream beyond the hub's limit with 429 -31003 naming the limit", async () => {
     const hub = shard();
     const call = { server, notifications: { resourceSubscriptions: [fresh()] }, options: { maxStreams: 2 }, features: { shard: hub } };
     const open = [await openListen(call), await openListen(call)];
@@ -132,7 +132,7 @@ describe("subscriptions/listen: graceful end and the limit", () => {
     expect(await refused.json()).toEqual({
       jsonrpc: "2.0",
       id: 3,
-      error: { code: -32003, message: "Too many listen streams on this server (limit 2); close one, or retry later" },
+      error: { code: -31003, message: "Too many listen streams on this server (limit 2); close one, or retry later" },
     });
     await Promise.all(open.map((o) => o.stream.cancel()));
   });

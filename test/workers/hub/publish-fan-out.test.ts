@@ -9,14 +9,13 @@ import { demoServer } from "../../../src/demo/server";
 import { publish } from "../../../src/publish";
 import { call, STATELESS, post } from "../../helpers/mcp";
 import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
-import { edgeEnv, hubStubOf, hubTables, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
+import { edgeEnv, hubRegistrations, hubStubOf, hubTables, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
 
 const fresh = () => `test://template/fan-out-${crypto.randomUUID()}/data`;
 const shard = () => `test-${crypto.randomUUID()}`;
 const subscribe = async (s: Session, uri: string) =>
   expect(await call(s.sessionId, s.version, "resources/subscribe", { uri }, "sub")).toEqual({ jsonrpc: "2.0", id: "sub", result: {} });
-const rowsFor = async (predicate: (row: { topic: string; session_id: string }) => boolean) =>
-  ((await hubTables()).hub_registrations ?? []).filter((r) => predicate(r as { topic: string; session_id: string }));
+const rowsFor = async (predicate: (row: { topic: string; session_id: string }) => boolean) => (await hubRegistrations()).filter(predicate);
 
 describe("publish fans out to both eras", () => {
   it("a tool's publish in a 2025 session reaches a listen stream and the subscribed session's GET stream", async () => {

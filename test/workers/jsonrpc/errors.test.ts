@@ -18,7 +18,7 @@ describe("error codes", () => {
     expect(new Set(numbers).size).toBe(numbers.length);
   });
 
-  it("keeps every server-defined code in -32000..-32099", () => {
+  it("keeps every server-defined code in -32000..-32099, except the 2026-07-28 lane's, which is outside the reserved range", () => {
     const standard: unknown[] = [
       codes.PARSE_ERROR,
       codes.INVALID_REQUEST,
@@ -26,6 +26,9 @@ describe("error codes", () => {
       codes.INVALID_PARAMS,
       codes.INTERNAL_ERROR,
     ];
+    // 2026-07-28 basic/index.mdx "Error Codes": new codes SHOULD be allocated outside -32768..-32000.
+    expect(codes.MODERN_LIMIT_EXCEEDED < -32768 || codes.MODERN_LIMIT_EXCEEDED > -32000).toBe(true);
+    standard.push(codes.MODERN_LIMIT_EXCEEDED);
     const serverDefined = Object.values(codes as Record<string, unknown>).filter(
       (v): v is number => typeof v === "number" && !standard.includes(v),
     );

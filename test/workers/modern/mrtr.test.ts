@@ -222,7 +222,8 @@ describe("MRTR: requestState integrity", () => {
 
   /** One eliciting 2026 call to a fresh server whose env has `secret` (or none). */
   async function askWithSecret(secret: string | undefined): Promise<Response> {
-    const edge = createMcpEdge(demoServer);
+    // No bindings at all: a stateless server, so only the secret is wrong (a session endpoint would report its binding).
+    const edge = createMcpEdge(demoServer, { sessions: false });
     const params = { name: "test_input_required_result_elicitation", arguments: {} };
     return edge.worker.fetch!(
       new Request("http://127.0.0.1/mcp", {
@@ -282,7 +283,7 @@ describe("MRTR: requestState integrity", () => {
   it("says the same when a retry brings a requestState to a server whose secret is too short", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const edge = createMcpEdge(demoServer);
+    const edge = createMcpEdge(demoServer, { sessions: false });
     const params = { name: "test_input_required_result_elicitation", arguments: {}, requestState: "x.y", inputResponses: {} };
     const res = await edge.worker.fetch!(
       new Request("http://127.0.0.1/mcp", {

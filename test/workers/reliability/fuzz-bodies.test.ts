@@ -84,7 +84,7 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
 
   if (c.kind === "single" && c.entry.kind === "invalid") {
     figures.refused++;
-    return void (await expectRefusal(res, 400, CODE.INVALID_REQUEST, [null, c.entry.id], parts));
+    return void (await expectRefusal(res, 400, c.entry.code ?? CODE.INVALID_REQUEST, [null, c.entry.id], parts));
   }
   if (c.kind === "batch") {
     const init = requests.find((r) => r.method === "initialize");
@@ -137,10 +137,22 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
   }
 
   // -32600 answers belong to the invalid entries; every other reply answers a request.
-  const forInvalid = replies.filter((r) => r.error?.code === CODE.INVALID_REQUEST);
-  expect(forInvalid.length, "one -32600 per invalid entry").toBe(invalid.length);
-  forInvalid.forEach((r) => expectInvalidEntryAnswer(r, invalid.find((e) => e.id === r.id) ?? { kind: "invalid", id: null }));
-  const forRequests = replies.filter((r) => r.error?.code !== CODE.INVALID_REQUEST);
+  // A too deep entry's -32602 says so (README "Limits"); a request's own -32602 never does.
+  const isInvalidAnswer = (r: RpcResponse) =>
+    r.error?.code === CODE.INVALID_REQUEST || (r.error?.code === CODE.INVALID_PARAMS && r.error.message.includes("nests deeper"));
+  const forInvalid = replies.filter(isInvalidAnswer);
+  expect(forInvalid.length, "one -32600 (or too-deep -32602) per invalid entry").toBe(invalid.length);
+  forInvalid.forEach((r) =>
+    expectInvalidEntryAnswer(
+      r,
+      invalid.find((e) => e.id === r.id && (e.code ?? CODE.INVALID_REQUEST) === r.error?.code) ?? {
+        kind: "invalid",
+        id: null,
+        code: r.error?.code,
+      },
+    ),
+  );
+  const forRequests = replies.filter((r) => !isInvalidAnswer(r));
   // Requests sharing an id (a client's mistake) get one response each; each must fit one of them.
   for (const key of new Set(requests.map((r) => idKey(r.id)))) {
     const group = requests.filter((r) => idKey(r.id) === key);

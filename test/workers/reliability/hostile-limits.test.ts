@@ -8,7 +8,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
-import { hubTables } from "../../helpers/listen";
+import { allHubTables } from "../../helpers/listen";
 import { sessionNamespace } from "../../helpers/rpc-expect";
 import { isAnyResponse, type Session } from "../../helpers/session";
 import { BASE, call, post, startSession } from "./support/direct";
@@ -127,7 +127,7 @@ async function storageOf(id: DurableObjectId): Promise<{ tables: string[]; alarm
 
 /** The hub (the one place subscriptions are registered) holds no table, so it stores nothing. */
 async function expectHubStoresNothing(): Promise<void> {
-  const tables = await hubTables();
+  const tables = await allHubTables();
   if (Object.keys(tables).length > 0) figures.storageCreatedByAnonymousTraffic++;
   expect(tables).toEqual({});
 }
@@ -187,7 +187,7 @@ describe("no persistent storage from requests that cannot create data", () => {
     const s = await startSession("2025-06-18");
     const uri = "test://watched-resource";
     expect(await call(s, "resources/subscribe", { uri })).toMatchObject({ result: {} });
-    expect(Object.keys(await hubTables()).length).toBeGreaterThan(0);
+    expect(Object.keys(await allHubTables()).length).toBeGreaterThan(0);
     expect(await call(s, "resources/unsubscribe", { uri }, 2)).toMatchObject({ result: {} });
     await expectHubStoresNothing();
   });

@@ -117,6 +117,44 @@ describe("the DNS-rebinding matrix", () => {
   );
 });
 
+describe("absolute-form targets (RFC 9112 §3.2.2: the target's authority replaces Host)", () => {
+  // `POST http://evil.example/mcp HTTP/1.1` with `Host: 127.0.0.1:8787` reaches the Worker with the
+  // URL's host foreign and the Host header loopback: either foreign host refuses the request.
+  it.each(ENDPOINTS)("%s %s: a foreign URL host beside a loopback Host is 403 -32000", async (method, path) => {
+    for (const host of HOSTS_FOREIGN) {
+      let url: URL;
+      try {
+        url = new URL(`http://${host}${path}`);
+      } catch {
+        continue; // not a URL authority at all: no request can carry it as its target
+      }
+      // WHATWG URL parsing normalizes some of them ("127.1" is 127.0.0.1): those are loopback targets.
+      if (["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) continue;
+      for (const header of HOSTS_ALLOWED) {
+        const init: RequestInit & { headers: Record<string, string> } = {
+          method,
+          headers: { Host: header, Accept: "application/json, text/event-stream", "Content-Type": "application/json" },
+        };
+        if (method === "POST" || method === "PUT") init.body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+        const res = await request(url.href, init);
+        expect(res.status, `${method} ${url.href} Host: ${header}`).toBe(403);
+        expect(((await res.json()) as { error: { code: number } }).error.code).toBe(CODE.TRANSPORT);
+        figures.matrixCells++;
+      }
+    }
+  });
+
+  it("a loopback URL with a foreign Host is refused as before, and a loopback URL and Host are served", async () => {
+    await expectRefusal(await send("POST", "/stateless/mcp", "evil.example", undefined), 403, CODE.TRANSPORT);
+    const res = await request(`${BASE}/stateless/mcp`, {
+      method: "POST",
+      headers: { Host: "localhost:8787", Accept: "application/json, text/event-stream", "Content-Type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe("malformed Host values", () => {
   // BUG-6 (hardening): hostName() keeps what precedes the first ":" or "]", so a malformed Host
   // whose prefix is an allowed name passes the check. No browser sends these, so it is not a

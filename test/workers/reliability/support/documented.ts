@@ -71,7 +71,8 @@ export type Entry =
   | { kind: "request"; id: RpcId; method: string; params: Record<string, unknown> | undefined }
   | { kind: "notification"; method: string }
   | { kind: "response" }
-  | { kind: "invalid"; id: RpcId | null };
+  /** `code`: -32600, or -32602 for a message nesting deeper than README "Limits" allows. */
+  | { kind: "invalid"; id: RpcId | null; code?: number };
 
 export type Body = { kind: "not-json" } | { kind: "empty-batch" } | { kind: "single"; entry: Entry } | { kind: "batch"; entries: Entry[] };
 
@@ -84,8 +85,25 @@ function validId(v: unknown): RpcId | null {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) ? v : null;
 }
 
-/** JSON-RPC 2.0 §4-5 with MCP's rules (params by name, request ids never null). */
+/** README "Limits": the deepest nesting of one message (the message object is level 1). */
+export const MAX_MESSAGE_DEPTH = 64;
+
+/** The nesting depth of a decoded value (scalars 0), without recursion. */
+export function depthOf(root: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[root, 1]];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, d] = top;
+    if (typeof v !== "object" || v === null) continue;
+    max = Math.max(max, d);
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+/** JSON-RPC 2.0 §4-5 with MCP's rules (params by name, request ids never null); too deep is -32602 with the id. */
 export function classifyEntry(v: unknown): Entry {
+  if (depthOf(v) > MAX_MESSAGE_DEPTH) return { kind: "invalid", id: isObject(v) ? validId(v.id) : null, code: CODE.INVALID_PARAMS };
   if (!isObject(v)) return { kind: "invalid", id: null };
   const id = validId(v.id);
   if (v.jsonrpc !== "2.0") return { kind: "invalid", id };
@@ -193,8 +211,8 @@ export function expectDocumentedResponse(
   ).toContain(response.error.code);
 }
 
-/** docs/errors.md: an invalid entry inside a batch is answered with -32600 (request id when recoverable). */
+/** docs/errors.md: an invalid entry inside a batch is answered with -32600, a too deep one -32602 (request id when recoverable). */
 export function expectInvalidEntryAnswer(response: RpcResponse, entry: Extract<Entry, { kind: "invalid" }>): void {
-  expect(response.error?.code).toBe(CODE.INVALID_REQUEST);
+  expect(response.error?.code).toBe(entry.code ?? CODE.INVALID_REQUEST);
   expect([null, entry.id]).toContainEqual(response.id);
 }

@@ -1,0 +1,177 @@
+// Fan-out to many 2026-07-28 listen streams (issue 20's budget): opens N listen streams on the
+// bench's listen Worker (bench/listen), each as its own client so they spread over the hub's
+// shards, waits until they are idle, then publishes one resourceUpdated and times its arrival on
+// every stream. Reports p50/p99/max delivery latency (from the publish request's start), how long
+// the publisher waited, and the workerd processes' memory per idle stream (RSS after opening the
+// streams minus before, divided by N). Locally the Worker and the hub share one workerd process,
+// so the same count of plain held-open SSE responses from the Worker alone (/hold, no hub) is
+// measured too: the difference is the hub's share. Run alone: `npm run bench:fanout -- --streams 10000`.
+// runFanout and renderFanout are exported for a caller that has its own server running.
+import http from "node:http";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { workerdRss } from "../../scripts/footprint.mjs";
+import { startWorker } from "../../scripts/worker-server.mjs";
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
+const UPDATED = '"notifications/resources/updated"';
+const ACK = "notifications/subscriptions/acknowledged";
+
+function quantile(sorted, q) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Opens one listen stream as client `client`; resolves once its acknowledgement arrived. */
+function openStream(url, path, agent, client, shards) {
+  return new Promise((resolveOpen, reject) => {
+    const req = http.request(`${url}${path}?client=${encodeURIComponent(client)}&shards=${shards}`, { method: "POST", agent }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        reject(new Error(`listen: HTTP ${res.statusCode}`));
+        return;
+      }
+      res.setEncoding("utf8");
+      const stream = { res, req, acked: false, updates: 0, at: [] };
+      let text = "";
+      res.on("data", (chunk) => {
+        const now = performance.now();
+        text += chunk;
+        if (!stream.acked && text.includes(ACK)) {
+          stream.acked = true;
+          resolveOpen(stream);
+        }
+        let i = text.indexOf(UPDATED);
+        while (i !== -1) {
+          stream.updates++;
+          stream.at.push(now);
+          i = text.indexOf(UPDATED, i + UPDATED.length);
+        }
+        // Keep only a tail that could hold the start of a split method name.
+        text = text.slice(Math.max(0, text.length - UPDATED.length));
+      });
+      res.on("error", () => undefined);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function publishOnce(url, shards) {
+  const started = performance.now();
+  const res = await fetch(`${url}/publish?count=1&shards=${shards}`, { method: "POST" });
+  const body = await res.json();
+  return { started, returned: performance.now(), delivered: body.delivered, workerMs: body.publishMs };
+}
+
+/** Runs the scenario against a running listen Worker; returns the figures. */
+export async function runFanout({ url, pids, streams, shards, width = 200, path = "/listen" }) {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const rssBefore = workerdRss(pids);
+  const opened = [];
+  let next = 0;
+  const openStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(width, streams) }, async () => {
+      while (next < streams) {
+        const i = next++;
+        opened.push(
+          await openStream(url, path, agent, `ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, shards).catch((err) => {
+            throw new Error(`${path}: stream ${i + 1} of ${streams}: ${err.message}`);
+          }),
+        );
+      }
+    }),
+  );
+  const openSeconds = (performance.now() - openStarted) / 1000;
+  // Idle: let the runtime settle before reading memory.
+  await new Promise((r) => setTimeout(r, 2000));
+  const rssIdle = workerdRss(pids);
+
+  const pub = await publishOnce(url, shards);
+  const deadline = Date.now() + 60_000;
+  while (opened.some((s) => s.updates < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const latencies = opened
+    .filter((s) => s.updates >= 1)
+    .map((s) => s.at[0] - pub.started)
+    .sort((a, b) => a - b);
+  const duplicates = opened.filter((s) => s.updates > 1).length;
+  for (const s of opened) s.req.destroy();
+  agent.destroy();
+  return {
+    streams,
+    shards,
+    openSeconds,
+    delivered: pub.delivered,
+    received: latencies.length,
+    duplicates,
+    publisherMs: pub.returned - pub.started,
+    publisherWorkerMs: pub.workerMs,
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    maxMs: latencies.at(-1),
+    rssBeforeBytes: rssBefore,
+    rssIdleBytes: rssIdle,
+    bytesPerIdleStream: (rssIdle - rssBefore) / streams,
+  };
+}
+
+export function renderFanout(f, baseline) {
+  const mb = (b) => (b / 1024 / 1024).toFixed(1);
+  return [
+    `listen fan-out: ${f.streams.toLocaleString("en-US")} listen streams over ${f.shards} hub shards, one publish`,
+    `  opened in ${f.openSeconds.toFixed(1)} s; publish reached ${f.delivered} streams (received on ${f.received}, ${f.duplicates} twice)`,
+    `  delivery latency from the publish request: p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs?.toFixed(1)} ms; the publish request took ${f.publisherMs.toFixed(1)} ms (${f.publisherWorkerMs} ms inside the Worker: the publish call)`,
+    `  workerd RSS ${mb(f.rssBeforeBytes)} MB → ${mb(f.rssIdleBytes)} MB idle: ${(f.bytesPerIdleStream / 1024).toFixed(1)} KiB per idle stream (Worker + hub, one process locally)`,
+    ...(baseline
+      ? [
+          `  the Worker alone holding as many SSE responses open: ${(baseline.bytesPerIdleStream / 1024).toFixed(1)} KiB each, so the hub's share is about ${((f.bytesPerIdleStream - baseline.bytesPerIdleStream) / 1024).toFixed(1)} KiB per idle stream`,
+        ]
+      : []),
+  ].join("\n");
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      streams: { type: "string", default: "10000" },
+      shards: { type: "string", default: "16" },
+      runner: { type: "string", default: "miniflare" },
+      json: { type: "string" },
+    },
+  });
+  const run = async (path) => {
+    const server = await startWorker({ configPath: LISTEN_CONFIG, runner: values.runner });
+    try {
+      return await runFanout({
+        url: server.url,
+        pids: server.workerdPids,
+        streams: Number(values.streams),
+        shards: Number(values.shards),
+        path,
+      });
+    } catch (err) {
+      console.error(server.logs().split("\n").slice(-15).join("\n"));
+      throw err;
+    } finally {
+      await server.stop();
+    }
+  };
+  // Each on a fresh server: memory a run leaves behind must not count in the other.
+  const baseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold");
+  const figures = await run("/listen");
+  console.log(renderFanout(figures, baseline));
+  if (values.json) {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(values.json, JSON.stringify({ figures, baseline }, null, 2) + "\n");
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(`bench-fanout: ${err?.stack ?? err}`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Which shards of a hub hold anyone, so a publish calls only those. Shard 0 coordinates: every
+ * publish goes to it, it delivers to its own streams and calls the other shards that announced
+ * themselves (in parallel). A shard announces itself to shard 0 before it acknowledges its first
+ * stream or stores its first registration, so no publish after an acknowledgement misses it; it
+ * is forgotten when it answers a publish empty. Memory only: a restarted shard 0 calls every
+ * shard once and learns from their answers. `epoch` orders a shard's announcements against its
+ * answers, so an "empty" answer overtaken by a newer announcement removes nothing.
+ */
+import type { HubRpc, ShardPlace, ShardReport } from "./contract";
+
+/** Shard 0's view: the other shards that hold anyone, by index, with the epoch each announced. */
+export class ActiveShards {
+  private readonly active = new Map<number, number>();
+  /** False until a publish has asked every shard (after this object started, or the count changed). */
+  private knownFor: number | undefined;
+
+  announce(index: number, epoch: number): void {
+    this.active.set(index, epoch);
+  }
+
+  /** The shards (other than 0) a publish must call. */
+  targets(shards: number): number[] {
+    if (this.knownFor !== shards) return Array.from({ length: shards - 1 }, (_, i) => i + 1);
+    return [...this.active.keys()].filter((i) => i < shards);
+  }
+
+  /** What the called shards answered: an empty one is forgotten unless it announced itself again since. */
+  learn(shards: number, answers: [number, ShardReport][]): void {
+    for (const [index, report] of answers) {
+      if (report.empty) {
+        if (this.active.get(index) === report.epoch) this.active.delete(index);
+      } else if (!this.active.has(index)) {
+        this.active.set(index, report.epoch);
+      }
+    }
+    this.knownFor = shards;
+  }
+}
+
+/** A shard's side: announces itself to shard 0 once while it holds anyone. */
+export class ShardPresence {
+  private place: ShardPlace | undefined;
+  private announced = false;
+  private epoch = 0;
+
+  constructor(private readonly coordinator: (place: ShardPlace) => DurableObjectStub<HubRpc>) {}
+
+  /** Before the first stream or registration: shard 0 learns this shard holds someone. */
+  async hold(place: ShardPlace | undefined): Promise<void> {
+    if (place) this.place = place;
+    if (!this.place || this.place.index === 0 || this.announced) return;
+    const epoch = ++this.epoch;
+    await this.coordinator(this.place).activate(this.place.index, epoch);
+    if (epoch === this.epoch) this.announced = true;
+  }
+
+  /** The answer to shard 0; an empty shard will announce itself again at its next stream. */
+  report(delivered: { listenStreams: number; sessions: number }, empty: boolean): ShardReport {
+    if (empty) this.announced = false;
+    return { ...delivered, empty, epoch: this.epoch };
+  }
+}

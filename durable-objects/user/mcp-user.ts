@@ -1,0 +1,45 @@
+/**
+ * McpUser: the store of one principal (`ctx.user`), one object per principal subject, so what a
+ * user's tools keep outlives sessions (2026-07-28 has none; many 2025 clients open one per call).
+ * SQLite-backed key-value storage; each call is atomic, and `transaction` applies a list of puts
+ * and deletes all at once, or none when a `check` fails (compare-and-set).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { MAX_USER_LIST, type UserListOptions, type UserOp, type UserRpc } from "./contract";
+
+export class McpUser extends DurableObject implements UserRpc {
+  async get(key: string): Promise<unknown> {
+    return this.ctx.storage.kv.get(key);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    this.ctx.storage.kv.put(key, value);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.ctx.storage.kv.delete(key);
+  }
+
+  async list(options: UserListOptions): Promise<[string, unknown][]> {
+    const limit = Math.min(Math.max(1, Math.floor(options.limit ?? MAX_USER_LIST)), MAX_USER_LIST);
+    const query: { prefix?: string; start?: string; limit: number } = { limit };
+    if (options.prefix !== undefined) query.prefix = options.prefix;
+    if (options.start !== undefined) query.start = options.start;
+    return [...this.ctx.storage.kv.list(query)];
+  }
+
+  /** Applies every put and delete, or none when a check fails (then false). */
+  async transaction(ops: UserOp[]): Promise<boolean> {
+    const kv = this.ctx.storage.kv;
+    return this.ctx.storage.transactionSync(() => {
+      for (const op of ops) {
+        if ("check" in op && JSON.stringify(kv.get(op.check)) !== JSON.stringify(op.equals)) return false;
+      }
+      for (const op of ops) {
+        if ("put" in op) kv.put(op.put, op.value);
+        else if ("delete" in op) kv.delete(op.delete);
+      }
+      return true;
+    });
+  }
+}

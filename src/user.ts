@@ -1,0 +1,80 @@
+/**
+ * `ctx.user`: state that belongs to the authenticated principal, not to a session. One McpUser
+ * object per principal subject (durable-objects/user/), reached from the Worker, the session
+ * object and task runs alike; the same calls in both eras. Nothing is contacted until a method
+ * is called, so a handler that never uses it costs nothing. Anonymous requests are refused: a
+ * store shared by everyone without a token would be nobody's.
+ */
+import { userObjectId, type UserListOptions, type UserOp, type UserRpc } from "../durable-objects/user/contract";
+import type { Principal } from "./auth/principal";
+import { INVALID_REQUEST, RpcError } from "./jsonrpc/errors";
+import { requireNamespace } from "./http/misconfiguration";
+
+export type { UserListOptions, UserOp };
+
+/** What a handler keeps for its user: get/put/delete/list by key, and all-or-nothing transactions. */
+export interface UserStore {
+  /** The principal's subject; throws for an anonymous request, as every method does. */
+  readonly subject: string;
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Stores any structured-cloneable value (SQLite-backed: at most 2 MB a value, 2 KiB a key). */
+  put(key: string, value: unknown): Promise<void>;
+  /** Whether the key existed. */
+  delete(key: string): Promise<boolean>;
+  /** Entries in key order: `prefix`, `start` (inclusive), `limit` (default and most 1,000). */
+  list<T = unknown>(options?: UserListOptions): Promise<Map<string, T>>;
+  /**
+   * Applies the puts and deletes all at once, or none when a `{ check, equals }` step finds
+   * another value (returns false): read, compute, then write only if nothing changed meanwhile.
+   */
+  transaction(ops: UserOp[]): Promise<boolean>;
+}
+
+/** The store of the request's principal; every call throws (clearly) without one or without the binding. */
+export function userStore(env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {
+  let stub: DurableObjectStub<UserRpc> | undefined;
+  const subject = (): string => {
+    if (!principal)
+      throw new RpcError(
+        INVALID_REQUEST,
+        "ctx.user needs an authenticated user: this request carried no access token (the server needs auth, and anonymous requests have no user store)",
+      );
+    return principal.subject;
+  };
+  const object = (): DurableObjectStub<UserRpc> => {
+    if (stub) return stub;
+    const who = subject();
+    // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
+    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(env, "MCP_USER", "ctx.user");
+    stub = namespace.get(userObjectId(namespace, who));
+    return stub;
+  };
+  return {
+    get subject() {
+      return subject();
+    },
+    async get<T>(key: string) {
+      return (await object().get(checkKey(key))) as T | undefined;
+    },
+    async put(key, value) {
+      await object().put(checkKey(key), value);
+    },
+    async delete(key) {
+      return object().delete(checkKey(key));
+    },
+    async list<T>(options: UserListOptions = {}) {
+      return new Map((await object().list(options)) as [string, T][]);
+    },
+    async transaction(ops) {
+      if (!Array.isArray(ops))
+        throw new TypeError("mcp-edge ctx.user.transaction takes an array of { put, value }, { delete } and { check, equals }");
+      for (const op of ops) checkKey("put" in op ? op.put : "delete" in op ? op.delete : op.check);
+      return object().transaction(ops);
+    },
+  };
+}
+
+function checkKey(key: string): string {
+  if (typeof key !== "string" || key.length === 0) throw new TypeError("mcp-edge ctx.user: a key is a non-empty string");
+  return key;
+}

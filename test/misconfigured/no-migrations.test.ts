@@ -1,0 +1,40 @@
+/**
+ * Durable Object bindings without their [[migrations]] (test/misconfigured/wrangler.toml), a
+ * user's common slip: workerd then runs each class without SQLite and throws "SQL is not enabled
+ * for this Durable Object class" at its first SQL call. Wherever a request first reaches such an
+ * object, the answer quotes the migration lines to add, like a missing binding does, never a bare
+ * "Internal error".
+ */
+import { describe, expect, it } from "vitest";
+import { initializeParams, post } from "../helpers/mcp";
+import { envelope, modernHeaders } from "../helpers/modern";
+
+const TASKS = "io.modelcontextprotocol/tasks";
+
+interface Reply {
+  id?: unknown;
+  error?: { code: number; message: string; data?: { missingMigration?: string; binding?: string; wranglerToml?: string } };
+}
+
+describe("a binding without its migration", () => {
+  it("answers initialize (the session object's first reach) with 500 quoting the McpSession migration", async () => {
+    const res = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams() });
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as Reply;
+    expect(body.error?.code).toBe(-32603);
+    expect(body.error?.message).toContain("MCP_SESSION Durable Object binding has no migration");
+    expect(body.error?.data).toMatchObject({ missingMigration: "McpSession", binding: "MCP_SESSION" });
+    expect(body.error?.data?.wranglerToml).toContain('new_sqlite_classes = ["McpSession"]');
+  });
+
+  it("answers a 2026-07-28 task-creating call (the task object's first reach) with -32603 quoting the McpTask migration and the request id", async () => {
+    const params = { name: "slow_compute", arguments: { seconds: 0 }, _meta: envelope({ extensions: { [TASKS]: {} } }) };
+    const res = await post({ jsonrpc: "2.0", id: 9, method: "tools/call", params }, { headers: modernHeaders("tools/call", params) });
+    const text = await res.text();
+    const body = JSON.parse(text) as Reply;
+    expect(body.id, text.slice(0, 300)).toBe(9);
+    expect(body.error?.code, text.slice(0, 300)).toBe(-32603);
+    expect(body.error?.message).toContain('new_sqlite_classes = ["McpTask"]');
+    expect(body.error?.data).toMatchObject({ missingMigration: "McpTask", binding: "MCP_TASK" });
+  });
+});
