@@ -139,7 +139,7 @@ export interface EdgeOptions<Env = unknown> {
   tracing?: TracingOptions;
   /**
    * Told one event per MCP operation in each place it runs (outcome, duration, Durable Object
-   * requests): docs/operating.md "Counters". Off by default.
+   * requests): docs/operating.md "Counters: `onEvent` and Analytics Engine". Off by default.
    */
   onEvent?: (event: OperationEvent) => void;
   /** Writes the same events to a Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`). */

@@ -84,7 +84,7 @@ export class Observer {
         return;
       }
       dataset.writeDataPoint({
-        // blob1..5 and double1..3 in SQL: see docs/operating.md "Counters".
+        // blob1..5 and double1..3 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
         blobs: [event.method, event.name ?? "", event.place, event.outcome, event.errorCode === undefined ? "" : String(event.errorCode)],
         doubles: [event.durationMs, event.doRequests, 1],
         indexes: [event.name ?? event.method],
