@@ -7,7 +7,8 @@
  * Object request: the answer is HTTP 429 with Retry-After and a JSON-RPC error for its id.
  */
 import type { Principal } from "../auth/principal";
-import { isObject } from "../jsonrpc/parse";
+import { isObject, parseBody } from "../jsonrpc/parse";
+import { toExchange } from "../mcp/exchange";
 import type { Params, RequestId, RequestMessage } from "../jsonrpc/messages";
 import { requestInfo, type RequestInfo } from "../mcp/request-info";
 import { refuse, refuseModern } from "../wire/refusals";
@@ -107,6 +108,19 @@ export async function rateLimited<Env>(
     if (rule) return tooMany(rule, message.id, modern);
   }
   return undefined;
+}
+
+/** `rateLimited` for a body not parsed yet (the 2024-11-05 transport's POST): parsed only when there are rules. */
+export async function rateLimitedBody<Env>(
+  rules: readonly RateLimitRule<Env>[],
+  env: Env,
+  request: Request,
+  body: string,
+  principal: Principal | undefined,
+): Promise<Response | undefined> {
+  if (rules.length === 0) return undefined;
+  const parsed = parseBody(body);
+  return parsed.ok ? rateLimited(rules, env, request, toExchange(parsed).requests, principal) : undefined;
 }
 
 function tooMany<Env>(rule: RateLimitRule<Env>, id: RequestId, modern: boolean): Response {

@@ -5,7 +5,7 @@
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MCP } from "../helpers/mcp";
+import { MCP, request } from "../helpers/mcp";
 import { envelope, modernHeaders } from "../helpers/modern";
 import { startSession } from "../helpers/session";
 import { misconfigured, trail } from "./entry";
@@ -56,6 +56,38 @@ async function sessionHeaders(): Promise<Record<string, string>> {
   const s = await startSession("2025-11-25");
   sessionId = { "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version };
   return sessionId;
+}
+
+describe("a rate limit on the 2024-11-05 HTTP+SSE transport", () => {
+  it("answers the POST of the 4th call over the limit with 429 before it reaches the session object", async () => {
+    const headers = client();
+    const stream = await request("http://127.0.0.1:8787/sse", { method: "GET", headers: { Accept: "text/event-stream", ...headers } });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = `http://127.0.0.1:8787${/data: (.*)\n/.exec(text)?.[1] ?? ""}`;
+    // The answers arrive on the stream: keep reading it.
+    const drained = (async () => {
+      while (!(await reader.read().catch(() => ({ done: true }))).done);
+    })();
+    const send = (body: Record<string, unknown>) => postTo(endpoint, body, headers);
+    const init = { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+    expect((await send({ jsonrpc: "2.0", id: 0, method: "initialize", params: init })).status).toBe(202);
+    const call = (id: number) => send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "limited_simple", arguments: {} } });
+    for (let id = 1; id <= 3; id++) expect((await call(id)).status).toBe(202);
+    const refused = await call(4);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    expect(((await refused.json()) as { id: number }).id).toBe(4);
+    await reader.cancel();
+    await drained;
+  });
+});
+
+/** POSTs to the legacy transport's endpoint. */
+function postTo(url: string, body: Record<string, unknown>, headers: Record<string, string>): Promise<Response> {
+  return request(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
 }
 
 describe("rate limit rules", () => {
