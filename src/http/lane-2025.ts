@@ -102,6 +102,8 @@ export async function serve2025<Env>(
     protocolVersion: state.protocolVersion,
     principal,
     request: requestInfo(request),
+    // The `confirm` above: one Durable Object request (the cost counters).
+    doRequests: 1,
   });
   return answer(exchange, dc, rt);
 }

@@ -60,6 +60,11 @@ export interface DispatchContext<Env> {
   request?: RequestInfo;
   /** The span of the hop before this one (the Worker's, in the session object): the parent of this request's span. */
   traceparent?: string;
+  /**
+   * Durable Object requests the lane made before dispatching (the 2025 Worker's `confirm`), for the
+   * cost counters: charged to the first request dispatched with this context, then zero.
+   */
+  unbilledDoRequests?: { count: number };
 }
 
 /** Where a request is served: a 2025-era request (a session's, or stateless), or a 2026-07-28 one. */
@@ -77,6 +82,8 @@ export type LaneContext =
       request?: RequestInfo;
       /** The Worker's span, in the session object: the parent of this request's span. */
       traceparent?: string;
+      /** The lane's own Durable Object requests before dispatch (a `confirm`). */
+      doRequests?: number;
     }
   | {
       era: "2026";
@@ -123,6 +130,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     principal: lane.principal,
     request: lane.request,
     traceparent: lane.traceparent,
+    unbilledDoRequests: lane.doRequests ? { count: lane.doRequests } : undefined,
   };
 }
 

@@ -98,6 +98,11 @@ async function observedRequest<Env>(
   };
   // The session object's dispatches have channel and ops; a Worker lane's do not (2025) or have no ops (2026).
   const span = observer.start(operation, dc.ops ? "session" : "worker", dc.env);
+  const unbilled = dc.unbilledDoRequests;
+  if (unbilled && unbilled.count > 0) {
+    span.countDoRequests(unbilled.count);
+    unbilled.count = 0;
+  }
   try {
     const response = await answerRequest(request, dc, signal, span);
     if (response.kind === "error") span.failed(response.error.code, response.error.message);

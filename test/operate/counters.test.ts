@@ -29,6 +29,13 @@ describe("operation events", () => {
     ]);
   });
 
+  it("a 2025 session call answered in the Worker counts the confirm call to its session object", async () => {
+    await callIn("worker 2025", "simple");
+    expect(events.filter((e) => e.name === "simple")).toEqual([
+      expect.objectContaining({ place: "worker", doRequests: 1, protocolVersion: "2025-11-25" }),
+    ]);
+  });
+
   it("a call forwarded to the session object: the Worker's hop counts one DO request, the object's run is the call", async () => {
     await callIn("session object", "interactive");
     const forwarded = events.filter((e) => e.name === "interactive");
