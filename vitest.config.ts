@@ -3,7 +3,8 @@
 // small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
 // "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
-// "package" drives a server written only with the public API, as a user would (test/package).
+// "package" drives a server written only with the public API, as a user would (test/package);
+// "operate" drives a server with middleware, an error hook and rate limits (test/operate).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -14,12 +15,14 @@ import { defineConfig } from "vitest/config";
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
 const EXPECTED_CONSOLE = [
+  // test/operate: a rate limit rule naming a binding wrangler.toml lacks.
+  /the rate limit rule names the binding "NO_SUCH_LIMIT"/,
   /\(simulated\)/,
   /handler failed Error: handler bug/,
   /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
   /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
   // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
-  /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|boom|the handler returned something other than a CallToolResult)/,
+  /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
   // test/workers/http/misconfiguration and test/misconfigured: the deployment mistakes they make on purpose.
   /^mcp-edge: Server misconfigured: /,
 ];
@@ -95,6 +98,15 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],
         test: { name: "tasks", include: ["test/tasks/**/*.test.ts"] },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/operate/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "operate", include: ["test/operate/**/*.test.ts"] },
       },
       {
         // The demo with the built-in authorization server, exactly as wrangler.auth.toml configures it;

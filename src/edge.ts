@@ -10,6 +10,7 @@ import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
+import { setObserver } from "./mcp/observe";
 import { useHubShards } from "./publish";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
@@ -37,6 +38,7 @@ export interface McpEdge<Env> {
 // bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
+  setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
   // publish() and the session object find the hub's shards by this count (no runtime at hand there).
   useHubShards(resolved.listen.shards);
   const rt: EdgeRuntime<Env & EdgeEnv> = {

@@ -33,6 +33,11 @@ export type {
   AskOptions,
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
+export type { RequestInfo } from "./mcp/request-info";
+export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
+export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
+export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";
+export type { OperationEvent, EventOptions } from "./mcp/observe";
 export type { CacheHint } from "./mcp/caching";
 export type { Icon } from "./mcp/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
@@ -47,7 +52,6 @@ export { publish, closeListenStreams, type PublishEvent, type PublishReport, typ
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export { McpUser } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";
-export type { Middleware, McpCall, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { DiscoveryOptions } from "./http/discovery";
 export {

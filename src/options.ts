@@ -5,6 +5,9 @@
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 import { DEFAULT_HUB_SHARDS } from "../durable-objects/hub/contract";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
+import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
+import type { TracingOptions } from "./mcp/tracing";
+import type { OperationEvent } from "./mcp/observe";
 import type { DiscoveryOptions } from "./http/discovery";
 
 export interface SessionOptions {
@@ -124,6 +127,24 @@ export interface EdgeOptions<Env = unknown> {
   /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
   tasks?: TaskOptions;
   /**
+   * Rate limits on Workers' Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml): a request
+   * over a rule's limit gets 429 with Retry-After before anything runs (docs/operating.md).
+   */
+  rateLimits?: RateLimitRule<Env>[];
+  /**
+   * OpenTelemetry: `{ api }` with the `@opentelemetry/api` module (an optional peer), and optionally
+   * a `tracer`. One span per MCP operation, continued from `_meta.traceparent` across the Worker,
+   * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
+   */
+  tracing?: TracingOptions;
+  /**
+   * Told one event per MCP operation in each place it runs (outcome, duration, Durable Object
+   * requests): docs/operating.md "Counters: `onEvent` and Analytics Engine". Off by default.
+   */
+  onEvent?: (event: OperationEvent) => void;
+  /** Writes the same events to a Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`). */
+  analytics?: { binding: string };
+  /**
    * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI
    * Catalog at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Off by default.
    */
@@ -163,6 +184,8 @@ export interface ResolvedOptions {
   eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
+  // biome-ignore lint/suspicious/noExplicitAny: rules of a server of any Env.
+  rateLimits: readonly RateLimitRule<any>[];
   /** Checked against the server definition when the router is built (http/discovery.ts). */
   discovery: DiscoveryOptions | undefined;
 }
@@ -241,6 +264,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),
+    rateLimits: resolveRateLimits(o.rateLimits),
     discovery: o.discovery,
   };
 }

@@ -69,18 +69,51 @@ export function decodePrincipal(value: string | null): Principal | undefined {
 }
 
 /**
- * The headers to forward to the session object: any client-supplied principal header removed,
- * and with a principal, the Authorization header replaced by it (the object needs who, not the
- * token). Returns `headers` itself when there is nothing to change.
+ * Internal header carrying the client request's `cf` properties (URI-encoded JSON) to the session
+ * object, where handlers read them as `ctx.request.cf`; the Worker removes any value a client sent.
  */
-export function forwardHeaders(headers: Headers, principal: Principal | undefined): Headers {
-  if (!principal && !headers.has(HEADER_PRINCIPAL)) return headers;
+export const HEADER_CF = "X-Mcp-Edge-Cf";
+
+/** Internal header carrying the Worker's span (W3C traceparent) to the session object, with tracing on; a client's is removed. */
+export const HEADER_TRACEPARENT = "X-Mcp-Edge-Traceparent";
+
+/** The `cf` properties the Worker attached, or undefined (none, or unreadable). */
+export function decodeCf(value: string | null): Record<string, unknown> | undefined {
+  if (value === null) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(decodeURIComponent(value));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The headers to forward to the session object: any client-supplied internal header removed,
+ * with a principal the Authorization header replaced by it (the object needs who, not the
+ * token), and the request's `cf` when given (a POST, whose calls read `ctx.request.cf`).
+ * Returns `headers` itself when there is nothing to change.
+ */
+export function forwardHeaders(headers: Headers, principal: Principal | undefined, cf?: unknown, traceparent?: string): Headers {
+  if (
+    !principal &&
+    cf === undefined &&
+    traceparent === undefined &&
+    !headers.has(HEADER_PRINCIPAL) &&
+    !headers.has(HEADER_CF) &&
+    !headers.has(HEADER_TRACEPARENT)
+  )
+    return headers;
   const out = new Headers(headers);
   out.delete(HEADER_PRINCIPAL);
+  out.delete(HEADER_CF);
+  out.delete(HEADER_TRACEPARENT);
+  if (traceparent !== undefined) out.set(HEADER_TRACEPARENT, traceparent);
   if (principal) {
     out.delete("Authorization");
     out.set(HEADER_PRINCIPAL, encodePrincipal(principal));
   }
+  if (cf !== undefined) out.set(HEADER_CF, encodeURIComponent(JSON.stringify(cf)));
   return out;
 }
 

@@ -15,6 +15,7 @@ import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/e
 import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
+import type { RequestInfo } from "../../src/mcp/request-info";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/context";
 import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/exchange";
@@ -40,6 +41,12 @@ export interface InflightHost<Env> {
   waitUntil(promise: Promise<unknown>): void;
 }
 
+/** Where a POST came from, as the Worker forwarded it: the client's request (ctx.request) and the Worker's span. */
+export interface Origin {
+  request?: RequestInfo;
+  traceparent?: string;
+}
+
 export class InflightRequests<Env> {
   private readonly pending: PendingRequests;
   private readonly work = new Map<string, { controller: AbortController }>();
@@ -59,7 +66,7 @@ export class InflightRequests<Env> {
   }
 
   /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
-  async handlePost(text: string, state: SessionState, principal: Principal | undefined): Promise<Response> {
+  async handlePost(text: string, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Promise<Response> {
     const parsed = parseBody(text);
     if (!parsed.ok)
       return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
@@ -75,13 +82,13 @@ export class InflightRequests<Env> {
       case "json": {
         const responses = await Promise.all(
           exchange.requests.map((r) =>
-            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal), signal)),
+            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, origin), signal)),
           ),
         );
         return json(replyBody(exchange, responses));
       }
       case "stream":
-        return this.openPostStream(exchange, state, principal);
+        return this.openPostStream(exchange, state, principal, origin);
     }
   }
 
@@ -167,7 +174,7 @@ export class InflightRequests<Env> {
     );
   }
 
-  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined): Response {
+  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Response {
     const core = this.host.core;
     const { maxStreams, retryMs, pollAfterMs } = core.options;
     if (core.live.count() >= maxStreams) {
@@ -183,7 +190,7 @@ export class InflightRequests<Env> {
     if (polling && pollAfterMs !== undefined) {
       setTimeout(() => core.live.close(stream), pollAfterMs);
     }
-    const all = exchange.requests.map((request) => this.run(stream, request, state, principal));
+    const all = exchange.requests.map((request) => this.run(stream, request, state, principal, origin));
     void Promise.allSettled(all).then(() => {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
@@ -194,11 +201,17 @@ export class InflightRequests<Env> {
   }
 
   /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
-  private async run(stream: number, request: RequestMessage, state: SessionState, principal: Principal | undefined): Promise<void> {
+  private async run(
+    stream: number,
+    request: RequestMessage,
+    state: SessionState,
+    principal: Principal | undefined,
+    origin: Origin = {},
+  ): Promise<void> {
     const core = this.host.core;
     const key = idKey(request.id);
     await this.track(request, async (signal) => {
-      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal), signal);
+      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal, origin), signal);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!signal.aborted) {
         try {
@@ -215,7 +228,12 @@ export class InflightRequests<Env> {
     }).finally(() => core.log.removeInflight(stream, key));
   }
 
-  private dispatchContext(state: SessionState, channel: Channel | undefined, principal: Principal | undefined): DispatchContext<Env> {
+  private dispatchContext(
+    state: SessionState,
+    channel: Channel | undefined,
+    principal: Principal | undefined,
+    origin: Origin,
+  ): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.host.sessionId };
     return dispatchContext(this.host.server, this.host.env, {
       era: "2025",
@@ -225,6 +243,8 @@ export class InflightRequests<Env> {
       channel,
       ops: this.host.ops,
       principal,
+      request: origin.request,
+      traceparent: origin.traceparent,
     });
   }
 

@@ -19,14 +19,18 @@ import type { EdgeEnv } from "../../src/env";
 import { initialize } from "../../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
+  decodeCf,
   decodePrincipal,
+  HEADER_CF,
   HEADER_LEGACY_ENDPOINT,
   HEADER_PRINCIPAL,
+  HEADER_TRACEPARENT,
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
   type SessionObjectRpc,
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
+import { forwardedRequestInfo } from "../../src/mcp/request-info";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
@@ -154,7 +158,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         // The session may have ended while the body arrived: termination is a state every path respects.
         const state = core.state;
         if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
-        return this.inflight.handlePost(text, state, principal);
+        // ctx.request: the client's request as the Worker forwarded it, its `cf` passed along in a header.
+        return this.inflight.handlePost(text, state, principal, {
+          request: forwardedRequestInfo(request, decodeCf(request.headers.get(HEADER_CF))),
+          traceparent: request.headers.get(HEADER_TRACEPARENT) ?? undefined,
+        });
       }
       case "GET":
         return handleGet(core, request, (core.state as SessionState).protocolVersion);

@@ -136,6 +136,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       clientCapabilities: input.clientCapabilities,
       meta: input.requestMeta,
       gathered: input.gathered,
+      request: input.request,
+      traceparent: input.traceparent,
       protocolVersion: input.protocolVersion,
       resumable: tool.task.resumable,
       attempt: 0,

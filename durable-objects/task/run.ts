@@ -9,6 +9,9 @@ import type { ClientCapabilities } from "../../src/mcp/types";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
+import { frozenRequestInfo } from "../../src/mcp/request-info";
+import { observerOf } from "../../src/mcp/observe";
+import type { OperationSpan } from "../../src/mcp/tracing";
 import { reportUnexpected } from "../../src/mcp/unexpected";
 import { callOf, runThrough } from "../../src/mcp/middleware";
 import { ToolError, toolError } from "../../src/mcp/content";
@@ -18,6 +21,12 @@ import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORA
 import type { TaskStore } from "./task-store";
 
 /** How a run ended: what the task's terminal state will be. */
+function endRunSpan(span: OperationSpan, outcome: RunOutcome): void {
+  if (outcome.status === "failed") span.failed(outcome.error.code, outcome.error.message);
+  else if (outcome.status === "completed" && outcome.result.isError === true) span.toolFailed();
+  span.end();
+}
+
 export type RunOutcome =
   | { status: "completed"; result: Record<string, unknown> }
   | { status: "failed"; error: ErrorObject; statusMessage: string }
@@ -55,18 +64,29 @@ export class TaskRun<Env> {
 
   /** Starts the handler; its outcome reaches `host.finished` exactly once. */
   start(record: TaskRecord): void {
-    void this.execute(record).then(
-      (outcome) => this.host.finished(this, outcome),
-      (error: unknown) => {
+    // With tracing: the run's span, a child of the span of the request that created the task.
+    const operation = {
+      method: "tools/call",
+      params: { name: record.tool },
+      requestId: record.taskId,
+      protocolVersion: record.protocolVersion,
+      parent: record.traceparent,
+    };
+    const span = observerOf(this.host.server)?.start(operation, "task", this.host.env);
+    void this.execute(record)
+      .then(undefined, (error: unknown): RunOutcome => {
         // Outside the tool's own failure policy (a middleware's exception, a bug): logged and told with a reference.
         const reference = reportUnexpected(`task ${record.taskId} (tool "${record.tool}")`, error, { hook: this.host.server.errorHook });
-        this.host.finished(this, {
+        return {
           status: "failed",
           error: { code: INTERNAL_ERROR, message: "Internal error", data: { reference } },
           statusMessage: "The task failed",
-        });
-      },
-    );
+        };
+      })
+      .then((outcome) => {
+        if (span) endRunSpan(span, outcome);
+        this.host.finished(this, outcome);
+      });
   }
 
   cancel(): void {
@@ -127,6 +147,7 @@ export class TaskRun<Env> {
       session: undefined,
       meta: record.meta,
       principal: record.principal,
+      request: record.request && frozenRequestInfo(record.request),
       user: userStore(this.host.env, record.principal),
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",

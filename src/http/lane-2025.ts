@@ -25,7 +25,9 @@ import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
-import { forwardHeaders } from "../../durable-objects/session/contract";
+import { forwardPost } from "./forward";
+import { requestInfo } from "../mcp/request-info";
+import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
 import { WorkerReply } from "./worker-reply";
@@ -50,6 +52,8 @@ export async function serve2025<Env>(
     const denied = checkScopes(exchange.requests, principal, rt.options.auth);
     if (denied) return denied;
   }
+  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal);
+  if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
@@ -61,10 +65,29 @@ export async function serve2025<Env>(
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    const dc = dispatchContext(rt.server, env, { era: "2025", sessions: false, session: undefined, protocolVersion: version, principal });
+    const dc = dispatchContext(rt.server, env, {
+      era: "2025",
+      sessions: false,
+      session: undefined,
+      protocolVersion: version,
+      principal,
+      request: requestInfo(request),
+    });
     return answer(exchange, dc, rt);
   }
 
+  return serveInSession(request, exchange, body, env, rt, principal);
+}
+
+/** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
+async function serveInSession<Env>(
+  request: Request,
+  exchange: Exchange,
+  body: string,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  principal: Principal | undefined,
+): Promise<Response> {
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
@@ -76,15 +99,24 @@ export async function serve2025<Env>(
 
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
-    // forwardHeaders: the principal goes to the object in a header only the Worker sets (a client's is removed).
-    return stub.fetch(new Request(request.url, { method: "POST", headers: forwardHeaders(request.headers, principal), body }));
+    // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
+    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests);
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  const dc = dispatchContext(rt.server, env, { era: "2025", sessions: true, session, protocolVersion: state.protocolVersion, principal });
+  const dc = dispatchContext(rt.server, env, {
+    era: "2025",
+    sessions: true,
+    session,
+    protocolVersion: state.protocolVersion,
+    principal,
+    request: requestInfo(request),
+    // The `confirm` above: one Durable Object request (the cost counters).
+    doRequests: 1,
+  });
   return answer(exchange, dc, rt);
 }
 

@@ -5,6 +5,7 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
+import type { RequestInfo } from "../mcp/request-info";
 import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
@@ -69,6 +70,7 @@ export async function serve2026<Env extends EdgeEnv>(
   rt: EdgeRuntime<Env>,
   principal?: Principal,
   clientKey?: string,
+  request?: RequestInfo,
 ): Promise<Response> {
   const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
   if (before) return before;
@@ -86,6 +88,7 @@ export async function serve2026<Env extends EdgeEnv>(
     supportedVersions: servedVersions(rt.options),
     principal,
     tasks: taskLane(rt.server, env, clientKey),
+    request,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)

@@ -20,6 +20,7 @@ import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/exchange";
+import { rateLimitedBody } from "./rate-limits";
 
 /** Auth: the principal header for the session object (these internal requests never carry client headers). */
 function principalHeaders(principal: Principal | undefined): Record<string, string> {
@@ -66,6 +67,9 @@ export async function postLegacyMessage<Env extends EdgeEnv>(
     const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, rt.options.auth) : undefined;
     if (denied) return denied;
   }
+  // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
+  const limited = await rateLimitedBody(rt.options.rateLimits, env, request, body.text, principal);
+  if (limited) return limited;
   return namespace.get(id).fetch(
     new Request(LEGACY_POST_URL, {
       method: "POST",

@@ -16,6 +16,8 @@ import { serve2026, warnIfNoStateSecret } from "./lane-2026";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
 import type { Principal } from "../auth/principal";
+import { requestInfo } from "../mcp/request-info";
+import { rateLimited } from "./rate-limits";
 
 /** `principal`: who sent the request, when the server has auth (checked by the router first). */
 export async function handlePost<Env>(
@@ -51,14 +53,18 @@ export async function handlePost<Env>(
       return decision.era2026 ? refuse2026(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
       warnIfNoStateSecret(rt, env);
-      return serve2026(
-        request.headers,
-        decision.message,
-        decision.envelope,
-        env as Env & EdgeEnv,
-        rt as EdgeRuntime<Env & EdgeEnv>,
-        principal,
-        clientKey(request, principal),
+      return (
+        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true)) ??
+        serve2026(
+          request.headers,
+          decision.message,
+          decision.envelope,
+          env as Env & EdgeEnv,
+          rt as EdgeRuntime<Env & EdgeEnv>,
+          principal,
+          clientKey(request, principal),
+          requestInfo(request),
+        )
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.

@@ -8,6 +8,7 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
+import type { RequestInfo } from "./request-info";
 import type { UserStore } from "../user";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
@@ -61,6 +62,11 @@ export interface HandlerContext<Env = unknown> {
   meta: Record<string, unknown> | undefined;
   /** With auth: who sent the request (subject, scopes, claims), as the access token proved. Never the token. */
   principal: Principal | undefined;
+  /**
+   * The HTTP request that started the call (url, method, headers, `cf`), read-only; the same snapshot
+   * in the Worker, the session object and a task's run. Never carries Authorization or Cookie.
+   */
+  request?: RequestInfo;
   /**
    * The principal's own store (needs auth and the MCP_USER binding): what should outlive a
    * session, since 2026-07-28 has none and many clients start one per call. Anonymous: refused.

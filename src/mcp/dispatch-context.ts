@@ -11,6 +11,7 @@ import type { McpServer } from "./server";
 import type { ToolDefinition } from "./definitions";
 import type { ClientCapabilities, LoggingLevel } from "./types";
 import type { AnyVersion } from "./versions";
+import type { RequestInfo } from "./request-info";
 
 /** Session state changes only the session object can make. */
 export interface SessionOps {
@@ -55,6 +56,15 @@ export interface DispatchContext<Env> {
   principal?: Principal;
   /** The Tasks extension, where a request may create or address tasks (the 2026-07-28 lane). */
   tasks?: TaskLane;
+  /** The HTTP request that started the call (`ctx.request`). */
+  request?: RequestInfo;
+  /** The span of the hop before this one (the Worker's, in the session object): the parent of this request's span. */
+  traceparent?: string;
+  /**
+   * Durable Object requests the lane made before dispatching (the 2025 Worker's `confirm`), for the
+   * cost counters: charged to the first request dispatched with this context, then zero.
+   */
+  unbilledDoRequests?: { count: number };
 }
 
 /** Where a request is served: a 2025-era request (a session's, or stateless), or a 2026-07-28 one. */
@@ -69,6 +79,11 @@ export type LaneContext =
       channel?: Channel;
       ops?: SessionOps;
       principal?: Principal;
+      request?: RequestInfo;
+      /** The Worker's span, in the session object: the parent of this request's span. */
+      traceparent?: string;
+      /** The lane's own Durable Object requests before dispatch (a `confirm`). */
+      doRequests?: number;
     }
   | {
       era: "2026";
@@ -77,6 +92,7 @@ export type LaneContext =
       channel?: Channel;
       tasks?: TaskLane;
       principal?: Principal;
+      request?: RequestInfo;
     };
 
 /**
@@ -99,6 +115,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
       ops: undefined,
       principal: lane.principal,
       tasks: lane.tasks,
+      request: lane.request,
     };
   }
   return {
@@ -111,6 +128,9 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     channel: lane.channel,
     ops: lane.ops,
     principal: lane.principal,
+    request: lane.request,
+    traceparent: lane.traceparent,
+    unbilledDoRequests: lane.doRequests ? { count: lane.doRequests } : undefined,
   };
 }
 

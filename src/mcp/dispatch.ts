@@ -18,6 +18,7 @@ import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
+import { bindObservation, observerOf, type Observation, type Observer } from "./observe";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -75,10 +76,48 @@ export function isKnownMethod(method: string): boolean {
 }
 
 /** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
-export async function dispatchRequest<Env>(
+export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
+  const observer = observerOf(dc.server);
+  return observer ? observedRequest(observer, request, dc, signal) : answerRequest(request, dc, signal);
+}
+
+/** The request inside its observation (observe.ts: span and event), which the response's outcome marks. */
+async function observedRequest<Env>(
+  observer: Observer,
   request: RequestMessage,
   dc: DispatchContext<Env>,
   signal: AbortSignal,
+): Promise<ResponseMessage> {
+  const operation = {
+    method: request.method,
+    params: request.params ?? {},
+    requestId: request.id,
+    sessionId: dc.session?.id,
+    protocolVersion: dc.protocolVersion,
+    parent: dc.traceparent,
+  };
+  // The session object's dispatches have channel and ops; a Worker lane's do not (2025) or have no ops (2026).
+  const span = observer.start(operation, dc.ops ? "session" : "worker", dc.env);
+  const unbilled = dc.unbilledDoRequests;
+  if (unbilled && unbilled.count > 0) {
+    span.countDoRequests(unbilled.count);
+    unbilled.count = 0;
+  }
+  try {
+    const response = await answerRequest(request, dc, signal, span);
+    if (response.kind === "error") span.failed(response.error.code, response.error.message);
+    else if (response.result.isError === true) span.toolFailed();
+    return response;
+  } finally {
+    span.end();
+  }
+}
+
+async function answerRequest<Env>(
+  request: RequestMessage,
+  dc: DispatchContext<Env>,
+  signal: AbortSignal,
+  span?: Observation,
 ): Promise<ResponseMessage> {
   const table = dc.envelope ? METHODS_2026 : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
@@ -97,8 +136,10 @@ export async function dispatchRequest<Env>(
     session: dc.session,
     meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
     principal: dc.principal,
+    request: dc.request,
     user: userStore(dc.env, dc.principal),
   };
+  if (span) bindObservation(hc, span);
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;
   const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, hc) : undefined;

@@ -4,6 +4,8 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
+import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
+import { observationOf } from "../mcp/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
@@ -60,6 +62,8 @@ export interface CreateTaskRequest {
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
   gathered?: Record<string, unknown>;
+  request?: RequestInfo;
+  traceparent?: string;
   protocolVersion?: ProtocolVersion;
 }
 
@@ -75,7 +79,8 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
   const checked = await tool.input.validate(request.args);
   if (!checked.ok) throw new RpcError(INVALID_PARAMS, `Invalid arguments for tool "${request.tool}": ${checked.message}`);
   if (
-    jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered]) > MAX_TASK_INPUT_BYTES
+    jsonBytes([request.args, request.clientCapabilities, request.requestMeta, request.principal, request.gathered, request.request]) >
+    MAX_TASK_INPUT_BYTES
   ) {
     throw new RpcError(
       LIMIT_EXCEEDED_2026,
@@ -94,6 +99,8 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       clientCapabilities: isObject(request.clientCapabilities) ? request.clientCapabilities : {},
       requestMeta: request.requestMeta,
       gathered: request.gathered,
+      request: request.request,
+      traceparent: request.traceparent,
       protocolVersion: request.protocolVersion ?? LATEST_VERSION,
     }),
   );
@@ -120,18 +127,25 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
 /** The task seam the 2026-07-28 lane plugs into the core's dispatch context for one request. */
 export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, clientKey?: string): TaskLane {
   return {
-    serve: (method, params, hc) =>
-      isTaskMethod(method)
-        ? serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities)
-        : Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`)),
-    runIfChosen: (tool, args, hc, gathered) =>
-      runAsTaskIfChosen(server, env, tool, args, {
+    serve: (method, params, hc) => {
+      if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
+      // Observed: one request to the task's object (counted also when a malformed id is refused before it).
+      observationOf(hc)?.countDoRequests();
+      return serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities);
+    },
+    runIfChosen: async (tool, args, hc, gathered) => {
+      const created = await runAsTaskIfChosen(server, env, tool, args, {
         principal: hc.principal,
         clientKey,
         clientCapabilities: hc.clientCapabilities,
         requestMeta: hc.meta,
         gathered,
-      }),
+        request: hc.request && requestSnapshot(hc.request),
+        traceparent: observationOf(hc)?.traceparent,
+      });
+      if (created) observationOf(hc)?.countDoRequests();
+      return created;
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
+import type { RequestInfo } from "../mcp/request-info";
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
 import type { ProtocolVersion } from "../mcp/versions";
@@ -65,6 +66,10 @@ export interface TaskRecord {
   meta?: Record<string, unknown>;
   /** What the tool's `task.gather` returned before the task was created (MRTR rounds in the Worker). */
   gathered?: Record<string, unknown>;
+  /** The creating request, as its handler reads it (`ctx.request`); credentials were never stored. */
+  request?: RequestInfo;
+  /** With tracing: the creating request's span, the parent of every run's span. */
+  traceparent?: string;
   protocolVersion: ProtocolVersion;
   resumable: boolean;
   /** Runs started so far (a resumed task runs again): a run writes its outcome only while it is the current one. */

@@ -56,6 +56,8 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
+  /** Over a rate limit rule (src/http/rate-limits.ts): nothing ran. */
+  | { reason: "rate-limited"; retryAfterSeconds: number }
   | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
   /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
   | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
@@ -190,6 +192,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         code: LIMIT_EXCEEDED,
         message: `Too many tasks in flight for this client (limit ${r.limit}); retry when one of them has finished`,
         data: { limit: r.limit, retryAfterSeconds: r.retryAfterSeconds },
+        headers: { "Retry-After": String(r.retryAfterSeconds) },
+      };
+    case "rate-limited":
+      return {
+        status: 429,
+        code: LIMIT_EXCEEDED,
+        message: `Too many requests: this client reached its rate limit; retry after ${r.retryAfterSeconds} seconds`,
+        data: { retryAfterSeconds: r.retryAfterSeconds },
         headers: { "Retry-After": String(r.retryAfterSeconds) },
       };
     case "header-mismatch":

@@ -91,6 +91,18 @@ const ROWS: Row[] = [
   },
   { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/tuned/session-limits.test.ts" },
   {
+    failure: "over a `rateLimits` rule's limit ([Operating](operating.md#rate-limits))",
+    status: 429,
+    code: -32003,
+    provenIn: "test/operate/rate-limits.test.ts",
+  },
+  {
+    failure: "a `rateLimits` rule naming a binding the Worker lacks",
+    status: 500,
+    code: -32603,
+    provenIn: "test/operate/rate-limits.test.ts",
+  },
+  {
     failure: "2026-07-28 `subscriptions/listen`: more open listen streams than `listen.maxStreams`",
     status: 429,
     code: -32003,

@@ -1,0 +1,204 @@
+/**
+ * What an operator sees of each MCP operation: its span (tracing.ts, with tracing on), and an
+ * event with its outcome and what it cost in the platform's billed units, told to the `onEvent`
+ * hook and written to a Workers Analytics Engine dataset when one is bound. One observation per
+ * operation in each place it runs: the Worker ("worker"), the Worker's hop to the session object
+ * ("forward"), the session object ("session") and a task's run ("task"). Without tracing, hook or
+ * dataset nothing is observed and nothing here runs.
+ */
+import { Tracing, type Operation, type OperationSpan, type TracingOptions } from "./tracing";
+
+export type Place = "worker" | "forward" | "session" | "task";
+
+/** One MCP operation as it ended in one place. */
+export interface OperationEvent {
+  place: Place;
+  method: string;
+  /** The tool or prompt name, or the resource URI; undefined for other methods. */
+  name: string | undefined;
+  /** "error": a JSON-RPC error answered it; "tool_error": a tool result with isError. */
+  outcome: "ok" | "error" | "tool_error";
+  /** The JSON-RPC error code, when `outcome` is "error". */
+  errorCode: number | undefined;
+  /** Wall time in the place (Workers advance the clock only across I/O). */
+  durationMs: number;
+  /** Durable Object requests this place made for the operation (a forward, a `confirm`, a task object call). */
+  doRequests: number;
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+}
+
+export interface EventOptions {
+  /** Told every operation event; its failure is logged, never thrown into the request. */
+  onEvent?: (event: OperationEvent) => void;
+  /** A Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`) to write each event to. */
+  analytics?: { binding: string };
+}
+
+interface AnalyticsDataset {
+  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
+}
+
+/** An operation being observed: its span's outcome marks and its cost counters. */
+export interface Observation extends OperationSpan {
+  /** Counts Durable Object requests made for this operation. */
+  countDoRequests(n?: number): void;
+}
+
+const NAMED: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+export class Observer {
+  private readonly tracing: Tracing | undefined;
+
+  constructor(
+    tracing: TracingOptions | undefined,
+    private readonly events: EventOptions,
+  ) {
+    this.tracing = tracing ? new Tracing(tracing) : undefined;
+  }
+
+  start(op: Operation, place: Place, env: unknown): Observation {
+    return new ObservedOperation(this.tracing?.start(op), op, place, env, this);
+  }
+
+  /** Whether anyone hears events (else none is built). */
+  get hasSink(): boolean {
+    return this.events.onEvent !== undefined || this.events.analytics !== undefined;
+  }
+
+  emit(event: OperationEvent, env: unknown): void {
+    const { onEvent, analytics } = this.events;
+    if (onEvent) {
+      try {
+        onEvent(event);
+      } catch (error) {
+        console.error("mcp-edge: the onEvent hook failed", error);
+      }
+    }
+    if (analytics) {
+      const dataset = (env as Record<string, unknown> | undefined)?.[analytics.binding] as AnalyticsDataset | undefined;
+      if (typeof dataset?.writeDataPoint !== "function") {
+        console.error(
+          `mcp-edge: the analytics option names the binding "${analytics.binding}", which this Worker does not have. Add to wrangler.toml:\n\n[[analytics_engine_datasets]]\nbinding = "${analytics.binding}"\ndataset = "mcp_edge_operations"`,
+        );
+        return;
+      }
+      dataset.writeDataPoint({
+        // blob1..5 and double1..3 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
+        blobs: [event.method, event.name ?? "", event.place, event.outcome, event.errorCode === undefined ? "" : String(event.errorCode)],
+        doubles: [event.durationMs, event.doRequests, 1],
+        indexes: [event.name ?? event.method],
+      });
+    }
+  }
+}
+
+/** One operation being observed (a class: no closures allocated per operation); the event is built at its end. */
+class ObservedOperation implements Observation {
+  private readonly started = Date.now();
+  private doRequests = 0;
+  private outcome: OperationEvent["outcome"] = "ok";
+  private errorCode: number | undefined;
+
+  constructor(
+    private readonly span: OperationSpan | undefined,
+    private readonly op: Operation,
+    private readonly place: Place,
+    private readonly env: unknown,
+    private readonly observer: Observer,
+  ) {}
+
+  get traceparent(): string | undefined {
+    return this.span?.traceparent;
+  }
+
+  countDoRequests(n = 1): void {
+    this.doRequests += n;
+  }
+
+  failed(code: number, message: string): void {
+    this.outcome = "error";
+    this.errorCode = code;
+    this.span?.failed(code, message);
+  }
+
+  toolFailed(): void {
+    this.outcome = "tool_error";
+    this.span?.toolFailed();
+  }
+
+  threw(error: unknown): void {
+    this.outcome = "error";
+    this.span?.threw(error);
+  }
+
+  attribute(key: string, value: number | string): void {
+    this.span?.attribute(key, value);
+  }
+
+  end(): void {
+    if (this.span) {
+      // The cost counters as span attributes (mcp-edge's own names).
+      this.span.attribute("mcp_edge.place", this.place);
+      this.span.attribute("mcp_edge.do_requests", this.doRequests);
+      this.span.end();
+    }
+    if (!this.observer.hasSink) return;
+    const { op } = this;
+    const field = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
+    const target = field === undefined ? undefined : op.params[field];
+    this.observer.emit(
+      {
+        place: this.place,
+        method: op.method,
+        name: typeof target === "string" ? target : undefined,
+        outcome: this.outcome,
+        errorCode: this.errorCode,
+        durationMs: Date.now() - this.started,
+        doRequests: this.doRequests,
+        sessionId: op.sessionId,
+        protocolVersion: op.protocolVersion,
+      },
+      this.env,
+    );
+  }
+}
+
+// The observer of each served server (createMcpEdge sets it): read by the dispatcher, the
+// forwarding hop and the task run without threading it through every lane.
+const observers = new WeakMap<object, Observer>();
+
+export function setObserver(server: object, tracing: TracingOptions | undefined, events: EventOptions): void {
+  if (tracing === undefined && events.onEvent === undefined && events.analytics === undefined) return;
+  if (
+    tracing !== undefined &&
+    (typeof tracing !== "object" || tracing === null || typeof tracing.api?.trace?.setSpanContext !== "function")
+  )
+    throw new TypeError(
+      'mcp-edge option tracing: pass { api } with the @opentelemetry/api module (import * as otel from "@opentelemetry/api")',
+    );
+  if (events.onEvent !== undefined && typeof events.onEvent !== "function")
+    throw new TypeError("mcp-edge option onEvent must be a function");
+  if (events.analytics !== undefined && typeof events.analytics?.binding !== "string")
+    throw new TypeError(
+      'mcp-edge option analytics: pass { binding: "MCP_ANALYTICS" }, the name of an [[analytics_engine_datasets]] binding',
+    );
+  observers.set(server, new Observer(tracing, events));
+}
+
+export function observerOf(server: object): Observer | undefined {
+  return observers.get(server);
+}
+
+// The observation of the request a handler context serves, for the hops it starts (a task's
+// creation): a symbol-keyed property of the context (a WeakMap entry per request costs the GC more).
+const OBSERVATION = Symbol("mcp-edge.observation");
+
+export function bindObservation(ctx: object, observation: Observation): void {
+  (ctx as { [OBSERVATION]?: Observation })[OBSERVATION] = observation;
+}
+
+/** The observation of the operation `ctx` serves, when observed. */
+export function observationOf(ctx: object): Observation | undefined {
+  return (ctx as { [OBSERVATION]?: Observation })[OBSERVATION];
+}

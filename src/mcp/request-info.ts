@@ -1,0 +1,102 @@
+/**
+ * `ctx.request`: the HTTP request that started a call, as handlers and middleware read it
+ * (url, method, headers, Cloudflare's `cf` properties). The same snapshot wherever the call runs:
+ * the Worker builds it from the request; the session object from the request the Worker forwards
+ * (its headers, and `cf` in an internal header, durable-objects/session/contract.ts); a task's run from
+ * the copy its record keeps. Credentials never appear in it, in any place, so a handler cannot
+ * come to depend on a token that would be missing in the object or the task: see WITHHELD_HEADERS.
+ */
+
+export interface RequestInfo {
+  /** The request's URL, as the client addressed it. */
+  readonly url: string;
+  /** The HTTP method (POST for every call; GET for the 2024-11-05 stream). */
+  readonly method: string;
+  /** The request's headers, names lower-cased, without the withheld ones (WITHHELD_HEADERS). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Cloudflare's `request.cf` (country, colo, ASN, …), or undefined where the platform gave none (tests). */
+  readonly cf: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Headers no handler sees: credentials (a handler reads `ctx.principal`, never the token), and
+ * mcp-edge's own internal headers between the Worker and its objects.
+ */
+const WITHHELD_HEADERS: readonly string[] = ["authorization", "proxy-authorization", "cookie"];
+const INTERNAL_PREFIX = "x-mcp-edge-";
+
+function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (!WITHHELD_HEADERS.includes(name) && !name.startsWith(INTERNAL_PREFIX)) out[name] = value;
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * The request as handlers see it, read from the Request only when a field is first read: most
+ * calls never look, and even `request.url` costs a string copy. Read-only: getters, no setters.
+ */
+class LiveRequestInfo implements RequestInfo {
+  readonly #source: Request;
+  readonly #cf: Record<string, unknown> | undefined | null;
+  #headers: Readonly<Record<string, string>> | undefined;
+  #frozenCf: Readonly<Record<string, unknown>> | undefined | null = null;
+
+  constructor(source: Request, cf: Record<string, unknown> | undefined | null) {
+    this.#source = source;
+    this.#cf = cf;
+  }
+
+  get url(): string {
+    return this.#source.url;
+  }
+
+  get method(): string {
+    return this.#source.method;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    this.#headers ??= visibleHeaders(this.#source.headers);
+    return this.#headers;
+  }
+
+  get cf(): Readonly<Record<string, unknown>> | undefined {
+    if (this.#frozenCf === null) {
+      // null: the request's own `cf` (the Worker); else the one the Worker passed along (the session object).
+      const cf = this.#cf === null ? (this.#source.cf as Record<string, unknown> | undefined) : this.#cf;
+      this.#frozenCf = cf === undefined ? undefined : Object.freeze({ ...cf });
+    }
+    return this.#frozenCf;
+  }
+
+  /** JSON.stringify(ctx.request) shows the fields, not an empty object. */
+  toJSON(): RequestInfo {
+    return requestSnapshot(this);
+  }
+}
+
+/** `ctx.request` for a request the Worker received (its own `cf`). */
+export function requestInfo(request: Request): RequestInfo {
+  return new LiveRequestInfo(request, null);
+}
+
+/** `ctx.request` in the session object: the forwarded request, with the `cf` the Worker passed along. */
+export function forwardedRequestInfo(request: Request, cf: Record<string, unknown> | undefined): RequestInfo {
+  return new LiveRequestInfo(request, cf);
+}
+
+/** A plain copy, to store (a task's record) or send (JSON). */
+export function requestSnapshot(info: RequestInfo): RequestInfo {
+  return { url: info.url, method: info.method, headers: { ...info.headers }, cf: info.cf === undefined ? undefined : { ...info.cf } };
+}
+
+/** A stored snapshot made read-only again for a handler (the task object's run). */
+export function frozenRequestInfo(info: RequestInfo): RequestInfo {
+  return Object.freeze({
+    url: info.url,
+    method: info.method,
+    headers: Object.freeze({ ...info.headers }),
+    cf: info.cf === undefined ? undefined : Object.freeze({ ...info.cf }),
+  });
+}
