@@ -11,7 +11,7 @@ import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/envelope";
 import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/versions";
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
-import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION } from "../wire/headers";
+import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION, MCP_NAME_SOURCES } from "../wire/headers";
 import { decodeParamValue, malformedValue } from "./param-headers";
 
 export type EraDecision =
@@ -21,16 +21,6 @@ export type EraDecision =
   | { era: "2026-notification" }
   /** `era2026`: answer with the request's id or none (the 2026 schema has no `id: null`). */
   | { era: "refused"; refusal: Refusal; id: RequestId | null; era2026: boolean };
-
-/** The body field each method mirrors into `Mcp-Name` (streamable-http.mdx "Standard Request Headers"; tasks by task id). */
-const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 
 const served = new WeakMap<ResolvedOptions, readonly string[]>();
 

@@ -3,6 +3,7 @@
  * carries (basic/index.mdx "_meta", streamable-http.mdx "Standard Request Headers"), and the
  * retry an `input_required` answer calls for (basic/patterns/mrtr.mdx "Client Requirements").
  */
+import { MCP_NAME_SOURCES } from "../wire/headers";
 
 /** Revisions are dates: from 2026-07-28 on, the protocol fields travel in every request's `_meta`. */
 export function is2026(version: string): boolean {
@@ -13,16 +14,6 @@ export function is2026(version: string): boolean {
 export const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 /** A server that keeps asking is a bug the test should see, not a hang. */
 export const MAX_ROUNDS = 16;
-
-/** The body field each method mirrors into `Mcp-Name`. */
-const NAME_FIELDS: Record<string, string> = {
-  "tools/call": "name",
-  "prompts/get": "name",
-  "resources/read": "uri",
-  "tasks/get": "taskId",
-  "tasks/update": "taskId",
-  "tasks/cancel": "taskId",
-};
 
 export type HeaderParam = { path: string[]; header: string };
 
@@ -68,7 +59,7 @@ export function request2026(
     "io.modelcontextprotocol/clientCapabilities": client.capabilities,
   };
   const headers: Record<string, string> = { "MCP-Protocol-Version": client.version, "Mcp-Method": method };
-  const field = NAME_FIELDS[method];
+  const field = MCP_NAME_SOURCES[method];
   const name = field === undefined ? undefined : params[field];
   if (typeof name === "string") headers["Mcp-Name"] = headerValue(name);
   if (method === "tools/call" && typeof name === "string") {

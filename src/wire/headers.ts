@@ -10,3 +10,12 @@ export const HEADER_MCP_METHOD = "Mcp-Method";
 export const HEADER_MCP_NAME = "Mcp-Name";
 /** 2026-07-28: tool parameters marked `x-mcp-header` travel as `Mcp-Param-<name>`. */
 export const HEADER_MCP_PARAM_PREFIX = "Mcp-Param-";
+/** The body field each method mirrors into `Mcp-Name` (streamable-http.mdx "Standard Request Headers"; tasks by task id). */
+export const MCP_NAME_SOURCES: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
