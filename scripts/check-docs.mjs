@@ -68,8 +68,9 @@ for (const page of pages) {
 function* sources(dir) {
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (/\.(ts|mjs|js)$/.test(entry.name)) yield path;
+    if (entry.isDirectory()) {
+      if (entry.name !== "node_modules") yield* sources(path);
+    } else if (/\.(ts|mjs|js)$/.test(entry.name)) yield path;
   }
 }
 for (const dir of ["src", "durable-objects", "test", "scripts", "bench"]) {
