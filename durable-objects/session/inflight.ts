@@ -16,6 +16,7 @@ import { errorMessage, notification, toWire, type Message, type Params, type Req
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import type { RequestInfo } from "../../src/mcp/request-info";
+import { meterEvent, newMeter, observerOf, type Meter } from "../../src/mcp/observe";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/context";
 import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/exchange";
@@ -211,7 +212,10 @@ export class InflightRequests<Env> {
     const core = this.host.core;
     const key = idKey(request.id);
     await this.track(request, async (signal) => {
-      const response = await dispatchRequest(request, this.dispatchContext(state, this.channelFor(stream), principal, origin), signal);
+      // Cost counters, only when the server is observed: what this request sends and stores.
+      const meter = observerOf(this.host.server) ? newMeter(core.live.count()) : undefined;
+      const dc = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
+      const response = await dispatchRequest(request, dc, signal);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!signal.aborted) {
         try {
@@ -233,6 +237,7 @@ export class InflightRequests<Env> {
     channel: Channel | undefined,
     principal: Principal | undefined,
     origin: Origin,
+    meter?: Meter,
   ): DispatchContext<Env> {
     const session: SessionInfo = { ...state, id: this.host.sessionId };
     return dispatchContext(this.host.server, this.host.env, {
@@ -245,19 +250,25 @@ export class InflightRequests<Env> {
       principal,
       request: origin.request,
       traceparent: origin.traceparent,
+      meter,
     });
   }
 
-  private channelFor(stream: number): Channel {
+  private channelFor(stream: number, meter?: Meter): Channel {
     const core = this.host.core;
+    // Each emitted message is one stored row and one SSE event (counted only when metered).
+    const emit = (message: Parameters<SessionCore["emit"]>[1]) => {
+      core.emit(stream, message);
+      if (meter) meterEvent(meter, JSON.stringify(toWire(message)), true);
+    };
     return {
       notify: async (method: string, params: Params) => {
-        core.emit(stream, notification(method, params));
+        emit(notification(method, params));
       },
       request: (method: string, params: Params, signal: AbortSignal) =>
         this.pending.request(method, signal, {
-          send: (id) => core.emit(stream, { kind: "request", id, method, params }),
-          cancel: (id, reason) => core.emit(stream, notification("notifications/cancelled", { requestId: id, reason })),
+          send: (id) => emit({ kind: "request", id, method, params }),
+          cancel: (id, reason) => emit(notification("notifications/cancelled", { requestId: id, reason })),
         }),
       closeStream: () => {
         // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).

@@ -17,6 +17,7 @@ import type { Channel } from "../mcp/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
 import { MrtrRound } from "../mcp/mrtr";
+import { meterEvent, newMeter, observerOf } from "../mcp/observe";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
 import { json } from "../wire/json";
@@ -149,15 +150,21 @@ async function runInteractive<Env extends EdgeEnv>(
   const controller = new AbortController();
   const reply = new WorkerReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
+  // Cost counters, only when the server is observed: the SSE events this reply sends (nothing is stored here).
+  const meter = observerOf(rt.server) ? newMeter() : undefined;
   const channel: Channel = {
-    notify: (method, params) => reply.notify(toWire(notification(method, params))),
+    notify: (method, params) => {
+      const wire = toWire(notification(method, params));
+      if (meter) meterEvent(meter, "", false);
+      return reply.notify(wire);
+    },
     request: (method, params, _signal, key) => round.ask(method, params, key),
     closeStream: () => undefined,
     // server/utilities/logging.mdx: no level in _meta, no notifications/message.
     logLevel: () => lane.envelope.logLevel ?? "none",
     requestUnavailable: undefined,
   };
-  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel }), controller.signal);
+  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel, meter }), controller.signal);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
     round.run.ended.then((): Outcome => ({ kind: "ended" })),

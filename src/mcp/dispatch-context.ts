@@ -9,6 +9,7 @@ import type { Channel, HandlerContext, SessionInfo } from "./context";
 import type { RequestEnvelope } from "./envelope";
 import type { McpServer } from "./server";
 import type { ToolDefinition } from "./definitions";
+import type { Meter } from "./observe";
 import type { ClientCapabilities, LoggingLevel } from "./types";
 import type { AnyVersion } from "./versions";
 import type { RequestInfo } from "./request-info";
@@ -65,6 +66,8 @@ export interface DispatchContext<Env> {
    * cost counters: charged to the first request dispatched with this context, then zero.
    */
   unbilledDoRequests?: { count: number };
+  /** What the operation sends and stores, counted by its channel (only when the server is observed). */
+  meter?: Meter;
 }
 
 /** Where a request is served: a 2025-era request (a session's, or stateless), or a 2026-07-28 one. */
@@ -84,6 +87,7 @@ export type LaneContext =
       traceparent?: string;
       /** The lane's own Durable Object requests before dispatch (a `confirm`). */
       doRequests?: number;
+      meter?: Meter;
     }
   | {
       era: "2026";
@@ -93,6 +97,7 @@ export type LaneContext =
       tasks?: TaskLane;
       principal?: Principal;
       request?: RequestInfo;
+      meter?: Meter;
     };
 
 /**
@@ -116,6 +121,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
       principal: lane.principal,
       tasks: lane.tasks,
       request: lane.request,
+      meter: lane.meter,
     };
   }
   return {
@@ -131,6 +137,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     request: lane.request,
     traceparent: lane.traceparent,
     unbilledDoRequests: lane.doRequests ? { count: lane.doRequests } : undefined,
+    meter: lane.meter,
   };
 }
 

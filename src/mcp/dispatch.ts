@@ -5,7 +5,7 @@
  */
 import { userStore } from "../user";
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
-import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
 import { reportUnexpected, type ErrorListener } from "./unexpected";
@@ -18,7 +18,7 @@ import { complete } from "./handlers/completion";
 import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
-import { bindObservation, observerOf, type Observation, type Observer } from "./observe";
+import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "./observe";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -105,6 +105,11 @@ async function observedRequest<Env>(
   }
   try {
     const response = await answerRequest(request, dc, signal, span);
+    if (dc.meter) {
+      // In the session object a streamed request's response is one more stored event.
+      if (dc.ops && dc.channel) meterEvent(dc.meter, JSON.stringify(toWire(response)), true);
+      span.measure(dc.meter);
+    }
     if (response.kind === "error") span.failed(response.error.code, response.error.message);
     else if (response.result.isError === true) span.toolFailed();
     return response;

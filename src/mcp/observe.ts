@@ -24,8 +24,42 @@ export interface OperationEvent {
   durationMs: number;
   /** Durable Object requests this place made for the operation (a forward, a `confirm`, a task object call). */
   doRequests: number;
+  /** SSE events this place sent for the operation (notifications, server requests, and a stored response). */
+  sseEvents: number;
+  /** Rows the session object stored for it (each event is one row of its event log). */
+  rowsWritten: number;
+  /** Bytes of JSON in those events. */
+  bytesWritten: number;
+  /** Open streams of the session when the operation started (the Worker's own lanes: 0). */
+  openStreams: number;
   sessionId: string | undefined;
   protocolVersion: string | undefined;
+}
+
+/**
+ * What one operation made the platform send and store, counted where it happens: the session
+ * object's channel (each event stored, then sent) and the Worker's 2026 streaming reply (sent
+ * only). Lanes build one only when the server is observed, so an unobserved call counts nothing.
+ */
+export interface Meter {
+  sseEvents: number;
+  rowsWritten: number;
+  bytesWritten: number;
+  openStreams: number;
+}
+
+export function newMeter(openStreams = 0): Meter {
+  return { sseEvents: 0, rowsWritten: 0, bytesWritten: 0, openStreams };
+}
+
+/** One event of `json` sent (and stored, in the session object's event log). */
+export function meterEvent(meter: Meter | undefined, json: string, stored: boolean): void {
+  if (!meter) return;
+  meter.sseEvents += 1;
+  if (stored) {
+    meter.rowsWritten += 1;
+    meter.bytesWritten += json.length;
+  }
 }
 
 export interface EventOptions {
@@ -43,6 +77,8 @@ interface AnalyticsDataset {
 export interface Observation extends OperationSpan {
   /** Counts Durable Object requests made for this operation. */
   countDoRequests(n?: number): void;
+  /** What the operation sent and stored (its lane's meter). */
+  measure(meter: Meter): void;
 }
 
 const NAMED: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
@@ -84,9 +120,9 @@ export class Observer {
         return;
       }
       dataset.writeDataPoint({
-        // blob1..5 and double1..3 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
+        // blob1..5 and double1..7 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
         blobs: [event.method, event.name ?? "", event.place, event.outcome, event.errorCode === undefined ? "" : String(event.errorCode)],
-        doubles: [event.durationMs, event.doRequests, 1],
+        doubles: [event.durationMs, event.doRequests, 1, event.sseEvents, event.rowsWritten, event.bytesWritten, event.openStreams],
         indexes: [event.name ?? event.method],
       });
     }
@@ -97,6 +133,7 @@ export class Observer {
 class ObservedOperation implements Observation {
   private readonly started = Date.now();
   private doRequests = 0;
+  private meter: Meter | undefined;
   private outcome: OperationEvent["outcome"] = "ok";
   private errorCode: number | undefined;
 
@@ -114,6 +151,10 @@ class ObservedOperation implements Observation {
 
   countDoRequests(n = 1): void {
     this.doRequests += n;
+  }
+
+  measure(meter: Meter): void {
+    this.meter = meter;
   }
 
   failed(code: number, message: string): void {
@@ -141,6 +182,12 @@ class ObservedOperation implements Observation {
       // The cost counters as span attributes (mcp-edge's own names).
       this.span.attribute("mcp_edge.place", this.place);
       this.span.attribute("mcp_edge.do_requests", this.doRequests);
+      if (this.meter) {
+        this.span.attribute("mcp_edge.sse_events", this.meter.sseEvents);
+        this.span.attribute("mcp_edge.rows_written", this.meter.rowsWritten);
+        this.span.attribute("mcp_edge.bytes_written", this.meter.bytesWritten);
+        this.span.attribute("mcp_edge.open_streams", this.meter.openStreams);
+      }
       this.span.end();
     }
     if (!this.observer.hasSink) return;
@@ -156,6 +203,10 @@ class ObservedOperation implements Observation {
         errorCode: this.errorCode,
         durationMs: Date.now() - this.started,
         doRequests: this.doRequests,
+        sseEvents: this.meter?.sseEvents ?? 0,
+        rowsWritten: this.meter?.rowsWritten ?? 0,
+        bytesWritten: this.meter?.bytesWritten ?? 0,
+        openStreams: this.meter?.openStreams ?? 0,
         sessionId: op.sessionId,
         protocolVersion: op.protocolVersion,
       },

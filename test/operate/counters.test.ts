@@ -1,7 +1,8 @@
 /**
  * Operation events: one per MCP operation in each place it runs, with its outcome, duration and
  * the Durable Object requests that place made for it, told to onEvent and written to an
- * Analytics Engine dataset (blobs: method, name, place, outcome, error code; doubles: ms, DO requests, 1).
+ * Analytics Engine dataset (blobs: method, name, place, outcome, error code; doubles: ms, DO requests, 1,
+ * SSE events, rows written, bytes written, open streams).
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -59,6 +60,22 @@ describe("operation events", () => {
     expect(events.find((e) => e.method === "tasks/get")).toMatchObject({ doRequests: 1 });
   });
 
+  it("the session object counts what a call stored and sent: its log notification and its response, one row and one SSE event each", async () => {
+    await callIn("session object", "interactive");
+    const run = events.find((e) => e.place === "session" && e.name === "interactive");
+    expect(run).toMatchObject({ sseEvents: 2, rowsWritten: 2 });
+    // The bytes of the two stored events' JSON, and the call's own stream open when it started.
+    expect(run?.bytesWritten).toBeGreaterThan(JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [] } }).length);
+    expect(run?.openStreams).toBeGreaterThanOrEqual(1);
+    // The Worker's hop stores nothing itself.
+    expect(events.find((e) => e.place === "forward")).toMatchObject({ sseEvents: 0, rowsWritten: 0, bytesWritten: 0 });
+  });
+
+  it("a 2026 call's streamed notifications are SSE events the Worker sent, with nothing stored", async () => {
+    await callIn("worker 2026", "interactive", { meta: { "io.modelcontextprotocol/logLevel": "info" } });
+    expect(events.find((e) => e.name === "interactive")).toMatchObject({ place: "worker", sseEvents: 1, rowsWritten: 0, bytesWritten: 0 });
+  });
+
   it("marks errors: a failing tool is tool_error, a JSON-RPC error carries its code", async () => {
     await callIn("worker 2026", "throws");
     await callIn("worker 2026", "rpc_refused_simple");
@@ -86,7 +103,7 @@ describe("the Analytics Engine dataset", () => {
     const res = await analyticsEdge.worker.fetch(request, { ...(env as object), TEST_DATASET: dataset } as never, createExecutionContext());
     expect(res.status).toBe(200);
     expect(points).toEqual([
-      { blobs: ["tools/call", "measured", "worker", "ok", ""], doubles: [expect.any(Number), 0, 1], indexes: ["measured"] },
+      { blobs: ["tools/call", "measured", "worker", "ok", ""], doubles: [expect.any(Number), 0, 1, 0, 0, 0, 0], indexes: ["measured"] },
     ]);
   });
 });
