@@ -11,7 +11,8 @@ import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { INTERNAL_ERROR, code2026, RpcError } from "../jsonrpc/errors";
+import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
+import { finish2026Response } from "../mcp/result-2026";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch";
@@ -30,19 +31,9 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
-/**
- * This era's codes (basic/index.mdx "Error Codes" reserves -32000..-32019 for legacy use): a
- * limit is LIMIT_EXCEEDED_2026 where the 2025 lane says -32003 (the handlers are shared).
- */
-function codes2026(response: ResponseMessage): ResponseMessage {
-  if (response.kind !== "error") return response;
-  const code = code2026(response.error.code);
-  return code === response.error.code ? response : errorMessage(response.id, { ...response.error, code });
-}
-
 /** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
-  const answer = codes2026(response);
+  const answer = finish2026Response(response);
   const { status, headers } = answerHttp(answer);
   return json(toWire(answer), status, headers);
 }
@@ -170,7 +161,7 @@ async function runInteractive<Env extends EdgeEnv>(
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const finalize = async (o: Outcome): Promise<ResponseMessage> => {
-    if (o.kind === "done") return round.finished(o.response);
+    if (o.kind === "done") return o.response;
     controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
     return round.inputRequired(rt.server);
   };
@@ -178,7 +169,7 @@ async function runInteractive<Env extends EdgeEnv>(
   if (first === "stream") {
     void outcome
       .then(finalize)
-      .then((response) => reply.finish(toWire(codes2026(response))))
+      .then((response) => reply.finish(toWire(finish2026Response(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }

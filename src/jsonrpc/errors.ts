@@ -26,9 +26,15 @@ export const LIMIT_EXCEEDED = -32003;
  */
 export const LIMIT_EXCEEDED_2026 = -31003;
 
-/** The code a 2026-07-28 client gets for `code`: the legacy limit code becomes LIMIT_EXCEEDED_2026. */
+/**
+ * The code a 2026-07-28 client gets for `code`, the one place that decides it (that revision
+ * reserves -32000..-32019 for legacy use): the limit code becomes LIMIT_EXCEEDED_2026, and a
+ * client's malformed answer to an ask (-32007 on the 2025 era) is invalid params of its retry.
+ */
 export function code2026(code: number): number {
-  return code === LIMIT_EXCEEDED ? LIMIT_EXCEEDED_2026 : code;
+  if (code === LIMIT_EXCEEDED) return LIMIT_EXCEEDED_2026;
+  if (code === CLIENT_ERROR) return INVALID_PARAMS;
+  return code;
 }
 /** The request was cancelled (client `notifications/cancelled` or session termination). */
 export const REQUEST_CANCELLED = -32004;

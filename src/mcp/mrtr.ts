@@ -6,7 +6,7 @@
  * `Promise.all` of several asks collects them all) `ended` resolves and the lane answers
  * `input_required` with every outstanding ask. Keys are the author's, or the ask's call order.
  */
-import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { isObject } from "../jsonrpc/parse";
 import { withServerInfo } from "./result-2026";
@@ -122,15 +122,6 @@ export class MrtrRound {
     if (!MRTR_METHODS.has(this.message.method))
       return Promise.reject(new RpcError(INVALID_PARAMS, `${this.message.method} cannot ask the client for input`));
     return this.run.request(method, params, key);
-  }
-
-  /** The handler's own response, with a client's malformed answer as this era's -32602 (not the 2025 era's -32007). */
-  finished(response: ResponseMessage): ResponseMessage {
-    if (response.kind !== "error" || response.error.code !== CLIENT_ERROR) return response;
-    return errorMessage(response.id, {
-      code: INVALID_PARAMS,
-      message: `Invalid params: an inputResponses answer is malformed (${response.error.message})`,
-    });
   }
 
   /** `input_required` with every outstanding ask and a freshly signed state carrying the answers used so far. */

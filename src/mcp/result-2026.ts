@@ -4,7 +4,8 @@
  * fields") and, on discover, lists and resources/read, caching hints (server/utilities/caching.mdx).
  * 2025-era results never pass through here, so their wire form is unchanged.
  */
-import type { Params, RequestMessage } from "../jsonrpc/messages";
+import { CLIENT_ERROR, code2026 } from "../jsonrpc/errors";
+import { errorMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { combineHints, NO_CACHE, type ResolvedCacheHint } from "./caching";
 import { META_SERVER_INFO } from "./envelope";
 import type { McpServer } from "./server";
@@ -55,4 +56,17 @@ export function finish2026Result<Env>(request: RequestMessage, result: Params, s
     finished.cacheScope = hint.cacheScope;
   }
   return finished;
+}
+
+/**
+ * A response as a 2026-07-28 client gets it: its error code as that revision allows (code2026),
+ * and a malformed answer to an ask named as the retry's invalid `inputResponses` (mrtr.mdx "Error handling").
+ */
+export function finish2026Response(response: ResponseMessage): ResponseMessage {
+  if (response.kind !== "error") return response;
+  const { code, message } = response.error;
+  const mapped = code2026(code);
+  if (mapped === code) return response;
+  const text = code === CLIENT_ERROR ? `Invalid params: an inputResponses answer is malformed (${message})` : message;
+  return errorMessage(response.id, { ...response.error, code: mapped, message: text });
 }
