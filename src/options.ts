@@ -184,8 +184,8 @@ export interface ResolvedOptions {
   eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
-  // biome-ignore lint/suspicious/noExplicitAny: rules of a server of any Env.
-  rateLimits: readonly RateLimitRule<any>[];
+  /** Rules of the server's own Env: their callbacks are methods, so a rule of any Env fits here. */
+  rateLimits: readonly RateLimitRule[];
   /** Checked against the server definition when the router is built (http/discovery.ts). */
   discovery: DiscoveryOptions | undefined;
 }

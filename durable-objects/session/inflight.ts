@@ -259,7 +259,7 @@ export class InflightRequests<Env> {
     // Each emitted message is one stored row and one SSE event (counted only when metered).
     const emit = (message: Parameters<SessionCore["emit"]>[1]) => {
       core.emit(stream, message);
-      if (meter) meterEvent(meter, JSON.stringify(toWire(message)), true);
+      if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
     };
     return {
       notify: async (method: string, params: Params) => {

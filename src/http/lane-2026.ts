@@ -145,9 +145,8 @@ async function runInteractive<Env extends EdgeEnv>(
   const meter = observerOf(rt.server) ? newMeter() : undefined;
   const channel: Channel = {
     notify: (method, params) => {
-      const wire = toWire(notification(method, params));
-      if (meter) meterEvent(meter, "", false);
-      return reply.notify(wire);
+      meterEvent(meter);
+      return reply.notify(toWire(notification(method, params)));
     },
     request: (method, params, _signal, key) => round.ask(method, params, key),
     closeStream: () => undefined,

@@ -11,6 +11,7 @@ import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/exchange";
 import type { Params, RequestId, RequestMessage } from "../jsonrpc/messages";
 import { requestInfo, type RequestInfo } from "../mcp/request-info";
+import { targetOf } from "../mcp/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { clientKey } from "./client-key";
 import { MisconfiguredError } from "./misconfiguration";
@@ -32,9 +33,9 @@ export interface RateLimitRule<Env = unknown> {
   /** The `name` of a `[[ratelimits]]` binding in wrangler.toml. */
   binding: string;
   /** Which requests this rule counts (default: every request). */
-  match?: (call: RateLimitedCall<Env>) => boolean;
+  match?(call: RateLimitedCall<Env>): boolean;
   /** Whose budget a request spends (default: "sub:<subject>" with auth, else "ip:<CF-Connecting-IP>"). */
-  key?: (call: RateLimitedCall<Env>) => string;
+  key?(call: RateLimitedCall<Env>): string;
   /** The binding's `simple.period` in seconds, sent as Retry-After (default 60). */
   period?: 10 | 60;
 }
@@ -55,14 +56,6 @@ function limiterOf(env: unknown, binding: string): RateLimiter {
   const message = `Server misconfigured: the rate limit rule names the binding "${binding}", which this Worker does not have. Add to wrangler.toml:\n\n${toml}\n\n(namespace_id: a number of your choice, unique in your account; limit and period: your rule's).`;
   console.error(`mcp-edge: ${message}`);
   throw new MisconfiguredError({ reason: "misconfigured", message, data: { missingBinding: binding, wranglerToml: toml } });
-}
-
-const NAMED: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
-
-function nameOf(method: string, params: Params): string | undefined {
-  const field = Object.hasOwn(NAMED, method) ? NAMED[method] : undefined;
-  const name = field === undefined ? undefined : params[field];
-  return typeof name === "string" ? name : undefined;
 }
 
 /** Whether `call` is over one of `rules`' limits: the rule it is over, else undefined. Stops at the first. */
@@ -98,7 +91,7 @@ export async function rateLimited<Env>(
     const params = message.params ?? {};
     const call: RateLimitedCall<Env> = {
       method: message.method,
-      name: nameOf(message.method, params),
+      name: targetOf(message.method, params),
       params,
       principal,
       request: info,

@@ -107,7 +107,7 @@ async function observedRequest<Env>(
     const response = await answerRequest(request, dc, signal, span);
     if (dc.meter) {
       // In the session object a streamed request's response is one more stored event.
-      if (dc.ops && dc.channel) meterEvent(dc.meter, JSON.stringify(toWire(response)), true);
+      if (dc.ops && dc.channel) meterEvent(dc.meter, JSON.stringify(toWire(response)));
       span.measure(dc.meter);
     }
     if (response.kind === "error") span.failed(response.error.code, response.error.message);
@@ -166,10 +166,10 @@ async function answerRequest<Env>(
 }
 
 /** RpcErrors pass through; anything else is logged here (and told to `listener`) and becomes -32603 with only a reference. */
-export function toErrorObject(
+export function toErrorObject<Env>(
   error: unknown,
   request: RequestMessage,
-  listener?: ErrorListener,
+  listener?: ErrorListener<Env>,
 ): { code: number; message: string; data?: unknown } {
   if (error instanceof RpcError) return error.toJSON();
   const reference = reportUnexpected(`${request.method} (id ${JSON.stringify(request.id)})`, error, listener);

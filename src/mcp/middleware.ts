@@ -49,14 +49,21 @@ export type ErrorHook<Env = unknown> = (report: UnexpectedError<Env>) => void | 
 
 const NAMED: Readonly<Record<NamedMethod, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
+/** What a request names: the tool or prompt name, or the resource URI; undefined for other methods (or when missing). */
+export function targetOf(method: string, params: Params): string | undefined {
+  if (!Object.hasOwn(NAMED, method)) return undefined;
+  const name = params[NAMED[method as NamedMethod]];
+  return typeof name === "string" ? name : undefined;
+}
+
 /**
  * The call a request makes, for middleware and the error hook; undefined for a named method
  * without its name (the handler refuses that with -32602 before anything could be wrapped).
  */
 export function callOf<Env>(method: string, params: Params, ctx: HandlerContext<Env>): McpCall<Env> | undefined {
   if (!Object.hasOwn(NAMED, method)) return { method: method as OtherMethod, name: undefined, params, ctx };
-  const name = params[NAMED[method as NamedMethod]];
-  return typeof name === "string" ? { method: method as NamedMethod, name, params, ctx } : undefined;
+  const name = targetOf(method, params);
+  return name === undefined ? undefined : { method: method as NamedMethod, name, params, ctx };
 }
 
 /** Runs `call` through `chain` (first registered outermost) and finally `handler`. */

@@ -6,6 +6,7 @@
  * ("forward"), the session object ("session") and a task's run ("task"). Without tracing, hook or
  * dataset nothing is observed and nothing here runs.
  */
+import { targetOf } from "./middleware";
 import { Tracing, type Operation, type OperationSpan, type TracingOptions } from "./tracing";
 
 export type Place = "worker" | "forward" | "session" | "task";
@@ -52,13 +53,13 @@ export function newMeter(openStreams = 0): Meter {
   return { sseEvents: 0, rowsWritten: 0, bytesWritten: 0, openStreams };
 }
 
-/** One event of `json` sent (and stored, in the session object's event log). */
-export function meterEvent(meter: Meter | undefined, json: string, stored: boolean): void {
+/** One SSE event sent; `stored`: its JSON, when the session object's event log stored it first. */
+export function meterEvent(meter: Meter | undefined, stored?: string): void {
   if (!meter) return;
   meter.sseEvents += 1;
-  if (stored) {
+  if (stored !== undefined) {
     meter.rowsWritten += 1;
-    meter.bytesWritten += json.length;
+    meter.bytesWritten += stored.length;
   }
 }
 
@@ -80,8 +81,6 @@ export interface Observation extends OperationSpan {
   /** What the operation sent and stored (its lane's meter). */
   measure(meter: Meter): void;
 }
-
-const NAMED: Readonly<Record<string, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 
 export class Observer {
   private readonly tracing: Tracing | undefined;
@@ -192,13 +191,12 @@ class ObservedOperation implements Observation {
     }
     if (!this.observer.hasSink) return;
     const { op } = this;
-    const field = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
-    const target = field === undefined ? undefined : op.params[field];
+    const target = targetOf(op.method, op.params);
     this.observer.emit(
       {
         place: this.place,
         method: op.method,
-        name: typeof target === "string" ? target : undefined,
+        name: target,
         outcome: this.outcome,
         errorCode: this.errorCode,
         durationMs: Date.now() - this.started,

@@ -17,7 +17,7 @@ import { reportUnexpected, type ErrorListener } from "./unexpected";
 import { reportsInputErrorsAsToolErrors, type AnyVersion } from "./versions";
 
 /** Where the call runs, for the two choices that differ by place and era. */
-export interface ToolCallPlace {
+export interface ToolCallPlace<Env = unknown> {
   protocolVersion: AnyVersion;
   era: "2025" | "2026";
   /**
@@ -26,7 +26,7 @@ export interface ToolCallPlace {
    */
   task?: boolean;
   /** Who hears of an unexpected failure besides the log (the server's onError hook and the call). */
-  listener?: ErrorListener;
+  listener?: ErrorListener<Env>;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function runTool<Env>(
   tool: ToolDefinition<Env>,
   rawArgs: Record<string, unknown>,
   ctx: InteractiveContext<Env>,
-  place: ToolCallPlace,
+  place: ToolCallPlace<Env>,
 ): Promise<CallToolResult> {
   const checked = await tool.input.validate(rawArgs);
   if (!checked.ok) {
@@ -59,7 +59,7 @@ export async function runTool<Env>(
 }
 
 /** The failure policy: what a handler's exception becomes. */
-function failedCall(name: string, error: unknown, place: ToolCallPlace): CallToolResult {
+function failedCall<Env>(name: string, error: unknown, place: ToolCallPlace<Env>): CallToolResult {
   if (error instanceof RpcError) {
     // 2026-07-28: a capability this request did not declare (400 -32021), or a malformed answer in its
     // inputResponses (mrtr.mdx "Error handling"), is the client's protocol error, not a tool failure.
@@ -72,7 +72,7 @@ function failedCall(name: string, error: unknown, place: ToolCallPlace): CallToo
 }
 
 /** The result's shape, then its structuredContent against the output schema (a mismatch is the tool's failure). */
-async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult, place: ToolCallPlace): Promise<CallToolResult> {
+async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult, place: ToolCallPlace<Env>): Promise<CallToolResult> {
   if (!isObject(result) || !Array.isArray(result.content)) {
     const malformed = new Error("the handler returned something other than a CallToolResult");
     const reference = reportUnexpected(`tool "${tool.name}"`, malformed, place.listener);

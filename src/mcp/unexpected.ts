@@ -7,15 +7,13 @@
 import type { ErrorHook, McpCall } from "./middleware";
 
 /** Who else hears of it: the server's `onError` hook, with the call that failed when there is one. */
-export interface ErrorListener {
-  // biome-ignore lint/suspicious/noExplicitAny: the hook of a server of any Env.
-  hook: ErrorHook<any> | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: the call of a server of any Env.
-  call?: McpCall<any>;
+export interface ErrorListener<Env = unknown> {
+  hook: ErrorHook<Env> | undefined;
+  call?: McpCall<Env>;
 }
 
 /** Logs an unexpected failure, tells the server's `onError` hook, and returns the reference to show the client instead of its text. */
-export function reportUnexpected(what: string, error: unknown, listener?: ErrorListener): string {
+export function reportUnexpected<Env>(what: string, error: unknown, listener?: ErrorListener<Env>): string {
   const reference = crypto.randomUUID().slice(0, 8);
   console.error(`mcp-edge: ${what} failed unexpectedly (reference ${reference}):`, error);
   const hook = listener?.hook;
