@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { footprintScenario } from "../bench/scenarios/footprint.mjs";
 import { listenScenario } from "../bench/scenarios/listen.mjs";
+import { operateScenario } from "../bench/scenarios/operate.mjs";
 import { runReplayScenario } from "../bench/scenarios/replay.mjs";
 import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
 import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
@@ -39,6 +40,7 @@ const FLOOR_CONFIG = join(REPO_ROOT, "bench", "floor", "wrangler.toml");
 const RUNTIME_CONFIG = join(REPO_ROOT, "bench", "runtime", "wrangler.toml");
 const AGENTS_CONFIG = join(REPO_ROOT, "bench", "agents", "wrangler.toml");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
+const OPERATE_CONFIG = join(REPO_ROOT, "bench", "operate", "wrangler.toml");
 const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
 
 /** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
@@ -51,6 +53,7 @@ const PARTS = [
   "stateless",
   "modern",
   "mrtr",
+  "operate",
   "tasks-create",
   "tasks-get",
   "simple",
@@ -278,6 +281,11 @@ async function main() {
       listenServer = await startWorker({ ...serverOptions, configPath: LISTEN_CONFIG });
       servers.push(listenServer);
     }
+    let operateServer;
+    if (opts.only.has("operate")) {
+      operateServer = await startWorker({ ...serverOptions, configPath: OPERATE_CONFIG });
+      servers.push(operateServer);
+    }
     opts.serverPids = servers.flatMap((s) => s.workerdPids);
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);
@@ -289,6 +297,13 @@ async function main() {
     const lanes = { demo, floor, agents, pids };
     for (const scenario of [...workerLaneScenarios(opts, lanes), ...taskScenarios(opts, lanes), ...sessionLaneScenarios(opts, lanes)]) {
       if (opts.only.has(scenario.key)) results.push(await runRequestScenario(opts, scenario, { floor: pids.floor, ours: pids.demo }));
+    }
+    if (operateServer) {
+      // Both sides (and the reference) are one Worker's paths: one process, billed burst by burst.
+      const operate = createPool(operateServer.url, opts.connections);
+      pools.push(operate);
+      const pidsOf = { floor: operateServer.workerdPids, ours: operateServer.workerdPids };
+      results.push(await runRequestScenario(opts, operateScenario(opts, operate), pidsOf));
     }
     if (listenServer) {
       // Its own pool: the listen stream holds one connection for the whole scenario.

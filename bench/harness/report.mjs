@@ -17,6 +17,8 @@ export const BUDGETS = {
   listen: { ratio: 0.8 },
   /** 2026-07-28 tools/call throughput against `agents`' createMcpHandler serving the same tool. */
   agentsThroughput: 1.5,
+  /** One middleware and tracing on (no-op exporter): CPU per 2026-07-28 call at most this many times the bare server's. */
+  operateCpu: 1.1,
   /** CPU per call (user + system of the serving workerd) at most this many times the floor's. */
   cpuPerCall: 1.2,
   replay: { maxRatio: 1.5 },
@@ -78,6 +80,15 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
       budget: `CPU per call, ${label} ≤ ${BUDGETS.cpuPerCall} × floor`,
       measured: `${fmt(ratio, 2)} × (${fmt(r.ours.cpuMsPerOperation, 3)} vs ${fmt(r.floor.cpuMsPerOperation, 3)} ms)`,
       holds: Number.isFinite(ratio) ? ratio <= BUDGETS.cpuPerCall : undefined,
+    });
+  }
+  if (byKey.operate) {
+    const r = byKey.operate;
+    const ratio = r.ours.cpuMsPerOperation / r.floor.cpuMsPerOperation;
+    list.push({
+      budget: `CPU per 2026-07-28 tools/call with one middleware and tracing ≤ ${BUDGETS.operateCpu} × the same server bare`,
+      measured: `${fmt(ratio, 3)} × (${fmt(r.ours.cpuMsPerOperation, 3)} vs ${fmt(r.floor.cpuMsPerOperation, 3)} ms)`,
+      holds: Number.isFinite(ratio) ? ratio <= BUDGETS.operateCpu : undefined,
     });
   }
   ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.5 floor calls)");
