@@ -6,11 +6,12 @@
 import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
+import { createHubClass, type McpHub } from "../durable-objects/hub/mcp-hub";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
-import { setObserver } from "./mcp/observe";
+import { observerOf, setObserver } from "./mcp/observe";
 import { useHubShards } from "./publish";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
@@ -32,6 +33,11 @@ export interface McpEdge<Env> {
   SessionObject: typeof McpSessionObject<Env>;
   /** `export const McpTask = edge.TaskObject` (Tasks extension; bound as MCP_TASK). */
   TaskObject: typeof McpTaskObject<Env>;
+  /**
+   * `export const McpHub = edge.HubObject` (the subscription hub, bound as MCP_HUB): `McpHub`
+   * with this server's tracer, so a trace continues into listen streams and publishes.
+   */
+  HubObject: typeof McpHub;
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -61,5 +67,6 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     handle,
     SessionObject: createSessionClass(server, resolved.session),
     TaskObject: createTaskClass(server, resolved.tasks),
+    HubObject: createHubClass(observerOf(server)?.tracing),
   };
 }

@@ -21,6 +21,8 @@ import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
 import { requireNamespace } from "./http/misconfiguration";
+import type { HandlerContext } from "./mcp/context";
+import { observationOf } from "./mcp/observe";
 
 export type { ListKind, PublishEvent, PublishReport };
 
@@ -32,6 +34,11 @@ export interface PublishOptions {
    * createMcpEdge ran in this Worker (or it ran with another count); default: that option's value.
    */
   shards?: number;
+  /**
+   * The call this event comes from: its handler context (`ctx`), or a W3C traceparent (from a
+   * queue message, say). With tracing on, the hub's spans for the event continue that trace.
+   */
+  trace?: HandlerContext<unknown> | string;
 }
 
 /** `listen.shards` of the server created in this isolate (createMcpEdge sets it); publish's default. */
@@ -113,7 +120,8 @@ function checkEvent(event: PublishEvent): void {
 export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
   checkEvent(event);
   const name = options.shard ?? DEFAULT_HUB_SHARD;
-  return hubStub(env, name).publish(event, { name, shards: currentHubShards(options) });
+  const trace = typeof options.trace === "object" ? observationOf(options.trace)?.traceparent : options.trace;
+  return hubStub(env, name).publish(event, { name, shards: currentHubShards(options) }, trace);
 }
 
 /**

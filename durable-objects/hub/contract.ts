@@ -90,6 +90,8 @@ export interface ListenOpen {
   maxBufferedBytes?: number;
   /** The shard this stream was placed on (absent: shard 0 of its hub). */
   at?: ShardPlace;
+  /** With tracing: the Worker's span for the request (W3C traceparent), the parent of the hub's. */
+  traceparent?: string;
 }
 
 /** Where a shard is: its hub's name and its index (0 is the coordinator). */
@@ -123,11 +125,11 @@ export interface HubRpc extends Rpc.DurableObjectBranded {
   register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void>;
   unregister(sessionId: string, topic: HubTopic): Promise<void>;
   forget(sessionId: string): Promise<void>;
-  /** On shard 0 with `fanout`: delivers, and has every shard that holds anyone deliver too. */
-  publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport>;
+  /** On shard 0 with `fanout`: delivers, and has every shard that holds anyone deliver too. `trace`: the publisher's span (W3C traceparent). */
+  publish(event: PublishEvent, fanout?: { name: string; shards: number }, trace?: string): Promise<PublishReport>;
   /** Shard 0: another shard holds a stream or registration now (`epoch` orders its announcements). */
   activate(index: number, epoch: number): Promise<void>;
   /** On a shard other than 0 (shard 0 calls it): delivers, and says whether the shard holds anyone. */
-  deliver(event: PublishEvent): Promise<ShardReport>;
+  deliver(event: PublishEvent, trace?: string): Promise<ShardReport>;
   closeListeners(): Promise<number>;
 }

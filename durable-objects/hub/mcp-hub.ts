@@ -2,7 +2,8 @@
  * McpHub: the subscription hub, one per server (or per shard). It serves 2026-07-28
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
- * out to both: listen streams get it directly, sessions through their own object.
+ * out to both: listen streams get it directly, sessions through their own object. Exported as is
+ * it traces nothing; `edge.HubObject` is the same class with the server's tracer (tracing.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
@@ -23,6 +24,8 @@ import { ActiveShards, ShardPresence } from "./shards";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
+import type { Tracing } from "../../src/mcp/tracing";
+import { endListenSpan, listenSpan, tracedDelivery } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   private readonly listeners = new ListenStreams();
@@ -32,7 +35,12 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
-  constructor(ctx: DurableObjectState, env: EdgeEnv) {
+  constructor(
+    ctx: DurableObjectState,
+    env: EdgeEnv,
+    /** The server's tracer (createMcpEdge's `tracing`), when the class is `edge.HubObject`. */
+    private readonly tracing?: Tracing,
+  ) {
     super(ctx, env);
     this.registrations = new Registrations(ctx.storage);
   }
@@ -46,11 +54,16 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   override async fetch(request: Request): Promise<Response> {
     if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return refuse({ reason: "not-found" });
     const open = (await request.json()) as ListenOpen;
+    const span = this.tracing && listenSpan(this.tracing, open);
     await this.presence.hold(open.at);
     const outcome = await this.listeners.open(open);
-    if (outcome.ok) return outcome.response;
-    const perClient = outcome.reason === "client-limit";
-    return refuse({ reason: "too-many-listen-streams", limit: outcome.limit, perClient }, open.id);
+    if (outcome.ok) {
+      if (span) endListenSpan(span, undefined);
+      return outcome.response;
+    }
+    const refusal = { reason: "too-many-listen-streams", limit: outcome.limit, perClient: outcome.reason === "client-limit" } as const;
+    if (span) endListenSpan(span, refusal);
+    return refuse(refusal, open.id);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
@@ -74,14 +87,20 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   /**
    * Delivers an event to the listen streams that opted in and to the sessions registered for
    * it; as shard 0 with `fanout`, also has every other shard that holds anyone do the same.
+   * `trace`: the publishing call's span (W3C traceparent), which a traced hub's span continues.
    */
-  async publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport> {
+  async publish(event: PublishEvent, fanout?: { name: string; shards: number }, trace?: string): Promise<PublishReport> {
+    if (!this.tracing) return this.fanOut(event, fanout);
+    return tracedDelivery(this.tracing, event, trace, 0, (traceparent) => this.fanOut(event, fanout, traceparent));
+  }
+
+  private async fanOut(event: PublishEvent, fanout?: { name: string; shards: number }, trace?: string): Promise<PublishReport> {
     const own = this.deliverHere(event);
     if (!fanout || fanout.shards <= 1) return own;
     const answers = await Promise.all(
       this.active
         .targets(fanout.shards)
-        .map(async (index): Promise<[number, ShardReport]> => [index, await this.shard(fanout.name, index).deliver(event)]),
+        .map(async (index): Promise<[number, ShardReport]> => [index, await this.shard(fanout.name, index).deliver(event, trace)]),
     );
     this.active.learn(fanout.shards, answers);
     const mine = await own;
@@ -95,8 +114,13 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     this.active.announce(index, epoch);
   }
 
-  /** Shard 0's call: deliver here and say whether this shard still holds anyone. */
-  async deliver(event: PublishEvent): Promise<ShardReport> {
+  /** Shard 0's call: deliver here and say whether this shard still holds anyone; `trace`: shard 0's span. */
+  async deliver(event: PublishEvent, trace?: string): Promise<ShardReport> {
+    if (!this.tracing) return this.deliverShard(event);
+    return tracedDelivery(this.tracing, event, trace, undefined, () => this.deliverShard(event));
+  }
+
+  private async deliverShard(event: PublishEvent): Promise<ShardReport> {
     const delivered = await this.deliverHere(event);
     return this.presence.report(delivered, this.listeners.count() === 0 && !this.registrations.any());
   }
@@ -132,4 +156,15 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     await this.registrations.removeMany(topic, stale);
     return delivered.reduce<number>((a, b) => a + b, 0);
   }
+}
+
+const McpHubBase = McpHub;
+
+/** The hub bound to a server's tracer: `export const McpHub = edge.HubObject` (createMcpEdge builds it). */
+export function createHubClass(tracing: Tracing | undefined): typeof McpHub {
+  return class McpHub extends McpHubBase {
+    constructor(ctx: DurableObjectState, env: EdgeEnv) {
+      super(ctx, env, tracing);
+    }
+  };
 }

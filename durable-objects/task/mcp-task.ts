@@ -10,6 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/server";
+import { newMeter, observerOf, type Observation } from "../../src/mcp/observe";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import {
   canTransition,
@@ -49,6 +50,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private watchers: (() => void)[] = [];
   /** The ledger role (ledger.ts): used only by the object named after a client key. */
   private readonly ledger: ClientLedger;
+  /** Observed servers: the latest run's observation, which this object's own calls are counted on. */
+  private billed: Observation | undefined;
 
   constructor(
     ctx: DurableObjectState,
@@ -144,6 +147,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
       cancelRequested: false,
     };
     this.startRun("working", undefined);
+    // The reservation above was a Durable Object request made for this run.
+    if (input.clientKey !== undefined) this.billed?.countDoRequests();
     return { ok: true, result: createTaskResult(this.record) };
   }
 
@@ -251,10 +256,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (statusMessage === undefined) delete r.statusMessage;
     else r.statusMessage = statusMessage;
     r.lastUpdatedAt = new Date().toISOString();
+    // Observed: each run counts what the task stores from its start (this record) to its final state.
+    const meter = observerOf(this.server) ? newMeter() : undefined;
+    this.store.meter = meter;
     this.store.putRecord(r);
     void this.scheduleAlarm();
     this.run = new TaskRun(this.host, r.attempt);
-    this.run.start(r);
+    this.run.start(r, meter);
+    this.billed = this.run.observation;
   }
 
   /** Only the run of the current attempt may change the task. */
@@ -319,6 +328,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   /** The task no longer counts against its client's cap (terminal or expired); idempotent. */
   private releaseSlot(r: TaskRecord): void {
     if (r.clientKey === undefined) return;
+    this.billed?.countDoRequests();
     this.ctx.waitUntil(
       this.ledgerOf(r.clientKey)
         .ledgerRelease(r.taskId)
@@ -329,8 +339,10 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private publish(r: TaskRecord): void {
     this.wakeWatchers();
     const message = taskStatusNotification(r, r.status === "input_required" ? this.store.outstanding() : {}) as TaskStatusNotification;
+    // One Durable Object request (the hub's shard 0), part of the run's trace.
+    if ((this.env as EdgeEnv).MCP_HUB) this.billed?.countDoRequests();
     this.ctx.waitUntil(
-      publishTaskStatus(this.env as EdgeEnv, message, r.owner).then(
+      publishTaskStatus(this.env as EdgeEnv, message, r.owner, this.billed?.traceparent ?? r.traceparent).then(
         () => undefined,
         (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error),
       ),

@@ -10,7 +10,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED,
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/request-info";
-import { observerOf } from "../../src/mcp/observe";
+import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/observe";
 import type { OperationSpan } from "../../src/mcp/tracing";
 import { reportUnexpected } from "../../src/mcp/unexpected";
 import { callOf, runThrough } from "../../src/mcp/middleware";
@@ -56,14 +56,19 @@ export class TaskRun<Env> {
   private readonly waiters = new Map<string, Waiter>();
   /** Call order of asks within this run: the k-th ask sits at position k. */
   private nextPosition = 0;
+  /** With an observed server: the run's span and event, which the object's writes and calls are counted on. */
+  observation: Observation | undefined;
 
   constructor(
     private readonly host: RunHost<Env>,
     readonly attempt: number,
   ) {}
 
-  /** Starts the handler; its outcome reaches `host.finished` exactly once. */
-  start(record: TaskRecord): void {
+  /**
+   * Starts the handler; its outcome reaches `host.finished` exactly once. `meter`: where the task's
+   * store counts this run's writes (observed servers only), reported with the run's event.
+   */
+  start(record: TaskRecord, meter?: Meter): void {
     // With tracing: the run's span, a child of the span of the request that created the task.
     const operation = {
       method: "tools/call",
@@ -73,6 +78,8 @@ export class TaskRun<Env> {
       parent: record.traceparent,
     };
     const span = observerOf(this.host.server)?.start(operation, "task", this.host.env);
+    if (span && meter) span.measure(meter);
+    this.observation = span;
     void this.execute(record)
       .then(undefined, (error: unknown): RunOutcome => {
         // Outside the tool's own failure policy (a middleware's exception, a bug): logged and told with a reference.
@@ -84,8 +91,9 @@ export class TaskRun<Env> {
         };
       })
       .then((outcome) => {
-        if (span) endRunSpan(span, outcome);
+        // The task's final state is stored (and counted) before the run's event ends.
         this.host.finished(this, outcome);
+        if (span) endRunSpan(span, outcome);
       });
   }
 
@@ -153,6 +161,8 @@ export class TaskRun<Env> {
       era: "2026",
       clientCapabilities: record.clientCapabilities as ClientCapabilities,
     };
+    // A publish from the handler (`publish(env, event, { trace: ctx })`) continues the run's trace.
+    if (this.observation) bindObservation(base, this.observation);
     const ctx = createInteractiveContext(base, this.channel(record));
     if (record.gathered !== undefined) ctx.gathered = record.gathered;
     let last = -Infinity;

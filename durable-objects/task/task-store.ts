@@ -7,8 +7,12 @@
  * per ask, by `position` = the ask's call order within a run (so a resumed run meets its
  * earlier asks, and their answers, at the same positions); `key` is the `inputRequests` key,
  * unique over the task's lifetime; `answer` is null while outstanding.
+ *
+ * With a `meter` (only when the server is observed) every write adds the rows SQLite reports
+ * written (what Durable Objects bill) and the bytes of the JSON stored.
  */
 import type { InputRequest, TaskRecord } from "../../src/tasks/model";
+import type { Meter } from "../../src/mcp/observe";
 
 export interface AskRow {
   position: number;
@@ -21,6 +25,8 @@ export interface AskRow {
 export class TaskStore {
   /** Tables are created by the first write only: reading an expired or unknown task leaves no storage behind. */
   private ready: boolean;
+  /** Where writes are counted: the current run's meter (the task object sets it when observed). */
+  meter: Meter | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.ready = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task_record'").toArray().length > 0;
@@ -28,11 +34,21 @@ export class TaskStore {
 
   private ensureTables(): void {
     if (this.ready) return;
-    this.sql.exec("CREATE TABLE IF NOT EXISTS task_record (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)");
-    this.sql.exec(
-      "CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)",
+    this.wrote(this.sql.exec("CREATE TABLE IF NOT EXISTS task_record (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)"));
+    this.wrote(
+      this.sql.exec(
+        "CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)",
+      ),
     );
     this.ready = true;
+  }
+
+  /** Counts a write, when metered: the rows SQLite wrote for it and `bytes` of JSON stored. */
+  private wrote(cursor: SqlStorageCursor<Record<string, SqlStorageValue>>, bytes = 0): void {
+    const meter = this.meter;
+    if (!meter) return;
+    meter.rowsWritten += cursor.rowsWritten;
+    meter.bytesWritten += bytes;
   }
 
   /** After deleteAll: the tables are gone. */
@@ -48,7 +64,8 @@ export class TaskStore {
 
   putRecord(record: TaskRecord): void {
     this.ensureTables();
-    this.sql.exec("INSERT OR REPLACE INTO task_record (id, json) VALUES (1, ?)", JSON.stringify(record));
+    const json = JSON.stringify(record);
+    this.wrote(this.sql.exec("INSERT OR REPLACE INTO task_record (id, json) VALUES (1, ?)", json), json.length);
   }
 
   askAt(position: number): AskRow | undefined {
@@ -60,19 +77,30 @@ export class TaskStore {
 
   addAsk(position: number, key: string, method: string, params: string): void {
     this.ensureTables();
-    this.sql.exec("INSERT INTO task_ask (position, key, method, params, answer) VALUES (?, ?, ?, ?, NULL)", position, key, method, params);
+    this.wrote(
+      this.sql.exec(
+        "INSERT INTO task_ask (position, key, method, params, answer) VALUES (?, ?, ?, ?, NULL)",
+        position,
+        key,
+        method,
+        params,
+      ),
+      params.length,
+    );
   }
 
   /** A resumed run asked something else at `position`: that ask and every later one are superseded. */
   dropFrom(position: number): void {
     if (!this.ready) return;
-    this.sql.exec("DELETE FROM task_ask WHERE position >= ?", position);
+    this.wrote(this.sql.exec("DELETE FROM task_ask WHERE position >= ?", position));
   }
 
   /** Stores the answer of an outstanding ask; false when `key` is unknown or already answered. */
   answer(key: string, answer: string): boolean {
     if (!this.ready) return false;
-    return this.sql.exec("UPDATE task_ask SET answer = ? WHERE key = ? AND answer IS NULL", answer, key).rowsWritten > 0;
+    const cursor = this.sql.exec("UPDATE task_ask SET answer = ? WHERE key = ? AND answer IS NULL", answer, key);
+    this.wrote(cursor, answer.length);
+    return cursor.rowsWritten > 0;
   }
 
   /** Every outstanding ask as `inputRequests` (key -> request). */
@@ -102,6 +130,6 @@ export class TaskStore {
   /** Outstanding asks no live run is waiting for any more (a run ended): they stop being outstanding. */
   dropOutstanding(): void {
     if (!this.ready) return;
-    this.sql.exec("DELETE FROM task_ask WHERE answer IS NULL");
+    this.wrote(this.sql.exec("DELETE FROM task_ask WHERE answer IS NULL"));
   }
 }

@@ -16,6 +16,7 @@ import { hubStub } from "../publish";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { isObject } from "../jsonrpc/parse";
+import { observerOf, type Observation } from "../mcp/observe";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
@@ -64,6 +65,7 @@ type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Respo
  * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the hub's SSE stream
  * (acknowledgement first, then the opted-in notifications). `clientCapabilities` are the ones
  * this request declared in `_meta`; `subject` is the authenticated principal's, if any.
+ * Observed servers (observe.ts) get a span and an event for it, ended when the hub answers.
  */
 export async function serveListen<Env extends EdgeEnv>(
   message: { id: RequestId; params: Params | undefined },
@@ -73,10 +75,42 @@ export async function serveListen<Env extends EdgeEnv>(
   subject: string | undefined,
   features: ListenFeatures = {},
 ): Promise<Response> {
+  const observer = observerOf(rt.server);
+  if (!observer) return openListen(message, clientCapabilities, env, rt, subject, features, undefined);
+  const operation = { method: "subscriptions/listen", params: message.params ?? {}, requestId: message.id, protocolVersion: "2026-07-28" };
+  const span = observer.start(operation, "worker", env);
+  try {
+    const response = await openListen(message, clientCapabilities, env, rt, subject, features, span);
+    // A refusal is JSON (a stream is SSE): its JSON-RPC error marks the span.
+    if (response.headers.get("Content-Type")?.startsWith("application/json")) {
+      const error = ((await response.clone().json()) as { error?: { code: number; message: string } }).error;
+      if (error) span.failed(error.code, error.message);
+    }
+    return response;
+  } catch (error) {
+    span.threw(error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+async function openListen<Env extends EdgeEnv>(
+  message: { id: RequestId; params: Params | undefined },
+  clientCapabilities: Record<string, unknown>,
+  env: Env,
+  rt: ListenRuntime<Env>,
+  subject: string | undefined,
+  features: ListenFeatures,
+  span: Observation | undefined,
+): Promise<Response> {
   const checked = checkListen(message, clientCapabilities, rt, features);
   if (!checked.ok) return checked.response;
-  // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see.
-  if (checked.filter.taskIds) checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject);
+  // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
+  if (checked.filter.taskIds) {
+    span?.countDoRequests(checked.filter.taskIds.length);
+    checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject);
+  }
   const options = withEnvCap(rt.options.listen, env);
   // One client's streams live on one shard (its cap is counted there); clients spread over all.
   const place = placeListen(features.client ?? (subject !== undefined ? `sub:${subject}` : "ip:unknown"), options);
@@ -92,6 +126,10 @@ export async function serveListen<Env extends EdgeEnv>(
     at: { name: features.shard ?? DEFAULT_HUB_SHARD, index: place.index },
   };
   if (subject !== undefined) open.subject = subject;
+  if (span) {
+    open.traceparent = span.traceparent;
+    span.countDoRequests();
+  }
   const hub = hubStub(env, open.at?.name, "subscriptions/listen", place.index);
   return hub.fetch(HUB_LISTEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(open) });
 }

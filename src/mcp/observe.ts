@@ -83,7 +83,8 @@ export interface Observation extends OperationSpan {
 }
 
 export class Observer {
-  private readonly tracing: Tracing | undefined;
+  /** The server's tracing (with the `tracing` option): also the hub's (`edge.HubObject`). */
+  readonly tracing: Tracing | undefined;
 
   constructor(
     tracing: TracingOptions | undefined,

@@ -46,8 +46,9 @@ export interface TracingOptions {
   tracer?: OtelTracer;
 }
 
-/** SpanKind.SERVER and SpanStatusCode.ERROR of @opentelemetry/api (stable values). */
+/** SpanKind.SERVER, SpanKind.CLIENT and SpanStatusCode.ERROR of @opentelemetry/api (stable values). */
 const SPAN_KIND_SERVER = 1;
+const SPAN_KIND_CLIENT = 2;
 const STATUS_ERROR = 2;
 
 /** What a lane knows of the operation a span describes. */
@@ -95,6 +96,7 @@ const NAMED: Readonly<Record<string, [field: string, attribute: string, inName: 
   "prompts/get": ["name", "gen_ai.prompt.name", true],
   // A URI is high-cardinality: an attribute, never the span name (semantic conventions).
   "resources/read": ["uri", "mcp.resource.uri", false],
+  "notifications/resources/updated": ["uri", "mcp.resource.uri", false],
 };
 
 /** A server's tracing, once configured: starts operation spans. */
@@ -105,7 +107,11 @@ export class Tracing {
     this.tracer = options.tracer ?? options.api.trace.getTracer("mcp-edge");
   }
 
-  start(op: Operation): OperationSpan {
+  /**
+   * `kind` "client": an operation the server initiates (the hub's delivery of a notification:
+   * the semantic conventions' `mcp.client` span, "reported by the MCP server when server initiates the operation").
+   */
+  start(op: Operation, kind: "server" | "client" = "server"): OperationSpan {
     const attributes: Record<string, string | number | boolean> = { "mcp.method.name": op.method };
     let name = op.method;
     const named = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
@@ -123,7 +129,8 @@ export class Tracing {
       parseTraceparent(op.parent) ?? parseTraceparent(typeof meta === "object" && meta !== null ? (meta as Params).traceparent : undefined);
     const api = this.options.api;
     const parent = remote ? api.trace.setSpanContext(api.ROOT_CONTEXT, remote) : api.ROOT_CONTEXT;
-    return new TracedOperation(this.tracer.startSpan(name, { kind: SPAN_KIND_SERVER, attributes }, parent));
+    const spanKind = kind === "server" ? SPAN_KIND_SERVER : SPAN_KIND_CLIENT;
+    return new TracedOperation(this.tracer.startSpan(name, { kind: spanKind, attributes }, parent));
   }
 }
 

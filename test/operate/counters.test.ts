@@ -4,12 +4,14 @@
  * Analytics Engine dataset (blobs: method, name, place, outcome, error code; doubles: ms, DO requests, 1,
  * SSE events, rows written, bytes written, open streams).
  */
-import { createExecutionContext, env } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
+import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { EdgeEnv } from "../../src/env";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MCP } from "../helpers/mcp";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { analyticsEdge, events } from "./entry";
-import { callIn } from "./helpers";
+import { answerOf, callIn, postRpc, TASK_CAPS, type Json } from "./helpers";
 
 beforeEach(() => {
   events.length = 0;
@@ -60,6 +62,44 @@ describe("operation events", () => {
     expect(events.find((e) => e.method === "tasks/get")).toMatchObject({ doRequests: 1 });
   });
 
+  it("a task's run counts what its object stored (its record) and the Durable Object requests the object made", async () => {
+    await callIn("task run", "simple");
+    // The completed status is published after the run's event: the task's object (waitUntil).
+    const run = events.find((e) => e.place === "task");
+    // The record stored when the run starts (working) and again when it ends (completed), the tables created first.
+    expect(run?.rowsWritten).toBeGreaterThanOrEqual(2);
+    expect(run?.bytesWritten).toBeGreaterThan(2 * JSON.stringify({ taskId: "x".repeat(64), status: "completed" }).length);
+    // Its client's in-flight slot taken and given back (the ledger object), and the completed status published (the hub).
+    expect(run?.doRequests).toBe(3);
+    expect(run).toMatchObject({ sseEvents: 0, openStreams: 0 });
+  });
+
+  it("a task's asks and their answers are rows its run stored", async () => {
+    const caps = { ...TASK_CAPS, elicitation: {} };
+    const params = { name: "asks", arguments: {} };
+    const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: envelope(caps) } };
+    const created = await answerOf(await postRpc(body, headers2026("tools/call", params)), 7);
+    const taskId = created.result?.taskId as string;
+    const task = await stub(taskId);
+    await runInDurableObject(task, (instance) => (instance as unknown as McpTaskObject).awaitStatus(["input_required"]));
+    const withMeta = (extra: Json) => ({ taskId, ...extra, _meta: envelope(caps) });
+    const got = await answerOf(
+      await postRpc({ jsonrpc: "2.0", id: 8, method: "tasks/get", params: withMeta({}) }, taskHeaders("tasks/get", taskId)),
+      8,
+    );
+    const [key] = Object.keys(got.result?.inputRequests as Json);
+    const answer = { action: "accept", content: { name: "Ada" } };
+    const update = { jsonrpc: "2.0", id: 9, method: "tasks/update", params: withMeta({ inputResponses: { [key as string]: answer } }) };
+    await answerOf(await postRpc(update, taskHeaders("tasks/update", taskId)), 9);
+    await runInDurableObject(task, (instance) => (instance as unknown as McpTaskObject).awaitStatus(["completed"]));
+    const run = events.find((e) => e.place === "task" && e.name === "asks");
+    // The record four times (working, input_required, working, completed), the ask, its answer.
+    expect(run?.rowsWritten).toBeGreaterThanOrEqual(6);
+    expect(run?.bytesWritten).toBeGreaterThan(JSON.stringify(answer).length + "Your name?".length);
+    // And two more status publishes (input_required, working) than a task that never asks.
+    expect(run?.doRequests).toBe(5);
+  });
+
   it("the session object counts what a call stored and sent: its log notification and its response, one row and one SSE event each", async () => {
     await callIn("session object", "interactive");
     const run = events.find((e) => e.place === "session" && e.name === "interactive");
@@ -85,6 +125,15 @@ describe("operation events", () => {
     ]);
   });
 });
+
+function stub(taskId: string): DurableObjectStub<McpTaskObject> {
+  const ns = (env as unknown as EdgeEnv).MCP_TASK as DurableObjectNamespace<McpTaskObject>;
+  return ns.get(ns.idFromString(taskId));
+}
+
+function taskHeaders(method: string, taskId: string): Record<string, string> {
+  return { ...headers2026(method, {}), "Mcp-Name": taskId };
+}
 
 describe("the Analytics Engine dataset", () => {
   it("gets one data point per operation, in the documented columns", async () => {

@@ -12,6 +12,7 @@ import type { HandlerContext } from "../../src/mcp/context";
 import type { McpCall, UnexpectedError } from "../../src/mcp/middleware";
 import type { OperationEvent } from "../../src/mcp/observe";
 import { defineServer } from "../../src/mcp/server";
+import { publish } from "../../src/publish";
 import { memoryOtel } from "./memory-tracer";
 
 /** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
@@ -98,6 +99,27 @@ operateServer
   })
   .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
 
+/** The resource the publishing tools announce (hub-tracing.test.ts). */
+export const WATCHED = "file:///operate/watched.txt";
+
+operateServer
+  .resource(WATCHED, { name: "watched" }, (uri) => ({ uri, text: "watched" }))
+  // Publishes from inside the call, handing publish its context: the hub's spans continue the call's trace.
+  .tool("publishes", { description: "Publishes an update", task: "optional" }, async (_args, ctx) => {
+    const report = await publish(ctx.env, { type: "resourceUpdated", uri: WATCHED }, { trace: ctx });
+    return { content: [text(`published to ${report.listenStreams} streams`)] };
+  })
+  // Asks once (counters.test.ts: a task's stored ask and answer are counted on its run).
+  .interactiveTool("asks", { description: "Asks for a name", task: "optional" }, async (_args, ctx) => {
+    const answer = await ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    return { content: [text(answer.action === "accept" ? `hello ${String(answer.content.name)}` : "declined")] };
+  })
+  .interactiveTool("publishes_interactive", { description: "Publishes from the object", task: "optional" }, async (_args, ctx) => {
+    await ctx.log("info", "publishing");
+    await publish(ctx.env, { type: "resourceUpdated", uri: WATCHED }, { trace: ctx });
+    return { content: [text("published")] };
+  });
+
 /** Every operation event, as the onEvent hook hears it. */
 export const events: OperationEvent[] = [];
 
@@ -132,3 +154,4 @@ export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ bindi
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
+export const McpHub = edge.HubObject;

@@ -1,0 +1,133 @@
+/**
+ * Tracing into the hub (edge.HubObject carries the server's tracer; an in-memory tracer stands in
+ * for @opentelemetry/api's): a publish from a traced call continues the call's trace in the hub,
+ * on shard 0 and on every shard it has deliver, and opening a listen stream yields a hub span
+ * under the Worker's span for the request.
+ */
+import { beforeEach, describe, expect, it } from "vitest";
+import { envelope, headers2026 } from "../helpers/era-2026";
+import { SseReader } from "../helpers/sse";
+import { WATCHED } from "./entry";
+import { callIn, postRpc, textOf, type Place } from "./helpers";
+import { finished, type FinishedSpan } from "./memory-tracer";
+
+const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
+const CLIENT_SPAN = "00f067aa0ba902b7";
+const TRACEPARENT = `00-${CLIENT_TRACE}-${CLIENT_SPAN}-01`;
+const SERVER = 1;
+const CLIENT = 2;
+const UPDATED = "notifications/resources/updated";
+
+beforeEach(() => {
+  finished.length = 0;
+});
+
+function inTrace(): FinishedSpan[] {
+  return finished.filter((s) => s.traceId === CLIENT_TRACE);
+}
+
+/** Spans end as their work ends; a task's status publishes run after its answer (waitUntil). */
+async function eventually(check: () => void): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (i >= 50) throw error;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
+describe("a publish from a traced call", () => {
+  const cases: [Place, string, string][] = [
+    ["worker 2026", "publishes", "worker"],
+    ["worker 2026", "publishes_interactive", "worker"],
+    ["session object", "publishes_interactive", "session"],
+    ["task run", "publishes", "task"],
+  ];
+  it.each(cases)("%s (%s): the hub's publish span is the child of the call's span in its place", async (place, tool, spanPlace) => {
+    const answer = await callIn(place, tool, { meta: { traceparent: TRACEPARENT } });
+    expect(textOf(answer)).toMatch(/^published/);
+    const spans = inTrace();
+    const call = spans.find((s) => s.name === `tools/call ${tool}` && s.attributes["mcp_edge.place"] === spanPlace);
+    expect(call).toBeDefined();
+    const published = spans.filter((s) => s.name === UPDATED && s.parentSpanId === call?.spanId);
+    expect(published).toHaveLength(1);
+    expect(published[0]).toMatchObject({
+      kind: CLIENT,
+      attributes: {
+        "mcp.method.name": UPDATED,
+        "mcp.resource.uri": WATCHED,
+        "mcp_edge.place": "hub",
+        "mcp_edge.hub_shard": 0,
+        "mcp_edge.listen_streams": expect.any(Number),
+        "mcp_edge.sessions": expect.any(Number),
+      },
+    });
+    // Every other shard shard 0 had deliver: a span each, the child of shard 0's.
+    const deliveries = spans.filter((s) => s.name === UPDATED && s !== published[0]);
+    for (const d of deliveries) expect(d).toMatchObject({ kind: CLIENT, parentSpanId: published[0]?.spanId });
+  });
+
+  it("a task's own status publishes continue its run's trace", async () => {
+    await callIn("task run", "simple", { meta: { traceparent: TRACEPARENT } });
+    await eventually(() => {
+      const run = inTrace().find((s) => s.attributes["mcp_edge.place"] === "task");
+      expect(run).toBeDefined();
+      const statuses = inTrace().filter((s) => s.name === "notifications/tasks" && s.attributes["mcp_edge.hub_shard"] === 0);
+      // The completed status at least (a quick run may publish nothing before it).
+      expect(statuses.length).toBeGreaterThanOrEqual(1);
+      for (const s of statuses) expect(s.parentSpanId).toBe(run?.spanId);
+    });
+  });
+
+  it("a publish without a trace starts the hub's own trace", async () => {
+    await callIn("worker 2026", "simple", { meta: { traceparent: TRACEPARENT } });
+    const { publish } = await import("../../src/publish");
+    const { env } = await import("cloudflare:workers");
+    await publish(env as never, { type: "listChanged", list: "tools" });
+    const span = finished.find((s) => s.name === "notifications/tools/list_changed");
+    expect(span).toMatchObject({ parentSpanId: undefined, kind: CLIENT });
+    expect(span?.traceId).not.toBe(CLIENT_TRACE);
+  });
+});
+
+describe("a listen stream", () => {
+  it("opening one yields a hub span under the Worker's span for the request", async () => {
+    const params = { notifications: { resourceSubscriptions: [WATCHED] } };
+    const body = {
+      jsonrpc: "2.0",
+      id: "listen-7",
+      method: "subscriptions/listen",
+      params: { ...params, _meta: envelope({}, { traceparent: TRACEPARENT }) },
+    };
+    const res = await postRpc(body, headers2026("subscriptions/listen", params));
+    expect(res.headers.get("Content-Type")).toBe("text/event-stream");
+    const stream = new SseReader(res);
+    expect((await stream.next())?.json?.method).toBe("notifications/subscriptions/acknowledged");
+    const spans = inTrace();
+    const worker = spans.find((s) => s.parentSpanId === CLIENT_SPAN);
+    expect(worker).toMatchObject({
+      name: "subscriptions/listen",
+      kind: SERVER,
+      attributes: {
+        "mcp.method.name": "subscriptions/listen",
+        "mcp_edge.place": "worker",
+        "mcp_edge.do_requests": 1,
+        "jsonrpc.request.id": "listen-7",
+      },
+    });
+    const hub = spans.find((s) => s.parentSpanId === worker?.spanId);
+    expect(hub).toMatchObject({
+      name: "subscriptions/listen",
+      kind: SERVER,
+      attributes: { "mcp_edge.place": "hub", "mcp.protocol.version": "2026-07-28", "mcp_edge.hub_shard": expect.any(Number) },
+    });
+    expect(hub?.status).toBeUndefined();
+    // The stream then carries what a traced call publishes.
+    await callIn("worker 2026", "publishes");
+    expect((await stream.next())?.json).toMatchObject({ method: UPDATED, params: { uri: WATCHED } });
+    await stream.cancel();
+  });
+});
