@@ -33,4 +33,4 @@ export default {
 
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export { McpHub } from "../../src/index";
+export const McpHub = edge.HubObject;

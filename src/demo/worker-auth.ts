@@ -73,7 +73,8 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-// The session class depends only on the server and the session options, not on the origin.
+// The object classes depend only on the server and its options, not on the origin.
 export const McpSession = createMcpEdge(demoServer).SessionObject;
 export const McpTask = createMcpEdge(demoServer).TaskObject;
-export { McpHub, McpUser } from "../index";
+export const McpHub = createMcpEdge(demoServer).HubObject;
+export { McpUser } from "../index";

@@ -21,4 +21,5 @@ const edge = createMcpEdge(demoServer, {
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export { McpHub, McpUser } from "../index";
+export const McpHub = edge.HubObject;
+export { McpUser } from "../index";

@@ -34,7 +34,7 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpHub",
     tag: "v2",
     neededBy: "publish and subscriptions/listen",
-    exportLine: 'export { McpHub } from "mcp-edge";',
+    exportLine: "export const McpHub = edge.HubObject;",
   },
   MCP_TASK: {
     className: "McpTask",

@@ -83,7 +83,6 @@ describe("a publish from a traced call", () => {
   });
 
   it("a publish without a trace starts the hub's own trace", async () => {
-    await callIn("worker 2026", "simple", { meta: { traceparent: TRACEPARENT } });
     const { publish } = await import("../../src/publish");
     const { env } = await import("cloudflare:workers");
     await publish(env as never, { type: "listChanged", list: "tools" });
