@@ -6,12 +6,11 @@
 import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
-import { createHubClass, type McpHub } from "../durable-objects/hub/mcp-hub";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
-import { observerOf, setObserver } from "./mcp/observe";
+import { bindEdge, setObserver } from "./mcp/observe";
 import { useHubShards } from "./publish";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
@@ -33,11 +32,8 @@ export interface McpEdge<Env> {
   SessionObject: typeof McpSessionObject<Env>;
   /** `export const McpTask = edge.TaskObject` (Tasks extension; bound as MCP_TASK). */
   TaskObject: typeof McpTaskObject<Env>;
-  /**
-   * `export const McpHub = edge.HubObject` (the subscription hub, bound as MCP_HUB): `McpHub`
-   * with this server's tracer, so a trace continues into listen streams and publishes.
-   */
-  HubObject: typeof McpHub;
+  // The hub's class is `hubObject(edge)` (durable-objects/hub/mcp-hub.ts), not a member: a member
+  // would put the hub in the bundle of every Worker, and a server without subscriptions has none.
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -57,7 +53,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const route = createRouter(rt);
   const fallback = options.fallback;
   const handle = (request: Request, env: Env, ctx: ExecutionContext) => route(request, env as Env & EdgeEnv, ctx, true);
-  return {
+  const edge: McpEdge<Env> = {
     worker: {
       fetch: async (request, env, ctx) => {
         if (!fallback) return (await route(request, env as Env & EdgeEnv, ctx, false)) as Response;
@@ -67,6 +63,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     handle,
     SessionObject: createSessionClass(server, resolved.session),
     TaskObject: createTaskClass(server, resolved.tasks),
-    HubObject: createHubClass(observerOf(server)?.tracing),
   };
+  bindEdge(edge, server);
+  return edge;
 }

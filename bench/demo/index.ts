@@ -7,6 +7,7 @@
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { countingEnv } from "../../test/helpers/counting-namespace";
@@ -33,4 +34,4 @@ export default {
 
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export const McpHub = edge.HubObject;
+export const McpHub = hubObject(edge);

@@ -3,7 +3,7 @@
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object. Exported as is
- * it traces nothing; `edge.HubObject` is the same class with the server's tracer (tracing.ts).
+ * it traces nothing; `hubObject(edge)` is the same class with the server's tracer (tracing.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
@@ -25,6 +25,7 @@ import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import type { Tracing } from "../../src/mcp/tracing";
+import { tracingOfEdge } from "../../src/mcp/observe";
 import { endListenSpan, listenSpan, tracedDelivery } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
@@ -38,7 +39,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   constructor(
     ctx: DurableObjectState,
     env: EdgeEnv,
-    /** The server's tracer (createMcpEdge's `tracing`), when the class is `edge.HubObject`. */
+    /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
     private readonly tracing?: Tracing,
   ) {
     super(ctx, env);
@@ -160,8 +161,12 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
 const McpHubBase = McpHub;
 
-/** The hub bound to a server's tracer: `export const McpHub = edge.HubObject` (createMcpEdge builds it). */
-export function createHubClass(tracing: Tracing | undefined): typeof McpHub {
+/**
+ * The hub class of a served server: `export const McpHub = hubObject(edge)`, with the tracer of
+ * `createMcpEdge(server, { tracing })`, so a trace continues into listen streams and publishes.
+ */
+export function hubObject(edge: object): typeof McpHub {
+  const tracing = tracingOfEdge(edge);
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: EdgeEnv) {
       super(ctx, env, tracing);

@@ -73,8 +73,7 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-// The object classes depend only on the server and its options, not on the origin.
+// The session class depends only on the server and the session options, not on the origin.
 export const McpSession = createMcpEdge(demoServer).SessionObject;
 export const McpTask = createMcpEdge(demoServer).TaskObject;
-export const McpHub = createMcpEdge(demoServer).HubObject;
-export { McpUser } from "../index";
+export { McpHub, McpUser } from "../index";

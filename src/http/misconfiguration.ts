@@ -34,7 +34,7 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpHub",
     tag: "v2",
     neededBy: "publish and subscriptions/listen",
-    exportLine: "export const McpHub = edge.HubObject;",
+    exportLine: 'export { McpHub } from "mcp-edge";',
   },
   MCP_TASK: {
     className: "McpTask",

@@ -83,7 +83,7 @@ export interface Observation extends OperationSpan {
 }
 
 export class Observer {
-  /** The server's tracing (with the `tracing` option): also the hub's (`edge.HubObject`). */
+  /** The server's tracing (with the `tracing` option): also the hub's (`hubObject(edge)`). */
   readonly tracing: Tracing | undefined;
 
   constructor(
@@ -238,6 +238,20 @@ export function setObserver(server: object, tracing: TracingOptions | undefined,
 
 export function observerOf(server: object): Observer | undefined {
   return observers.get(server);
+}
+
+// What createMcpEdge returned, with its server's tracing (if any): the hub class built for it
+// (hubObject(edge) in durable-objects/hub/mcp-hub.ts) carries that tracer.
+const edges = new WeakMap<object, Tracing | undefined>();
+
+export function bindEdge(edge: object, server: object): void {
+  edges.set(edge, observers.get(server)?.tracing);
+}
+
+/** The tracing of an edge createMcpEdge returned; throws for anything else. */
+export function tracingOfEdge(edge: object): Tracing | undefined {
+  if (!edges.has(edge)) throw new TypeError("mcp-edge hubObject(edge): pass the object createMcpEdge returned");
+  return edges.get(edge);
 }
 
 // The observation of the request a handler context serves, for the hops it starts (a task's

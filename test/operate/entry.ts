@@ -4,6 +4,7 @@
  * and tools of each kind (simple: the Worker; interactive: the session object on 2025 sessions;
  * task-capable: the task object when a 2026 request declares the Tasks extension).
  */
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/env";
 import { INVALID_PARAMS, RpcError } from "../../src/jsonrpc/errors";
@@ -154,4 +155,4 @@ export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ bindi
 export default edge.worker;
 export const McpSession = edge.SessionObject;
 export const McpTask = edge.TaskObject;
-export const McpHub = edge.HubObject;
+export const McpHub = hubObject(edge);

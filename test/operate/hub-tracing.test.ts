@@ -1,5 +1,5 @@
 /**
- * Tracing into the hub (edge.HubObject carries the server's tracer; an in-memory tracer stands in
+ * Tracing into the hub (hubObject(edge) carries the server's tracer; an in-memory tracer stands in
  * for @opentelemetry/api's): a publish from a traced call continues the call's trace in the hub,
  * on shard 0 and on every shard it has deliver, and opening a listen stream yields a hub span
  * under the Worker's span for the request.
@@ -7,6 +7,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { WATCHED } from "./entry";
 import { callIn, postRpc, textOf, type Place } from "./helpers";
 import { finished, type FinishedSpan } from "./memory-tracer";
@@ -128,5 +129,11 @@ describe("a listen stream", () => {
     await callIn("worker 2026", "publishes");
     expect((await stream.next())?.json).toMatchObject({ method: UPDATED, params: { uri: WATCHED } });
     await stream.cancel();
+  });
+});
+
+describe("hubObject", () => {
+  it("takes only what createMcpEdge returned (else the hub would silently trace nothing)", () => {
+    expect(() => hubObject({ worker: {} })).toThrow(/pass the object createMcpEdge returned/);
   });
 });
