@@ -1,6 +1,7 @@
 // Bench scenario of the operating features (bench/operate): the same 2026-07-28 tools/call (echo) on the
 // same server definition, bare ("floor" side) against one middleware and tracing on ("mcp-edge" side),
-// in one workerd process, so the CPU ratio is the cost of operating it (budget: ≤ 1.10).
+// in one workerd process, so the CPU ratio is the cost of operating it (budget: ≤ 1.10). Two reference
+// sides: the middleware alone, and the bare server once more (identical to the floor side: its ratio is the noise).
 
 import { send } from "../harness/load.mjs";
 import { expectEcho, MODERN_ECHO_CALL, MODERN_HEADERS } from "./messages.mjs";
@@ -13,6 +14,10 @@ export function operateScenario(_opts, pool) {
     unit: "req/s",
     floor: call("/plain/mcp"),
     ours: call("/operated/mcp"),
-    references: [{ key: "middleware", name: "the middleware alone (no tracer)", operation: call("/middleware/mcp") }],
+    references: [
+      { key: "middleware", name: "the middleware alone (no tracer)", operation: call("/middleware/mcp") },
+      // The same bare server as the floor side, measured as a third side: how far apart two identical sides land in this run.
+      { key: "bare-again", name: "the bare server again (the run's noise)", operation: call("/plain/mcp") },
+    ],
   };
 }
