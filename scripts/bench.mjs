@@ -2,8 +2,9 @@
 // Starts two Workers in-process (scripts/worker-server.mjs; Miniflare alone unless --runner wrangler): the demo server built with
 // bench limits (bench/demo) and a floor Worker that only parses the body and answers a fixed
 // JSON-RPC result (bench/floor); beside them the same echo tool under the `agents` package's
-// createMcpHandler (bench/agents, the 2026-07-28 reference) and the listen Worker (bench/listen:
-// publish → hub → listen stream). Drives them with the same bounded closed-loop load
+// createMcpHandler (bench/agents, the 2026-07-28 reference), the listen Worker (bench/listen:
+// publish → hub → listen stream) and the operate Worker (bench/operate: one echo server bare, and
+// with one middleware and tracing). Drives them with the same bounded closed-loop load
 // (bench/harness/load.mjs, undici) in short bursts that alternate floor and mcp-edge, each
 // started once both servers are idle, and reports per scenario ops/s, p50/p99 latency, errors
 // and the ratio to the floor (the median of adjacent-burst ratios), CPU per call (user + system
