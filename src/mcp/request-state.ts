@@ -42,7 +42,10 @@ const keys = new Map<string, Promise<CryptoKey>>();
 interface Base64Bytes {
   toBase64?(options: { alphabet: "base64url"; omitPadding: boolean }): string;
 }
-const nativeFromBase64 = (Uint8Array as unknown as { fromBase64?(text: string, options: { alphabet: "base64url" }): Uint8Array }).fromBase64;
+interface Base64Decoder {
+  fromBase64?(text: string, options: { alphabet: "base64url" }): Uint8Array;
+}
+const nativeFromBase64 = (Uint8Array as unknown as Base64Decoder).fromBase64;
 
 function base64url(bytes: Uint8Array): string {
   const native = (bytes as Base64Bytes).toBase64;
