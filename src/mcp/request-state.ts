@@ -58,7 +58,7 @@ function base64url(bytes: Uint8Array): string {
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
-    if (nativeFromBase64) return nativeFromBase64(text, { alphabet: "base64url" });
+    if (nativeFromBase64) return nativeFromBase64.call(Uint8Array, text, { alphabet: "base64url" });
     const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
