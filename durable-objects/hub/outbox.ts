@@ -1,0 +1,57 @@
+/**
+ * An ordered outbox in front of one receiver, used on both sides of a publish: by the
+ * publishing isolate in front of shard 0 (src/publish.ts), and by shard 0 in front of each
+ * other shard (mcp-hub.ts). At most one send is in flight; what is pushed meanwhile waits and
+ * goes as one batch (at most `max` items), in push order, when the send in flight has settled.
+ * So order is kept from one pusher to one receiver, and a burst costs a few requests, not one
+ * per item. A send runs in the context of the push that opened its batch (a Worker's I/O
+ * belongs to the request that made it), so a batch never depends on another request's lifetime
+ * beyond the one send it rides in.
+ */
+
+/** Items one send carries at most: a burst of small events stays far below an RPC's size limit. */
+const MAX_BATCH = 1_000;
+
+/** Where an item went: its batch's send, and its place in that batch. */
+export interface Pushed<R> {
+  sent: Promise<R>;
+  at: number;
+}
+
+interface Batch<T, R> {
+  items: T[];
+  sent: Promise<R>;
+}
+
+export class Outbox<T, R> {
+  /** The batch still taking items: its send has not started. */
+  private open: Batch<T, R> | undefined;
+  /** The last send scheduled; the next batch starts when it has settled. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** `send` should not throw: a batch it fails is its to report; a throw rejects that batch's `sent`. */
+  constructor(
+    private readonly send: (items: T[]) => Promise<R>,
+    private readonly max = MAX_BATCH,
+  ) {}
+
+  push(item: T): Pushed<R> {
+    let batch = this.open;
+    if (!batch || batch.items.length >= this.max) batch = this.openBatch();
+    batch.items.push(item);
+    return { sent: batch.sent, at: batch.items.length - 1 };
+  }
+
+  private openBatch(): Batch<T, R> {
+    const items: T[] = [];
+    const sent = this.tail.then(() => {
+      // From here on, pushes open the next batch.
+      if (this.open?.items === items) this.open = undefined;
+      return this.send(items);
+    });
+    this.tail = sent.catch(() => undefined);
+    const batch = { items, sent };
+    this.open = batch;
+    return batch;
+  }
+}
