@@ -11,6 +11,12 @@
 
 /** Items one send carries at most: a burst of small events stays far below an RPC's size limit. */
 const MAX_BATCH = 1_000;
+/**
+ * How long a batch waits for the send before it at most. A send that hangs past this (a
+ * receiver that does not answer) must not hold every later batch, nor outlive the request
+ * that waits for it: the next batch goes anyway, and only then can two batches overtake.
+ */
+const STALL_MS = 10_000;
 
 /** Where an item went: its batch's send, and its place in that batch. */
 export interface Pushed<R> {
@@ -33,6 +39,7 @@ export class Outbox<T, R> {
   constructor(
     private readonly send: (items: T[]) => Promise<R>,
     private readonly max = MAX_BATCH,
+    private readonly stallMs = STALL_MS,
   ) {}
 
   push(item: T): Pushed<R> {
@@ -44,7 +51,7 @@ export class Outbox<T, R> {
 
   private openBatch(): Batch<T, R> {
     const items: T[] = [];
-    const sent = this.tail.then(() => {
+    const sent = settledOrStalled(this.tail, this.stallMs).then(() => {
       // From here on, pushes open the next batch.
       if (this.open?.items === items) this.open = undefined;
       return this.send(items);
@@ -54,4 +61,18 @@ export class Outbox<T, R> {
     this.open = batch;
     return batch;
   }
+}
+
+/** Resolves when `previous` has settled, or after `ms` if it has not. */
+function settledOrStalled(previous: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      console.error(`mcp-edge: a publish batch waited ${ms} ms for the one before it; sending it anyway`);
+      resolve();
+    }, ms);
+    void previous.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }

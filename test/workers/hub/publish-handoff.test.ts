@@ -10,6 +10,7 @@ import { demoServer } from "../../../src/demo/server";
 import { publish, publishAndCount } from "../../../src/publish";
 import { shardOf } from "../../../durable-objects/hub/contract";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
+import { Outbox } from "../../../durable-objects/hub/outbox";
 import { edgeEnv, hubStubOf, openListen } from "../../helpers/listen";
 import type { SseReader } from "../../helpers/sse";
 
@@ -132,5 +133,42 @@ describe("publish hands off", () => {
     });
     expect(await urisCarried(stream, 3)).toEqual([uri, uri, uri]);
     await stream.cancel();
+  });
+});
+
+describe("the ordered outbox under publish", () => {
+  it("sends what is pushed during a send as one batch after it, in push order", async () => {
+    const batches: number[][] = [];
+    const box = new Outbox<number, number>(async (items) => {
+      batches.push(items);
+      await new Promise((r) => setTimeout(r, 5));
+      return items.length;
+    });
+    const pushed = Array.from({ length: 7 }, (_, i) => box.push(i));
+    await Promise.all(pushed.map((p) => p.sent));
+    const more = [box.push(7), box.push(8)];
+    await Promise.all(more.map((p) => p.sent));
+    expect(batches).toEqual([
+      [0, 1, 2, 3, 4, 5, 6],
+      [7, 8],
+    ]);
+    expect(pushed.map((p) => p.at)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it("does not let a send that never answers hold the next batch for ever", async () => {
+    const sent: number[][] = [];
+    const box = new Outbox<number, void>(
+      (items) => {
+        sent.push(items);
+        // The first receiver never answers.
+        return sent.length === 1 ? new Promise<void>(() => undefined) : Promise.resolve();
+      },
+      1_000,
+      20,
+    );
+    box.push(1);
+    await new Promise((r) => setTimeout(r, 0));
+    await box.push(2).sent;
+    expect(sent).toEqual([[1], [2]]);
   });
 });
