@@ -77,17 +77,18 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   // ---- RPC from publish() ----------------------------------------------------------------
 
   /**
-   * Shard 0's side of a publish, a batch in publish order: writes it to this shard's listen
-   * streams now, and queues it for this shard's 2025 sessions and for every other shard that
-   * holds anyone (an ordered outbox each: one call in flight, what arrives meanwhile goes as
-   * one batch). Answers at once, handed off; with `wait`, once every one of them delivered it.
+   * Shard 0's side of a publish, a batch in publish order: queues it for this shard's 2025
+   * sessions and for every other shard that holds anyone (an ordered outbox each: one call in
+   * flight, what arrives meanwhile goes as one batch), and writes it to this shard's listen
+   * streams. Answers then, handed off; with `wait`, once every one of them delivered it.
    */
   async publish(events: PublishEvent[], fanout?: Fanout, wait = false): Promise<BatchReport | undefined> {
-    const listenStreams = events.map((event) => this.listeners.deliver(event));
     const queued = [this.pushAll(this.outbox(undefined, 0), events)];
     if (fanout && fanout.shards > 1) {
       for (const index of this.active.targets(fanout.shards)) queued.push(this.pushAll(this.outbox(fanout, index), events));
     }
+    // The other shards have the batch on its way; this shard's streams get it now.
+    const listenStreams = await this.listeners.deliverBatch(events);
     if (!wait) {
       // Each outbox reports its own failures; nobody waits for these here.
       for (const q of queued) q.catch(() => undefined);
@@ -106,7 +107,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone. */
   async deliver(events: PublishEvent[]): Promise<ShardReport> {
-    const listenStreams = events.map((event) => this.listeners.deliver(event));
+    const listenStreams = await this.listeners.deliverBatch(events);
     const { sessions } = await this.notifyAll(events);
     return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
   }

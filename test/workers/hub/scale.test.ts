@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
-import { publishAndCount } from "../../../src/publish";
+import { publish, publishAndCount } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
 import { shardOf } from "../../../durable-objects/hub/contract";
 import type { ListenOptions } from "../../../src/options";
@@ -218,6 +218,33 @@ describe("a reader that falls behind", () => {
     const events = await slow.stream.all();
     const updates = events.filter((e) => e.json?.method === "notifications/resources/updated");
     expect(updates.length).toBeLessThanOrEqual(reached - count);
+    expect(events.at(-1)?.json).toEqual(complete("slow"));
+    await fast.stream.cancel();
+  });
+  it("the same under a burst publish hands off at once: the reading stream keeps up with 100 × its buffer, the other is ended", async () => {
+    const hub = hubName();
+    const options = { shards: 1, maxBufferedBytes: 16 * 1024 };
+    const uri = `test://template/${"y".repeat(4000)}-${crypto.randomUUID()}/data`;
+    const open = (id: string, client: string) =>
+      openListen({ server, id, notifications: { resourceSubscriptions: [uri] }, options, features: { shard: hub, client } });
+    const slow = await open("slow", "ip:10.1.1.1");
+    const fast = await open("fast", "ip:10.1.1.2");
+    const count = 400;
+    let fastSeen = 0;
+    const reading = (async () => {
+      while (fastSeen < count) {
+        const event = await fast.stream.next();
+        if (!event) break;
+        if (event.json?.method === "notifications/resources/updated") fastSeen++;
+      }
+    })();
+    // Handed off: the hub gets the 400 events in a few batches, written faster than anyone reads.
+    for (let i = 0; i < count; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 });
+    await reading;
+    expect(fastSeen).toBe(count);
+    expect(await streamsPerShard(hub, 1)).toEqual([1]);
+    const events = await slow.stream.all();
+    expect(events.filter((e) => e.json?.method === "notifications/resources/updated").length).toBeLessThan(count);
     expect(events.at(-1)?.json).toEqual(complete("slow"));
     await fast.stream.cancel();
   });
