@@ -6,7 +6,7 @@
  * Which shard serves what: listen streams by client (src/http/listen.ts), 2025 registrations by
  * resource URI (list changes by session id): hubFor below.
  */
-import { waitUntil } from "cloudflare:workers";
+import * as workers from "cloudflare:workers";
 import {
   DEFAULT_HUB_SHARD,
   DEFAULT_HUB_SHARDS,
@@ -147,14 +147,29 @@ async function sendToHub(namespace: DurableObjectNamespace<HubRpc>, fanout: Fano
   }
 }
 
-/** Checks the event and the binding (both throw at once), then queues it behind this isolate's earlier publishes. */
-function enqueue(env: EdgeEnv, event: PublishEvent, options: PublishOptions, counted?: Queued["counted"]): void {
+/**
+ * Checks the event and the binding (both throw at once), then queues it behind this isolate's
+ * earlier publishes. Returns the send of its batch, which never rejects.
+ */
+function enqueue(env: EdgeEnv, event: PublishEvent, options: PublishOptions, counted?: Queued["counted"]): Promise<void> {
   checkEvent(event);
   const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
   const fanout = { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) };
-  const { sent } = outboxOf(namespace, fanout).push({ event, counted });
-  // The invocation lives on after its response until the batch is with shard 0.
-  waitUntil(sent);
+  return outboxOf(namespace, fanout).push({ event, counted }).sent;
+}
+
+/**
+ * Keeps the invocation alive after its response until `sent` settles. False where the runtime
+ * cannot (a workerd without `waitUntil` in "cloudflare:workers"): the caller then waits for it.
+ */
+function keptAlive(sent: Promise<void>): boolean {
+  if (typeof workers.waitUntil !== "function") return false;
+  try {
+    workers.waitUntil(sent);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -171,7 +186,8 @@ function enqueue(env: EdgeEnv, event: PublishEvent, options: PublishOptions, cou
  * a caller that must know who got an event uses publishAndCount.
  */
 export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<void> {
-  enqueue(env, event, options);
+  const sent = enqueue(env, event, options);
+  if (!keptAlive(sent)) await sent;
 }
 
 /**
@@ -181,7 +197,9 @@ export async function publish(env: EdgeEnv, event: PublishEvent, options: Publis
  * rejects when the hub did not take the event.
  */
 export function publishAndCount(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
-  return new Promise<PublishReport>((resolve, reject) => enqueue(env, event, options, { resolve, reject }));
+  return new Promise<PublishReport>((resolve, reject) => {
+    keptAlive(enqueue(env, event, options, { resolve, reject }));
+  });
 }
 
 /**
