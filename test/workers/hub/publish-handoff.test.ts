@@ -5,7 +5,7 @@
  * can get wrong still throws at once.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { publish, publishAndCount } from "../../../src/publish";
 import { shardOf } from "../../../durable-objects/hub/contract";
@@ -132,6 +132,45 @@ describe("publish hands off", () => {
       for (let i = 0; i < 3; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: SHARDS });
     });
     expect(await urisCarried(stream, 3)).toEqual([uri, uri, uri]);
+    await stream.cancel();
+  });
+  it("surfaces a shard that fails a batch: publishAndCount rejects, it is logged, and the next publish reaches the shard", async () => {
+    const hub = hubName();
+    const [lost, next] = [0, 1].map((i) => `test://template/handoff-fail-${i}-${crypto.randomUUID()}/data`) as [string, string];
+    const [client] = clientsOn([2]);
+    const { stream } = await openListen({
+      server,
+      notifications: { resourceSubscriptions: [lost, next] },
+      options: { shards: SHARDS },
+      features: { shard: hub, client: client as string },
+    });
+    const on = { shard: hub, shards: SHARDS };
+    // Shard 2 fails its next delivery (as a shard that restarts mid-call would).
+    await runInDurableObject(hubStubOf(hub, 2), (instance: McpHub) => {
+      type Failing = { deliver(events: unknown[]): Promise<unknown>; failNext?: boolean };
+      const proto = Object.getPrototypeOf(instance) as Failing & { fails?: true };
+      if (!proto.fails) {
+        const original = proto.deliver;
+        proto.fails = true;
+        proto.deliver = function (this: Failing, events) {
+          if (this.failNext) {
+            this.failNext = false;
+            return Promise.reject(new Error("test restart of shard 2"));
+          }
+          return original.call(this, events);
+        };
+      }
+      (instance as unknown as Failing).failNext = true;
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      await expect(publishAndCount(edgeEnv, { type: "resourceUpdated", uri: lost }, on)).rejects.toThrow(/test restart of shard 2/);
+      expect(logged.mock.calls.some(([message]) => /hub shard 2 did not take 1 published event/.test(String(message)))).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: next }, on)).toEqual({ listenStreams: 1, sessions: 0 });
+    expect(await urisCarried(stream, 1)).toEqual([next]);
     await stream.cancel();
   });
 });
