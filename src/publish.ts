@@ -10,6 +10,7 @@ import * as workers from "cloudflare:workers";
 import {
   DEFAULT_HUB_SHARD,
   DEFAULT_HUB_SHARDS,
+  eventWeight,
   hubObjectId,
   type Fanout,
   shardOf,
@@ -123,7 +124,7 @@ function outboxOf(namespace: DurableObjectNamespace<HubRpc>, fanout: Fanout): Ou
   const key = `${fanout.name}/${fanout.shards}`;
   let box = byHub.get(key);
   if (!box) {
-    box = new Outbox((batch) => sendToHub(namespace, fanout, batch));
+    box = new Outbox((batch) => sendToHub(namespace, fanout, batch), { weigh: (q) => eventWeight(q.event) });
     byHub.set(key, box);
   }
   return box;

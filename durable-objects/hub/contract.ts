@@ -53,6 +53,18 @@ export type PublishEvent =
    */
   | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string };
 
+/** About how many bytes an event takes in a batch (a completed task's status carries its result). */
+export function eventWeight(event: PublishEvent): number {
+  switch (event.type) {
+    case "resourceUpdated":
+      return 64 + event.uri.length;
+    case "listChanged":
+      return 64;
+    case "taskStatus":
+      return 64 + JSON.stringify(event.task).length;
+  }
+}
+
 /** How many receivers got a published event, once every shard delivered it (publishAndCount). */
 export interface PublishReport {
   /** 2026-07-28 `subscriptions/listen` streams. */

@@ -9,6 +9,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
+  eventWeight,
   HUB_LISTEN_URL,
   hubObjectId,
   type BatchReport,
@@ -117,7 +118,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const key = fanout ? `${fanout.name}#${index}/${fanout.shards}` : "own";
     let box = this.outboxes.get(key);
     if (!box) {
-      box = new Outbox((events) => (fanout ? this.sendTo(fanout, index, events) : this.sendOwn(events)));
+      box = new Outbox((events) => (fanout ? this.sendTo(fanout, index, events) : this.sendOwn(events)), { weigh: eventWeight });
       this.outboxes.set(key, box);
     }
     return box;

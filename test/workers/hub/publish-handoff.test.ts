@@ -194,6 +194,18 @@ describe("the ordered outbox under publish", () => {
     expect(pushed.map((p) => p.at)).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
 
+  it("keeps a batch below its weight (a completed task's status carries its result), a heavier item going alone", async () => {
+    const batches: number[][] = [];
+    const box = new Outbox<number, void>(
+      async (items) => {
+        batches.push(items);
+      },
+      { weigh: (n) => n, maxWeight: 1000 },
+    );
+    await Promise.all([600, 300, 600, 2000, 10].map((n) => box.push(n).sent));
+    expect(batches).toEqual([[600, 300], [600], [2000], [10]]);
+  });
+
   it("does not let a send that never answers hold the next batch for ever", async () => {
     const sent: number[][] = [];
     const box = new Outbox<number, void>(
@@ -202,8 +214,7 @@ describe("the ordered outbox under publish", () => {
         // The first receiver never answers.
         return sent.length === 1 ? new Promise<void>(() => undefined) : Promise.resolve();
       },
-      1_000,
-      20,
+      { stallMs: 20 },
     );
     box.push(1);
     await new Promise((r) => setTimeout(r, 0));
