@@ -6,12 +6,14 @@
  * method (`notifications/resources/updated`, `notifications/tools/list_changed`,
  * `notifications/tasks`): the server initiates it (OpenTelemetry MCP semantic conventions), the
  * child of the publishing call's span when `publish` was given one, and on shard 0 the parent
- * of each other shard's delivery span. Each has `mcp_edge.place: "hub"`, the shard index where
- * known (a listen stream's, shard 0's), and a delivery what it delivered.
+ * of the delivery span of each other shard it hands the event on to (a batch there mixes events
+ * of several publishes: each keeps its own span and parent). Each has `mcp_edge.place: "hub"`,
+ * the shard index where known (a listen stream's, shard 0's), and a delivery whose counts are
+ * known (another shard's, or shard 0's under publishAndCount) what it delivered.
  */
 import type { OperationSpan, Tracing } from "../../src/mcp/tracing";
 import { refusalRow, type Refusal } from "../../src/wire/refusals";
-import type { ListenOpen, PublishEvent, PublishReport } from "./contract";
+import type { BatchReport, ListenOpen, PublishEvent } from "./contract";
 
 /** The notification method an event is delivered as. */
 function methodOf(event: PublishEvent): string {
@@ -26,29 +28,37 @@ function methodOf(event: PublishEvent): string {
 }
 
 /**
- * Runs one delivery of `event` (shard 0's publish or another shard's deliver) inside its span;
- * `run` gets the span's traceparent for the hops it makes (shard 0 to the other shards).
+ * Runs one delivery of a batch (shard 0's publish or another shard's deliver) inside a span per
+ * event, each the child of that event's parent (`parents[i]`, when known); `run` gets the spans
+ * for the hops it makes (shard 0 to the other shards). Counts are set when the report has them.
  */
-export async function tracedDelivery<R extends PublishReport>(
+export async function tracedBatch<R extends BatchReport | undefined>(
   tracing: Tracing,
-  event: PublishEvent,
-  parent: string | undefined,
+  events: PublishEvent[],
+  parents: (string | undefined)[] | undefined,
   shard: number | undefined,
-  run: (traceparent: string | undefined) => Promise<R>,
+  run: (spans: OperationSpan[]) => Promise<R>,
 ): Promise<R> {
-  const params = event.type === "resourceUpdated" ? { uri: event.uri } : {};
-  const span = tracing.start({ method: methodOf(event), params, parent }, "client");
-  hubAttributes(span, shard);
+  const spans = events.map((event, i) => {
+    const params = event.type === "resourceUpdated" ? { uri: event.uri } : {};
+    const span = tracing.start({ method: methodOf(event), params, parent: parents?.[i] }, "client");
+    hubAttributes(span, shard);
+    return span;
+  });
   try {
-    const report = await run(span.traceparent);
-    span.attribute("mcp_edge.listen_streams", report.listenStreams);
-    span.attribute("mcp_edge.sessions", report.sessions);
+    const report = await run(spans);
+    if (report) {
+      for (const [i, span] of spans.entries()) {
+        span.attribute("mcp_edge.listen_streams", report.listenStreams[i] ?? 0);
+        span.attribute("mcp_edge.sessions", report.sessions[i] ?? 0);
+      }
+    }
     return report;
   } catch (error) {
-    span.threw(error);
+    for (const span of spans) span.threw(error);
     throw error;
   } finally {
-    span.end();
+    for (const span of spans) span.end();
   }
 }
 

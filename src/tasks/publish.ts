@@ -16,18 +16,17 @@ export interface TaskStatusNotification {
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
  * streams opened by the task's owner. Without the hub's binding (MCP_HUB) nothing listens, and
- * `tasks/get` polling stays complete: returns how many streams got it. `trace`: the task's run
- * (W3C traceparent), which the hub's spans continue.
+ * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
+ * `trace`: the task's run (W3C traceparent), which the hub's spans continue.
  */
 export async function publishTaskStatus(
   env: EdgeEnv,
   notification: TaskStatusNotification,
   owner: string | null,
   trace?: string,
-): Promise<number> {
-  if (!env.MCP_HUB) return 0;
+): Promise<void> {
+  if (!env.MCP_HUB) return;
   const event: PublishEvent =
     owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
-  const report = await publish(env, event, trace === undefined ? {} : { trace });
-  return report.listenStreams;
+  await publish(env, event, trace === undefined ? {} : { trace });
 }

@@ -13,7 +13,7 @@ import type { HandlerContext } from "../../src/mcp/context";
 import type { McpCall, UnexpectedError } from "../../src/mcp/middleware";
 import type { OperationEvent } from "../../src/mcp/observe";
 import { defineServer } from "../../src/mcp/server";
-import { publish } from "../../src/publish";
+import { publish, publishAndCount } from "../../src/publish";
 import { memoryOtel } from "./memory-tracer";
 
 /** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
@@ -106,8 +106,9 @@ export const WATCHED = "file:///operate/watched.txt";
 operateServer
   .resource(WATCHED, { name: "watched" }, (uri) => ({ uri, text: "watched" }))
   // Publishes from inside the call, handing publish its context: the hub's spans continue the call's trace.
+  // This one waits for the counts (publishAndCount); publishes_interactive returns once handed off (publish).
   .tool("publishes", { description: "Publishes an update", task: "optional" }, async (_args, ctx) => {
-    const report = await publish(ctx.env, { type: "resourceUpdated", uri: WATCHED }, { trace: ctx });
+    const report = await publishAndCount(ctx.env, { type: "resourceUpdated", uri: WATCHED }, { trace: ctx });
     return { content: [text(`published to ${report.listenStreams} streams`)] };
   })
   // Asks once (counters.test.ts: a task's stored ask and answer are counted on its run).

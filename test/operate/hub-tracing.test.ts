@@ -50,25 +50,31 @@ describe("a publish from a traced call", () => {
   it.each(cases)("%s (%s): the hub's publish span is the child of the call's span in its place", async (place, tool, spanPlace) => {
     const answer = await callIn(place, tool, { meta: { traceparent: TRACEPARENT } });
     expect(textOf(answer)).toMatch(/^published/);
-    const spans = inTrace();
-    const call = spans.find((s) => s.name === `tools/call ${tool}` && s.attributes["mcp_edge.place"] === spanPlace);
-    expect(call).toBeDefined();
-    const published = spans.filter((s) => s.name === UPDATED && s.parentSpanId === call?.spanId);
-    expect(published).toHaveLength(1);
-    expect(published[0]).toMatchObject({
-      kind: CLIENT,
-      attributes: {
-        "mcp.method.name": UPDATED,
-        "mcp.resource.uri": WATCHED,
-        "mcp_edge.place": "hub",
-        "mcp_edge.hub_shard": 0,
-        "mcp_edge.listen_streams": expect.any(Number),
-        "mcp_edge.sessions": expect.any(Number),
-      },
+    // publish returns once handed off: the hub's spans may end after the call's answer.
+    await eventually(() => {
+      const spans = inTrace();
+      const call = spans.find((s) => s.name === `tools/call ${tool}` && s.attributes["mcp_edge.place"] === spanPlace);
+      expect(call).toBeDefined();
+      const published = spans.filter((s) => s.name === UPDATED && s.parentSpanId === call?.spanId);
+      expect(published).toHaveLength(1);
+      expect(published[0]).toMatchObject({
+        kind: CLIENT,
+        attributes: { "mcp.method.name": UPDATED, "mcp.resource.uri": WATCHED, "mcp_edge.place": "hub", "mcp_edge.hub_shard": 0 },
+      });
+      // publishAndCount waits for every shard: shard 0's span then carries the counts.
+      if (tool === "publishes") {
+        expect(published[0]?.attributes).toMatchObject({
+          "mcp_edge.listen_streams": expect.any(Number),
+          "mcp_edge.sessions": expect.any(Number),
+        });
+      }
+      // Every other shard shard 0 handed it on to: a span each, the child of shard 0's, with what it delivered.
+      const deliveries = spans.filter((s) => s.name === UPDATED && s !== published[0]);
+      for (const d of deliveries) {
+        expect(d).toMatchObject({ kind: CLIENT, parentSpanId: published[0]?.spanId });
+        expect(d.attributes["mcp_edge.listen_streams"]).toEqual(expect.any(Number));
+      }
     });
-    // Every other shard shard 0 had deliver: a span each, the child of shard 0's.
-    const deliveries = spans.filter((s) => s.name === UPDATED && s !== published[0]);
-    for (const d of deliveries) expect(d).toMatchObject({ kind: CLIENT, parentSpanId: published[0]?.spanId });
   });
 
   it("a task's own status publishes continue its run's trace", async () => {
@@ -87,14 +93,16 @@ describe("a publish from a traced call", () => {
     const { publish } = await import("../../src/publish");
     const { env } = await import("cloudflare:workers");
     await publish(env as never, { type: "listChanged", list: "tools" });
-    const span = finished.find((s) => s.name === "notifications/tools/list_changed");
-    expect(span).toMatchObject({ parentSpanId: undefined, kind: CLIENT });
-    expect(span?.traceId).not.toBe(CLIENT_TRACE);
+    await eventually(() => {
+      const span = finished.find((s) => s.name === "notifications/tools/list_changed" && s.attributes["mcp_edge.hub_shard"] === 0);
+      expect(span).toMatchObject({ parentSpanId: undefined, kind: CLIENT });
+      expect(span?.traceId).not.toBe(CLIENT_TRACE);
+    });
   });
 });
 
 describe("a listen stream", () => {
-  it("opening one yields a hub span under the Worker's span for the request", async () => {
+  it("opening one yields a hub span under the Worker's span; a traced publish reaches its shard under shard 0's span", async () => {
     const params = { notifications: { resourceSubscriptions: [WATCHED] } };
     const body = {
       jsonrpc: "2.0",
@@ -102,7 +110,8 @@ describe("a listen stream", () => {
       method: "subscriptions/listen",
       params: { ...params, _meta: envelope({}, { traceparent: TRACEPARENT }) },
     };
-    const res = await postRpc(body, headers2026("subscriptions/listen", params));
+    // This client's streams live on shard 9 of 16 (FNV-1a of "ip:203.0.113.7"), not shard 0.
+    const res = await postRpc(body, { ...headers2026("subscriptions/listen", params), "CF-Connecting-IP": "203.0.113.7" });
     expect(res.headers.get("Content-Type")).toBe("text/event-stream");
     const stream = new SseReader(res);
     expect((await stream.next())?.json?.method).toBe("notifications/subscriptions/acknowledged");
@@ -122,12 +131,23 @@ describe("a listen stream", () => {
     expect(hub).toMatchObject({
       name: "subscriptions/listen",
       kind: SERVER,
-      attributes: { "mcp_edge.place": "hub", "mcp.protocol.version": "2026-07-28", "mcp_edge.hub_shard": expect.any(Number) },
+      attributes: { "mcp_edge.place": "hub", "mcp.protocol.version": "2026-07-28", "mcp_edge.hub_shard": 9 },
     });
     expect(hub?.status).toBeUndefined();
-    // The stream then carries what a traced call publishes.
-    await callIn("worker 2026", "publishes");
+
+    // A traced call publishes: shard 0's span is the call's child, shard 9's delivery (to this stream) shard 0's.
+    finished.length = 0;
+    await callIn("worker 2026", "publishes", { meta: { traceparent: TRACEPARENT } });
     expect((await stream.next())?.json).toMatchObject({ method: UPDATED, params: { uri: WATCHED } });
+    await eventually(() => {
+      const call = inTrace().find((s) => s.name === "tools/call publishes");
+      const shard0 = inTrace().find((s) => s.name === UPDATED && s.parentSpanId === call?.spanId);
+      expect(shard0?.attributes).toMatchObject({ "mcp_edge.hub_shard": 0, "mcp_edge.listen_streams": 1 });
+      const delivery = inTrace().find(
+        (s) => s.name === UPDATED && s.parentSpanId === shard0?.spanId && s.attributes["mcp_edge.listen_streams"] === 1,
+      );
+      expect(delivery).toMatchObject({ kind: CLIENT, attributes: { "mcp_edge.place": "hub", "mcp_edge.sessions": 0 } });
+    });
     await stream.cancel();
   });
 });
