@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../src/auth/principal";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
-import type { ProtocolVersion } from "../../src/mcp/versions";
+import type { AnyVersion } from "../../src/mcp/versions";
 import type { RequestInfo } from "../../src/mcp/request-info";
 
 export interface CreateTaskInput {
@@ -26,7 +26,7 @@ export interface CreateTaskInput {
   request?: RequestInfo;
   /** With tracing: the span of the request that created the task (W3C traceparent); the run's span is its child. */
   traceparent?: string;
-  protocolVersion: ProtocolVersion;
+  protocolVersion: AnyVersion;
 }
 
 export type TaskReply = { ok: true; result: Record<string, unknown> } | { ok: false; error: ErrorObject };

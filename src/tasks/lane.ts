@@ -14,7 +14,7 @@ import type { TaskLane } from "../mcp/dispatch-context";
 import type { HandlerContext } from "../mcp/context";
 import type { McpServer, ToolDefinition } from "../mcp/server";
 import { isWellFormedSessionId } from "../mcp/session-id";
-import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
+import { type AnyVersion, VERSIONS_2026 } from "../mcp/versions";
 import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
@@ -65,7 +65,8 @@ export interface CreateTaskRequest {
   gathered?: Record<string, unknown>;
   request?: RequestInfo;
   traceparent?: string;
-  protocolVersion?: ProtocolVersion;
+  /** The creating request's revision (tasks are negotiated on 2026-07-28 only, the default). */
+  protocolVersion?: AnyVersion;
 }
 
 /**
@@ -102,7 +103,7 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
       gathered: request.gathered,
       request: request.request,
       traceparent: request.traceparent,
-      protocolVersion: request.protocolVersion ?? LATEST_VERSION,
+      protocolVersion: request.protocolVersion ?? VERSIONS_2026[0],
     }),
   );
 }
@@ -159,6 +160,7 @@ class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
       gathered,
       request: hc.request && requestSnapshot(hc.request),
       traceparent: observationOf(hc)?.traceparent,
+      protocolVersion: hc.protocolVersion,
     });
     if (created) observationOf(hc)?.countDoRequests();
     return created;

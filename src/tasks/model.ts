@@ -6,7 +6,7 @@
 import type { RequestInfo } from "../mcp/request-info";
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
-import type { ProtocolVersion } from "../mcp/versions";
+import type { AnyVersion } from "../mcp/versions";
 
 /** A task's record (inputs, then its result) is one SQLite value: at most this many bytes of JSON. */
 export const MAX_TASK_RECORD_BYTES = 2_000_000;
@@ -70,7 +70,8 @@ export interface TaskRecord {
   request?: RequestInfo;
   /** With tracing: the creating request's span, the parent of every run's span. */
   traceparent?: string;
-  protocolVersion: ProtocolVersion;
+  /** The revision of the request that created the task (2026-07-28: tasks are negotiated there only). */
+  protocolVersion: AnyVersion;
   resumable: boolean;
   /** Runs started so far (a resumed task runs again): a run writes its outcome only while it is the current one. */
   attempt: number;
