@@ -5,6 +5,8 @@
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
  * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
  * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
+ * Slow reader (bench/scenarios/slow-reader.mjs): `pad=N` makes the resource's URI N characters
+ * longer on /listen and /publish alike, so each notification carries that many more bytes.
  */
 import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
@@ -38,14 +40,16 @@ export default {
     const url = new URL(request.url);
     const count = Number(url.searchParams.get("count") ?? "1");
     const shards = url.searchParams.has("shards") ? Number(url.searchParams.get("shards")) : undefined;
+    const pad = Number(url.searchParams.get("pad") ?? "0");
+    const uri = pad > 0 ? `${URI}/${"x".repeat(pad)}` : URI;
     if (url.pathname === "/listen") {
-      const params = { notifications: { resourceSubscriptions: [URI] } };
+      const params = { notifications: { resourceSubscriptions: [uri] } };
       const client = url.searchParams.get("client") ?? undefined;
       const options = { listen: resolveListenOptions({ shards, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
       return serveListen({ id: "bench", params }, {}, env, { server, options }, undefined, client ? { client } : {});
     }
     if (url.pathname === "/publish") {
-      const event = { type: "resourceUpdated", uri: URI } as const;
+      const event = { type: "resourceUpdated", uri } as const;
       let delivered = 0;
       // The publisher's own wait, timed inside the Worker (Date.now() moves across I/O).
       const started = Date.now();
