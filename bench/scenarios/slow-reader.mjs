@@ -231,7 +231,12 @@ async function main() {
       json: { type: "string" },
     },
   });
-  const opts = { seconds: Number(values.seconds), megabytes: Number(values.megabytes), pad: Number(values.pad), readers: Number(values.readers) };
+  const opts = {
+    seconds: Number(values.seconds),
+    megabytes: Number(values.megabytes),
+    pad: Number(values.pad),
+    readers: Number(values.readers),
+  };
   const control = values["no-control"] ? undefined : await runOnce({ ...opts, withSlow: false });
   const run = await runOnce({ ...opts, withSlow: true });
   console.log(render(run, control));
