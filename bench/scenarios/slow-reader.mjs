@@ -5,13 +5,13 @@
 // streams and one that never reads (its response and socket paused from the first byte), then
 // publishes `--megabytes` of resourceUpdated events (URIs padded with `--pad` characters) evenly
 // over `--seconds`, in batches every 250 ms. Every second it samples the workerd process's RSS,
-// the slow connection's TCP queues on both ends (`ss -tm`: what the kernel absorbs before the hub's
+// the slow connection's TCP queues on both ends (/proc/net/tcp: what the kernel absorbs before the hub's
 // buffer fills) and its state on the server's side. At the end the slow stream reads again and
 // the report says what it got (the listen request's `complete` result?) and how it ended.
 // A control run without the slow reader comes first (`--no-control` skips it): publishing alone
 // moves the RSS too (garbage, heap growth), so the slow reader's cost is the difference.
-// Run alone: `npm run bench:slow-reader` (2 × 60 s); `-- --seconds 10 --megabytes 4` is a short run.
-import { execFileSync } from "node:child_process";
+// Run alone: `npm run bench:slow-reader` (2 × 60 s); `-- --seconds 8 --megabytes 8 --no-control` is a short run.
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,22 +92,37 @@ function drainSlow(slow, ms) {
   });
 }
 
-/** The slow connection's queues (bytes) and the server side's TCP state, from `ss -tmn`. */
+const TCP_STATES = {
+  "01": "ESTABLISHED",
+  "04": "FIN_WAIT1",
+  "05": "FIN_WAIT2",
+  "06": "TIME_WAIT",
+  "07": "CLOSE",
+  "08": "CLOSE_WAIT",
+  "0B": "CLOSING",
+};
+
+/**
+ * The slow connection's kernel queues (bytes) and the server side's TCP state, from
+ * /proc/net/tcp (what `ss -tan` shows as Send-Q and Recv-Q): undefined where it is missing.
+ */
 function tcpQueues(serverPort, clientPort) {
-  const out = { clientRecvQ: 0, serverSendQ: 0, serverState: "gone" };
-  let text = "";
+  let text;
   try {
-    text = execFileSync("ss", ["-tanH", `( sport = :${clientPort} or dport = :${clientPort} )`], { encoding: "utf8" });
+    text = readFileSync("/proc/net/tcp", "utf8");
   } catch {
     return undefined;
   }
-  for (const line of text.split("\n")) {
-    const [state, recvQ, sendQ, local, peer] = line.trim().split(/\s+/);
-    if (!peer) continue;
-    if (local.endsWith(`:${clientPort}`) && peer.endsWith(`:${serverPort}`)) out.clientRecvQ = Number(recvQ);
-    if (local.endsWith(`:${serverPort}`) && peer.endsWith(`:${clientPort}`)) {
-      out.serverSendQ = Number(sendQ);
-      out.serverState = state;
+  const out = { clientRecvQ: 0, serverSendQ: 0, serverState: "gone" };
+  const port = (address) => Number.parseInt(address.split(":")[1], 16);
+  for (const line of text.split("\n").slice(1)) {
+    const [, local, remote, state, queues] = line.trim().split(/\s+/);
+    if (!queues) continue;
+    const [tx, rx] = queues.split(":").map((hex) => Number.parseInt(hex, 16));
+    if (port(local) === clientPort && port(remote) === serverPort) out.clientRecvQ = rx;
+    if (port(local) === serverPort && port(remote) === clientPort) {
+      out.serverSendQ = tx;
+      out.serverState = TCP_STATES[state] ?? state;
     }
   }
   return out;
@@ -119,7 +134,7 @@ async function runOnce({ seconds, megabytes, pad, readers, withSlow }) {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   try {
     const pids = server.workerdPids;
-    const port = new URL(server.url).port;
+    const port = Number(new URL(server.url).port);
     const rssStart = workerdRss(pids);
     const normal = [];
     for (let i = 0; i < readers; i++) normal.push(await openReader(server.url, `ip:10.1.0.${i + 1}`, pad, agent));
