@@ -5,9 +5,12 @@
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
  * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
  * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
+ * Memory baselines for fan-out: /hold (the Worker holds an SSE response open) and /hold-object
+ * (a Durable Object, BenchHold, holds it behind the Worker: the hub's path without its code).
  * Slow reader (bench/scenarios/slow-reader.mjs): `pad=N` makes the resource's URI N characters
  * longer on /listen and /publish alike, so each notification carries that many more bytes.
  */
+import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
 import { defineServer } from "../../src/mcp/server";
@@ -62,15 +65,38 @@ export default {
       return Response.json({ delivered, publishMs: Date.now() - started });
     }
     if (url.pathname === "/sse") return floorStream(count);
-    // The fan-out bench's baseline: an SSE response the Worker itself holds open (no hub).
-    if (url.pathname === "/hold") {
-      const { readable, writable } = new IdentityTransformStream();
-      const writer = writable.getWriter();
-      void writer.write(encoder.encode(`event: message\ndata: {"method":"notifications/subscriptions/acknowledged"}\n\n`));
-      return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+    // The fan-out bench's baselines: an SSE response the Worker itself holds open (no hub), and
+    // one a Durable Object holds open behind the Worker (the hub's path without the hub's code).
+    if (url.pathname === "/hold") return heldResponse();
+    if (url.pathname === "/hold-object") {
+      const objects = env.BENCH_HOLD as DurableObjectNamespace;
+      const client = url.searchParams.get("client") ?? "";
+      return objects.get(objects.idFromName(`hold#${holdIndex(client, shards ?? 16)}`)).fetch(request);
     }
     return new Response("not found", { status: 404 });
   },
-} satisfies ExportedHandler<EdgeEnv>;
+} satisfies ExportedHandler<EdgeEnv & { BENCH_HOLD?: DurableObjectNamespace }>;
+
+/** A plain open SSE response with one event written, nothing else kept. */
+function heldResponse(): Response {
+  const { readable, writable } = new IdentityTransformStream();
+  const writer = writable.getWriter();
+  void writer.write(encoder.encode(`event: message\ndata: {"method":"notifications/subscriptions/acknowledged"}\n\n`));
+  return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+}
+
+/** Spreads clients over as many objects as the hub has shards (any even spread will do). */
+function holdIndex(client: string, count: number): number {
+  let hash = 0;
+  for (let i = 0; i < client.length; i++) hash = (hash * 31 + client.charCodeAt(i)) >>> 0;
+  return hash % count;
+}
+
+/** The `/hold-object` baseline: holds each request's SSE response open, nothing else. */
+export class BenchHold extends DurableObject {
+  override async fetch(): Promise<Response> {
+    return heldResponse();
+  }
+}
 
 export { McpHub } from "../../src/index";

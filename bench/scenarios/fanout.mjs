@@ -5,7 +5,9 @@
 // the publisher waited, and the workerd processes' memory per idle stream (RSS after opening the
 // streams minus before, divided by N). Locally the Worker and the hub share one workerd process,
 // so the same count of plain held-open SSE responses from the Worker alone (/hold, no hub) is
-// measured too: the difference is the hub's share. Run alone: `npm run bench:fanout -- --streams 10000`.
+// measured too (the difference is the hub's share), and from a Durable Object that only holds
+// them open behind the Worker (/hold-object: the difference is the hub's own state).
+// Run alone: `npm run bench:fanout -- --streams 10000`.
 // One workerd process holds fewer than `ulimit -n` / 2 connections (bench/harness/open-files.mjs);
 // a run that needs more starts several servers (`--processes`, by default as many as needed),
 // each a whole Worker with its own hub, gives each its share of the streams and publishes to
@@ -144,7 +146,7 @@ export async function runFanout({ servers, streams, shards, width = 200, path = 
   };
 }
 
-export function renderFanout(f, baseline) {
+export function renderFanout(f, baseline, objectBaseline) {
   const mb = (b) => (b / 1024 / 1024).toFixed(1);
   return [
     `listen fan-out: ${f.streams.toLocaleString("en-US")} listen streams over ${f.shards} hub shards, one publish` +
@@ -156,6 +158,11 @@ export function renderFanout(f, baseline) {
     ...(baseline
       ? [
           `  the Worker alone holding as many SSE responses open: ${(baseline.bytesPerIdleStream / 1024).toFixed(1)} KiB each, so the hub's share is about ${((f.bytesPerIdleStream - baseline.bytesPerIdleStream) / 1024).toFixed(1)} KiB per idle stream`,
+        ]
+      : []),
+    ...(objectBaseline
+      ? [
+          `  a Durable Object holding them behind the Worker (the hub's path without its code): ${(objectBaseline.bytesPerIdleStream / 1024).toFixed(1)} KiB each, so the hub's own state is about ${((f.bytesPerIdleStream - objectBaseline.bytesPerIdleStream) / 1024).toFixed(1)} KiB per idle stream`,
         ]
       : []),
   ].join("\n");
@@ -196,11 +203,12 @@ async function main() {
   };
   // Each on fresh servers: memory a run leaves behind must not count in the other.
   const baseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold");
+  const objectBaseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold-object");
   const figures = await run("/listen");
-  console.log(renderFanout(figures, baseline));
+  console.log(renderFanout(figures, baseline, objectBaseline));
   if (values.json) {
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(values.json, JSON.stringify({ figures, baseline }, null, 2) + "\n");
+    writeFileSync(values.json, JSON.stringify({ figures, baseline, objectBaseline }, null, 2) + "\n");
   }
 }
 
