@@ -48,7 +48,15 @@ export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export type { McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
-export { publish, closeListenStreams, type PublishEvent, type PublishReport, type PublishOptions, type ListKind } from "./publish";
+export {
+  publish,
+  publishAndCount,
+  closeListenStreams,
+  type PublishEvent,
+  type PublishReport,
+  type PublishOptions,
+  type ListKind,
+} from "./publish";
 export { McpHub } from "../durable-objects/hub/mcp-hub";
 export { McpUser } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";

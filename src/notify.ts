@@ -1,15 +1,16 @@
 /**
  * The 2025-era names of `publish` (src/publish.ts), kept for existing servers: each is one
- * publish call and returns how many 2025-era sessions had a GET stream to carry it. Listen
- * streams (2026-07-28) get the same event.
+ * publishAndCount call, so it waits until the hub delivered the event, and returns how many
+ * 2025-era sessions had a GET stream to carry it. Listen streams (2026-07-28) get the same
+ * event. Code that needs no count calls `publish`, which returns once the event is handed off.
  */
 import type { ListKind } from "../durable-objects/hub/contract";
 import type { EdgeEnv } from "./env";
-import { publish } from "./publish";
+import { publishAndCount } from "./publish";
 
 /** Sends `notifications/resources/updated` to each session (and listen stream) subscribed to `uri`. */
 export async function notifyResourceUpdated(env: EdgeEnv, uri: string): Promise<number> {
-  return (await publish(env, { type: "resourceUpdated", uri })).sessions;
+  return (await publishAndCount(env, { type: "resourceUpdated", uri })).sessions;
 }
 
 /**
@@ -18,5 +19,5 @@ export async function notifyResourceUpdated(env: EdgeEnv, uri: string): Promise<
  * listen streams that opted in. Returns how many sessions had a GET stream to carry it.
  */
 export async function notifyListChanged(env: EdgeEnv, list: ListKind): Promise<number> {
-  return (await publish(env, { type: "listChanged", list })).sessions;
+  return (await publishAndCount(env, { type: "listChanged", list })).sessions;
 }

@@ -1,15 +1,18 @@
 /**
  * The one publish API: server code tells clients that something changed, from any Worker
- * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to every
- * shard of the hub at once; each delivers it to the 2026-07-28 listen streams it serves that
+ * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to shard 0
+ * of the hub, which hands it to every other shard that holds anyone; each delivers it to the 2026-07-28 listen streams it serves that
  * opted in and to the 2025-era sessions registered with it (docs/subscriptions.md "Subscriptions and the hub").
  * Which shard serves what: listen streams by client (src/http/listen.ts), 2025 registrations by
  * resource URI (list changes by session id): hubFor below.
  */
+import * as workers from "cloudflare:workers";
 import {
   DEFAULT_HUB_SHARD,
   DEFAULT_HUB_SHARDS,
+  eventWeight,
   hubObjectId,
+  type Fanout,
   shardOf,
   type HubTopic,
   type ListKind,
@@ -17,6 +20,7 @@ import {
   type PublishReport,
 } from "../durable-objects/hub/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";
+import { Outbox } from "../durable-objects/hub/outbox";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
@@ -102,18 +106,101 @@ function checkEvent(event: PublishEvent): void {
   }
 }
 
+/** One queued publish; `counted` when its caller waits for the counts (publishAndCount). */
+interface Queued {
+  event: PublishEvent;
+  counted?: { resolve(report: PublishReport): void; reject(error: unknown): void };
+}
+
+/** This isolate's ordered outbox to shard 0 of each hub, by binding and hub. */
+const outboxes = new WeakMap<object, Map<string, Outbox<Queued, void>>>();
+
+function outboxOf(namespace: DurableObjectNamespace<HubRpc>, fanout: Fanout): Outbox<Queued, void> {
+  let byHub = outboxes.get(namespace);
+  if (!byHub) {
+    byHub = new Map();
+    outboxes.set(namespace, byHub);
+  }
+  const key = `${fanout.name}/${fanout.shards}`;
+  let box = byHub.get(key);
+  if (!box) {
+    box = new Outbox((batch) => sendToHub(namespace, fanout, batch), { weigh: (q) => eventWeight(q.event) });
+    byHub.set(key, box);
+  }
+  return box;
+}
+
+/** One batch to shard 0 (a stub made here: it belongs to the request whose publish opened the batch). */
+async function sendToHub(namespace: DurableObjectNamespace<HubRpc>, fanout: Fanout, batch: Queued[]): Promise<void> {
+  const wait = batch.some((q) => q.counted);
+  try {
+    const report = await namespace.get(hubObjectId(namespace, fanout.name)).publish(
+      batch.map((q) => q.event),
+      fanout,
+      wait,
+    );
+    for (const [i, q] of batch.entries())
+      q.counted?.resolve({ listenStreams: report?.listenStreams[i] ?? 0, sessions: report?.sessions[i] ?? 0 });
+  } catch (error) {
+    for (const q of batch) q.counted?.reject(error);
+    const lost = batch.filter((q) => !q.counted).length;
+    if (lost > 0) console.error(`mcp-edge: publish: hub "${fanout.name}" did not take ${lost} event(s); nobody got them`, error);
+  }
+}
+
+/**
+ * Checks the event and the binding (both throw at once), then queues it behind this isolate's
+ * earlier publishes. Returns the send of its batch, which never rejects.
+ */
+function enqueue(env: EdgeEnv, event: PublishEvent, options: PublishOptions, counted?: Queued["counted"]): Promise<void> {
+  checkEvent(event);
+  const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
+  const fanout = { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) };
+  return outboxOf(namespace, fanout).push({ event, counted }).sent;
+}
+
+/**
+ * Keeps the invocation alive after its response until `sent` settles. False where the runtime
+ * cannot (a workerd without `waitUntil` in "cloudflare:workers"): the caller then waits for it.
+ */
+function keptAlive(sent: Promise<void>): boolean {
+  if (typeof workers.waitUntil !== "function") return false;
+  try {
+    workers.waitUntil(sent);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Publishes an event to every listen stream and session that asked for it: `{ type:
  * "resourceUpdated", uri }`, `{ type: "listChanged", list: "tools" }`, or (tasks extension)
- * `{ type: "taskStatus", task, owner }`. Returns how many streams and sessions got it.
- * One RPC, to shard 0 of the hub, which calls the other shards that hold anyone, all at once
- * (durable-objects/hub/shards.ts); each answers when it has queued the event on its streams (it
- * never waits for a client to read), so the publisher's cost does not grow with the listeners.
+ * `{ type: "taskStatus", task, owner }`. Returns once the event is handed off: queued, in order
+ * after this isolate's earlier publishes, on the way to shard 0 of the hub, and the invocation
+ * kept alive (`waitUntil`) until shard 0 has it. So its cost to the caller is not a round trip,
+ * and does not grow with the listeners. A bad event or a missing `MCP_HUB` binding throws at
+ * once. Publishes made while a call to shard 0 is in flight go together in the next one; shard
+ * 0 writes to its own streams and hands the batch on to the other shards that hold anyone
+ * (durable-objects/hub/shards.ts), each through its own ordered outbox: each listener gets
+ * each event once, in publish order. A batch shard 0 does not take is logged (console.error);
+ * a caller that must know who got an event uses publishAndCount.
  */
-export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
-  checkEvent(event);
-  const name = options.shard ?? DEFAULT_HUB_SHARD;
-  return hubStub(env, name).publish(event, { name, shards: currentHubShards(options) });
+export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<void> {
+  const sent = enqueue(env, event, options);
+  if (!keptAlive(sent)) await sent;
+}
+
+/**
+ * publish, then waits until every shard holding anyone has delivered the event (to its streams'
+ * send buffers, and to the 2025 sessions, which answered), and returns how many streams and
+ * sessions got it. It costs the caller both hops (Worker → shard 0 → the other shards); it
+ * rejects when the hub did not take the event.
+ */
+export function publishAndCount(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
+  return new Promise<PublishReport>((resolve, reject) => {
+    keptAlive(enqueue(env, event, options, { resolve, reject }));
+  });
 }
 
 /**

@@ -32,46 +32,58 @@ export interface UserStore {
 
 /** The store of the request's principal; every call throws (clearly) without one or without the binding. */
 export function userStore(env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {
-  let stub: DurableObjectStub<UserRpc> | undefined;
-  const subject = (): string => {
-    if (!principal)
+  return new PrincipalStore(env, principal);
+}
+
+/** Methods on the prototype: building one per request (every handler context has one) allocates one small object. */
+class PrincipalStore implements UserStore {
+  #stub: DurableObjectStub<UserRpc> | undefined;
+
+  constructor(
+    private readonly env: unknown,
+    private readonly principal: Pick<Principal, "subject"> | undefined,
+  ) {}
+
+  get subject(): string {
+    if (!this.principal)
       throw new RpcError(
         INVALID_REQUEST,
         "ctx.user needs an authenticated user: this request carried no access token (the server needs auth, and anonymous requests have no user store)",
       );
-    return principal.subject;
-  };
-  const object = (): DurableObjectStub<UserRpc> => {
-    if (stub) return stub;
-    const who = subject();
+    return this.principal.subject;
+  }
+
+  private object(): DurableObjectStub<UserRpc> {
+    if (this.#stub) return this.#stub;
+    const who = this.subject;
     // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
-    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(env, "MCP_USER", "ctx.user");
-    stub = namespace.get(userObjectId(namespace, who));
-    return stub;
-  };
-  return {
-    get subject() {
-      return subject();
-    },
-    async get<T>(key: string) {
-      return (await object().get(checkKey(key))) as T | undefined;
-    },
-    async put(key, value) {
-      await object().put(checkKey(key), value);
-    },
-    async delete(key) {
-      return object().delete(checkKey(key));
-    },
-    async list<T>(options: UserListOptions = {}) {
-      return new Map((await object().list(options)) as [string, T][]);
-    },
-    async transaction(ops) {
-      if (!Array.isArray(ops))
-        throw new TypeError("mcp-edge ctx.user.transaction takes an array of { put, value }, { delete } and { check, equals }");
-      for (const op of ops) checkKey("put" in op ? op.put : "delete" in op ? op.delete : op.check);
-      return object().transaction(ops);
-    },
-  };
+    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(this.env, "MCP_USER", "ctx.user");
+    this.#stub = namespace.get(userObjectId(namespace, who));
+    return this.#stub;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return (await this.object().get(checkKey(key))) as T | undefined;
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.object().put(checkKey(key), value);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.object().delete(checkKey(key));
+  }
+
+  async list<T>(options: UserListOptions = {}): Promise<Map<string, T>> {
+    return new Map((await this.object().list(options)) as [string, T][]);
+  }
+
+  async transaction(ops: UserOp[]): Promise<boolean> {
+    if (!Array.isArray(ops))
+      throw new TypeError("mcp-edge ctx.user.transaction takes an array of { put, value }, { delete } and { check, equals }");
+    for (const op of ops) checkKey("put" in op ? op.put : "delete" in op ? op.delete : op.check);
+    return this.object().transaction(ops);
+  }
 }
 
 function checkKey(key: string): string {

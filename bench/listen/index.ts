@@ -1,7 +1,8 @@
 /**
  * The bench's listen Worker (scripts/bench.mjs, scenario "listen"). POST /listen opens a listen stream on the hub (through
- * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par publishes N
- * `resourceUpdated` events from this one invocation, one after another or all at once; POST
+ * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par|count publishes N
+ * `resourceUpdated` events from this one invocation, one after another, all at once, or one
+ * after another each waiting for its delivery (publishAndCount, which answers `delivered`); POST
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
  * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
  * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
@@ -15,7 +16,7 @@ import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
 import { defineServer } from "../../src/mcp/server";
 import { resolveListenOptions } from "../../src/options";
-import { publish } from "../../src/publish";
+import { publish, publishAndCount } from "../../src/publish";
 
 const URI = "bench://resource";
 const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" }).resource(URI, { name: "bench" }, (uri) => ({
@@ -53,16 +54,18 @@ export default {
     }
     if (url.pathname === "/publish") {
       const event = { type: "resourceUpdated", uri } as const;
-      let delivered = 0;
+      const mode = url.searchParams.get("mode");
       // The publisher's own wait, timed inside the Worker (Date.now() moves across I/O).
       const started = Date.now();
-      if (url.searchParams.get("mode") === "par") {
-        const reports = await Promise.all(Array.from({ length: count }, () => publish(env, event, { shards })));
-        delivered = reports.reduce((n, r) => n + r.listenStreams, 0);
-      } else {
-        for (let i = 0; i < count; i++) delivered += (await publish(env, event, { shards })).listenStreams;
+      if (mode === "count") {
+        // Each publish waits until the hub delivered it, and counts who got it.
+        let delivered = 0;
+        for (let i = 0; i < count; i++) delivered += (await publishAndCount(env, event, { shards })).listenStreams;
+        return Response.json({ published: count, delivered, publishMs: Date.now() - started });
       }
-      return Response.json({ delivered, publishMs: Date.now() - started });
+      if (mode === "par") await Promise.all(Array.from({ length: count }, () => publish(env, event, { shards })));
+      else for (let i = 0; i < count; i++) await publish(env, event, { shards });
+      return Response.json({ published: count, publishMs: Date.now() - started });
     }
     if (url.pathname === "/sse") return floorStream(count);
     // The fan-out bench's baselines: an SSE response the Worker itself holds open (no hub), and

@@ -52,18 +52,20 @@ function notificationCounter(body) {
 
 /**
  * 2026-07-28 listen stream (bench/listen): one stream open on the hub; each operation publishes
- * `listenNotifications` resourceUpdated events from one Worker invocation (one publish RPC each,
- * one after another) and ends when the stream has carried them all. The floor: the same Worker
- * writes as many hand-formatted notifications on a fresh SSE response. Reference: the same
- * events published all at once (concurrent RPCs).
+ * `listenNotifications` resourceUpdated events from one Worker invocation (`await publish` each,
+ * one after another: publish returns once handed off, and what is published while a call to
+ * the hub is in flight goes in the next one) and ends when the stream has carried them all. The
+ * floor: the same Worker writes as many hand-formatted notifications on a fresh SSE response.
+ * References: the same events published all at once, and one after another each waiting for
+ * its delivery (publishAndCount, the old cost of a publish).
  */
 export function listenScenario(opts, listen) {
   const n = opts.listenNotifications;
   const published = (mode) => async (_client, stream) => {
-    const { delivered } = JSON.parse(
-      (await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text,
-    );
-    if (delivered !== n) throw new Error(`publish reached ${delivered} of ${n} listen streams × events`);
+    const answer = JSON.parse((await send(listen, { path: `/publish?count=${n}&mode=${mode}`, headers: POST_HEADERS, body: "" })).text);
+    if (answer.published !== n) throw new Error(`the Worker published ${answer.published} of ${n} events`);
+    if (mode === "count" && answer.delivered !== n)
+      throw new Error(`publishAndCount reached ${answer.delivered} of ${n} listen streams × events`);
     stream.expected += n;
     await stream.counter.until(stream.expected);
   };
@@ -90,7 +92,11 @@ export function listenScenario(opts, listen) {
     },
     ours: published("seq"),
     references: [
-      { name: "the same events published all at once (concurrent publish RPCs)", operation: (client) => published("par")(client, state) },
+      { name: "the same events published all at once (concurrent publish calls)", operation: (client) => published("par")(client, state) },
+      {
+        name: "one after another, each waiting until delivered (publishAndCount: two hops each)",
+        operation: (client) => published("count")(client, state),
+      },
     ],
   };
 }

@@ -3,14 +3,16 @@
 // and the other streams keep receiving"). On the bench's listen Worker (bench/listen, one
 // workerd process holding the Worker and every hub shard), opens `--readers` normal listen
 // streams and one that never reads (its response and socket paused from the first byte), then
-// publishes `--megabytes` of resourceUpdated events (URIs padded with `--pad` characters) evenly
-// over `--seconds`, in batches every 250 ms. Every second it samples the workerd process's RSS,
-// the slow connection's TCP queues on both ends (/proc/net/tcp: what the kernel absorbs before the hub's
-// buffer fills) and its state on the server's side. At the end the slow stream reads again and
-// the report says what it got (the listen request's `complete` result?) and how it ended.
-// A control run without the slow reader comes first (`--no-control` skips it): publishing alone
-// moves the RSS too (garbage, heap growth), so the slow reader's cost is the difference.
-// Run alone: `npm run bench:slow-reader` (2 × 60 s); `-- --seconds 8 --megabytes 8 --no-control` is a short run.
+// publishes `--megabytes` of resourceUpdated events (URIs padded with `--pad` characters)
+// evenly over `--seconds`, in batches every 250 ms (publish, handed off; the batch's last event
+// with publishAndCount, which says whether the slow stream still got it). Every second it
+// samples the workerd process's RSS, the slow connection's TCP queues on both ends
+// (/proc/net/tcp: what the kernel absorbs before the hub's buffer fills) and its state on the
+// server's side. At the end the slow stream reads again and the report says what it got (the
+// listen request's `complete` result?) and how it ended. A control run without the slow reader
+// comes first (`--no-control` skips it): publishing alone moves the RSS too (garbage, heap
+// growth), so the slow reader's cost is the difference. Run alone: `npm run bench:slow-reader`
+// (2 × 60 s); `-- --seconds 8 --megabytes 8 --no-control` is a short run.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import { dirname, join, resolve } from "node:path";
@@ -158,7 +160,10 @@ async function runOnce({ seconds, megabytes, pad, readers, withSlow }) {
     for (let b = 0; b < batches; b++) {
       const count = Math.round(((b + 1) * totalEvents) / batches) - published;
       if (count > 0) {
-        const res = await fetch(`${server.url}/publish?count=${count}&pad=${pad}`, { method: "POST" });
+        // publish (handed off, batched) for all but the batch's last event; that one waits for its
+        // delivery and counts the streams that got it (publishAndCount): the slow one, until ended.
+        if (count > 1) await (await fetch(`${server.url}/publish?count=${count - 1}&pad=${pad}`, { method: "POST" })).json();
+        const res = await fetch(`${server.url}/publish?count=1&mode=count&pad=${pad}`, { method: "POST" });
         const body = await res.json();
         batchLog.push({ at: (performance.now() - t0) / 1000, count, delivered: body.delivered });
         published += count;
@@ -176,8 +181,8 @@ async function runOnce({ seconds, megabytes, pad, readers, withSlow }) {
     clearInterval(sampler);
     const rssEnd = workerdRss(pids);
     const slowResult = slow ? await drainSlow(slow, 5000) : undefined;
-    // The first batch that reached fewer streams than it would have with the slow one: it was ended then.
-    const endedBatch = batchLog.find((b) => slow && b.delivered < b.count * (readers + 1));
+    // The first batch whose counted event reached fewer streams than it would have with the slow one.
+    const endedBatch = batchLog.find((b) => slow && b.delivered < readers + 1);
     const readerFell = normal.filter((r) => r.updates !== expected).length;
     return {
       withSlow,

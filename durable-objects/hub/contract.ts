@@ -53,12 +53,36 @@ export type PublishEvent =
    */
   | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string };
 
-/** How many receivers got a published event. */
+/** About how many bytes an event takes in a batch (a completed task's status carries its result). */
+export function eventWeight(event: PublishEvent): number {
+  switch (event.type) {
+    case "resourceUpdated":
+      return 64 + event.uri.length;
+    case "listChanged":
+      return 64;
+    case "taskStatus":
+      return 64 + JSON.stringify(event.task).length;
+  }
+}
+
+/** How many receivers got a published event, once every shard delivered it (publishAndCount). */
 export interface PublishReport {
   /** 2026-07-28 `subscriptions/listen` streams. */
   listenStreams: number;
   /** 2025-era sessions whose standalone GET stream carried it. */
   sessions: number;
+}
+
+/** The same counts for each event of a batch, in the batch's order. */
+export interface BatchReport {
+  listenStreams: number[];
+  sessions: number[];
+}
+
+/** Which hub shard 0 coordinates, and how many shards it has. */
+export interface Fanout {
+  name: string;
+  shards: number;
 }
 
 /** The filter a listen stream is served with: the honoured subset of what the client asked. */
@@ -99,7 +123,7 @@ export interface ShardPlace {
 }
 
 /** A shard's answer to shard 0: what it delivered, and whether it still holds anyone. */
-export interface ShardReport extends PublishReport {
+export interface ShardReport extends BatchReport {
   empty: boolean;
   epoch: number;
 }
@@ -123,11 +147,15 @@ export interface HubRpc extends Rpc.DurableObjectBranded {
   register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void>;
   unregister(sessionId: string, topic: HubTopic): Promise<void>;
   forget(sessionId: string): Promise<void>;
-  /** On shard 0 with `fanout`: delivers, and has every shard that holds anyone deliver too. */
-  publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport>;
+  /**
+   * On shard 0, a batch in publish order: writes it to this shard's streams, queues it for every
+   * other shard that holds anyone (with `fanout`) and for this shard's 2025 sessions, and
+   * answers: at once (handed off), or with `wait` once all of them delivered it, with the counts.
+   */
+  publish(events: PublishEvent[], fanout?: Fanout, wait?: boolean): Promise<BatchReport | undefined>;
   /** Shard 0: another shard holds a stream or registration now (`epoch` orders its announcements). */
   activate(index: number, epoch: number): Promise<void>;
-  /** On a shard other than 0 (shard 0 calls it): delivers, and says whether the shard holds anyone. */
-  deliver(event: PublishEvent): Promise<ShardReport>;
+  /** On a shard other than 0 (shard 0 calls it): delivers a batch in order, and says whether the shard holds anyone. */
+  deliver(events: PublishEvent[]): Promise<ShardReport>;
   closeListeners(): Promise<number>;
 }

@@ -21,6 +21,8 @@ const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 const PROBE_TIMEOUT_MS = 250;
 /** Unsent bytes all streams of one shard may hold together; past it the largest backlog is ended first. */
 const MAX_SHARD_BUFFERED_BYTES = 32 * 1024 * 1024;
+/** How long a batch waits, at most, for a client to take a write while a stream is past half its buffer. */
+const DRAIN_WAIT_MS = 50;
 /** A stream ended for falling behind is aborted if its client takes nothing for this long more. */
 const TRUNCATE_GRACE_MS = 10_000;
 
@@ -104,6 +106,24 @@ export class ListenStreams {
       this.live.send(stream, frame);
       // A client that fell behind had its stream ended by this write instead.
       if (this.listeners.has(stream)) sent++;
+    }
+    return sent;
+  }
+
+  /**
+   * Writes a batch, in order: what `deliver` does for each event. A batch is written faster
+   * than any client reads, so while a stream holds more than half its buffer, the writer waits
+   * for a client to take a write before the next event: a client that reads keeps up with a
+   * burst larger than its buffer, and one that does not is ended as before (its buffer fills).
+   * When no client takes anything for DRAIN_WAIT_MS, the batch stops waiting.
+   */
+  async deliverBatch(events: PublishEvent[]): Promise<number[]> {
+    const sent: number[] = [];
+    let draining = true;
+    for (const [i, event] of events.entries()) {
+      sent.push(this.deliver(event));
+      if (!draining || i === events.length - 1 || !this.live || this.live.pressure() === 0) continue;
+      draining = await this.live.nextWrite(DRAIN_WAIT_MS);
     }
     return sent;
   }

@@ -2,24 +2,28 @@
  * McpHub: the subscription hub, one per server (or per shard). It serves 2026-07-28
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
- * out to both: listen streams get it directly, sessions through their own object.
+ * out to both: listen streams get it directly, sessions through their own object; as shard 0
+ * it hands each batch to the other shards through an ordered outbox per shard (outbox.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
+  eventWeight,
   HUB_LISTEN_URL,
   hubObjectId,
+  type BatchReport,
+  type Fanout,
   type HubRpc,
   type HubTopic,
   type ListenOpen,
   type PublishEvent,
-  type PublishReport,
   type ShardPlace,
   type ShardReport,
   type UpdateDelivery,
 } from "./contract";
 import { ActiveShards, ShardPresence } from "./shards";
+import { Outbox } from "./outbox";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
@@ -29,6 +33,8 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   private readonly registrations: Registrations;
   /** As shard 0: which other shards hold anyone. */
   private readonly active = new ActiveShards();
+  /** As shard 0: an ordered outbox per other shard it delivers to, and one for its own 2025 sessions. */
+  private readonly outboxes = new Map<string, Outbox<PublishEvent, BatchReport>>();
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
@@ -72,39 +78,89 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   // ---- RPC from publish() ----------------------------------------------------------------
 
   /**
-   * Delivers an event to the listen streams that opted in and to the sessions registered for
-   * it; as shard 0 with `fanout`, also has every other shard that holds anyone do the same.
+   * Shard 0's side of a publish, a batch in publish order: queues it for this shard's 2025
+   * sessions and for every other shard that holds anyone (an ordered outbox each: one call in
+   * flight, what arrives meanwhile goes as one batch), and writes it to this shard's listen
+   * streams. Answers then, handed off; with `wait`, once every one of them delivered it.
    */
-  async publish(event: PublishEvent, fanout?: { name: string; shards: number }): Promise<PublishReport> {
-    const own = this.deliverHere(event);
-    if (!fanout || fanout.shards <= 1) return own;
-    const answers = await Promise.all(
-      this.active
-        .targets(fanout.shards)
-        .map(async (index): Promise<[number, ShardReport]> => [index, await this.shard(fanout.name, index).deliver(event)]),
-    );
-    this.active.learn(fanout.shards, answers);
-    const mine = await own;
-    return answers.reduce(
-      (sum, [, r]) => ({ listenStreams: sum.listenStreams + r.listenStreams, sessions: sum.sessions + r.sessions }),
-      mine,
-    );
+  async publish(events: PublishEvent[], fanout?: Fanout, wait = false): Promise<BatchReport | undefined> {
+    const queued = [this.pushAll(this.outbox(undefined, 0), events)];
+    if (fanout && fanout.shards > 1) {
+      for (const index of this.active.targets(fanout.shards)) queued.push(this.pushAll(this.outbox(fanout, index), events));
+    }
+    // The other shards have the batch on its way; this shard's streams get it now.
+    const listenStreams = await this.listeners.deliverBatch(events);
+    if (!wait) {
+      // Each outbox reports its own failures; nobody waits for these here.
+      for (const q of queued) q.catch(() => undefined);
+      return undefined;
+    }
+    const reports = await Promise.all(queued);
+    return {
+      listenStreams: listenStreams.map((own, i) => reports.reduce((sum, r) => sum + (r.listenStreams[i] ?? 0), own)),
+      sessions: events.map((_, i) => reports.reduce((sum, r) => sum + (r.sessions[i] ?? 0), 0)),
+    };
   }
 
   async activate(index: number, epoch: number): Promise<void> {
     this.active.announce(index, epoch);
   }
 
-  /** Shard 0's call: deliver here and say whether this shard still holds anyone. */
-  async deliver(event: PublishEvent): Promise<ShardReport> {
-    const delivered = await this.deliverHere(event);
-    return this.presence.report(delivered, this.listeners.count() === 0 && !this.registrations.any());
+  /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone. */
+  async deliver(events: PublishEvent[]): Promise<ShardReport> {
+    const listenStreams = await this.listeners.deliverBatch(events);
+    const { sessions } = await this.notifyAll(events);
+    return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
   }
 
-  private async deliverHere(event: PublishEvent): Promise<PublishReport> {
-    const listenStreams = this.listeners.deliver(event);
-    const sessions = event.type === "taskStatus" ? 0 : await this.notifySessions(event);
-    return { listenStreams, sessions };
+  /** The outbox to one shard (index 0: this shard's own 2025 sessions), made at its first use. */
+  private outbox(fanout: Fanout | undefined, index: number): Outbox<PublishEvent, BatchReport> {
+    const key = fanout ? `${fanout.name}#${index}/${fanout.shards}` : "own";
+    let box = this.outboxes.get(key);
+    if (!box) {
+      box = new Outbox((events) => (fanout ? this.sendTo(fanout, index, events) : this.sendOwn(events)), { weigh: eventWeight });
+      this.outboxes.set(key, box);
+    }
+    return box;
+  }
+
+  /** Queues events on one outbox; resolves with their counts, in order, once its batch(es) went. */
+  private async pushAll(box: Outbox<PublishEvent, BatchReport>, events: PublishEvent[]): Promise<BatchReport> {
+    const pushed = events.map((event) => box.push(event));
+    const reports = await Promise.all(pushed.map((p) => p.sent));
+    return {
+      listenStreams: pushed.map((p, i) => reports[i]?.listenStreams[p.at] ?? 0),
+      sessions: pushed.map((p, i) => reports[i]?.sessions[p.at] ?? 0),
+    };
+  }
+
+  /** One batch to another shard. A failed call is logged, and shard 0 asks every shard again from the next publish on. */
+  private async sendTo(fanout: Fanout, index: number, events: PublishEvent[]): Promise<BatchReport> {
+    try {
+      const report = await this.shard(fanout.name, index).deliver(events);
+      this.active.learn(fanout.shards, index, report);
+      return report;
+    } catch (error) {
+      this.active.lost();
+      console.error(`mcp-edge: hub shard ${index} did not take ${events.length} published event(s); its listeners missed them`, error);
+      throw error;
+    }
+  }
+
+  private async sendOwn(events: PublishEvent[]): Promise<BatchReport> {
+    try {
+      return await this.notifyAll(events);
+    } catch (error) {
+      console.error(`mcp-edge: the hub could not call its 2025 sessions for ${events.length} published event(s)`, error);
+      throw error;
+    }
+  }
+
+  /** This shard's 2025 sessions, one event after another (each session gets them in order). */
+  private async notifyAll(events: PublishEvent[]): Promise<BatchReport> {
+    const sessions: number[] = [];
+    for (const event of events) sessions.push(event.type === "taskStatus" ? 0 : await this.notifySessions(event));
+    return { listenStreams: events.map(() => 0), sessions };
   }
 
   /** Ends every listen stream with its `complete` result (server shutdown). Returns how many. */

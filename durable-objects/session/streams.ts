@@ -70,6 +70,10 @@ export class LiveStreams {
   private ticker: ReturnType<typeof setInterval> | undefined;
   /** Bytes all connections hold unsent (queued or in a write in flight). */
   private buffered = 0;
+  /** Connections holding more than half of `maxBufferedBytes`. */
+  private readonly pressed = new Set<Connection>();
+  /** nextWrite() callers, woken when any write is taken. */
+  private readonly writeWaiters: (() => void)[] = [];
 
   constructor(
     private readonly keepAliveMs: number,
@@ -184,10 +188,35 @@ export class LiveStreams {
     return this.connections.size;
   }
 
+  /**
+   * Bytes held by the connections past half their bound (0 when none is): a writer of a burst
+   * gives the clients a turn while this goes down, so a client that reads keeps up with it.
+   */
+  pressure(): number {
+    let bytes = 0;
+    for (const connection of this.pressed) bytes += connection.bytes;
+    return bytes;
+  }
+
+  /** Resolves true when a client next takes a write, false if none does within `ms`. */
+  nextWrite(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      this.writeWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   /** Counts bytes a connection takes on (positive) or lets go of (negative). */
   private hold(connection: Connection, bytes: number): void {
     connection.bytes += bytes;
     this.buffered += bytes;
+    const max = this.options.maxBufferedBytes;
+    if (max === undefined) return;
+    if (connection.bytes > max / 2 && !connection.closed) this.pressed.add(connection);
+    else this.pressed.delete(connection);
   }
 
   /** Over the total: the connection holding the most is ended (onOverflow), freeing its queue. */
@@ -231,6 +260,7 @@ export class LiveStreams {
     connection.writer.write(chunk).then(
       () => {
         this.hold(connection, -chunk.byteLength);
+        for (const wake of this.writeWaiters.splice(0)) wake();
         this.writeQueued(stream, connection);
       },
       () => {
@@ -244,6 +274,7 @@ export class LiveStreams {
   private drop(stream: number, connection: Connection): void {
     if (connection.closed) return;
     connection.closed = true;
+    this.pressed.delete(connection);
     if (!connection.ending) for (const resolve of connection.flushed.splice(0)) resolve(false);
     if (this.connections.get(stream) === connection) {
       this.connections.delete(stream);

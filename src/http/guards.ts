@@ -43,13 +43,15 @@ function allowedOrigin(request: Request, policy: OriginPolicy): string | undefin
  * Both hosts a request names are checked, the URL's and the Host header's: for an absolute-form
  * target (`POST http://evil.example/mcp HTTP/1.1`) the target's authority replaces Host (RFC 9112
  * §3.2.2) and is what the runtime routes by, so a loopback Host beside it proves nothing. Either
- * one foreign refuses. Returns the 403 to send, or the Origin to answer with CORS headers.
+ * one foreign refuses. `url` is the request's, parsed once by the caller. Returns the 403 to send, or the Origin to answer with CORS headers.
  */
-export function checkHostAndOrigin(request: Request, policy: OriginPolicy): Response | string | undefined {
-  const urlHost = hostName(new URL(request.url).host);
+export function checkHostAndOrigin(request: Request, url: URL, policy: OriginPolicy): Response | string | undefined {
+  const urlHost = hostName(url.host);
+  if (!isAllowedHost(urlHost, policy)) return refuse({ reason: "host-not-allowed", host: urlHost });
   const header = request.headers.get("Host");
-  for (const host of header === null ? [urlHost] : [urlHost, hostName(header)]) {
-    if (!isAllowedHost(host, policy)) return refuse({ reason: "host-not-allowed", host });
+  if (header !== null) {
+    const headerHost = hostName(header);
+    if (!isAllowedHost(headerHost, policy)) return refuse({ reason: "host-not-allowed", host: headerHost });
   }
   const origin = allowedOrigin(request, policy);
   if (origin === false) {
@@ -102,6 +104,17 @@ function tooLarge(limit: number): Response {
   return refuse({ reason: "payload-too-large", limit });
 }
 
+/** The UTF-8 byte length of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    // 1 byte below 0x80; 2 below 0x800; 3 otherwise (a surrogate pair is 4 for its 2 units).
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
+}
+
 /**
  * Reads the body as UTF-8 text, stopping with 413 as soon as it passes `limit` bytes. A body
  * with a declared Content-Length (within the limit) is read in one native call; only a body of
@@ -112,10 +125,11 @@ export async function readBody(request: Request, limit: number): Promise<{ ok: t
   if (declared > limit) return { ok: false, response: tooLarge(limit) };
   if (!request.body) return { ok: true, text: "" };
   if (Number.isFinite(declared)) {
-    const bytes = await request.arrayBuffer();
+    const text = await request.text();
     // The declared length bounds what the connection delivers; an in-process Request may still lie.
-    if (bytes.byteLength > limit) return { ok: false, response: tooLarge(limit) };
-    return { ok: true, text: new TextDecoder().decode(bytes) };
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, so only a text that long needs its bytes counted.
+    if (text.length * 3 > limit && utf8Length(text) > limit) return { ok: false, response: tooLarge(limit) };
+    return { ok: true, text };
   }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -31,6 +31,9 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
 
+/** The abort reason of a run that stopped to ask: one instance, as building an error (its stack) costs more than the rest of the ending. */
+const RUN_ENDED_TO_ASK = new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input");
+
 /** The JSON answer: 200, except a missing client capability or a per-client cap (refusals.ts answerHttp); this era's codes. */
 function jsonAnswer(response: ResponseMessage): Response {
   const answer = finish2026Response(response);
@@ -161,7 +164,7 @@ async function runInteractive<Env extends EdgeEnv>(
   ]);
   const finalize = async (o: Outcome): Promise<ResponseMessage> => {
     if (o.kind === "done") return o.response;
-    controller.abort(new RpcError(INTERNAL_ERROR, "the run ended to ask the client for input"));
+    controller.abort(RUN_ENDED_TO_ASK);
     return round.inputRequired(rt.server);
   };
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);

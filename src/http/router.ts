@@ -249,17 +249,18 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx, fallthrough) => {
-    const pathname = new URL(request.url).pathname;
+    const url = new URL(request.url);
+    const pathname = url.pathname;
     const discovered = discovery?.paths.has(pathname) === true;
     if (fallthrough && !paths.all.has(pathname) && !discovered) return undefined;
     // Discovery documents are public metadata for any page (the Server Card extension's CORS requirements):
     // the Host check still applies, the Origin check does not.
     if (discovery && discovered) {
-      const host = checkHostAndOrigin(request, { ...policyFor(env), allowedOrigins: ["*"] });
+      const host = checkHostAndOrigin(request, url, { ...policyFor(env), allowedOrigins: ["*"] });
       return host instanceof Response ? host : discovery.serve(request, pathname);
     }
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
-    const checked = checkHostAndOrigin(request, policyFor(env));
+    const checked = checkHostAndOrigin(request, url, policyFor(env));
     if (checked instanceof Response) return checked;
     if (request.method !== "OPTIONS" && needsSession(pathname)) {
       try {

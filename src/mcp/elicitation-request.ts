@@ -26,6 +26,18 @@ export interface FormRequest {
 
 /** Turns the schema a handler passed into the wire's `requestedSchema`, refusing what the spec does not allow. */
 export function toFormRequest(schema: SchemaInput): FormRequest {
+  // A handler usually passes the same schema object on every call (and again on each MRTR retry).
+  const key = typeof schema === "object" && schema !== null ? (schema as object) : undefined;
+  const known = key && formRequests.get(key);
+  if (known) return known;
+  const form = buildFormRequest(schema);
+  if (key) formRequests.set(key, form);
+  return form;
+}
+
+const formRequests = new WeakMap<object, FormRequest>();
+
+function buildFormRequest(schema: SchemaInput): FormRequest {
   const standard = isStandard(schema) || (typeof schema === "object" && schema !== null && Object.values(schema).some(isStandard));
   const compiled = standard ? compileSchema(schema, "input", "elicitation schema") : undefined;
   const json = compiled ? { ...compiled.json } : (schema as Record<string, unknown>);

@@ -10,7 +10,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import { isObject } from "../jsonrpc/parse";
 import { withServerInfo } from "./result-2026";
-import { digestArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
+import { canonicalArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
 import type { McpServer } from "./server";
 
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
@@ -98,7 +98,7 @@ export interface RoundSettings {
 export class MrtrRound {
   /** Rejects asks from methods that may not answer `input_required`, else collects them. */
   readonly run: MrtrRun;
-  private bound: Promise<StateBinding> | undefined;
+  private bound: StateBinding | undefined;
 
   private constructor(
     private readonly message: RequestMessage,
@@ -133,19 +133,19 @@ export class MrtrRound {
       // The fix is the server operator's, but the first to meet this is the developer's own client.
       return errorMessage(id, { code: INTERNAL_ERROR, message: `This server cannot ask the client for input: ${problem}` });
     }
-    const requestState = await signState(this.settings.secret as string, await this.binding(), this.run.used, this.settings.ttlMs);
+    const requestState = await signState(this.settings.secret as string, this.binding(), this.run.used, this.settings.ttlMs);
     const inputRequests = Object.fromEntries([...this.run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
     return resultMessage(id, withServerInfo({ resultType: "input_required", inputRequests, requestState }, server));
   }
 
-  /** What a state is bound to: the principal, the method, the name and the arguments' digest (computed once, only when needed). */
-  private binding(): Promise<StateBinding> {
-    this.bound ??= (async () => {
+  /** What a state is bound to: the principal, the method, the name and the canonical arguments (computed once, only when needed). */
+  private binding(): StateBinding {
+    if (!this.bound) {
       const params = this.message.params ?? {};
       const name = this.message.method === "resources/read" ? params.uri : params.name;
-      const argsDigest = await digestArguments(params.arguments);
-      return { subject: this.settings.subject, method: this.message.method, name: typeof name === "string" ? name : "", argsDigest };
-    })();
+      const args = canonicalArguments(params.arguments);
+      this.bound = { subject: this.settings.subject, method: this.message.method, name: typeof name === "string" ? name : "", args };
+    }
     return this.bound;
   }
 
@@ -160,7 +160,7 @@ export class MrtrRound {
       console.error(`mcp-edge: cannot verify a requestState: ${problem}`);
       throw new RpcError(INTERNAL_ERROR, `This server cannot continue multi round-trip requests: ${problem}`);
     }
-    const check = await verifyState(this.settings.secret as string, state, await this.binding());
+    const check = await verifyState(this.settings.secret as string, state, this.binding());
     if (!check.ok) throw new RpcError(INVALID_PARAMS, `Invalid params: ${check.problem}`);
     // Answers of earlier rounds were verified; they win over a retry's attempt to change them.
     return { ...responses, ...check.answers };

@@ -1,9 +1,11 @@
 /**
  * MRTR `requestState` (2026-07-28 basic/patterns/mrtr.mdx "Server requirements"): an
  * integrity-protected token the client echoes on retry. Payload: the principal, method, name,
- * a digest of the arguments, an expiry, a nonce and the answers of earlier rounds; signed with
- * HMAC-SHA-256 (WebCrypto) under the `MCP_STATE_SECRET` binding. Format: `<payload>.<mac>`,
- * both base64url. There is no built-in key: without a secret no state is minted or accepted.
+ * an expiry, a nonce, the answers of earlier rounds and a short fingerprint of the arguments;
+ * the MAC (HMAC-SHA-256, WebCrypto, under the `MCP_STATE_SECRET` binding) covers the payload and
+ * the canonical arguments, so a state binds the exact arguments without a separate digest (one
+ * crypto operation per request). Format: `<payload>.<mac>`, both base64url. There is no
+ * built-in key: without a secret no state is minted or accepted.
  */
 import type { Params } from "../jsonrpc/messages";
 
@@ -17,31 +19,50 @@ export interface StateBinding {
   subject: string;
   method: string;
   name: string;
-  argsDigest: string;
+  /** The arguments' canonical JSON (canonicalArguments). */
+  args: string;
 }
 
-interface StatePayload extends StateBinding {
-  v: 1;
+interface StatePayload extends Omit<StateBinding, "args"> {
+  v: 2;
   exp: number;
   nonce: string;
   answers: Record<string, Params>;
+  /** Only for the refusal's wording (the MAC is what binds the arguments): which check failed. */
+  argsPrint: string;
 }
 
 export type StateCheck = { ok: true; answers: Record<string, Params> } | { ok: false; problem: string };
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 
+/** The runtime's own base64 (workerd has it; Node 22 does not, hence the fallbacks). */
+interface Base64Bytes {
+  toBase64?(options: { alphabet: "base64url"; omitPadding: boolean }): string;
+}
+interface Base64Decoder {
+  fromBase64?(text: string, options: { alphabet: "base64url" }): Uint8Array;
+}
+const nativeFromBase64 = (Uint8Array as unknown as Base64Decoder).fromBase64;
+
 function base64url(bytes: Uint8Array): string {
+  const native = (bytes as Base64Bytes).toBase64;
+  if (native) return native.call(bytes, { alphabet: "base64url", omitPadding: true });
   let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
-    return Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    if (nativeFromBase64) return nativeFromBase64.call(Uint8Array, text, { alphabet: "base64url" });
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
   } catch {
     return undefined;
   }
@@ -112,9 +133,21 @@ function canonical(root: unknown): string {
   return out.join("");
 }
 
-/** SHA-256 of the canonical JSON of a request's arguments. */
-export async function digestArguments(args: unknown): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(canonical(args ?? {})))));
+/** A request's arguments as a state binds them: JSON with sorted keys, so key order does not matter. */
+export function canonicalArguments(args: unknown): string {
+  return canonical(args ?? {});
+}
+
+/** Length and FNV-1a of the canonical arguments: tells "other arguments" from "tampered" in a refusal. Not a security check. */
+function argsPrint(args: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < args.length; i++) hash = Math.imul(hash ^ args.charCodeAt(i), 0x01000193);
+  return `${args.length.toString(36)}.${(hash >>> 0).toString(36)}`;
+}
+
+/** What the MAC covers: the encoded payload and the canonical arguments (a payload never holds a "."). */
+function signedBytes(body: string, args: string): Uint8Array {
+  return encoder.encode(`${body}.${args}`);
 }
 
 /** Mints a state carrying `answers`, valid for `ttlMs`. */
@@ -126,10 +159,24 @@ export async function signState(
   now = Date.now(),
 ): Promise<string> {
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
-  const payload: StatePayload = { v: 1, ...binding, exp: now + ttlMs, nonce, answers };
+  const { args, ...bound } = binding;
+  const payload: StatePayload = { v: 2, ...bound, exp: now + ttlMs, nonce, answers, argsPrint: argsPrint(args) };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), encoder.encode(body)));
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signedBytes(body, args)));
   return `${body}.${base64url(mac)}`;
+}
+
+const OTHER_REQUEST = "requestState belongs to another request (method, name or arguments differ)";
+
+function decodePayload(body: string): StatePayload | undefined {
+  const bytes = fromBase64url(body);
+  if (bytes === undefined) return undefined;
+  try {
+    const payload = JSON.parse(decoder.decode(bytes)) as unknown;
+    return typeof payload === "object" && payload !== null && (payload as { v?: unknown }).v === 2 ? (payload as StatePayload) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Verifies a state's MAC (constant time, by WebCrypto), expiry and binding; returns the answers it carries. */
@@ -137,18 +184,16 @@ export async function verifyState(secret: string, state: string, binding: StateB
   const [body, mac, extra] = state.split(".");
   const macBytes = mac === undefined ? undefined : fromBase64url(mac);
   if (body === undefined || macBytes === undefined || extra !== undefined) return { ok: false, problem: "requestState is malformed" };
-  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, encoder.encode(body));
-  if (!valid) return { ok: false, problem: "requestState failed its integrity check" };
-  let payload: StatePayload;
-  try {
-    payload = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as StatePayload;
-  } catch {
-    return { ok: false, problem: "requestState is malformed" };
+  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, signedBytes(body, binding.args));
+  const payload = decodePayload(body);
+  if (!valid) {
+    // The payload is unverified here: it only chooses the refusal's wording.
+    const otherArgs = payload !== undefined && payload.argsPrint !== argsPrint(binding.args);
+    return { ok: false, problem: otherArgs ? OTHER_REQUEST : "requestState failed its integrity check" };
   }
+  if (payload === undefined) return { ok: false, problem: "requestState is malformed" };
   if (!(payload.exp > now)) return { ok: false, problem: "requestState expired; send the request again without it" };
   if (payload.subject !== binding.subject) return { ok: false, problem: "requestState was issued to another principal" };
-  if (payload.method !== binding.method || payload.name !== binding.name || payload.argsDigest !== binding.argsDigest) {
-    return { ok: false, problem: "requestState belongs to another request (method, name or arguments differ)" };
-  }
+  if (payload.method !== binding.method || payload.name !== binding.name) return { ok: false, problem: OTHER_REQUEST };
   return { ok: true, answers: payload.answers };
 }

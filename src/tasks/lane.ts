@@ -11,6 +11,7 @@ import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
 import type { TaskLane } from "../mcp/dispatch-context";
+import type { HandlerContext } from "../mcp/context";
 import type { McpServer, ToolDefinition } from "../mcp/server";
 import { isWellFormedSessionId } from "../mcp/session-id";
 import { LATEST_VERSION, type ProtocolVersion } from "../mcp/versions";
@@ -126,27 +127,42 @@ export async function runAsTaskIfChosen<Env extends EdgeEnv>(
 
 /** The task seam the 2026-07-28 lane plugs into the core's dispatch context for one request. */
 export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, clientKey?: string): TaskLane {
-  return {
-    serve: (method, params, hc) => {
-      if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
-      // Observed: one request to the task's object (counted also when a malformed id is refused before it).
-      observationOf(hc)?.countDoRequests();
-      return serveTaskMethod(server, env, method, params, hc.principal?.subject, hc.clientCapabilities);
-    },
-    runIfChosen: async (tool, args, hc, gathered) => {
-      const created = await runAsTaskIfChosen(server, env, tool, args, {
-        principal: hc.principal,
-        clientKey,
-        clientCapabilities: hc.clientCapabilities,
-        requestMeta: hc.meta,
-        gathered,
-        request: hc.request && requestSnapshot(hc.request),
-        traceparent: observationOf(hc)?.traceparent,
-      });
-      if (created) observationOf(hc)?.countDoRequests();
-      return created;
-    },
-  };
+  return new WorkerTaskLane(server, env, clientKey);
+}
+
+/** One per 2026-07-28 request: methods on the prototype, so building it costs one small object. */
+class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
+  constructor(
+    private readonly server: McpServer<Env>,
+    private readonly env: Env,
+    private readonly clientKey: string | undefined,
+  ) {}
+
+  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params> {
+    if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
+    // Observed: one request to the task's object (counted also when a malformed id is refused before it).
+    observationOf(hc)?.countDoRequests();
+    return serveTaskMethod(this.server, this.env, method, params, hc.principal?.subject, hc.clientCapabilities);
+  }
+
+  async runIfChosen(
+    tool: ToolDefinition<never>,
+    args: Record<string, unknown>,
+    hc: HandlerContext<unknown>,
+    gathered: Record<string, unknown> | undefined,
+  ): Promise<Params | undefined> {
+    const created = await runAsTaskIfChosen(this.server, this.env, tool, args, {
+      principal: hc.principal,
+      clientKey: this.clientKey,
+      clientCapabilities: hc.clientCapabilities,
+      requestMeta: hc.meta,
+      gathered,
+      request: hc.request && requestSnapshot(hc.request),
+      traceparent: observationOf(hc)?.traceparent,
+    });
+    if (created) observationOf(hc)?.countDoRequests();
+    return created;
+  }
 }
 
 /** A task id names an object this namespace minted; anything else is refused without waking one. */

@@ -16,12 +16,11 @@ export interface TaskStatusNotification {
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
  * streams opened by the task's owner. Without the hub's binding (MCP_HUB) nothing listens, and
- * `tasks/get` polling stays complete: returns how many streams got it.
+ * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
  */
-export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, owner: string | null): Promise<number> {
-  if (!env.MCP_HUB) return 0;
+export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, owner: string | null): Promise<void> {
+  if (!env.MCP_HUB) return;
   const event: PublishEvent =
     owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
-  const report = await publish(env, event);
-  return report.listenStreams;
+  await publish(env, event);
 }

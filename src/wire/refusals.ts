@@ -259,14 +259,14 @@ export function refuse2026(r: Refusal, id: RequestId | null | undefined): Respon
  * error carrying `data.retryAfterSeconds` (a per-client cap, "too-many-tasks") is its row's 429
  * with Retry-After, so the client's HTTP stack sees the back-off too.
  */
-export function answerHttp(response: ResponseMessage): { status: number; headers: Record<string, string> } {
+export function answerHttp(response: ResponseMessage): { status: number; headers: Record<string, string> | undefined } {
   const data =
     response.kind === "error" ? (response.error.data as { limit?: unknown; retryAfterSeconds?: unknown } | undefined) : undefined;
   if (typeof data?.retryAfterSeconds === "number" && typeof data.limit === "number") {
     const row = refusalRow({ reason: "too-many-tasks", limit: data.limit, retryAfterSeconds: data.retryAfterSeconds });
-    return { status: row.status, headers: row.headers ?? {} };
+    return { status: row.status, headers: row.headers };
   }
-  return { status: answerStatus(response), headers: {} };
+  return { status: answerStatus(response), headers: undefined };
 }
 
 export function answerStatus(response: ResponseMessage): number {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
-import { digestArguments, signState, verifyState } from "../../../src/mcp/request-state";
+import { canonicalArguments, signState, verifyState } from "../../../src/mcp/request-state";
 import { demoServer } from "../../../src/demo/server";
 import { STATELESS } from "../../helpers/mcp";
 import { envelope, expectComplete, expectInputRequired, expect2026Error, headers2026, post2026 } from "../../helpers/era-2026";
@@ -194,7 +194,7 @@ describe("MRTR: requestState integrity", () => {
 
   it("refuses an expired state, and one issued to another principal (request-state.ts, clock passed in)", async () => {
     const secret = "another-test-secret-0123456789abcdef";
-    const binding = { subject: "alice", method: "tools/call", name: "t", argsDigest: await digestArguments({ a: 1 }) };
+    const binding = { subject: "alice", method: "tools/call", name: "t", args: canonicalArguments({ a: 1 }) };
     const state = await signState(secret, binding, {}, 1000, 0);
     expect(await verifyState(secret, state, binding, 999)).toEqual({ ok: true, answers: {} });
     expect(await verifyState(secret, state, binding, 1000)).toMatchObject({ ok: false, problem: expect.stringContaining("expired") });
@@ -205,8 +205,19 @@ describe("MRTR: requestState integrity", () => {
     expect(await verifyState("a-different-secret-0123456789abcdef", state, binding, 500)).toMatchObject({ ok: false });
   });
 
-  it("digests arguments independently of key order", async () => {
-    expect(await digestArguments({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(await digestArguments({ b: [1, { d: 3, c: 2 }], a: 1 }));
+  it("binds arguments independently of key order, and refuses other arguments as another request", async () => {
+    const secret = "another-test-secret-0123456789abcdef";
+    const bind = (args: unknown) => ({ subject: "alice", method: "tools/call", name: "t", args: canonicalArguments(args) });
+    const state = await signState(secret, bind({ a: 1, b: [1, { c: 2, d: 3 }] }), {}, 1000, 0);
+    expect(await verifyState(secret, state, bind({ b: [1, { d: 3, c: 2 }], a: 1 }), 500)).toEqual({ ok: true, answers: {} });
+    expect(await verifyState(secret, state, bind({ a: 2, b: [1, { c: 2, d: 3 }] }), 500)).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("another request"),
+    });
+    // A payload changed by hand fails the integrity check, whatever it claims.
+    const [body, mac] = state.split(".") as [string, string];
+    const forged = `${body.slice(0, -2)}${body.endsWith("A") ? "B" : "A"}${body.slice(-1)}.${mac}`;
+    expect(await verifyState(secret, forged, bind({ a: 1, b: [1, { c: 2, d: 3 }] }), 500)).toMatchObject({ ok: false });
   });
 
   it("refuses a malformed answer (an elicitation result without a valid action) with -32602, not a tool result", async () => {

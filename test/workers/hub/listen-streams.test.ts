@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
-import { closeListenStreams, publish } from "../../../src/publish";
+import { closeListenStreams, publish, publishAndCount } from "../../../src/publish";
 import { serveListen } from "../../../src/http/listen";
 import { createTask } from "../../../src/tasks/lane";
 import { resolveListenOptions } from "../../../src/options";
@@ -58,8 +58,8 @@ describe("subscriptions/listen: notifications", () => {
   it("delivers resources/updated for a subscribed URI with the subscription id in _meta, and nothing for others", async () => {
     const uri = fresh();
     const { stream } = await openListen({ server, id: 7, notifications: { resourceSubscriptions: [uri] } });
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri: fresh() })).toEqual({ listenStreams: 0, sessions: 0 });
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri })).toEqual({ listenStreams: 1, sessions: 0 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: fresh() })).toEqual({ listenStreams: 0, sessions: 0 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri })).toEqual({ listenStreams: 1, sessions: 0 });
     expect((await stream.next())?.json).toEqual(updated(uri, 7));
     await stream.cancel();
   });
@@ -67,7 +67,7 @@ describe("subscriptions/listen: notifications", () => {
   it("never sends a type the client did not opt in to, or one the server does not honour", async () => {
     const uri = fresh();
     const { stream } = await openListen({ server, notifications: { toolsListChanged: true, resourceSubscriptions: [uri] } });
-    expect((await publish(edgeEnv, { type: "listChanged", list: "tools" })).listenStreams).toBe(0);
+    expect((await publishAndCount(edgeEnv, { type: "listChanged", list: "tools" })).listenStreams).toBe(0);
     await publish(edgeEnv, { type: "resourceUpdated", uri });
     // The next event is the update: no list_changed came before it.
     expect((await stream.next())?.json).toEqual(updated(uri, "listen-1"));
@@ -78,7 +78,7 @@ describe("subscriptions/listen: notifications", () => {
     const uri = fresh();
     const a = await openListen({ server, id: "a", notifications: { resourceSubscriptions: [uri] } });
     const b = await openListen({ server, id: "b", notifications: { resourceSubscriptions: [uri] } });
-    expect((await publish(edgeEnv, { type: "resourceUpdated", uri })).listenStreams).toBe(2);
+    expect((await publishAndCount(edgeEnv, { type: "resourceUpdated", uri })).listenStreams).toBe(2);
     expect((await a.stream.next())?.json).toEqual(updated(uri, "a"));
     expect((await b.stream.next())?.json).toEqual(updated(uri, "b"));
     await Promise.all([a.stream.cancel(), b.stream.cancel()]);
@@ -269,11 +269,14 @@ describe("subscriptions/listen: task status (tasks extension)", () => {
     expect((stranger.ack.params as { notifications: unknown }).notifications).toEqual({ taskIds: [] });
 
     const on = { shard: features.shard };
-    expect(await publish(edgeEnv, { type: "taskStatus", task: task(other), owner: "alice" }, on)).toEqual({
+    expect(await publishAndCount(edgeEnv, { type: "taskStatus", task: task(other), owner: "alice" }, on)).toEqual({
       listenStreams: 0,
       sessions: 0,
     });
-    expect(await publish(edgeEnv, { type: "taskStatus", task: task(mine), owner: "alice" }, on)).toEqual({ listenStreams: 1, sessions: 0 });
+    expect(await publishAndCount(edgeEnv, { type: "taskStatus", task: task(mine), owner: "alice" }, on)).toEqual({
+      listenStreams: 1,
+      sessions: 0,
+    });
     expect((await owner.stream.next())?.json).toEqual({
       jsonrpc: "2.0",
       method: "notifications/tasks",

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
-import { publish } from "../../../src/publish";
+import { publishAndCount } from "../../../src/publish";
 import { call, STATELESS, post } from "../../helpers/mcp";
 import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../../helpers/session";
 import { edgeEnv, hubRegistrations, hubStubOf, hubTables, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
@@ -66,7 +66,7 @@ describe("publish fans out to both eras", () => {
     await subscribe(b, uri);
     const streams = [sseOf(await getStream(a)), sseOf(await getStream(b))];
     const listens = [await openListen({ server: demoServer, notifications: { resourceSubscriptions: [uri] } })];
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri })).toEqual({ listenStreams: 1, sessions: 2 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri })).toEqual({ listenStreams: 1, sessions: 2 });
     await Promise.all([...streams.map((r) => r.cancel()), ...listens.map((l) => l.stream.cancel())]);
   });
 });
@@ -74,8 +74,14 @@ describe("publish fans out to both eras", () => {
 describe("the hub stores only real subscriptions", () => {
   it("creates no storage for a publish nobody subscribed to, nor for removing an unknown registration", async () => {
     const hub = shard();
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri: fresh() }, { shard: hub })).toEqual({ listenStreams: 0, sessions: 0 });
-    expect(await publish(edgeEnv, { type: "listChanged", list: "tools" }, { shard: hub })).toEqual({ listenStreams: 0, sessions: 0 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: fresh() }, { shard: hub })).toEqual({
+      listenStreams: 0,
+      sessions: 0,
+    });
+    expect(await publishAndCount(edgeEnv, { type: "listChanged", list: "tools" }, { shard: hub })).toEqual({
+      listenStreams: 0,
+      sessions: 0,
+    });
     await hubStubOf(hub).unregister("0".repeat(64), { uri: fresh() });
     await hubStubOf(hub).forget("0".repeat(64));
     expect(await hubTables(hub)).toEqual({});
@@ -147,7 +153,7 @@ describe("the hub stores only real subscriptions", () => {
     await runInDurableObject(hubStubOf(hub), (_instance, state) => state.abort("test restart")).catch(() => undefined);
     // Cut without a complete result: the client's cue to listen again.
     await expect(stream.next()).rejects.toThrow(/test restart/);
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub })).toEqual({ listenStreams: 0, sessions: 1 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub })).toEqual({ listenStreams: 0, sessions: 1 });
     expect((await standalone.next())?.json).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
     await standalone.cancel();
   });

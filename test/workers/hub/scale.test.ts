@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
-import { publish } from "../../../src/publish";
+import { publish, publishAndCount } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
 import { shardOf } from "../../../durable-objects/hub/contract";
 import type { ListenOptions } from "../../../src/options";
@@ -73,11 +73,11 @@ describe("a sharded hub", () => {
     expect(perShard.reduce((a, b) => a + b, 0)).toBe(40);
     expect(perShard.filter((n) => n > 0).length).toBeGreaterThan(1);
 
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri: first }, { shard: hub, shards: 4 })).toEqual({
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: first }, { shard: hub, shards: 4 })).toEqual({
       listenStreams: 40,
       sessions: 0,
     });
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri: second }, { shard: hub, shards: 4 })).toEqual({
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: second }, { shard: hub, shards: 4 })).toEqual({
       listenStreams: 40,
       sessions: 0,
     });
@@ -100,7 +100,7 @@ describe("a sharded hub", () => {
 
     const onRestarted = (await streamsPerShard(hub, 4))[restarted];
     expect(onRestarted).toBe(0);
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 4 })).toEqual({
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 4 })).toEqual({
       listenStreams: 24 - (perShard[restarted] as number),
       sessions: 0,
     });
@@ -125,7 +125,10 @@ describe("a sharded hub", () => {
     }
     expect(cut).toBe(perShard[restarted]);
 
-    expect(await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 4 })).toEqual({ listenStreams: 24, sessions: 0 });
+    expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 4 })).toEqual({
+      listenStreams: 24,
+      sessions: 0,
+    });
     for (const o of opened) expect((await o.stream.next())?.json).toEqual(updated(uri, o.id));
     await Promise.all(opened.map((o) => o.stream.cancel()));
   });
@@ -146,7 +149,7 @@ describe("publish through shard 0", () => {
     const client = Array.from({ length: 50 }, (_, i) => `ip:10.9.0.${i}`).find((c) => shardOf(c, 8) !== 0) as string;
     const index = shardOf(client, 8);
     const open = () => openListen({ server, notifications: { resourceSubscriptions: [uri] }, options, features: { shard: hub, client } });
-    const publishHere = () => publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 8 });
+    const publishHere = () => publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 8 });
 
     const first = await open();
     expect(await publishHere()).toEqual({ listenStreams: 1, sessions: 0 });
@@ -203,7 +206,7 @@ describe("a reader that falls behind", () => {
     })();
     let reached = 0;
     for (let i = 0; i < count; i++)
-      reached += (await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 })).listenStreams;
+      reached += (await publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 })).listenStreams;
     await reading;
     expect(fastSeen).toBe(count);
     // The slow stream was counted until it fell behind, then no more.
@@ -215,6 +218,33 @@ describe("a reader that falls behind", () => {
     const events = await slow.stream.all();
     const updates = events.filter((e) => e.json?.method === "notifications/resources/updated");
     expect(updates.length).toBeLessThanOrEqual(reached - count);
+    expect(events.at(-1)?.json).toEqual(complete("slow"));
+    await fast.stream.cancel();
+  });
+  it("the same under a burst publish hands off at once: the reading stream keeps up with 100 × its buffer, the other is ended", async () => {
+    const hub = hubName();
+    const options = { shards: 1, maxBufferedBytes: 16 * 1024 };
+    const uri = `test://template/${"y".repeat(4000)}-${crypto.randomUUID()}/data`;
+    const open = (id: string, client: string) =>
+      openListen({ server, id, notifications: { resourceSubscriptions: [uri] }, options, features: { shard: hub, client } });
+    const slow = await open("slow", "ip:10.1.1.1");
+    const fast = await open("fast", "ip:10.1.1.2");
+    const count = 400;
+    let fastSeen = 0;
+    const reading = (async () => {
+      while (fastSeen < count) {
+        const event = await fast.stream.next();
+        if (!event) break;
+        if (event.json?.method === "notifications/resources/updated") fastSeen++;
+      }
+    })();
+    // Handed off: the hub gets the 400 events in a few batches, written faster than anyone reads.
+    for (let i = 0; i < count; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 });
+    await reading;
+    expect(fastSeen).toBe(count);
+    expect(await streamsPerShard(hub, 1)).toEqual([1]);
+    const events = await slow.stream.all();
+    expect(events.filter((e) => e.json?.method === "notifications/resources/updated").length).toBeLessThan(count);
     expect(events.at(-1)?.json).toEqual(complete("slow"));
     await fast.stream.cancel();
   });

@@ -30,11 +30,49 @@ export function request(url: string, init: RequestInit & { headers?: Record<stri
   );
 }
 
+/**
+ * JSON.stringify without recursion: the depth fuzzers send values 20,000 levels deep, and the
+ * runtime's recursive serializer meets the test isolate's stack limit at a depth that depends on
+ * how deep the caller's stack already is (it failed one full run in three). Same output otherwise.
+ */
+function jsonText(root: unknown): string {
+  const out: string[] = [];
+  const work: ({ text: string } | { value: unknown })[] = [{ value: root }];
+  while (work.length > 0) {
+    const item = work.pop() as { text: string } | { value: unknown };
+    if ("text" in item) {
+      out.push(item.text);
+      continue;
+    }
+    const value = item.value;
+    if (Array.isArray(value)) {
+      out.push("[");
+      work.push({ text: "]" });
+      for (let i = value.length - 1; i >= 0; i--) {
+        work.push({ value: value[i] === undefined ? null : value[i] });
+        if (i > 0) work.push({ text: "," });
+      }
+    } else if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+      const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+      out.push("{");
+      work.push({ text: "}" });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, v] = entries[i] as [string, unknown];
+        work.push({ value: v });
+        work.push({ text: `${i > 0 ? "," : ""}${JSON.stringify(key)}:` });
+      }
+    } else {
+      out.push(JSON.stringify(value) ?? "null");
+    }
+  }
+  return out.join("");
+}
+
 /** POSTs a body (object, array, text or bytes) in session `s` (or none) with correct MCP headers. */
 export function post(body: unknown, s?: Session, headers: Record<string, string> = {}, url = MCP): Promise<Response> {
   const h: Record<string, string> = { "Content-Type": "application/json", Accept: ACCEPT_BOTH };
   if (s) Object.assign(h, { "Mcp-Session-Id": s.sessionId, "MCP-Protocol-Version": s.version });
-  const payload = typeof body === "string" || body instanceof Uint8Array ? body : JSON.stringify(body);
+  const payload = typeof body === "string" || body instanceof Uint8Array ? body : jsonText(body);
   return request(url, { method: "POST", headers: { ...h, ...headers }, body: payload });
 }
 
