@@ -6,7 +6,12 @@
  * /sse?count=N is the floor: N hand-formatted notifications written by the Worker itself.
  * Fan-out (bench/scenarios/fanout.mjs): `client=<key>` opens the stream as that client (many
  * clients spread over the shards), `shards=N` sets listen.shards for /listen and /publish.
+ * Memory baselines for fan-out: /hold (the Worker holds an SSE response open) and /hold-object
+ * (a Durable Object, BenchHold, holds it behind the Worker: the hub's path without its code).
+ * Slow reader (bench/scenarios/slow-reader.mjs): `pad=N` makes the resource's URI N characters
+ * longer on /listen and /publish alike, so each notification carries that many more bytes.
  */
+import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
 import { defineServer } from "../../src/mcp/server";
@@ -39,14 +44,16 @@ export default {
     const url = new URL(request.url);
     const count = Number(url.searchParams.get("count") ?? "1");
     const shards = url.searchParams.has("shards") ? Number(url.searchParams.get("shards")) : undefined;
+    const pad = Number(url.searchParams.get("pad") ?? "0");
+    const uri = pad > 0 ? `${URI}/${"x".repeat(pad)}` : URI;
     if (url.pathname === "/listen") {
-      const params = { notifications: { resourceSubscriptions: [URI] } };
+      const params = { notifications: { resourceSubscriptions: [uri] } };
       const client = url.searchParams.get("client") ?? undefined;
       const options = { listen: resolveListenOptions({ shards, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
       return serveListen({ id: "bench", params }, {}, env, { server, options }, undefined, client ? { client } : {});
     }
     if (url.pathname === "/publish") {
-      const event = { type: "resourceUpdated", uri: URI } as const;
+      const event = { type: "resourceUpdated", uri } as const;
       const mode = url.searchParams.get("mode");
       // The publisher's own wait, timed inside the Worker (Date.now() moves across I/O).
       const started = Date.now();
@@ -61,15 +68,38 @@ export default {
       return Response.json({ published: count, publishMs: Date.now() - started });
     }
     if (url.pathname === "/sse") return floorStream(count);
-    // The fan-out bench's baseline: an SSE response the Worker itself holds open (no hub).
-    if (url.pathname === "/hold") {
-      const { readable, writable } = new IdentityTransformStream();
-      const writer = writable.getWriter();
-      void writer.write(encoder.encode(`event: message\ndata: {"method":"notifications/subscriptions/acknowledged"}\n\n`));
-      return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+    // The fan-out bench's baselines: an SSE response the Worker itself holds open (no hub), and
+    // one a Durable Object holds open behind the Worker (the hub's path without the hub's code).
+    if (url.pathname === "/hold") return heldResponse();
+    if (url.pathname === "/hold-object") {
+      const objects = env.BENCH_HOLD as DurableObjectNamespace;
+      const client = url.searchParams.get("client") ?? "";
+      return objects.get(objects.idFromName(`hold#${holdIndex(client, shards ?? 16)}`)).fetch(request);
     }
     return new Response("not found", { status: 404 });
   },
-} satisfies ExportedHandler<EdgeEnv>;
+} satisfies ExportedHandler<EdgeEnv & { BENCH_HOLD?: DurableObjectNamespace }>;
+
+/** A plain open SSE response with one event written, nothing else kept. */
+function heldResponse(): Response {
+  const { readable, writable } = new IdentityTransformStream();
+  const writer = writable.getWriter();
+  void writer.write(encoder.encode(`event: message\ndata: {"method":"notifications/subscriptions/acknowledged"}\n\n`));
+  return new Response(readable, { headers: { "Content-Type": "text/event-stream" } });
+}
+
+/** Spreads clients over as many objects as the hub has shards (any even spread will do). */
+function holdIndex(client: string, count: number): number {
+  let hash = 0;
+  for (let i = 0; i < client.length; i++) hash = (hash * 31 + client.charCodeAt(i)) >>> 0;
+  return hash % count;
+}
+
+/** The `/hold-object` baseline: holds each request's SSE response open, nothing else. */
+export class BenchHold extends DurableObject {
+  override async fetch(): Promise<Response> {
+    return heldResponse();
+  }
+}
 
 export { McpHub } from "../../src/index";

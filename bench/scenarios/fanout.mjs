@@ -5,14 +5,22 @@
 // the publisher waited, and the workerd processes' memory per idle stream (RSS after opening the
 // streams minus before, divided by N). Locally the Worker and the hub share one workerd process,
 // so the same count of plain held-open SSE responses from the Worker alone (/hold, no hub) is
-// measured too: the difference is the hub's share. Run alone: `npm run bench:fanout -- --streams 10000`.
-// runFanout and renderFanout are exported for a caller that has its own server running.
+// measured too (the difference is the hub's share), and from a Durable Object that only holds
+// them open behind the Worker (/hold-object: the difference is the hub's own state).
+// Run alone: `npm run bench:fanout -- --streams 10000`.
+// One workerd process holds fewer than `ulimit -n` / 2 connections (bench/harness/open-files.mjs);
+// a run that needs more starts several servers (`--processes`, by default as many as needed),
+// each a whole Worker with its own hub, gives each its share of the streams and publishes to
+// all of them at once; latency counts from the first publish request's start.
+// runFanout and renderFanout are exported for a caller that has its own servers running.
 import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { workerdRss } from "../../scripts/footprint.mjs";
 import { startWorker } from "../../scripts/worker-server.mjs";
+import { processTicks } from "../harness/load.mjs";
+import { checkClientSockets, connectionsPerWorkerd } from "../harness/open-files.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
@@ -66,8 +74,13 @@ async function publishOnce(url, shards) {
   return { started, returned: performance.now(), workerMs: body.publishMs };
 }
 
-/** Runs the scenario against a running listen Worker; returns the figures. */
-export async function runFanout({ url, pids, streams, shards, width = 200, path = "/listen" }) {
+/**
+ * Runs the scenario against running listen Workers (`servers`: one per workerd process, each
+ * with its own hub); stream i goes to server i mod count, and the publish goes to every server
+ * at once. Returns the figures.
+ */
+export async function runFanout({ servers, streams, shards, width = 200, path = "/listen" }) {
+  const pids = servers.flatMap((s) => s.pids);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const rssBefore = workerdRss(pids);
   const opened = [];
@@ -77,6 +90,7 @@ export async function runFanout({ url, pids, streams, shards, width = 200, path 
     Array.from({ length: Math.min(width, streams) }, async () => {
       while (next < streams) {
         const i = next++;
+        const { url } = servers[i % servers.length];
         opened.push(
           await openStream(url, path, agent, `ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, shards).catch((err) => {
             throw new Error(`${path}: stream ${i + 1} of ${streams}: ${err.message}`);
@@ -90,12 +104,23 @@ export async function runFanout({ url, pids, streams, shards, width = 200, path 
   await new Promise((r) => setTimeout(r, 2000));
   const rssIdle = workerdRss(pids);
 
-  const pub = await publishOnce(url, shards);
+  // Node loads its fetch (undici) at the first call, which took 100 ms and more here: not in the timing.
+  await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/warm-up`)).arrayBuffer()));
+  const ticksBefore = { workerd: processTicks(pids), client: processTicks([process.pid]) };
+  const pubs = await Promise.all(servers.map((s) => publishOnce(s.url, shards)));
+  const started = Math.min(...pubs.map((p) => p.started));
   const deadline = Date.now() + 60_000;
   while (opened.some((s) => s.updates < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const deliveredAt = performance.now();
+  // CPU seconds each side spent from the publish until the last stream had the event (ticks of 10 ms).
+  const cpu = {
+    workerdSeconds: (processTicks(pids) - ticksBefore.workerd) / 100,
+    clientSeconds: (processTicks([process.pid]) - ticksBefore.client) / 100,
+    wallSeconds: (deliveredAt - started) / 1000,
+  };
   const latencies = opened
     .filter((s) => s.updates >= 1)
-    .map((s) => s.at[0] - pub.started)
+    .map((s) => s.at[0] - started)
     .sort((a, b) => a - b);
   const duplicates = opened.filter((s) => s.updates > 1).length;
   for (const s of opened) s.req.destroy();
@@ -103,11 +128,14 @@ export async function runFanout({ url, pids, streams, shards, width = 200, path 
   return {
     streams,
     shards,
+    processes: servers.length,
     openSeconds,
     received: latencies.length,
     duplicates,
-    publisherMs: pub.returned - pub.started,
-    publisherWorkerMs: pub.workerMs,
+    publisherMs: Math.max(...pubs.map((p) => p.returned - p.started)),
+    publisherWorkerMs: Math.max(...pubs.map((p) => p.workerMs)),
+    cpu,
+    firstMs: latencies[0],
     p50Ms: quantile(latencies, 0.5),
     p99Ms: quantile(latencies, 0.99),
     maxMs: latencies.at(-1),
@@ -117,16 +145,23 @@ export async function runFanout({ url, pids, streams, shards, width = 200, path 
   };
 }
 
-export function renderFanout(f, baseline) {
+export function renderFanout(f, baseline, objectBaseline) {
   const mb = (b) => (b / 1024 / 1024).toFixed(1);
   return [
-    `listen fan-out: ${f.streams.toLocaleString("en-US")} listen streams over ${f.shards} hub shards, one publish`,
+    `listen fan-out: ${f.streams.toLocaleString("en-US")} listen streams over ${f.shards} hub shards, one publish` +
+      (f.processes > 1 ? ` (${f.processes} workerd processes, each a Worker + its own hub, one publish to each at once)` : ""),
     `  opened in ${f.openSeconds.toFixed(1)} s; the publish was received on ${f.received} streams (${f.duplicates} twice)`,
-    `  delivery latency from the publish request: p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs?.toFixed(1)} ms; the publish request took ${f.publisherMs.toFixed(1)} ms (${f.publisherWorkerMs} ms inside the Worker: the publish call, which returns once handed off)`,
-    `  workerd RSS ${mb(f.rssBeforeBytes)} MB → ${mb(f.rssIdleBytes)} MB idle: ${(f.bytesPerIdleStream / 1024).toFixed(1)} KiB per idle stream (Worker + hub, one process locally)`,
+    `  delivery latency from the publish request: first ${f.firstMs?.toFixed(1)} ms, p50 ${f.p50Ms.toFixed(1)} ms, p99 ${f.p99Ms.toFixed(1)} ms, max ${f.maxMs?.toFixed(1)} ms; the publish request took ${f.publisherMs.toFixed(1)} ms (${f.publisherWorkerMs} ms inside the Worker: the publish call, which returns once handed off)`,
+    `  CPU from the publish until the last stream had it (${f.cpu.wallSeconds.toFixed(1)} s): workerd ${f.cpu.workerdSeconds.toFixed(2)} s, this client ${f.cpu.clientSeconds.toFixed(2)} s`,
+    `  workerd RSS ${mb(f.rssBeforeBytes)} MB → ${mb(f.rssIdleBytes)} MB idle: ${(f.bytesPerIdleStream / 1024).toFixed(1)} KiB per idle stream (Worker + hub in ${f.processes > 1 ? "each" : "one"} process locally)`,
     ...(baseline
       ? [
           `  the Worker alone holding as many SSE responses open: ${(baseline.bytesPerIdleStream / 1024).toFixed(1)} KiB each, so the hub's share is about ${((f.bytesPerIdleStream - baseline.bytesPerIdleStream) / 1024).toFixed(1)} KiB per idle stream`,
+        ]
+      : []),
+    ...(objectBaseline
+      ? [
+          `  a Durable Object holding them behind the Worker (the hub's path without its code): ${(objectBaseline.bytesPerIdleStream / 1024).toFixed(1)} KiB each, so the hub's own state is about ${((f.bytesPerIdleStream - objectBaseline.bytesPerIdleStream) / 1024).toFixed(1)} KiB per idle stream`,
         ]
       : []),
   ].join("\n");
@@ -137,34 +172,42 @@ async function main() {
     options: {
       streams: { type: "string", default: "10000" },
       shards: { type: "string", default: "16" },
+      processes: { type: "string" },
       runner: { type: "string", default: "miniflare" },
       json: { type: "string" },
     },
   });
+  const streams = Number(values.streams);
+  // One workerd holds fewer than `ulimit -n` / 2 connections (harness/open-files.mjs): past
+  // that, the streams go to several servers, each a whole Worker + hub in its own process.
+  const processes = Number(values.processes ?? Math.ceil(streams / connectionsPerWorkerd()));
+  // This client holds one descriptor per stream; wrangler's dev proxy (runner "wrangler", in this process) two more.
+  checkClientSockets((values.runner === "wrangler" ? 3 : 1) * streams);
   const run = async (path) => {
-    const server = await startWorker({ configPath: LISTEN_CONFIG, runner: values.runner });
+    const servers = [];
     try {
+      for (let i = 0; i < processes; i++) servers.push(await startWorker({ configPath: LISTEN_CONFIG, runner: values.runner }));
       return await runFanout({
-        url: server.url,
-        pids: server.workerdPids,
-        streams: Number(values.streams),
+        servers: servers.map((s) => ({ url: s.url, pids: s.workerdPids })),
+        streams,
         shards: Number(values.shards),
         path,
       });
     } catch (err) {
-      console.error(server.logs().split("\n").slice(-15).join("\n"));
+      for (const server of servers) console.error(server.logs().split("\n").slice(-15).join("\n"));
       throw err;
     } finally {
-      await server.stop();
+      await Promise.all(servers.map((s) => s.stop()));
     }
   };
-  // Each on a fresh server: memory a run leaves behind must not count in the other.
+  // Each on fresh servers: memory a run leaves behind must not count in the other.
   const baseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold");
+  const objectBaseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold-object");
   const figures = await run("/listen");
-  console.log(renderFanout(figures, baseline));
+  console.log(renderFanout(figures, baseline, objectBaseline));
   if (values.json) {
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(values.json, JSON.stringify({ figures, baseline }, null, 2) + "\n");
+    writeFileSync(values.json, JSON.stringify({ figures, baseline, objectBaseline }, null, 2) + "\n");
   }
 }
 

@@ -82,18 +82,28 @@ export class ListenStreams {
     return { ok: true, response };
   }
 
-  /** Writes the event to every stream that opted in to it; returns how many. */
+  /**
+   * Writes the event to every stream that opted in to it; returns how many. The frame differs
+   * between streams only by the listen request's id (the subscription id), so it is encoded
+   * once per distinct id, not once per stream: with thousands of streams the JSON and UTF-8
+   * work of a publish does not grow with them.
+   */
   deliver(event: PublishEvent): number {
     let sent = 0;
+    const frames = new Map<RequestId, Uint8Array>();
     for (const stream of this.targets(event)) {
       const listener = this.listeners.get(stream);
       if (!listener || !this.live?.isAttached(stream)) {
         this.remove(stream);
         continue;
       }
-      const message = toNotification(event, listener);
-      if (!message) continue;
-      this.write(stream, message);
+      if (!wants(event, listener)) continue;
+      let frame = frames.get(listener.id);
+      if (!frame) {
+        frame = encodeSseEvent(JSON.stringify(toNotification(event, listener.id)));
+        frames.set(listener.id, frame);
+      }
+      this.live.send(stream, frame);
       // A client that fell behind had its stream ended by this write instead.
       if (this.listeners.has(stream)) sent++;
     }
@@ -192,23 +202,34 @@ function completeResult(listener: Listener): Record<string, unknown> {
   return { jsonrpc: "2.0", id: listener.id, result: { resultType: "complete", _meta: meta } };
 }
 
-/** The notification a listener gets for an event, or undefined when its filter does not name it. */
-function toNotification(event: PublishEvent, listener: Listener): Record<string, unknown> | undefined {
-  const meta = { [SUBSCRIPTION_ID_KEY]: listener.id };
+/** Whether a listener's filter names the event (a task's status only for the principal that created it). */
+function wants(event: PublishEvent, listener: Listener): boolean {
+  switch (event.type) {
+    case "resourceUpdated":
+      return true; // targets() found the stream by the URI it subscribed to
+    case "taskStatus":
+      // Only the principal that created a task may see it.
+      return event.owner === undefined || event.owner === listener.subject;
+    case "listChanged":
+      return (
+        {
+          tools: listener.filter.toolsListChanged,
+          prompts: listener.filter.promptsListChanged,
+          resources: listener.filter.resourcesListChanged,
+        }[event.list] === true
+      );
+  }
+}
+
+/** The notification for an event on the stream of listen request `id`. */
+function toNotification(event: PublishEvent, id: RequestId): Record<string, unknown> {
+  const meta = { [SUBSCRIPTION_ID_KEY]: id };
   switch (event.type) {
     case "resourceUpdated":
       return { jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: event.uri } };
-    case "listChanged": {
-      const wanted = {
-        tools: listener.filter.toolsListChanged,
-        prompts: listener.filter.promptsListChanged,
-        resources: listener.filter.resourcesListChanged,
-      }[event.list];
-      return wanted === true ? { jsonrpc: "2.0", method: `notifications/${event.list}/list_changed`, params: { _meta: meta } } : undefined;
-    }
+    case "listChanged":
+      return { jsonrpc: "2.0", method: `notifications/${event.list}/list_changed`, params: { _meta: meta } };
     case "taskStatus":
-      // Only the principal that created a task may see it.
-      if (event.owner !== undefined && event.owner !== listener.subject) return undefined;
       return { jsonrpc: "2.0", method: "notifications/tasks", params: { ...event.task, _meta: { ...metaOf(event.task), ...meta } } };
   }
 }
