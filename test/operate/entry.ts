@@ -15,6 +15,7 @@ import type { OperationEvent } from "../../src/mcp/observe";
 import { defineServer } from "../../src/mcp/server";
 import { publish, publishAndCount } from "../../src/publish";
 import { memoryOtel } from "./memory-tracer";
+import { WATCHED } from "./watched";
 
 /** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
 export const trail: string[] = [];
@@ -99,9 +100,6 @@ operateServer
     throw new Error("operate secret detail");
   })
   .prompt("greeting", { description: "A prompt" }, () => ({ messages: [{ role: "user", content: text("hello") }] }));
-
-/** The resource the publishing tools announce (hub-tracing.test.ts). */
-export const WATCHED = "file:///operate/watched.txt";
 
 operateServer
   .resource(WATCHED, { name: "watched" }, (uri) => ({ uri, text: "watched" }))

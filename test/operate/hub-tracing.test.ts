@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { WATCHED } from "./entry";
+import { WATCHED } from "./watched";
 import { callIn, postRpc, textOf, type Place } from "./helpers";
 import { finished, type FinishedSpan } from "./memory-tracer";
 
