@@ -136,12 +136,17 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone; `traces`: shard 0's spans. */
   async deliver(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
     if (!this.tracing) return this.deliverShard(events);
-    return tracedBatch(this.tracing, events, traces, undefined, () => this.deliverShard(events));
+    return tracedBatch(this.tracing, events, traces, undefined, (spans) =>
+      this.deliverShard(
+        events,
+        spans.map((span) => span.traceparent),
+      ),
+    );
   }
 
-  private async deliverShard(events: PublishEvent[]): Promise<ShardReport> {
+  private async deliverShard(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
     const listenStreams = await this.listeners.deliverBatch(events);
-    const { sessions } = await this.notifyAll(events);
+    const { sessions } = await this.notifyAll(events, traces);
     return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
   }
 
@@ -182,17 +187,20 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   private async sendOwn(events: PublishEvent[]): Promise<BatchReport> {
     try {
-      return await this.notifyAll(events);
+      // Shard 0's span of each event (set by publish), which the sessions' deliveries continue.
+      const traces = this.tracing ? events.map((event) => this.traceOf.get(event)) : undefined;
+      return await this.notifyAll(events, traces);
     } catch (error) {
       console.error(`mcp-edge: the hub could not call its 2025 sessions for ${events.length} published event(s)`, error);
       throw error;
     }
   }
 
-  /** This shard's 2025 sessions, one event after another (each session gets them in order). */
-  private async notifyAll(events: PublishEvent[]): Promise<BatchReport> {
+  /** This shard's 2025 sessions, one event after another (each session gets them in order); `traces`: the hub's span of each. */
+  private async notifyAll(events: PublishEvent[], traces?: (string | undefined)[]): Promise<BatchReport> {
     const sessions: number[] = [];
-    for (const event of events) sessions.push(event.type === "taskStatus" ? 0 : await this.notifySessions(event));
+    for (const [i, event] of events.entries())
+      sessions.push(event.type === "taskStatus" ? 0 : await this.notifySessions(event, traces?.[i]));
     return { listenStreams: events.map(() => 0), sessions };
   }
 
@@ -202,7 +210,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   }
 
   /** Calls each registered session; forgets those that are gone or no longer subscribed. */
-  private async notifySessions(event: Exclude<PublishEvent, { type: "taskStatus" }>): Promise<number> {
+  private async notifySessions(event: Exclude<PublishEvent, { type: "taskStatus" }>, traceparent?: string): Promise<number> {
     const topic = topicKey(event.type === "resourceUpdated" ? { uri: event.uri } : { lists: true });
     const ids = this.registrations.sessions(topic);
     if (ids.length === 0) return 0;
@@ -212,7 +220,8 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const delivered = await Promise.all(
       ids.map(async (sessionId) => {
         const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
-        const call = event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri) : stub.listChanged(event.list);
+        const call =
+          event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri, traceparent) : stub.listChanged(event.list, traceparent);
         const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
         if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
         return delivery === "sent" ? 1 : 0;

@@ -23,10 +23,13 @@ export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
   init(state: SessionState): Promise<void>;
   /** The session's state for a request served in the Worker, or null when it does not exist for this subject. */
   confirm(subject?: string): Promise<SessionState | null>;
-  /** A subscribed resource changed: send `notifications/resources/updated` on the standalone stream. */
-  resourceUpdated(uri: string): Promise<UpdateDelivery>;
+  /**
+   * A subscribed resource changed: send `notifications/resources/updated` on the standalone
+   * stream. `traceparent`: the hub's span for the event, with tracing on (the delivery's parent).
+   */
+  resourceUpdated(uri: string, traceparent?: string): Promise<UpdateDelivery>;
   /** A list changed: send `notifications/<list>/list_changed` on the standalone stream. */
-  listChanged(list: ListKind): Promise<UpdateDelivery>;
+  listChanged(list: ListKind, traceparent?: string): Promise<UpdateDelivery>;
   /** Resolves once no handler runs in the object. */
   settled(): Promise<void>;
   /** POST, GET and DELETE of a session, and the legacy URLs below, forwarded with their bodies. */

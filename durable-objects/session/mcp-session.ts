@@ -8,7 +8,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
-import { errorMessage, notification } from "../../src/jsonrpc/messages";
+import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
+import { observerOf } from "../../src/mcp/observe";
 import type { SessionState } from "../../src/mcp/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
 import type { McpServer } from "../../src/mcp/server";
@@ -97,16 +98,42 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * standalone stream when it subscribed. Server code calls `notifyResourceUpdated(env, uri)`,
    * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
-  async resourceUpdated(uri: string): Promise<UpdateDelivery> {
-    if (!this.core.state) return "gone";
-    if (!this.core.record.isSubscribed(uri)) return "not-subscribed";
-    return this.core.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
+  async resourceUpdated(uri: string, traceparent?: string): Promise<UpdateDelivery> {
+    return this.delivering("notifications/resources/updated", { uri }, traceparent, () => {
+      if (!this.core.state) return "gone";
+      if (!this.core.record.isSubscribed(uri)) return "not-subscribed";
+      return this.core.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
+    });
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
-  async listChanged(list: ListKind): Promise<UpdateDelivery> {
-    if (!this.core.state) return "gone";
-    return this.core.sendStandalone(notification(`notifications/${list}/list_changed`)) ? "sent" : "no-stream";
+  async listChanged(list: ListKind, traceparent?: string): Promise<UpdateDelivery> {
+    const method = `notifications/${list}/list_changed`;
+    return this.delivering(method, {}, traceparent, () => {
+      if (!this.core.state) return "gone";
+      return this.core.sendStandalone(notification(method)) ? "sent" : "no-stream";
+    });
+  }
+
+  /**
+   * With tracing and a hub span to continue: the delivery is this session's span (a notification
+   * the server initiates: kind client), the child of the hub's span for the event.
+   */
+  private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
+    const tracing = parent === undefined ? undefined : observerOf(this.server)?.tracing;
+    if (!tracing) return deliver();
+    const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
+    span.attribute("mcp_edge.place", "session");
+    try {
+      const delivery = deliver();
+      span.attribute("mcp_edge.delivery", delivery);
+      return delivery;
+    } catch (error) {
+      span.threw(error);
+      throw error;
+    } finally {
+      span.end();
+    }
   }
 
   /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */

@@ -10,6 +10,7 @@ import { SseReader } from "../helpers/sse";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { WATCHED } from "./watched";
 import { callIn, postRpc, textOf, type Place } from "./helpers";
+import { getStream, send, sseOf, startSession } from "../helpers/session";
 import { finished, type FinishedSpan } from "./memory-tracer";
 
 const CLIENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -155,5 +156,34 @@ describe("a listen stream", () => {
 describe("hubObject", () => {
   it("takes only what createMcpEdge returned (else the hub would silently trace nothing)", () => {
     expect(() => hubObject({ worker: {} })).toThrow(/pass the object createMcpEdge returned/);
+  });
+});
+
+describe("a publish reaching a 2025 session", () => {
+  it("continues into the session object: its delivery span is the child of the hub's span for the event", async () => {
+    const s = await startSession("2025-11-25");
+    const subscribed = await send(s, { jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: WATCHED } });
+    expect(subscribed.status).toBe(200);
+    const stream = sseOf(await getStream(s));
+    try {
+      const answer = await callIn("worker 2026", "publishes", { meta: { traceparent: TRACEPARENT } });
+      expect(textOf(answer)).toMatch(/^published/);
+      // The stream opens with its priming event (an id, no data), then carries the update.
+      let event = await stream.next();
+      while (event && event.json === undefined) event = await stream.next();
+      expect(event?.json).toMatchObject({ method: UPDATED, params: { uri: WATCHED } });
+      await eventually(() => {
+        const spans = inTrace();
+        const delivery = spans.find((span) => span.name === UPDATED && span.attributes["mcp_edge.place"] === "session");
+        expect(delivery).toMatchObject({
+          kind: CLIENT,
+          attributes: { "mcp.session.id": s.sessionId, "mcp.resource.uri": WATCHED, "mcp_edge.delivery": "sent" },
+        });
+        const parent = spans.find((span) => span.spanId === delivery?.parentSpanId);
+        expect(parent).toMatchObject({ name: UPDATED, attributes: { "mcp_edge.place": "hub" } });
+      });
+    } finally {
+      await stream.cancel();
+    }
   });
 });
