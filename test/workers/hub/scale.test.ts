@@ -63,6 +63,16 @@ async function openMany(hub: string, count: number, uris: string[], options: Lis
   );
 }
 
+/** Reads a stream while it is written to: resolves with how many updates it carried, up to `count` (fewer if it ended). */
+async function updatesRead(stream: SseReader, count: number): Promise<number> {
+  let seen = 0;
+  while (seen < count) {
+    const event = await stream.next();
+    if (!event) break;
+    if (event.json?.method === "notifications/resources/updated") seen++;
+  }
+  return seen;
+}
 describe("a sharded hub", () => {
   it("spreads clients over the shards and delivers each publish to every listener once, in order", async () => {
     const hub = hubName();
@@ -196,19 +206,11 @@ describe("a reader that falls behind", () => {
       features: { shard: hub, client: "ip:10.1.0.2" },
     });
     const count = 400; // 1.6 MB published: 100 × the buffer
-    let fastSeen = 0;
-    const reading = (async () => {
-      while (fastSeen < count) {
-        const event = await fast.stream.next();
-        if (!event) break;
-        if (event.json?.method === "notifications/resources/updated") fastSeen++;
-      }
-    })();
+    const reading = updatesRead(fast.stream, count);
     let reached = 0;
     for (let i = 0; i < count; i++)
       reached += (await publishAndCount(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 })).listenStreams;
-    await reading;
-    expect(fastSeen).toBe(count);
+    expect(await reading).toBe(count);
     // The slow stream was counted until it fell behind, then no more.
     expect(reached).toBeGreaterThanOrEqual(count);
     expect(reached).toBeLessThan(2 * count);
@@ -230,18 +232,10 @@ describe("a reader that falls behind", () => {
     const slow = await open("slow", "ip:10.1.1.1");
     const fast = await open("fast", "ip:10.1.1.2");
     const count = 400;
-    let fastSeen = 0;
-    const reading = (async () => {
-      while (fastSeen < count) {
-        const event = await fast.stream.next();
-        if (!event) break;
-        if (event.json?.method === "notifications/resources/updated") fastSeen++;
-      }
-    })();
+    const reading = updatesRead(fast.stream, count);
     // Handed off: the hub gets the 400 events in a few batches, written faster than anyone reads.
     for (let i = 0; i < count; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 });
-    await reading;
-    expect(fastSeen).toBe(count);
+    expect(await reading).toBe(count);
     expect(await streamsPerShard(hub, 1)).toEqual([1]);
     const events = await slow.stream.all();
     expect(events.filter((e) => e.json?.method === "notifications/resources/updated").length).toBeLessThan(count);
