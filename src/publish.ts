@@ -159,16 +159,16 @@ async function sendToHub(namespace: DurableObjectNamespace<HubRpc>, fanout: Fano
   }
 }
 
-/**
- * Checks the event and the binding (both throw at once), then queues it behind this isolate's
- * earlier publishes. Returns the send of its batch, which never rejects.
- */
-function enqueue(env: EdgeEnv, event: PublishEvent, options: PublishOptions, counted?: Queued["counted"]): Promise<void> {
+/** The caller's span as a traceparent, when `trace` was given (a handler's ctx or the string itself). */
+function traceOf(options: PublishOptions): string | undefined {
+  return typeof options.trace === "object" ? observationOf(options.trace)?.traceparent : options.trace;
+}
+
+/** Checks the event and the binding (both throw at once); where the event goes. */
+function target(env: EdgeEnv, event: PublishEvent, options: PublishOptions): { namespace: DurableObjectNamespace<HubRpc>; fanout: Fanout } {
   checkEvent(event);
   const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
-  const fanout = { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) };
-  const trace = typeof options.trace === "object" ? observationOf(options.trace)?.traceparent : options.trace;
-  return outboxOf(namespace, fanout).push({ event, counted, trace }).sent;
+  return { namespace, fanout: { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) } };
 }
 
 /**
@@ -199,19 +199,31 @@ function keptAlive(sent: Promise<void>): boolean {
  * a caller that must know who got an event uses publishAndCount.
  */
 export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<void> {
-  const sent = enqueue(env, event, options);
-  if (!keptAlive(sent)) await sent;
+  const { namespace, fanout } = target(env, event, options);
+  if (typeof workers.waitUntil === "function") {
+    // Only the runtime waits for a batch: a request never waits on a send another request made
+    // (its I/O belongs to that request; awaiting it from here fails, "Cannot perform I/O on
+    // behalf of a different request"), so the shared outbox is for hand-offs only.
+    const { sent } = outboxOf(namespace, fanout).push({ event, trace: traceOf(options) });
+    // Where waitUntil refuses (no request to extend), the caller waits instead.
+    if (!keptAlive(sent)) await sent;
+    return;
+  }
+  // No waitUntil at all (an older runtime): this request waits, for a call of its own.
+  await sendToHub(namespace, fanout, [{ event, trace: traceOf(options) }]);
 }
 
 /**
  * publish, then waits until every shard holding anyone has delivered the event (to its streams'
  * send buffers, and to the 2025 sessions, which answered), and returns how many streams and
- * sessions got it. It costs the caller both hops (Worker → shard 0 → the other shards); it
- * rejects when the hub did not take the event.
+ * sessions got it. It costs the caller both hops (Worker → shard 0 → the other shards) in a call
+ * of its own (never a batch another request sends), so it is not ordered after this isolate's
+ * earlier `publish` hand-offs still on their way; it rejects when the hub did not take the event.
  */
-export function publishAndCount(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
+export async function publishAndCount(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
+  const { namespace, fanout } = target(env, event, options);
   return new Promise<PublishReport>((resolve, reject) => {
-    keptAlive(enqueue(env, event, options, { resolve, reject }));
+    void sendToHub(namespace, fanout, [{ event, trace: traceOf(options), counted: { resolve, reject } }]);
   });
 }
 

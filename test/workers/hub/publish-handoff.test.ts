@@ -12,6 +12,7 @@ import { shardOf } from "../../../durable-objects/hub/contract";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
 import { Outbox } from "../../../durable-objects/hub/outbox";
 import { edgeEnv, hubStubOf, openListen } from "../../helpers/listen";
+import { post, STATELESS } from "../../helpers/mcp";
 import type { SseReader } from "../../helpers/sse";
 
 const server = demoServer;
@@ -76,16 +77,17 @@ describe("publish hands off", () => {
     const count = 600;
     const sent = Array.from({ length: count }, (_, i) => uris[i % uris.length] as string);
     for (const uri of sent) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: SHARDS });
-    // Then one the caller waits for: once it is counted, nothing published before it is still on its way.
+    for (const { stream } of opened) {
+      // Exactly the published sequence: none lost, none twice, none out of order.
+      expect(await urisCarried(stream, count)).toEqual(sent);
+    }
+    // One the caller waits for, in a call of its own: every stream, counted.
     const last = uris[0] as string;
     expect(await publishAndCount(edgeEnv, { type: "resourceUpdated", uri: last }, { shard: hub, shards: SHARDS })).toEqual({
       listenStreams: clients.length,
       sessions: 0,
     });
-    for (const { stream } of opened) {
-      // Exactly the published sequence: none lost, none twice, none out of order.
-      expect(await urisCarried(stream, count + 1)).toEqual([...sent, last]);
-    }
+    for (const { stream } of opened) expect(await urisCarried(stream, 1)).toEqual([last]);
     await Promise.all(opened.map((o) => o.stream.cancel()));
   });
 
@@ -107,6 +109,25 @@ describe("publish hands off", () => {
     for (let i = 0; i < count; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: SHARDS });
     expect(await urisCarried(stream, count + 1)).toHaveLength(count + 1);
     expect(await deliveries()).toBeLessThanOrEqual(10);
+    await stream.cancel();
+  });
+
+  it("counts for requests served at once, each waiting only for its own call", async () => {
+    // Each tools/call is its own request to the Worker (touch_resource: publishAndCount). A
+    // request that waited on a batch another request sent would fail ("Cannot perform I/O on
+    // behalf of a different request") and never answer.
+    const uri = `test://template/concurrent-${crypto.randomUUID()}/data`;
+    const { stream } = await openListen({ server, id: "concurrent", notifications: { resourceSubscriptions: [uri] } });
+    const count = 40;
+    const answers = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const body = { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "touch_resource", arguments: { uri } } };
+        const res = await post(body, { url: STATELESS, version: "2025-06-18" });
+        return ((await res.json()) as { result?: { content?: { text?: string }[] } }).result?.content?.[0]?.text;
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: count }, () => "notified 0 session(s)"));
+    expect(await urisCarried(stream, count)).toEqual(Array.from({ length: count }, () => uri));
     await stream.cancel();
   });
 

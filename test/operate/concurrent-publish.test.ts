@@ -1,0 +1,26 @@
+/**
+ * Requests served at once by one isolate share its ordered outbox to the hub: a hand-off
+ * (`publish`) from each of them reaches the listen stream, none waits on another's call, and
+ * none fails ("Cannot perform I/O on behalf of a different request").
+ */
+import { expect, it } from "vitest";
+import { openListen } from "../helpers/listen";
+import { operateServer } from "./entry";
+import { callIn, textOf } from "./helpers";
+import { WATCHED } from "./watched";
+
+it("every concurrent request's publish hand-off reaches the listen stream", async () => {
+  const { stream } = await openListen({ server: operateServer, id: "concurrent", notifications: { resourceSubscriptions: [WATCHED] } });
+  const count = 40;
+  // publishes_interactive publishes with `publish` (returns once handed off) from the Worker on 2026-07-28.
+  const answers = await Promise.all(Array.from({ length: count }, () => callIn("worker 2026", "publishes_interactive")));
+  expect(answers.map(textOf)).toEqual(Array.from({ length: count }, () => "published"));
+  let carried = 0;
+  while (carried < count) {
+    const event = await stream.next();
+    if (!event) break;
+    if (event.json?.method === "notifications/resources/updated") carried++;
+  }
+  expect(carried).toBe(count);
+  await stream.cancel();
+});
