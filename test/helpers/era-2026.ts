@@ -35,6 +35,33 @@ export function headers2026(method: string, params: Record<string, unknown>): Re
   return headers;
 }
 
+/**
+ * One 2026-07-28 `tools/call` as a conforming client builds it (headers and `_meta` envelope),
+ * for a test that hands it to a Worker of its own rather than the project's front door.
+ */
+export function toolCall2026(
+  name: string,
+  opts: {
+    id?: number;
+    url?: string;
+    capabilities?: Record<string, unknown>;
+    args?: Record<string, unknown>;
+    extra?: Record<string, unknown>;
+  } = {},
+): Request {
+  const params = { name, arguments: opts.args ?? {}, ...opts.extra };
+  return new Request(opts.url ?? MCP, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers2026("tools/call", params) },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: opts.id ?? 1,
+      method: "tools/call",
+      params: { ...params, _meta: envelope(opts.capabilities) },
+    }),
+  });
+}
+
 /** POSTs one 2026-07-28 request; `opts.headers` override the standard ones (a null-ish value removes nothing: use `omit`). */
 export function post2026(
   method: string,

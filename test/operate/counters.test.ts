@@ -8,8 +8,7 @@ import { createExecutionContext, env, runInDurableObject } from "cloudflare:test
 import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../src/env";
 import { beforeEach, describe, expect, it } from "vitest";
-import { MCP } from "../helpers/mcp";
-import { envelope, headers2026 } from "../helpers/era-2026";
+import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import { analyticsEdge, events } from "./entry";
 import { answerOf, callIn, postRpc, TASK_CAPS, type Json } from "./helpers";
 
@@ -140,16 +139,7 @@ describe("the Analytics Engine dataset", () => {
   it("gets one data point per operation, in the documented columns", async () => {
     const points: unknown[] = [];
     const dataset = { writeDataPoint: (point: unknown) => points.push(point) };
-    const params = { name: "measured", arguments: {} };
-    const request = new Request(MCP, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        ...headers2026("tools/call", params),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope() } }),
-    });
+    const request = toolCall2026("measured");
     const res = await analyticsEdge.worker.fetch(request, { ...(env as object), TEST_DATASET: dataset } as never, createExecutionContext());
     expect(res.status).toBe(200);
     expect(points).toEqual([

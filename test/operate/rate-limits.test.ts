@@ -5,8 +5,8 @@
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MCP, request } from "../helpers/mcp";
-import { envelope, headers2026 } from "../helpers/era-2026";
+import { request } from "../helpers/mcp";
+import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import { startSession } from "../helpers/session";
 import { misconfigured, trail } from "./entry";
 import { callIn, PLACES, postRpc, textOf, toolFor, type Answer } from "./helpers";
@@ -112,16 +112,7 @@ describe("rate limit rules", () => {
   });
 
   it("a rule whose binding is missing fails with 500 naming the wrangler.toml lines", async () => {
-    const params = { name: "simple", arguments: {} };
-    const request = new Request(MCP, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        ...headers2026("tools/call", params),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope() } }),
-    });
+    const request = toolCall2026("simple");
     const res = await misconfigured.worker.fetch(request, env as never, createExecutionContext());
     expect(res.status).toBe(500);
     const body = (await res.json()) as Answer;

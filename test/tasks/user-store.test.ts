@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
-import { envelope, headers2026 } from "../helpers/era-2026";
+import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import {
   accessToken,
   authOptions,
@@ -126,17 +126,11 @@ describe("ctx.user", () => {
     await expect(anonymous.get("x")).rejects.toThrow(/ctx\.user needs an authenticated user/);
     // Through a server without auth: the tool's call fails with that message.
     const open = createMcpEdge(tasksServer, { sessions: false }).worker;
-    const params = { name: "user_note", arguments: { key: "x", value: "y" } };
     const res = await open.fetch!(
-      new Request("http://127.0.0.1:8787/mcp", {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          ...headers2026("tools/call", params),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { ...params, _meta: envelope({}) } }),
-      }) as Request<unknown, IncomingRequestCfProperties>,
+      toolCall2026("user_note", { id: 4, url: "http://127.0.0.1:8787/mcp", args: { key: "x", value: "y" } }) as Request<
+        unknown,
+        IncomingRequestCfProperties
+      >,
       env as never,
       createExecutionContext(),
     );

@@ -10,7 +10,7 @@ import { createMcpEdge } from "../../../src/edge";
 import { canonicalArguments, signState, verifyState } from "../../../src/mcp/request-state";
 import { demoServer } from "../../../src/demo/server";
 import { STATELESS } from "../../helpers/mcp";
-import { envelope, expectComplete, expectInputRequired, expect2026Error, headers2026, post2026 } from "../../helpers/era-2026";
+import { expectComplete, expectInputRequired, expect2026Error, post2026, toolCall2026 } from "../../helpers/era-2026";
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 const ALICE = { action: "accept", content: { name: "Alice" } };
@@ -235,17 +235,8 @@ describe("MRTR: requestState integrity", () => {
   async function askWithSecret(secret: string | undefined): Promise<Response> {
     // No bindings at all: a stateless server, so only the secret is wrong (a session endpoint would report its binding).
     const edge = createMcpEdge(demoServer, { sessions: false });
-    const params = { name: "test_input_required_result_elicitation", arguments: {} };
     return edge.worker.fetch!(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          ...headers2026("tools/call", params),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
-      }) as never,
+      toolCall2026("test_input_required_result_elicitation", { url: "http://127.0.0.1/mcp", capabilities: ALL }) as never,
       (secret === undefined ? {} : { MCP_STATE_SECRET: secret }) as never,
       {} as ExecutionContext,
     );
@@ -295,17 +286,9 @@ describe("MRTR: requestState integrity", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const edge = createMcpEdge(demoServer, { sessions: false });
-    const params = { name: "test_input_required_result_elicitation", arguments: {}, requestState: "x.y", inputResponses: {} };
+    const retry = { requestState: "x.y", inputResponses: {} };
     const res = await edge.worker.fetch!(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          ...headers2026("tools/call", params),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope(ALL) } }),
-      }) as never,
+      toolCall2026("test_input_required_result_elicitation", { url: "http://127.0.0.1/mcp", capabilities: ALL, extra: retry }) as never,
       { MCP_STATE_SECRET: "0123456789" } as never,
       {} as ExecutionContext,
     );
