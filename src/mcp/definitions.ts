@@ -126,7 +126,8 @@ export interface CompletionContext<Env> extends HandlerContext<Env> {
   arguments: Record<string, string>;
 }
 
-export interface ResourceConfig<Env> {
+/** What a resource (or template) says about itself in `resources/list`, however it is defined. */
+interface ResourceDescription {
   name: string;
   title?: string;
   description?: string;
@@ -136,6 +137,9 @@ export interface ResourceConfig<Env> {
   icons?: Icon[];
   annotations?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
+}
+
+export interface ResourceConfig<Env> extends ResourceDescription {
   /** Completions for template variables (templates only). */
   complete?: Record<string, Completer<Env>>;
   enabled?: EnabledPredicate<Env>;
@@ -144,17 +148,10 @@ export interface ResourceConfig<Env> {
 }
 
 /** A resource a template's `list` names (a `resources/list` entry); `uri` must match the template. */
-export interface ListedResource {
+export interface ListedResource extends ResourceDescription {
   uri: string;
-  name: string;
-  title?: string;
-  description?: string;
   /** Defaults to the template's mimeType. */
   mimeType?: string;
-  size?: number;
-  icons?: Icon[];
-  annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
 }
 
 /** What a template's `list` gets: the request's context, its own cursor from the page before, and the page size. */
