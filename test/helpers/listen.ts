@@ -96,3 +96,14 @@ export function hubTables(shard?: string, index = 0): Promise<Record<string, unk
     return out;
   });
 }
+
+/** Reads a stream while it is written to: resolves with how many updates it carried, up to `count` (fewer if it ended). */
+export async function updatesRead(stream: SseReader, count: number): Promise<number> {
+  let seen = 0;
+  while (seen < count) {
+    const event = await stream.next();
+    if (!event) break;
+    if (event.json?.method === "notifications/resources/updated") seen++;
+  }
+  return seen;
+}

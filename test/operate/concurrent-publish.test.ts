@@ -4,7 +4,7 @@
  * none fails ("Cannot perform I/O on behalf of a different request").
  */
 import { expect, it } from "vitest";
-import { openListen } from "../helpers/listen";
+import { openListen, updatesRead } from "../helpers/listen";
 import { operateServer } from "./entry";
 import { callIn, textOf } from "./helpers";
 import { WATCHED } from "./watched";
@@ -15,12 +15,6 @@ it("every concurrent request's publish hand-off reaches the listen stream", asyn
   // publishes_interactive publishes with `publish` (returns once handed off) from the Worker on 2026-07-28.
   const answers = await Promise.all(Array.from({ length: count }, () => callIn("worker 2026", "publishes_interactive")));
   expect(answers.map(textOf)).toEqual(Array.from({ length: count }, () => "published"));
-  let carried = 0;
-  while (carried < count) {
-    const event = await stream.next();
-    if (!event) break;
-    if (event.json?.method === "notifications/resources/updated") carried++;
-  }
-  expect(carried).toBe(count);
+  expect(await updatesRead(stream, count)).toBe(count);
   await stream.cancel();
 });

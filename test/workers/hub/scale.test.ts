@@ -12,7 +12,7 @@ import { publish, publishAndCount } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
 import { shardOf } from "../../../durable-objects/hub/contract";
 import type { ListenOptions } from "../../../src/options";
-import { edgeEnv, hubStubOf, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
+import { edgeEnv, hubStubOf, listen, openListen, SUBSCRIPTION_ID, updatesRead } from "../../helpers/listen";
 import type { SseReader } from "../../helpers/sse";
 
 const server = demoServer;
@@ -61,17 +61,6 @@ async function openMany(hub: string, count: number, uris: string[], options: Lis
       return { id, client, stream };
     }),
   );
-}
-
-/** Reads a stream while it is written to: resolves with how many updates it carried, up to `count` (fewer if it ended). */
-async function updatesRead(stream: SseReader, count: number): Promise<number> {
-  let seen = 0;
-  while (seen < count) {
-    const event = await stream.next();
-    if (!event) break;
-    if (event.json?.method === "notifications/resources/updated") seen++;
-  }
-  return seen;
 }
 describe("a sharded hub", () => {
   it("spreads clients over the shards and delivers each publish to every listener once, in order", async () => {
