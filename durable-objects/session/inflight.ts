@@ -19,6 +19,7 @@ import type { RequestInfo } from "../../src/mcp/request-info";
 import { meterEvent, newMeter, observerOf, type Meter } from "../../src/mcp/observe";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/context";
 import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch";
+import { LazyAbort, type SignalSource } from "../../src/mcp/lazy-abort";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/exchange";
 import { limitRuns } from "../../src/mcp/run-limits";
 import type { McpServer } from "../../src/mcp/server";
@@ -50,7 +51,7 @@ export interface Origin {
 
 export class InflightRequests<Env> {
   private readonly pending: PendingRequests;
-  private readonly work = new Map<string, { controller: AbortController }>();
+  private readonly work = new Map<string, { controller: LazyAbort }>();
   /** Handlers running now (a Map of ids would miscount a batch that repeats an id). */
   private running = 0;
   /** Resolved, and cleared, each time `running` drops to 0. */
@@ -83,7 +84,7 @@ export class InflightRequests<Env> {
       case "json": {
         const responses = await Promise.all(
           exchange.requests.map((r) =>
-            this.track(r, (signal) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, origin), signal)),
+            this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, origin), abort)),
           ),
         );
         return json(replyBody(exchange, responses));
@@ -148,13 +149,13 @@ export class InflightRequests<Env> {
    * Runs one handler with an abort signal that cancellation and termination reach; counts it
    * against the session's limit until it settles.
    */
-  private async track<T>(request: RequestMessage, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async track<T>(request: RequestMessage, work: (abort: LazyAbort) => Promise<T>): Promise<T> {
     const key = idKey(request.id);
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     this.work.set(key, { controller });
     this.running++;
     try {
-      return await work(controller.signal);
+      return await work(controller);
     } finally {
       this.running--;
       if (this.work.get(key)?.controller === controller) this.work.delete(key);
@@ -211,13 +212,13 @@ export class InflightRequests<Env> {
   ): Promise<void> {
     const core = this.host.core;
     const key = idKey(request.id);
-    await this.track(request, async (signal) => {
+    await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
       const meter = observerOf(this.host.server) ? newMeter(core.live.count()) : undefined;
       const dc = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
-      const response = await dispatchRequest(request, dc, signal);
+      const response = await dispatchRequest(request, dc, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
-      if (!signal.aborted) {
+      if (!abort.aborted) {
         try {
           core.emit(stream, response);
         } catch (error) {
@@ -261,20 +262,25 @@ export class InflightRequests<Env> {
       core.emit(stream, message);
       if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
     };
+    const pending = this.pending;
+    // Methods, not arrow properties: the bundler names every arrow it assigns, one runtime call each, per request.
     return {
-      notify: async (method: string, params: Params) => {
+      async notify(method: string, params: Params) {
         emit(notification(method, params));
       },
-      request: (method: string, params: Params, signal: AbortSignal) =>
-        this.pending.request(method, signal, {
+      request(method: string, params: Params, from: SignalSource) {
+        return pending.request(method, from.signal, {
           send: (id) => emit({ kind: "request", id, method, params }),
           cancel: (id, reason) => emit(notification("notifications/cancelled", { requestId: id, reason })),
-        }),
-      closeStream: () => {
+        });
+      },
+      closeStream() {
         // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
         if (core.state && usesSsePolling(core.state.protocolVersion)) core.live.close(stream);
       },
-      logLevel: () => core.state?.logLevel,
+      logLevel() {
+        return core.state?.logLevel;
+      },
       requestUnavailable: undefined,
     };
   }

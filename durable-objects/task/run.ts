@@ -179,7 +179,7 @@ export class TaskRun<Env> {
     return {
       // Logging and progress notifications have no stream on a task (ext-tasks "Task Status Notifications").
       notify: async () => {},
-      request: (method, params, signal) => this.ask(method, params, signal),
+      request: (method, params, from) => this.ask(method, params, from.signal),
       closeStream: () => {},
       logLevel: () => undefined,
       requestUnavailable: undefined,

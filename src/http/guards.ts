@@ -123,7 +123,7 @@ function utf8Length(text: string): number {
 export async function readBody(request: Request, limit: number): Promise<{ ok: true; text: string } | { ok: false; response: Response }> {
   const declared = Number(request.headers.get("Content-Length") ?? "NaN");
   if (declared > limit) return { ok: false, response: tooLarge(limit) };
-  if (!request.body) return { ok: true, text: "" };
+  // A declared length goes straight to text(): reading `request.body` makes the runtime build a stream object.
   if (Number.isFinite(declared)) {
     const text = await request.text();
     // The declared length bounds what the connection delivers; an in-process Request may still lie.
@@ -131,6 +131,7 @@ export async function readBody(request: Request, limit: number): Promise<{ ok: t
     if (text.length * 3 > limit && utf8Length(text) > limit) return { ok: false, response: tooLarge(limit) };
     return { ok: true, text };
   }
+  if (!request.body) return { ok: true, text: "" };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -16,6 +16,7 @@ type Parsed = Extract<ParsedBody, { ok: true }>;
 import { planAnswer } from "../mcp/answer-plan";
 import type { Channel, SessionInfo, SessionState } from "../mcp/context";
 import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
+import { LazyAbort } from "../mcp/lazy-abort";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
 import { initialize } from "../mcp/handlers/initialize";
 import { needsSession } from "../mcp/routing";
@@ -132,8 +133,8 @@ async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, rt: EdgeRunt
   const { exchange } = plan;
   if (plan.kind === "stream") return streamAnswer(exchange, dc, rt.options.session.keepAliveMs);
   // A JSON answer has no stream the client could close, so its signal never aborts.
-  const signal = new AbortController().signal;
-  const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, signal)));
+  const abort = new LazyAbort();
+  const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, abort)));
   return json(replyBody(exchange, responses));
 }
 
@@ -153,7 +154,7 @@ function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAli
   const streamed = { ...dc, channel };
   const work = (async () => {
     for (const response of exchange.invalid) await reply.notify(toWire(response));
-    await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller.signal)))));
+    await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller)))));
     reply.finish();
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));

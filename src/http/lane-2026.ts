@@ -18,6 +18,7 @@ import type { Channel } from "../mcp/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch";
 import type { RequestEnvelope } from "../mcp/envelope";
 import { MrtrRound } from "../mcp/mrtr";
+import { LazyAbort } from "../mcp/lazy-abort";
 import { meterEvent, newMeter, observerOf } from "../mcp/observe";
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
@@ -88,7 +89,7 @@ export async function serve2026<Env extends EdgeEnv>(
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, rt.server)) {
-    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new AbortController().signal));
+    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new LazyAbort()));
   }
   return runInteractive(message, lane, round, env, rt);
 }
@@ -141,39 +142,51 @@ async function runInteractive<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
 ): Promise<Response> {
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   const reply = new WorkerReply(rt.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   // Cost counters, only when the server is observed: the SSE events this reply sends (nothing is stored here).
   const meter = observerOf(rt.server) ? newMeter() : undefined;
+  // Methods, not arrow properties: the bundler names every arrow it assigns, one runtime call each, per request.
   const channel: Channel = {
-    notify: (method, params) => {
+    notify(method, params) {
       meterEvent(meter);
       return reply.notify(toWire(notification(method, params)));
     },
-    request: (method, params, _signal, key) => round.ask(method, params, key),
-    closeStream: () => undefined,
+    request(method, params, _signal, key) {
+      return round.ask(method, params, key);
+    },
+    closeStream() {},
     // server/utilities/logging.mdx: no level in _meta, no notifications/message.
-    logLevel: () => lane.envelope.logLevel ?? "none",
+    logLevel() {
+      return lane.envelope.logLevel ?? "none";
+    },
     requestUnavailable: undefined,
   };
-  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel, meter }), controller.signal);
+  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel, meter }), controller);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
-  const finalize = async (o: Outcome): Promise<ResponseMessage> => {
-    if (o.kind === "done") return o.response;
-    controller.abort(RUN_ENDED_TO_ASK);
-    return round.inputRequired(rt.server);
-  };
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
   if (first === "stream") {
     void outcome
-      .then(finalize)
+      .then((o) => finalize(o, controller, round, rt))
       .then((response) => reply.finish(toWire(finish2026Response(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }
-  return jsonAnswer(await finalize(first));
+  return jsonAnswer(await finalize(first, controller, round, rt));
+}
+
+/** The run's answer: its response, or `input_required` once it stopped to ask (its signal aborts then). */
+async function finalize<Env extends EdgeEnv>(
+  o: Outcome,
+  controller: LazyAbort,
+  round: MrtrRound,
+  rt: EdgeRuntime<Env>,
+): Promise<ResponseMessage> {
+  if (o.kind === "done") return o.response;
+  controller.abort(RUN_ENDED_TO_ASK);
+  return round.inputRequired(rt.server);
 }

@@ -10,6 +10,7 @@ import type { Params, RequestId } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import type { RequestInfo } from "./request-info";
 import type { UserStore } from "../user";
+import type { SignalSource } from "./lazy-abort";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { InferSchema, SchemaInput } from "./schema";
@@ -126,8 +127,11 @@ export interface AskOptions {
 export interface Channel {
   /** Sends a notification related to the current request. */
   notify(method: string, params: Params): Promise<void>;
-  /** Sends a server-to-client request related to the current request and waits for its result (MRTR: `key` names it). */
-  request(method: string, params: Params, signal: AbortSignal, key?: string): Promise<Params>;
+  /**
+   * Sends a server-to-client request related to the current request and waits for its result (MRTR:
+   * `key` names it). `from` is the asking context: a lane that cancels asks reads its `signal`.
+   */
+  request(method: string, params: Params, from: SignalSource, key?: string): Promise<Params>;
   closeStream(): void;
   /** The minimum log level: the session's (2025; undefined = all), or the request's; "none" sends no log at all. */
   logLevel(): LoggingLevel | "none" | undefined;
@@ -251,11 +255,12 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
   };
 }
 
-/** Builds an interactive context over a lane's channel. */
+/**
+ * Makes `base` an interactive context over a lane's channel: the ask and notify methods are added
+ * to it, not to a copy, so a signal made only when read (lazy-abort.ts) stays unmade.
+ */
 export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
-  return {
-    ...base,
-    ...notifier(base, channel),
+  return Object.assign(base, notifier(base, channel), {
     sample: (async (params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions) => {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
       const withTools = params.tools !== undefined || params.toolChoice !== undefined;
@@ -263,7 +268,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
         checkSamplingTools(params);
         requireSamplingTools(base, channel);
       }
-      const answer = checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base.signal, options?.key));
+      const answer = checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base, options?.key));
       if (!withTools) return toSingleBlock(answer);
       return { ...answer, content: Array.isArray(answer.content) ? answer.content : [answer.content] } as CreateMessageWithToolsResult;
     }) as InteractiveContext<Env>["sample"],
@@ -272,7 +277,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(declaredBy(base, channel), "form", base.era);
       const result = checkElicitResult(
-        await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base.signal, options?.key),
+        await channel.request("elicitation/create", { message, requestedSchema: form.requestedSchema }, base, options?.key),
       );
       return result.action === "accept" ? { action: "accept", content: await checkFormAnswer(form.schema, result.content) } : result;
     },
@@ -287,15 +292,15 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       }
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(declaredBy(base, channel), "url", base.era);
-      const { action } = checkElicitResult(await channel.request("elicitation/create", params, base.signal, key));
+      const { action } = checkElicitResult(await channel.request("elicitation/create", params, base, key));
       return { action };
     },
     async listRoots(options) {
       requireCapability(base, channel, "roots", "roots/list");
-      return checkListRootsResult(await channel.request("roots/list", {}, base.signal, options?.key));
+      return checkListRootsResult(await channel.request("roots/list", {}, base, options?.key));
     },
     closeStream() {
       channel.closeStream();
     },
-  };
+  } satisfies Omit<InteractiveContext<Env>, keyof HandlerContext<Env> | "progress" | "log">);
 }

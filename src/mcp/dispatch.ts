@@ -19,6 +19,7 @@ import { setLogLevel } from "./handlers/logging";
 import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "./observe";
+import type { SignalSource } from "./lazy-abort";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -75,10 +76,13 @@ export function isKnownMethod(method: string): boolean {
   return method === "initialize" || Object.hasOwn(METHODS, method);
 }
 
-/** Answers one request (not `initialize`, which the lanes handle because it creates sessions). */
-export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, signal: AbortSignal): Promise<ResponseMessage> {
+/**
+ * Answers one request (not `initialize`, which the lanes handle because it creates sessions).
+ * `abort`: where the handler's `ctx.signal` comes from, read only when the handler reads it.
+ */
+export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, abort: SignalSource): Promise<ResponseMessage> {
   const observer = observerOf(dc.server);
-  return observer ? observedRequest(observer, request, dc, signal) : answerRequest(request, dc, signal);
+  return observer ? observedRequest(observer, request, dc, abort) : answerRequest(request, dc, abort);
 }
 
 /** The request inside its observation (observe.ts: span and event), which the response's outcome marks. */
@@ -86,7 +90,7 @@ async function observedRequest<Env>(
   observer: Observer,
   request: RequestMessage,
   dc: DispatchContext<Env>,
-  signal: AbortSignal,
+  abort: SignalSource,
 ): Promise<ResponseMessage> {
   const operation = {
     method: request.method,
@@ -104,7 +108,7 @@ async function observedRequest<Env>(
     unbilled.count = 0;
   }
   try {
-    const response = await answerRequest(request, dc, signal, span);
+    const response = await answerRequest(request, dc, abort, span);
     if (dc.meter) {
       // In the session object a streamed request's response is one more stored event.
       if (dc.ops && dc.channel) meterEvent(dc.meter, JSON.stringify(toWire(response)));
@@ -121,7 +125,7 @@ async function observedRequest<Env>(
 async function answerRequest<Env>(
   request: RequestMessage,
   dc: DispatchContext<Env>,
-  signal: AbortSignal,
+  abort: SignalSource,
   span?: Observation,
 ): Promise<ResponseMessage> {
   const table = dc.envelope ? METHODS_2026 : METHODS;
@@ -133,7 +137,10 @@ async function answerRequest<Env>(
   const meta = params._meta;
   const hc: HandlerContext<Env> = {
     env: dc.env,
-    signal,
+    // A getter: the signal is made when the handler first reads it (lazy-abort.ts).
+    get signal() {
+      return abort.signal;
+    },
     requestId: request.id,
     era: dc.envelope ? "2026" : "2025",
     protocolVersion: dc.protocolVersion,

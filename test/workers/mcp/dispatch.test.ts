@@ -20,7 +20,7 @@ function context(server: McpServer): DispatchContext<unknown> {
 }
 
 function dispatch(server: McpServer, method: string, params: Record<string, unknown>): Promise<ResponseMessage> {
-  return dispatchRequest({ kind: "request", id: "r", method, params }, context(server), new AbortController().signal);
+  return dispatchRequest({ kind: "request", id: "r", method, params }, context(server), new AbortController());
 }
 
 afterEach(() => {

@@ -22,7 +22,7 @@ async function list(server: McpServer, method: string): Promise<Record<string, u
     {},
     { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-11-25" },
   );
-  const reply = await dispatchRequest({ kind: "request", id: 1, method, params: {} }, dc, new AbortController().signal);
+  const reply = await dispatchRequest({ kind: "request", id: 1, method, params: {} }, dc, new AbortController());
   if (reply.kind !== "result") throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
   return reply.result;
 }

@@ -26,7 +26,7 @@ const dc: DispatchContext<unknown> = dispatchContext(
 let nextId = 1;
 function dispatch(method: string, params?: Record<string, unknown>): Promise<ResponseMessage> {
   const request: RequestMessage = { kind: "request", id: nextId++, method, params };
-  return dispatchRequest(request, dc, new AbortController().signal);
+  return dispatchRequest(request, dc, new AbortController());
 }
 
 async function page(method: string, cursor?: string): Promise<Record<string, unknown>> {
@@ -81,7 +81,7 @@ describe("pagination", () => {
     const response = await dispatchRequest(
       { kind: "request", id: 1, method: "tools/list", params: undefined },
       { ...dc, server: big },
-      new AbortController().signal,
+      new AbortController(),
     );
     expect(response).toEqual({ kind: "result", id: 1, result: { tools: [expect.objectContaining({ name: "only" })] } });
   });

@@ -47,7 +47,7 @@ function dispatch(target: McpServer, method: string, params?: Record<string, unk
     {},
     { era: "2025", sessions: false, session: undefined, protocolVersion: "2025-11-25" },
   );
-  return dispatchRequest({ kind: "request", id: 1, method, params }, dc, new AbortController().signal);
+  return dispatchRequest({ kind: "request", id: 1, method, params }, dc, new AbortController());
 }
 
 async function result(target: McpServer, method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>> {

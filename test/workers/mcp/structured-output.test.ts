@@ -80,7 +80,7 @@ async function callOn(server: McpServer, name: string): Promise<CallToolResult> 
   const reply = await dispatchRequest(
     { kind: "request", id: 1, method: "tools/call", params: { name, arguments: {} } },
     context(server),
-    new AbortController().signal,
+    new AbortController(),
   );
   if (reply.kind !== "result") throw new Error(JSON.stringify(reply));
   return reply.result as unknown as CallToolResult;
