@@ -37,6 +37,8 @@ export type StateCheck = { ok: true; answers: Record<string, Params> } | { ok: f
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const keys = new Map<string, Promise<CryptoKey>>();
+/** The imported keys once ready, so a request does not wait a turn for a key it already has. */
+const ready = new Map<string, CryptoKey>();
 
 /** The runtime's own base64 (workerd has it; Node 22 does not, hence the fallbacks). */
 interface Base64Bytes {
@@ -84,11 +86,14 @@ export function secretProblem(secret: unknown): string | undefined {
   return undefined;
 }
 
-function keyFor(secret: string): Promise<CryptoKey> {
+function keyFor(secret: string): CryptoKey | Promise<CryptoKey> {
+  const imported = ready.get(secret);
+  if (imported) return imported;
   let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     keys.set(secret, key);
+    void key.then((k) => ready.set(secret, k)).catch(() => keys.delete(secret));
   }
   return key;
 }
@@ -159,10 +164,12 @@ export async function signState(
   now = Date.now(),
 ): Promise<string> {
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
-  const { args, ...bound } = binding;
-  const payload: StatePayload = { v: 2, ...bound, exp: now + ttlMs, nonce, answers, argsPrint: argsPrint(args) };
+  const { subject, method, name, args } = binding;
+  // Named fields, not a rest copy of the binding: the same JSON, built without a runtime call.
+  const payload: StatePayload = { v: 2, subject, method, name, exp: now + ttlMs, nonce, answers, argsPrint: argsPrint(args) };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signedBytes(body, args)));
+  const key = keyFor(secret);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key instanceof Promise ? await key : key, signedBytes(body, args)));
   return `${body}.${base64url(mac)}`;
 }
 
@@ -184,7 +191,8 @@ export async function verifyState(secret: string, state: string, binding: StateB
   const [body, mac, extra] = state.split(".");
   const macBytes = mac === undefined ? undefined : fromBase64url(mac);
   if (body === undefined || macBytes === undefined || extra !== undefined) return { ok: false, problem: "requestState is malformed" };
-  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, signedBytes(body, binding.args));
+  const key = keyFor(secret);
+  const valid = await crypto.subtle.verify("HMAC", key instanceof Promise ? await key : key, macBytes, signedBytes(body, binding.args));
   const payload = decodePayload(body);
   if (!valid) {
     // The payload is unverified here: it only chooses the refusal's wording.
