@@ -169,26 +169,38 @@ function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<strin
   return { all, sessionPaths };
 }
 
+/** What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. */
+function failed(error: unknown): Response {
+  if (error instanceof MisconfiguredError) return refuse(error.refusal);
+  console.error("mcp-edge: request failed", error);
+  return refuse({ reason: "internal" });
+}
+
 /** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
 function newRouter<Env extends EdgeEnv>() {
-  return Router<IRequest, [Env, ExecutionContext, string | undefined]>({
-    catch: (error: unknown) => {
-      if (error instanceof MisconfiguredError) return refuse(error.refusal);
-      console.error("mcp-edge: request failed", error);
-      return refuse({ reason: "internal" });
-    },
-  });
+  return Router<IRequest, [Env, ExecutionContext, string | undefined]>({ catch: failed });
 }
 
 type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
 
+/**
+ * The endpoints' POST handlers by exact path: every MCP message is a POST to one of them, found
+ * by one lookup before itty-router, which routes everything else (each of its routings parses the
+ * URL again and scans its routes).
+ */
+type PostRoutes<Env> = Map<string, (request: Request, env: Env) => Promise<Response>>;
+
 /** The MCP endpoint at `path`: POST always; GET and DELETE with sessions; 405 for the rest. */
-function mountEndpoint<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>, path: string, sessions: boolean): void {
+function mountEndpoint<Env extends EdgeEnv>(
+  router: EdgeRouter<Env>,
+  posts: PostRoutes<Env>,
+  rt: EdgeRuntime<Env>,
+  path: string,
+  sessions: boolean,
+): void {
   const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-  router.post(
-    path,
-    guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal)),
-  );
+  const post = guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal));
+  posts.set(path, (request, env) => post(request as unknown as IRequest, env));
   router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, allow),
   );
@@ -236,6 +248,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
   const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.sessionPaths.has(pathname);
   const router = newRouter<Env>();
+  const posts: PostRoutes<Env> = new Map();
   if (rt.options.auth) {
     // RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL.
     const auth = rt.options.auth;
@@ -243,9 +256,9 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   }
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
   const serves2025 = rt.options.eras.era2025;
-  mountEndpoint(router, rt, rt.options.path, rt.options.sessions && serves2025);
+  mountEndpoint(router, posts, rt, rt.options.path, rt.options.sessions && serves2025);
   if (rt.options.sessions && serves2025) mountLegacyTransport(router, rt);
-  if (rt.options.statelessPath) mountEndpoint(router, rt, rt.options.statelessPath, false);
+  if (rt.options.statelessPath) mountEndpoint(router, posts, rt, rt.options.statelessPath, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx, fallthrough) => {
@@ -270,7 +283,8 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
         throw error;
       }
     }
-    const response: Response = await router.fetch(request, env, ctx, checked);
+    const post = request.method === "POST" ? posts.get(pathname) : undefined;
+    const response: Response = post ? await post(request, env).catch(failed) : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
 }
