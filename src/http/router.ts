@@ -6,7 +6,7 @@
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { sessionObjectId } from "../mcp/session-id";
-import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
+import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, STREAM_ACCEPTS, type OriginPolicy } from "./guards";
 import {
   HEADER_LAST_EVENT_ID,
   HEADER_MCP_METHOD,
@@ -121,7 +121,7 @@ async function forwardToSession<Env extends EdgeEnv>(
   principal?: Principal,
 ): Promise<Response> {
   const refused =
-    checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
+    checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, STREAM_ACCEPTS) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
@@ -185,8 +185,8 @@ type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
 
 /**
  * The endpoints' POST handlers by exact path: every MCP message is a POST to one of them, found
- * by one lookup before itty-router, which routes everything else (each of its routings parses the
- * URL again and scans its routes).
+ * by one lookup before itty-router, which routes everything else, trailing slashes included (each
+ * of its routings parses the URL again and scans its routes).
  */
 type PostRoutes<Env> = Map<string, (request: Request, env: Env) => Promise<Response>>;
 
@@ -200,7 +200,9 @@ function mountEndpoint<Env extends EdgeEnv>(
 ): void {
   const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
   const post = guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal));
+  // The exact path by lookup; itty-router still matches the rest of what it matches (`/mcp/`).
   posts.set(path, (request, env) => post(request as unknown as IRequest, env));
+  router.post(path, post);
   router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, allow),
   );

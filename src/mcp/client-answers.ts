@@ -86,14 +86,13 @@ export function checkElicitResult(value: unknown): ElicitResult {
   if (action !== "accept") return { action };
   const content = value.content ?? {};
   if (!isObject(content)) refuse(ELICIT, 'accepted "content" must be an object');
-  // Object.entries lists own keys only, and the copy is a null-prototype object: a key such as
-  // "__proto__" stays a plain field.
-  const checked: Record<string, string | number | boolean | string[]> = Object.create(null);
-  for (const [key, field] of Object.entries(content)) {
+  // Object.entries lists own keys only, and Object.fromEntries defines each as an own field: a key
+  // such as "__proto__" stays a plain field.
+  const entries = Object.entries(content);
+  for (const [key, field] of entries) {
     if (!isElicitedValue(field)) refuse(ELICIT, `content field "${key.slice(0, 80)}" must be a string, number, boolean or list of strings`);
-    checked[key] = field as string | number | boolean | string[];
   }
-  return { action, content: { ...checked } };
+  return { action, content: Object.fromEntries(entries) as Record<string, string | number | boolean | string[]> };
 }
 
 const ROOTS = "roots/list";

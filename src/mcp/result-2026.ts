@@ -15,8 +15,11 @@ import type { McpServer } from "./server";
  * the full info (icons, website) on server/discover, name/version/title on every other result.
  */
 export function withServerInfo<Env>(result: Params, server: McpServer<Env>, full = false): Params {
-  const meta = typeof result._meta === "object" && result._meta !== null && !Array.isArray(result._meta) ? result._meta : {};
-  return { ...result, _meta: { ...meta, [META_SERVER_INFO]: full ? server.info : server.identity } };
+  const meta: Record<string, unknown> =
+    typeof result._meta === "object" && result._meta !== null && !Array.isArray(result._meta) ? { ...result._meta } : {};
+  // A keyed store, not a computed key in the literal (which the engine builds with a runtime call).
+  meta[META_SERVER_INFO] = full ? server.info : server.identity;
+  return { ...result, _meta: meta };
 }
 
 function hintFor<Env>(request: RequestMessage, server: McpServer<Env>): ResolvedCacheHint | undefined {
