@@ -120,8 +120,7 @@ async function forwardToSession<Env extends EdgeEnv>(
   rt: EdgeRuntime<Env>,
   principal?: Principal,
 ): Promise<Response> {
-  const refused =
-    checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, STREAM_ACCEPTS) : undefined);
+  const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, STREAM_ACCEPTS) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
