@@ -241,11 +241,21 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       log: core.log,
       record: core.record,
       live: core.live,
-      isTaken: () => core.state !== null || core.terminated,
-      isInitialized: () => core.state !== null,
-      isTerminated: () => core.terminated,
-      touch: (force) => core.touch(force),
-      emit: (stream, message) => core.emit(stream, message),
+      isTaken() {
+        return core.state !== null || core.terminated;
+      },
+      isInitialized() {
+        return core.state !== null;
+      },
+      isTerminated() {
+        return core.terminated;
+      },
+      touch(force) {
+        core.touch(force);
+      },
+      emit(stream, message) {
+        core.emit(stream, message);
+      },
       receive: (message) => this.inflight.receive(message),
       admit: (exchange) => this.inflight.admit(exchange),
       start: (stream, request, principal) => this.inflight.start(stream, request, principal),

@@ -70,22 +70,12 @@ function acceptsType(ranges: readonly string[], type: string): boolean {
   return ranges.some((range) => range === type || range === "*/*" || range === `${major}/*`);
 }
 
-/** What a POST must accept (JSON and SSE), and a GET stream (SSE): one list each, so a judged Accept value is found again. */
-export const POST_ACCEPTS: readonly string[] = Object.freeze(["application/json", "text/event-stream"]);
-export const STREAM_ACCEPTS: readonly string[] = Object.freeze(["text/event-stream"]);
-
-/** The last Accept value judged, and against which list: a client sends the same header on every request. */
-let lastAccept: { accept: string; types: readonly string[]; refusal: Refusal | undefined } | undefined;
-
 /** POST must accept both JSON and SSE; GET must accept SSE (2025-06-18 Streamable HTTP). */
 export function acceptRefusal(request: Request, types: readonly string[]): Refusal | undefined {
-  const accept = request.headers.get("Accept") ?? "";
-  if (lastAccept?.accept === accept && lastAccept.types === types) return lastAccept.refusal;
-  // Parsed once per header value, not once per required type: this runs on every POST.
-  const ranges = mediaRanges(accept);
-  const refusal: Refusal | undefined = types.every((t) => acceptsType(ranges, t)) ? undefined : { reason: "not-acceptable", types };
-  lastAccept = { accept, types, refusal };
-  return refusal;
+  // Parsed once per request, not once per required type: this runs on every POST.
+  const ranges = mediaRanges(request.headers.get("Accept") ?? "");
+  if (types.every((t) => acceptsType(ranges, t))) return undefined;
+  return { reason: "not-acceptable", types };
 }
 
 export function checkAccept(request: Request, types: readonly string[]): Response | undefined {

@@ -144,10 +144,16 @@ function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAli
   const controller = new AbortController();
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
-    notify: (method, params) => reply.notify(toWire(notification(method, params))),
-    request: () => Promise.reject(new Error(STATELESS_REASON)),
-    closeStream: () => undefined,
-    logLevel: () => undefined,
+    notify(method, params) {
+      return reply.notify(toWire(notification(method, params)));
+    },
+    request() {
+      return Promise.reject(new Error(STATELESS_REASON));
+    },
+    closeStream() {},
+    logLevel() {
+      return undefined;
+    },
     requestUnavailable: STATELESS_REASON,
   };
   reply.start();

@@ -5,7 +5,7 @@
  * get every feature of a session. The Worker only mints the session and forwards.
  */
 import { sessionObjectId } from "../mcp/session-id";
-import { checkAccept, checkContentType, readBody, STREAM_ACCEPTS } from "./guards";
+import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
@@ -34,7 +34,7 @@ export async function openLegacyStream<Env extends EdgeEnv>(
   messagesPath: string,
   principal?: Principal,
 ): Promise<Response> {
-  const refused = checkAccept(request, STREAM_ACCEPTS);
+  const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();

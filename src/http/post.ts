@@ -7,7 +7,7 @@ import { parseBody } from "../jsonrpc/parse";
 import { is2026Version } from "../mcp/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import type { EdgeRuntime } from "./runtime";
-import { acceptRefusal, contentTypeRefusal, POST_ACCEPTS, readBody } from "./guards";
+import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
 import { accepted } from "../wire/json";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
@@ -27,7 +27,7 @@ export async function handlePost<Env>(
   sessions: boolean,
   principal?: Principal,
 ): Promise<Response> {
-  const early = contentTypeRefusal(request) ?? acceptRefusal(request, POST_ACCEPTS);
+  const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
   if (!body.ok) {
     if (early) return refuse(early);

@@ -6,7 +6,7 @@
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { sessionObjectId } from "../mcp/session-id";
-import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, STREAM_ACCEPTS, type OriginPolicy } from "./guards";
+import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
   HEADER_LAST_EVENT_ID,
   HEADER_MCP_METHOD,
@@ -120,7 +120,8 @@ async function forwardToSession<Env extends EdgeEnv>(
   rt: EdgeRuntime<Env>,
   principal?: Principal,
 ): Promise<Response> {
-  const refused = checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, STREAM_ACCEPTS) : undefined);
+  const refused =
+    checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });

@@ -37,34 +37,24 @@ export type StateCheck = { ok: true; answers: Record<string, Params> } | { ok: f
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const keys = new Map<string, Promise<CryptoKey>>();
-/** The imported keys once ready, so a request does not wait a turn for a key it already has. */
-const ready = new Map<string, CryptoKey>();
 
-/** The runtime's own base64 (workerd has it; Node 22 does not, hence the fallbacks). */
+/** The runtime's own base64 (V8's Uint8Array base64, in every workerd this package supports; not yet in TypeScript's lib). */
 interface Base64Bytes {
-  toBase64?(options: { alphabet: "base64url"; omitPadding: boolean }): string;
+  toBase64(options: { alphabet: "base64url"; omitPadding: boolean }): string;
 }
 interface Base64Decoder {
-  fromBase64?(text: string, options: { alphabet: "base64url" }): Uint8Array;
+  fromBase64(text: string, options: { alphabet: "base64url" }): Uint8Array;
 }
-const nativeFromBase64 = (Uint8Array as unknown as Base64Decoder).fromBase64;
 
 function base64url(bytes: Uint8Array): string {
-  const native = (bytes as Base64Bytes).toBase64;
-  if (native) return native.call(bytes, { alphabet: "base64url", omitPadding: true });
-  let binary = "";
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i] as number);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return (bytes as unknown as Base64Bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 function fromBase64url(text: string): Uint8Array | undefined {
+  // fromBase64 would skip whitespace and accept padding: a state has neither.
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
-    if (nativeFromBase64) return nativeFromBase64.call(Uint8Array, text, { alphabet: "base64url" });
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
+    return (Uint8Array as unknown as Base64Decoder).fromBase64(text, { alphabet: "base64url" });
   } catch {
     return undefined;
   }
@@ -86,14 +76,11 @@ export function secretProblem(secret: unknown): string | undefined {
   return undefined;
 }
 
-function keyFor(secret: string): CryptoKey | Promise<CryptoKey> {
-  const imported = ready.get(secret);
-  if (imported) return imported;
+function keyFor(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
     keys.set(secret, key);
-    void key.then((k) => ready.set(secret, k)).catch(() => keys.delete(secret));
   }
   return key;
 }
@@ -168,8 +155,7 @@ export async function signState(
   // Named fields, not a rest copy of the binding: the same JSON, built without a runtime call.
   const payload: StatePayload = { v: 2, subject, method, name, exp: now + ttlMs, nonce, answers, argsPrint: argsPrint(args) };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
-  const key = keyFor(secret);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key instanceof Promise ? await key : key, signedBytes(body, args)));
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signedBytes(body, args)));
   return `${body}.${base64url(mac)}`;
 }
 
@@ -191,8 +177,7 @@ export async function verifyState(secret: string, state: string, binding: StateB
   const [body, mac, extra] = state.split(".");
   const macBytes = mac === undefined ? undefined : fromBase64url(mac);
   if (body === undefined || macBytes === undefined || extra !== undefined) return { ok: false, problem: "requestState is malformed" };
-  const key = keyFor(secret);
-  const valid = await crypto.subtle.verify("HMAC", key instanceof Promise ? await key : key, macBytes, signedBytes(body, binding.args));
+  const valid = await crypto.subtle.verify("HMAC", await keyFor(secret), macBytes, signedBytes(body, binding.args));
   const payload = decodePayload(body);
   if (!valid) {
     // The payload is unverified here: it only chooses the refusal's wording.
