@@ -141,7 +141,7 @@ async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, rt: EdgeRunt
 /** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */
 function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAliveMs: number): Response {
   const reply = new WorkerReply(keepAliveMs);
-  const controller = new AbortController();
+  const controller = new LazyAbort();
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
     notify(method, params) {

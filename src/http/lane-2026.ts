@@ -153,7 +153,7 @@ async function runInteractive<Env extends EdgeEnv>(
       meterEvent(meter);
       return reply.notify(toWire(notification(method, params)));
     },
-    request(method, params, _signal, key) {
+    request(method, params, _from, key) {
       return round.ask(method, params, key);
     },
     closeStream() {},
