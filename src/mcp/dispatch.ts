@@ -3,7 +3,6 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
-import { userStore } from "../user";
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
@@ -20,6 +19,7 @@ import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "./observe";
 import type { SignalSource } from "./lazy-abort";
+import { DispatchedContext } from "./handler-context";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -134,23 +134,7 @@ async function answerRequest<Env>(
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
   const params = request.params ?? {};
-  const meta = params._meta;
-  const hc: HandlerContext<Env> = {
-    env: dc.env,
-    // A getter: the signal is made when the handler first reads it (lazy-abort.ts).
-    get signal() {
-      return abort.signal;
-    },
-    requestId: request.id,
-    era: dc.envelope ? "2026" : "2025",
-    protocolVersion: dc.protocolVersion,
-    clientCapabilities: dc.clientCapabilities,
-    session: dc.session,
-    meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined,
-    principal: dc.principal,
-    request: dc.request,
-    user: userStore(dc.env, dc.principal),
-  };
+  const hc = new DispatchedContext(request, dc, abort);
   if (span) bindObservation(hc, span);
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;

@@ -73,3 +73,31 @@ it("makes a signal first read after the abort already aborted, with the same rea
   expect(signal.aborted).toBe(true);
   expect(read.signal).toBe(signal);
 });
+
+it("gives every request's context the same signal getter, so contexts share one shape", async () => {
+  // A getter made per request gives each context a hidden class of its own, which keeps the
+  // request's body and context alive until a full garbage collection (src/mcp/handler-context.ts).
+  const getters: unknown[] = [];
+  const signals: AbortSignal[] = [];
+  const server = defineServer<EdgeEnv>({ name: "signal-test", version: "1.0.0" }).tool(
+    "getter",
+    { description: "Reports its context's signal accessor." },
+    async (_args, ctx) => {
+      const descriptor = Object.getOwnPropertyDescriptor(ctx, "signal");
+      getters.push(descriptor?.get);
+      expect(descriptor?.enumerable).toBe(true);
+      signals.push(ctx.signal);
+      return { content: [text("ok")] };
+    },
+  );
+  const worker = createMcpEdge(server, { sessions: false }).worker;
+  for (let i = 0; i < 2; i++) {
+    const res = await worker.fetch!(toolCall2026("getter") as never, env as never, createExecutionContext());
+    expect(res.status).toBe(200);
+  }
+  expect(getters).toHaveLength(2);
+  expect(typeof getters[0]).toBe("function");
+  expect(getters[1]).toBe(getters[0]);
+  // One getter, yet each request reads its own signal.
+  expect(signals[1]).not.toBe(signals[0]);
+});
