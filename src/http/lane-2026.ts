@@ -68,12 +68,13 @@ export async function serve2026<Env extends EdgeEnv>(
   clientKey?: string,
   request?: RequestInfo,
 ): Promise<Response> {
-  const before = await beforeDispatch(headers, message, envelope, env, rt, principal);
+  const before = beforeDispatch(headers, message, envelope, env, rt, principal);
   if (before) return before;
   let round: MrtrRound;
   try {
     const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
-    round = await MrtrRound.open(message, settings);
+    const opened = MrtrRound.open(message, settings);
+    round = opened instanceof Promise ? await opened : opened;
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
     return jsonAnswer(errorMessage(message.id, error.toJSON()));
@@ -91,7 +92,8 @@ export async function serve2026<Env extends EdgeEnv>(
   if (!isInteractiveCall(message, rt.server)) {
     return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new LazyAbort()));
   }
-  return runInteractive(message, lane, round, env, rt);
+  // `return await`: a promise returned from an async function costs the runtime two more microtask turns.
+  return await runInteractive(message, lane, round, env, rt);
 }
 
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
@@ -101,14 +103,14 @@ type Lane2026 = Extract<LaneContext, { era: "2026" }>;
  * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
  * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
  */
-async function beforeDispatch<Env extends EdgeEnv>(
+function beforeDispatch<Env extends EdgeEnv>(
   headers: Headers,
   message: RequestMessage,
   envelope: RequestEnvelope,
   env: Env,
   rt: EdgeRuntime<Env>,
   principal: Principal | undefined,
-): Promise<Response | undefined> {
+): Response | Promise<Response> | undefined {
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
@@ -169,6 +171,7 @@ async function runInteractive<Env extends EdgeEnv>(
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
+  if (first !== "stream" && first.kind === "done") return jsonAnswer(first.response);
   if (first === "stream") {
     void outcome
       .then((o) => finalize(o, controller, round, rt))

@@ -108,12 +108,17 @@ export class MrtrRound {
     this.run = new MrtrRun(answers);
   }
 
-  /** The round of `message`; throws an RpcError (the request's answer) for a bad `requestState` or `inputResponses`. */
-  static async open(message: RequestMessage, settings: RoundSettings): Promise<MrtrRound> {
-    const round = new MrtrRound(message, settings, {});
-    if (!MRTR_METHODS.has(message.method)) return round;
-    const answers = await round.answersBrought();
-    return new MrtrRound(message, settings, answers);
+  /**
+   * The round of `message`; throws an RpcError (the request's answer) for a bad `requestState` or
+   * `inputResponses`. Synchronous unless a `requestState` must be verified (WebCrypto is async).
+   */
+  static open(message: RequestMessage, settings: RoundSettings): MrtrRound | Promise<MrtrRound> {
+    if (!MRTR_METHODS.has(message.method)) return new MrtrRound(message, settings, {});
+    const responses = readInputResponses(message.params) ?? {};
+    const state = message.params?.requestState;
+    if (state === undefined) return new MrtrRound(message, settings, responses);
+    const checking = new MrtrRound(message, settings, {});
+    return checking.verified(state, responses).then((answers) => new MrtrRound(message, settings, answers));
   }
 
   /** An ask of the handler: collected (or answered) for an MRTR method, refused for any other. */
@@ -149,11 +154,8 @@ export class MrtrRound {
     return this.bound;
   }
 
-  /** The answers this request brings: those inside a verified `requestState`, then its `inputResponses`. */
-  private async answersBrought(): Promise<Record<string, Params>> {
-    const responses = readInputResponses(this.message.params) ?? {};
-    const state = this.message.params?.requestState;
-    if (state === undefined) return responses;
+  /** The answers a retry brings: those inside its verified `requestState`, then its `inputResponses`. */
+  private async verified(state: unknown, responses: Record<string, Params>): Promise<Record<string, Params>> {
     if (typeof state !== "string") throw new RpcError(INVALID_PARAMS, "Invalid params: requestState must be the string the server sent");
     const problem = secretProblem(this.settings.secret);
     if (problem) {

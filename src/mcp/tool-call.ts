@@ -41,7 +41,9 @@ export async function runTool<Env>(
   ctx: InteractiveContext<Env>,
   place: ToolCallPlace<Env>,
 ): Promise<CallToolResult> {
-  const checked = await tool.input.validate(rawArgs);
+  // A schema that answers synchronously is not awaited: each await is a microtask turn, on every call.
+  const validation = tool.input.validate(rawArgs);
+  const checked = validation instanceof Promise ? await validation : validation;
   if (!checked.ok) {
     const message = `Invalid arguments for tool "${tool.name}": ${checked.message}`;
     if (reportsInputErrorsAsToolErrors(place.protocolVersion)) return { ...toolError(message) };
@@ -72,7 +74,11 @@ function failedCall<Env>(name: string, error: unknown, place: ToolCallPlace<Env>
 }
 
 /** The result's shape, then its structuredContent against the output schema (a mismatch is the tool's failure). */
-async function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult, place: ToolCallPlace<Env>): Promise<CallToolResult> {
+function checkedResult<Env>(
+  tool: ToolDefinition<Env>,
+  result: CallToolResult,
+  place: ToolCallPlace<Env>,
+): CallToolResult | Promise<CallToolResult> {
   if (!isObject(result) || !Array.isArray(result.content)) {
     const malformed = new Error("the handler returned something other than a CallToolResult");
     const reference = reportUnexpected(`tool "${tool.name}"`, malformed, place.listener);

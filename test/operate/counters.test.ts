@@ -96,8 +96,11 @@ describe("operation events", () => {
     // The record four times (working, input_required, working, completed), the ask, its answer.
     expect(run?.rowsWritten).toBeGreaterThanOrEqual(6);
     expect(run?.bytesWritten).toBeGreaterThan(JSON.stringify(answer).length + "Your name?".length);
-    // And two more status publishes (input_required, working) than a task that never asks.
-    expect(run?.doRequests).toBe(5);
+    // And more status publishes than a task that never asks (3): input_required, working and completed,
+    // at most one hub request each; the outbox sends statuses queued while a send is in flight as one
+    // batch, so working and completed may share a request (publish.ts).
+    expect(run?.doRequests).toBeGreaterThanOrEqual(4);
+    expect(run?.doRequests).toBeLessThanOrEqual(5);
   });
 
   it("the session object counts what a call stored and sent: its log notification and its response, one row and one SSE event each", async () => {
