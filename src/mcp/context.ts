@@ -255,24 +255,6 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
   };
 }
 
-/** `ctx.sample`: one block without tools (the 2025 shape), a list of blocks with them (SEP-1577). */
-async function askSampling<Env>(
-  base: HandlerContext<Env>,
-  channel: Channel,
-  params: SamplingRequest | CreateMessageWithToolsParams,
-  options: AskOptions | undefined,
-): Promise<CreateMessageResult | CreateMessageWithToolsResult> {
-  requireCapability(base, channel, "sampling", "sampling/createMessage");
-  const withTools = params.tools !== undefined || params.toolChoice !== undefined;
-  if (withTools) {
-    checkSamplingTools(params);
-    requireSamplingTools(base, channel);
-  }
-  const answer = checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base, options?.key));
-  if (!withTools) return toSingleBlock(answer);
-  return { ...answer, content: Array.isArray(answer.content) ? answer.content : [answer.content] } as CreateMessageWithToolsResult;
-}
-
 /**
  * Makes `base` an interactive context over a lane's channel: the ask and notify methods are added
  * to it, not to a copy, so a signal made only when read (lazy-abort.ts) stays unmade.
@@ -280,8 +262,19 @@ async function askSampling<Env>(
 export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
   return Object.assign(base, notifier(base, channel), {
     // A method, not an arrow cast to the overloads: the bundler names a cast arrow with a runtime call on every request.
-    sample(params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions) {
-      return askSampling(base, channel, params, options) as Promise<never>;
+    async sample(params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions): Promise<never> {
+      requireCapability(base, channel, "sampling", "sampling/createMessage");
+      const withTools = params.tools !== undefined || params.toolChoice !== undefined;
+      if (withTools) {
+        checkSamplingTools(params);
+        requireSamplingTools(base, channel);
+      }
+      const answer = checkCreateMessageResult(await channel.request("sampling/createMessage", { ...params }, base, options?.key));
+      // One block without tools (the 2025 shape), a list of blocks with them (SEP-1577).
+      const result = withTools
+        ? { ...answer, content: Array.isArray(answer.content) ? answer.content : [answer.content] }
+        : toSingleBlock(answer);
+      return result as never;
     },
     async elicit(message, schema, options) {
       const form = toFormRequest(schema);

@@ -10,6 +10,7 @@
 import type { RequestId, RequestMessage } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { userStore, type UserStore } from "../user";
+import { isObject } from "../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
 import type { AnyVersion } from "./versions";
 import type { HandlerContext, SessionInfo } from "./context";
@@ -28,16 +29,17 @@ export class DispatchedContext<Env> implements HandlerContext<Env> {
   };
 
   readonly #source: SignalSource;
-  env: Env;
-  requestId: RequestId;
-  era: "2025" | "2026";
-  protocolVersion: AnyVersion;
-  clientCapabilities: ClientCapabilities | undefined;
-  session: SessionInfo | undefined;
-  meta: Record<string, unknown> | undefined;
-  principal: Principal | undefined;
-  request: RequestInfo | undefined;
-  user: UserStore;
+  // Declared, not class fields: the constructor's assignments make them (a field list would add bytes to every bundle).
+  declare env: Env;
+  declare requestId: RequestId;
+  declare era: "2025" | "2026";
+  declare protocolVersion: AnyVersion;
+  declare clientCapabilities: ClientCapabilities | undefined;
+  declare session: SessionInfo | undefined;
+  declare meta: Record<string, unknown> | undefined;
+  declare principal: Principal | undefined;
+  declare request: RequestInfo | undefined;
+  declare user: UserStore;
   declare readonly signal: AbortSignal;
 
   constructor(request: RequestMessage, dc: DispatchContext<Env>, source: SignalSource) {
@@ -49,7 +51,7 @@ export class DispatchedContext<Env> implements HandlerContext<Env> {
     this.protocolVersion = dc.protocolVersion;
     this.clientCapabilities = dc.clientCapabilities;
     this.session = dc.session;
-    this.meta = typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : undefined;
+    this.meta = isObject(meta) ? meta : undefined;
     this.principal = dc.principal;
     this.request = dc.request;
     this.user = userStore(dc.env, dc.principal);

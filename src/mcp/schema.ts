@@ -54,7 +54,7 @@ type ShapeOutput<S extends ZodStyleShape> = Simplify<
 /** What a schema of a given kind yields after validation. */
 export type InferSchema<S> = S extends StandardJsonSchema<infer O> ? O : S extends ZodStyleShape ? ShapeOutput<S> : Record<string, unknown>;
 
-export type Validation = { ok: true; value: unknown } | { ok: false; message: string };
+type Validation = { ok: true; value: unknown } | { ok: false; message: string };
 
 export interface CompiledSchema {
   /** The JSON Schema sent to clients, computed once. */

@@ -8,7 +8,7 @@
  * Every place that runs a tool (Worker, session object, task object) goes through `checkToolOutput`.
  */
 import { toolError } from "./content";
-import type { CompiledSchema, JsonSchema, Validation } from "./schema";
+import type { CompiledSchema, JsonSchema } from "./schema";
 import type { CallToolResult } from "./types";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -59,28 +59,15 @@ export function wrapOutputSchema(natural: JsonSchema): JsonSchema {
  * model sees) and gives a non-object `structuredContent` its serialized JSON as text when the
  * handler wrote no text block (SEP-2106 "Backward Compatibility": servers MUST).
  */
-export function checkToolOutput(
-  name: string,
-  result: CallToolResult,
-  output: CompiledSchema | undefined,
-): CallToolResult | Promise<CallToolResult> {
+export async function checkToolOutput(name: string, result: CallToolResult, output: CompiledSchema | undefined): Promise<CallToolResult> {
   if (result.isError) return result;
   const value = result.structuredContent;
-  if (!output) return withTextOfValue(result);
-  if (value === undefined) return { ...toolError(`Tool "${name}" declares an outputSchema but returned no structuredContent`) };
-  // Checked synchronously when the schema can: an await costs every call a microtask turn.
-  const validation = output.validate(value);
-  return validation instanceof Promise ? validation.then((checked) => judged(name, result, checked)) : judged(name, result, validation);
-}
-
-function judged(name: string, result: CallToolResult, checked: Validation): CallToolResult {
-  if (checked.ok) return withTextOfValue(result);
-  return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.message}`) };
-}
-
-/** A value that is no object also travels as text, unless the result has a text block already. */
-function withTextOfValue(result: CallToolResult): CallToolResult {
-  const value = result.structuredContent;
+  if (output) {
+    if (value === undefined) return { ...toolError(`Tool "${name}" declares an outputSchema but returned no structuredContent`) };
+    const checked = await output.validate(value);
+    if (!checked.ok)
+      return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.message}`) };
+  }
   if (value === undefined || isRecord(value) || result.content.some((block) => block.type === "text")) return result;
   return { ...result, content: [...result.content, { type: "text", text: JSON.stringify(value) }] };
 }

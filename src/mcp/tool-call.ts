@@ -57,7 +57,8 @@ export async function runTool<Env>(
     if (place.task && ctx.signal.aborted) throw error;
     return failedCall(tool.name, error, place);
   }
-  return checkedResult(tool, result, place);
+  // `return await`: a promise returned from an async function costs two more microtask turns.
+  return await checkedResult(tool, result, place);
 }
 
 /** The failure policy: what a handler's exception becomes. */
@@ -74,11 +75,7 @@ function failedCall<Env>(name: string, error: unknown, place: ToolCallPlace<Env>
 }
 
 /** The result's shape, then its structuredContent against the output schema (a mismatch is the tool's failure). */
-function checkedResult<Env>(
-  tool: ToolDefinition<Env>,
-  result: CallToolResult,
-  place: ToolCallPlace<Env>,
-): CallToolResult | Promise<CallToolResult> {
+function checkedResult<Env>(tool: ToolDefinition<Env>, result: CallToolResult, place: ToolCallPlace<Env>): Promise<CallToolResult> {
   if (!isObject(result) || !Array.isArray(result.content)) {
     const malformed = new Error("the handler returned something other than a CallToolResult");
     const reference = reportUnexpected(`tool "${tool.name}"`, malformed, place.listener);
