@@ -2,8 +2,9 @@
  * Multi round-trip requests, the whole protocol side (the 2026-07-28 lane only carries bytes).
  * One run of a handler on the 2026-07-28 lane under multi round-trip requests
  * (basic/patterns/mrtr.mdx; DESIGN.md "MRTR"). An ask whose key has an answer returns it at
- * once; an unanswered ask never settles and ends the run: after the current turn (so
- * `Promise.all` of several asks collects them all) `ended` resolves and the lane answers
+ * once; an unanswered ask never settles and ends the run: once the handler's promise chains
+ * have gone QUIET_STEPS microtask steps without a new ask (so `Promise.all` of several asks,
+ * even asks a few awaits apart, collects them all) `ended` resolves and the lane answers
  * `input_required` with every outstanding ask. Keys are the author's, or the ask's call order.
  */
 import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
@@ -12,6 +13,14 @@ import { isObject } from "../jsonrpc/parse";
 import { withServerInfo } from "./result-2026";
 import { canonicalArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
 import type { McpServer } from "./server";
+
+/**
+ * Microtask steps without a new ask after which a run that asked has ended. Each step runs after
+ * every microtask queued before it, so a chain of awaits advances one await per step; an ask that
+ * waits on I/O or a timer comes in the next round (the client retries, then the run asks it).
+ * Not a timer: a timer costs a turn of the runtime's event loop, about 3 % of a round's CPU.
+ */
+const QUIET_STEPS = 32;
 
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
 const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -46,11 +55,12 @@ export class MrtrRun {
   readonly asks = new Map<string, InputAsk>();
   /** The answers this run consumed: what the next `requestState` carries. */
   readonly used: Record<string, Params> = {};
-  /** Resolves once the run has asked something it has no answer for, after the current turn. */
+  /** Resolves once the run has asked something it has no answer for and then gone QUIET_STEPS steps without asking again. */
   readonly ended: Promise<void>;
   private end!: () => void;
   private calls = 0;
-  private ending = false;
+  /** Microtask steps since the last ask; -1 until the run asks something it has no answer for. */
+  private quiet = -1;
 
   constructor(private readonly answers: Readonly<Record<string, Params>>) {
     this.ended = new Promise<void>((resolve) => {
@@ -70,13 +80,16 @@ export class MrtrRun {
       return Promise.resolve(answer);
     }
     this.asks.set(k, { method, params });
-    if (!this.ending) {
-      this.ending = true;
-      // A macrotask, not a microtask: asks started in the same turn (Promise.all) all get collected.
-      setTimeout(() => this.end(), 0);
-    }
+    if (this.quiet < 0) queueMicrotask(() => this.step());
+    this.quiet = 0;
     // Never settles: the handler's run ends here and starts again from the top on the retry.
     return new Promise<Params>(() => undefined);
+  }
+
+  /** One microtask step of a run that asked: it ends after QUIET_STEPS steps without a new ask. */
+  private step(): void {
+    if (++this.quiet < QUIET_STEPS) queueMicrotask(() => this.step());
+    else this.end();
   }
 }
 
@@ -117,8 +130,7 @@ export class MrtrRound {
     const responses = readInputResponses(message.params) ?? {};
     const state = message.params?.requestState;
     if (state === undefined) return new MrtrRound(message, settings, responses);
-    const checking = new MrtrRound(message, settings, {});
-    return checking.verified(state, responses).then((answers) => new MrtrRound(message, settings, answers));
+    return new MrtrRound(message, settings, {}).verified(state, responses).then((answers) => new MrtrRound(message, settings, answers));
   }
 
   /** An ask of the handler: collected (or answered) for an MRTR method, refused for any other. */
