@@ -97,7 +97,7 @@ const DEFAULTS = {
 const USAGE = `usage: npm run bench -- [options]
 
   --connections <n>     concurrent clients (default ${DEFAULTS.full.connections})
-  --requests <n>        operations per side and scenario (default ${DEFAULTS.full.requests}; session creation runs a quarter as many)
+  --requests <n>        operations per side and scenario (default ${DEFAULTS.full.requests}; session creation runs a quarter as many, the 2026-07-28 call and MRTR round, whose CPU ratios are budgets, ten times as many)
   --duration <s>        time-bound each side of each scenario instead of counting operations
   --bursts <n>          split each side's operations into this many bursts, alternating floor and mcp-edge (default ${DEFAULTS.full.bursts})
   --settle <ms>         pause at least this long before each burst, and until both servers are idle (at most ${SETTLE_MAX_MS / 1000} s), so one side's leftover work is not billed to the next (default ${DEFAULTS.full.settleMs})

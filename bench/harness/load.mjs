@@ -6,7 +6,7 @@
 // response byte is read; a failing operation is counted as an error and never timed.
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { Pool } from "undici";
 import { median } from "./report.mjs";
 
@@ -110,6 +110,34 @@ export function processTicks(pids) {
 }
 
 /**
+ * CPU milliseconds (user + system) used so far by the given processes, from every thread's
+ * /proc/<pid>/task/<tid>/schedstat (nanoseconds); where that is missing, from the clock ticks of
+ * /proc/<pid>/stat. A burst of the floor is about 10 ticks of CPU, so reading it in ticks alone
+ * moved a CPU ratio by several per cent from one run to the next; nanoseconds do not.
+ */
+export function processCpuMs(pids) {
+  if (!existsSync("/proc/self/task")) {
+    const ticks = processTicks(pids);
+    return ticks === undefined ? undefined : ticks * TICK_MS;
+  }
+  let ns = 0;
+  for (const pid of pids) {
+    let tids;
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // the process has ended
+    }
+    for (const tid of tids) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+      } catch {} // the thread has ended
+    }
+  }
+  return ns / 1e6;
+}
+
+/**
  * Waits until the servers' workerd processes are idle (work a burst left behind is done), at least
  * `minMs` and at most `maxMs`. Where /proc is missing it just waits `minMs`.
  */
@@ -146,11 +174,11 @@ const TICK_MS = (() => {
  */
 export function summarise(bursts, perOperation = 1) {
   const latencies = bursts.flatMap((b) => b.latencies).sort((a, b) => a - b);
-  const cpuTicks = bursts.reduce((n, b) => n + (b.cpuTicks ?? NaN), 0);
+  const cpuMs = bursts.reduce((n, b) => n + (b.cpuMs ?? NaN), 0);
   const completed = bursts.reduce((n, b) => n + b.completed, 0);
   return {
     // User + system CPU of the side's workerd processes over its bursts, per call (per notification).
-    cpuMsPerOperation: (cpuTicks * TICK_MS) / (completed * perOperation),
+    cpuMsPerOperation: cpuMs / (completed * perOperation),
     perSecond: median(bursts.map((b) => b.perSecond * perOperation)),
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
@@ -174,7 +202,7 @@ export function pairedRatio(top, bottom) {
  */
 export async function runBursts(opts, scenario, sides) {
   const connections = scenario.connections ?? opts.connections;
-  const operations = scenario.operations ?? opts.requests;
+  const operations = scenario.operations ?? opts.requests * (scenario.scale ?? 1);
   const count = scenario.countOnly ? operations : Math.min(opts.bursts, operations);
   const perBurst = scenario.countOnly ? 1 : Math.ceil(operations / count);
   const durationMs = !scenario.countOnly && opts.durationMs ? opts.durationMs / count : undefined;
@@ -192,14 +220,14 @@ export async function runBursts(opts, scenario, sides) {
       // runtime collects garbage) must not be billed to the next side.
       await waitForIdle(opts.serverPids, opts.settleMs, SETTLE_MAX_MS);
       const pids = sides[i].pids ?? [];
-      const before = processTicks(pids);
+      const before = processCpuMs(pids);
       const burst = await runLoad({ connections, requests: perBurst, durationMs, operation: sides[i].operation });
       // CPU per call: this side's processes from the burst's start until they are idle again, so
       // work the burst left behind (garbage collection) is billed to it (not waited for with
       // --settle 0, e.g. --smoke, whose CPU figures are too short to read anyway).
       if (opts.settleMs > 0 && pids.length > 0) await waitForIdle(pids, 0, SETTLE_MAX_MS);
-      const after = processTicks(pids);
-      bursts[i].push({ ...burst, cpuTicks: before === undefined || pids.length === 0 ? NaN : after - before });
+      const after = processCpuMs(pids);
+      bursts[i].push({ ...burst, cpuMs: before === undefined || pids.length === 0 ? NaN : after - before });
     }
     process.stderr.write(".");
   }

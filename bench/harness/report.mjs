@@ -150,7 +150,7 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
     `mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`,
   );
   lines.push(
-    `${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`,
+    `${options.connections} connections, ${options.durationMs ? `${options.durationMs / 1000} s` : `${options.requests} operations`} per side and scenario (ten times as many where a CPU ratio is a budget) in ${options.bursts} alternating bursts (ops/s: median burst; ratio: median of adjacent-burst ratios); ${options.runner === "miniflare" ? "Miniflare alone (no wrangler dev proxy)" : `wrangler dev, inspector ${options.inspector ? "on" : "off"}`}, Durable Object storage on ${options.storage === "memory" ? "tmpfs" : "disk"}; load average ${machine.loadBefore} before, ${machine.loadAfter} after`,
   );
   if (agentsUnavailable) lines.push(`agents createMcpHandler not run: ${agentsUnavailable}`);
   if (results.length > 0) {

@@ -5,6 +5,15 @@ import { send } from "../harness/load.mjs";
 import { versionOf } from "../harness/report.mjs";
 import { ECHO_CALL, expectEcho, MODERN_ECHO_CALL, MODERN_HEADERS, mrtrRound, POST_HEADERS, PROTOCOL_VERSION } from "./messages.mjs";
 
+/**
+ * Operations of a scenario whose CPU ratio is a budget verdict, in multiples of --requests. The
+ * runtime collects its old generation every few tens of thousands of requests, a few hundred
+ * milliseconds each time, on either side: in a run of 4,000 operations whether one fell in a
+ * side's bursts moved the ratio by a tenth; over 40,000 each side pays for its collections about
+ * as often as it makes them.
+ */
+const CPU_VERDICT_SCALE = 10;
+
 /** The scenarios, in the order the report lists them; `pids` bills each side's CPU to its own workerd processes. */
 export function workerLaneScenarios(_opts, { demo, floor, agents, pids }) {
   const floorEcho = async () => expectEcho((await send(floor, { path: "/mcp", headers: POST_HEADERS, body: ECHO_CALL })).text);
@@ -29,6 +38,8 @@ export function workerLaneScenarios(_opts, { demo, floor, agents, pids }) {
       key: "modern",
       name: "2026-07-28 tools/call (echo, stateless by the protocol)",
       unit: "req/s",
+      // Its CPU ratio is a budget verdict: ten times the operations (CPU_VERDICT_SCALE).
+      scale: CPU_VERDICT_SCALE,
       // The floor parses the same body (with its _meta envelope) and headers.
       floor: async () => expectEcho((await send(floor, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
       ours: async () => expectEcho((await send(demo, { path: "/mcp", headers: MODERN_HEADERS, body: MODERN_ECHO_CALL })).text),
@@ -50,6 +61,7 @@ export function workerLaneScenarios(_opts, { demo, floor, agents, pids }) {
       key: "mrtr",
       name: "2026-07-28 MRTR round (ask + retry with the answer), vs one floor call",
       unit: "rounds/s",
+      scale: CPU_VERDICT_SCALE,
       floor: floorEcho,
       ours: async () => mrtrRound(demo),
     },
