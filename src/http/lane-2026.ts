@@ -92,8 +92,7 @@ export async function serve2026<Env extends EdgeEnv>(
   if (!isInteractiveCall(message, rt.server)) {
     return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new LazyAbort()));
   }
-  // `return await`: a promise returned from an async function costs the runtime two more microtask turns.
-  return await runInteractive(message, lane, round, env, rt);
+  return runInteractive(message, lane, round, env, rt);
 }
 
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
@@ -171,7 +170,6 @@ async function runInteractive<Env extends EdgeEnv>(
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
   ]);
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
-  if (first !== "stream" && first.kind === "done") return jsonAnswer(first.response);
   if (first === "stream") {
     void outcome
       .then((o) => finalize(o, controller, round, rt))

@@ -54,12 +54,8 @@ export async function handlePost<Env>(
     case "2026":
       warnIfNoStateSecret(rt, env);
       return (
-        // Without rules no await: every await is a turn of the runtime's microtask queue.
-        (rt.options.rateLimits.length > 0
-          ? await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true)
-          : undefined) ??
-        // `return await`: a promise returned from an async function costs two more microtask turns.
-        (await serve2026(
+        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true)) ??
+        serve2026(
           request.headers,
           decision.message,
           decision.envelope,
@@ -68,7 +64,7 @@ export async function handlePost<Env>(
           principal,
           clientKey(request, principal),
           requestInfo(request),
-        ))
+        )
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.

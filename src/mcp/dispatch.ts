@@ -19,7 +19,7 @@ import { discover } from "./handlers/discover";
 import { finish2026Result } from "./result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "./observe";
 import type { SignalSource } from "./lazy-abort";
-import { DispatchedContext } from "./handler-context";
+import { dispatchedContext } from "./handler-context";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -134,7 +134,7 @@ async function answerRequest<Env>(
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
   const params = request.params ?? {};
-  const hc = new DispatchedContext(request, dc, abort);
+  const hc = dispatchedContext(request, dc, abort);
   if (span) bindObservation(hc, span);
   // Zero cost without middleware or an error hook: no call is built.
   const server = dc.server;

@@ -41,9 +41,7 @@ export async function runTool<Env>(
   ctx: InteractiveContext<Env>,
   place: ToolCallPlace<Env>,
 ): Promise<CallToolResult> {
-  // A schema that answers synchronously is not awaited: each await is a microtask turn, on every call.
-  const validation = tool.input.validate(rawArgs);
-  const checked = validation instanceof Promise ? await validation : validation;
+  const checked = await tool.input.validate(rawArgs);
   if (!checked.ok) {
     const message = `Invalid arguments for tool "${tool.name}": ${checked.message}`;
     if (reportsInputErrorsAsToolErrors(place.protocolVersion)) return { ...toolError(message) };
@@ -57,8 +55,7 @@ export async function runTool<Env>(
     if (place.task && ctx.signal.aborted) throw error;
     return failedCall(tool.name, error, place);
   }
-  // `return await`: a promise returned from an async function costs two more microtask turns.
-  return await checkedResult(tool, result, place);
+  return checkedResult(tool, result, place);
 }
 
 /** The failure policy: what a handler's exception becomes. */

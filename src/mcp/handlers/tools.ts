@@ -33,7 +33,7 @@ export async function callTool<Env>(params: Params, dc: DispatchContext<Env>, hc
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'tools/call needs a string "name"');
   const tool = dc.server.tools.get(name);
   // A disabled tool does not exist for this caller.
-  if (!tool || (tool.enabled && !(await isEnabled(tool, hc)))) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  if (!tool || !(await isEnabled(tool, hc))) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const rawArgs = params.arguments ?? {};
   if (!isObject(rawArgs)) throw new RpcError(INVALID_PARAMS, `tools/call "${name}": "arguments" must be an object`);
   // Tasks extension (2026-07-28 only): a task-capable tool whose request declared the extension
