@@ -30,7 +30,6 @@ const SIGNAL: PropertyDescriptor = {
 export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchContext<Env>, source: SignalSource): HandlerContext<Env> {
   const meta = request.params?._meta;
   const ctx = {
-    [SOURCE]: source,
     env: dc.env,
     requestId: request.id,
     era: dc.envelope ? "2026" : "2025",
@@ -41,6 +40,8 @@ export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchCont
     principal: dc.principal,
     request: dc.request,
     user: userStore(dc.env, dc.principal),
-  } as const;
+  } as Record<PropertyKey, unknown>;
+  // A store after the literal, not a computed key in it: V8 builds a computed key in a runtime call.
+  ctx[SOURCE] = source;
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
 }
