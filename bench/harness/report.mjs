@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 export const BUDGETS = {
   stateless: { ratio: 0.8 },
   modern: { ratio: 0.9 },
-  // An MRTR round costs at most 2.5 floor calls: its throughput is at least 1 / 2.5 of the floor's.
-  mrtr: { ratio: 0.4 },
+  // Throughput follows from the CPU budget below: a round of at most 2.6 floor calls runs at least 1 / 2.6 (0.385) as often.
+  mrtr: { ratio: 0.385 },
   simple: { ratio: 0.5 },
   interactive: { ratio: 0.4 },
   sessions: { perSecond: 150 },
@@ -100,7 +100,7 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
       holds: Number.isFinite(ratio) ? ratio <= BUDGETS.operateCpu : undefined,
     });
   }
-  ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.5 floor calls)");
+  ratioBudget("mrtr", "2026-07-28 MRTR round (≤ 2.6 floor calls)");
   ratioBudget("simple", "simple tools/call in a session");
   ratioBudget("interactive", "interactive tools/call (DO lane)");
   if (byKey.sessions) {
