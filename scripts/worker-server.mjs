@@ -83,6 +83,22 @@ export function workerdChildren() {
 }
 
 /**
+ * Waits until every workerd process of a wrangler dev server exists: one request through its
+ * proxy (answered only once the Worker's runtime serves), then until no new process appears for
+ * 300 ms. Without it the bench billed a server's late runtime process to the next server started.
+ */
+async function runtimeStarted(origin, https) {
+  if (!https) await fetch(origin).then((res) => res.body?.cancel(), () => undefined);
+  let seen = workerdChildren().length;
+  for (let waited = 0, stable = 0; stable < 300 && waited < 10_000; waited += 100) {
+    await new Promise((done) => setTimeout(done, 100));
+    const now = workerdChildren().length;
+    stable = now === seen ? stable + 100 : 0;
+    seen = now;
+  }
+}
+
+/**
  * Starts the Worker of `configPath` and resolves once it serves HTTP(S) on 127.0.0.1.
  * @param {import("./worker-server.d.mts").WorkerServerOptions} [options]
  * @returns {Promise<import("./worker-server.d.mts").WorkerServer>}
@@ -149,6 +165,8 @@ export async function startWorker(options = {}) {
       url = await worker.url;
     }
     const origin = url.origin;
+    // wrangler's `ready` comes once its proxy serves; the Worker's own workerd starts just after.
+    if (options.runner !== "miniflare") await runtimeStarted(origin, Boolean(options.https));
     const workerdPids = workerdChildren().filter((pid) => !before.has(pid));
     const entry = { workerdPids, workDir };
     live.add(entry);
