@@ -88,7 +88,11 @@ export function workerdChildren() {
  * 300 ms. Without it the bench billed a server's late runtime process to the next server started.
  */
 async function runtimeStarted(origin, https) {
-  if (!https) await fetch(origin).then((res) => res.body?.cancel(), () => undefined);
+  if (!https)
+    await fetch(origin).then(
+      (res) => res.body?.cancel(),
+      () => undefined,
+    );
   let seen = workerdChildren().length;
   for (let waited = 0, stable = 0; stable < 300 && waited < 10_000; waited += 100) {
     await new Promise((done) => setTimeout(done, 100));
