@@ -111,8 +111,8 @@ export interface RoundSettings {
  * the 2026-07-28 lane is decided here; the lane only carries the bytes.
  */
 export class MrtrRound {
-  /** Rejects asks from methods that may not answer `input_required`, else collects them. */
-  readonly run: MrtrRun;
+  /** Rejects asks from methods that may not answer `input_required`, else collects them (a retry's: once its state is verified). */
+  run: MrtrRun;
   private bound: StateBinding | undefined;
 
   private constructor(
@@ -131,8 +131,13 @@ export class MrtrRound {
     if (!MRTR_METHODS.has(message.method)) return new MrtrRound(message, settings, {});
     const responses = readInputResponses(message.params) ?? {};
     const state = message.params?.requestState;
-    if (state === undefined) return new MrtrRound(message, settings, responses);
-    return new MrtrRound(message, settings, {}).verified(state, responses).then((answers) => new MrtrRound(message, settings, answers));
+    const round = new MrtrRound(message, settings, responses);
+    if (state === undefined) return round;
+    // The same round once verified: the binding computed to verify it is the one a new state signs.
+    return round.verified(state, responses).then((answers) => {
+      round.run = new MrtrRun(answers);
+      return round;
+    });
   }
 
   /** An ask of the handler: collected (or answered) for an MRTR method, refused for any other. */
