@@ -96,6 +96,17 @@ changelog.forEach((line, i) => {
   }
 });
 
+// Every diagram has its text source beside it, and every source its rendering (npm run diagrams).
+const diagrams = join(ROOT, "docs", "diagrams");
+if (existsSync(diagrams)) {
+  const names = readdirSync(diagrams);
+  for (const name of names) {
+    const [base, ext] = [name.replace(/\.(dot|svg)$/, ""), name.split(".").pop()];
+    const other = ext === "dot" ? `${base}.svg` : ext === "svg" ? `${base}.dot` : undefined;
+    if (other && !names.includes(other)) problems.push(`docs/diagrams/${name}: no ${other} beside it (npm run diagrams)`);
+  }
+}
+
 if (problems.length) {
   console.error(`${problems.length} dead link(s) or citation(s):\n${problems.join("\n")}`);
   process.exit(1);
