@@ -3,7 +3,7 @@
 // beside it, which the docs link. Both are committed; edit the .dot, run this, commit both.
 // Needs Graphviz's `dot` (apt-get install graphviz, brew install graphviz); without it, says so.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,6 +14,10 @@ if (spawnSync("dot", ["-V"]).error) {
 }
 const sources = readdirSync(dir).filter((f) => f.endsWith(".dot"));
 for (const source of sources) {
-  execFileSync("dot", ["-Tsvg", join(dir, source), "-o", join(dir, source.replace(/\.dot$/, ".svg"))], { stdio: "inherit" });
+  const target = join(dir, source.replace(/\.dot$/, ".svg"));
+  const svg = execFileSync("dot", ["-Tsvg", join(dir, source)], { encoding: "utf8" });
+  // The picture's title (the graph's label) as the SVG's own <title>, for screen readers.
+  const label = /\blabel="([^"]+)"/.exec(readFileSync(join(dir, source), "utf8"))?.[1] ?? source;
+  writeFileSync(target, svg.replace(/(<svg\b[^>]*>)/, `$1\n<title>${label.replaceAll("&", "&amp;").replaceAll("<", "&lt;")}</title>`));
   console.log(`diagrams: docs/diagrams/${source} -> ${source.replace(/\.dot$/, ".svg")}`);
 }
