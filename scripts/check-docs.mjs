@@ -1,6 +1,6 @@
 // Checks that the README, CONTRIBUTING.md, the CHANGELOG and every page under docs/ link only to
-// files and headings that exist, and that every `docs/<page>.md "<Section>"` a source comment cites
-// names a heading of that page. Part of `npm run lint`. Exit 1 with one line per dead link.
+// files and headings that exist, and that every `docs/<page>.md "<Section>"` a source comment or
+// the CHANGELOG cites names a heading of that page. Part of `npm run lint`. Exit 1 with one line per dead link.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,28 @@ for (const dir of ["src", "durable-objects", "test", "scripts", "bench"]) {
       if (!existsSync(join(ROOT, cited))) problems.push(`${relative(ROOT, join(ROOT, file))}: cites ${cited}, which does not exist`);
       else if (section && !headingsOf(cited).has(section)) problems.push(`${file}: cites ${cited} "${section}", which has no such heading`);
     }
+  }
+}
+
+// Sections the CHANGELOG names in words, as README "Install" or docs/<page>.md "<Section>": a
+// release note must still lead somewhere once the section moves.
+const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8").split("\n");
+changelog.forEach((line, i) => {
+  for (const [, cited, section] of line.matchAll(/\b(docs\/[\w-]+\.md|README(?:\.md)?|CONTRIBUTING\.md) "([^"]+)"/g)) {
+    const file = cited === "README" ? "README.md" : cited;
+    if (!existsSync(join(ROOT, file))) problems.push(`CHANGELOG.md:${i + 1}: names ${cited}, which does not exist`);
+    else if (!headingsOf(file).has(section)) problems.push(`CHANGELOG.md:${i + 1}: names ${cited} "${section}", which has no such heading`);
+  }
+});
+
+// Every diagram has its text source beside it, and every source its rendering (npm run diagrams).
+const diagrams = join(ROOT, "docs", "diagrams");
+if (existsSync(diagrams)) {
+  const names = readdirSync(diagrams);
+  for (const name of names) {
+    const [base, ext] = [name.replace(/\.(dot|svg)$/, ""), name.split(".").pop()];
+    const other = ext === "dot" ? `${base}.svg` : ext === "svg" ? `${base}.dot` : undefined;
+    if (other && !names.includes(other)) problems.push(`docs/diagrams/${name}: no ${other} beside it (npm run diagrams)`);
   }
 }
 

@@ -4,6 +4,8 @@
 // tsconfig and with a strict one (lib es2021, skipLibCheck false), runs its own Workers Vitest
 // tests, then runs under `wrangler dev` on 127.0.0.1 while the official SDK client lists tools
 // and calls a simple and an interactive tool. examples/with-auth installs, type-checks and builds.
+// examples/from-mcpagent (the McpAgent quick start, rewritten) installs, type-checks, builds and,
+// under `wrangler dev`, serves its tools at /mcp and at the legacy /sse that McpAgent served.
 // create-mcp-edge, packed too, scaffolds a project from the mcp-edge tarball into a temporary
 // folder; its own `npm test` passes and, under `wrangler dev` with its generated .dev.vars, the
 // SDK v1 client (2025 session) and the SDK v2 client pinned to 2026-07-28 (MRTR) use its tools.
@@ -202,6 +204,44 @@ try {
 } finally {
   rmSync(outdir, { recursive: true, force: true });
 }
+// 4b. examples/from-mcpagent (docs/migrate-from-mcpagent.md): Cloudflare's McpAgent quick start
+// rewritten. It installs, type-checks, bundles with its migration (MyMCP deleted), and under
+// `wrangler dev` serves the URLs McpAgent served: /mcp to the SDK client, /sse to its legacy client.
+const fromMcpAgent = join(root, "examples", "from-mcpagent");
+install(fromMcpAgent);
+tsc(fromMcpAgent, ["--noEmit"]);
+const fromMcpAgentOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
+try {
+  wrangler(fromMcpAgent, ["deploy", "--dry-run", "--outdir", fromMcpAgentOut]);
+  check(existsSync(join(fromMcpAgentOut, "index.js")), "examples/from-mcpagent bundles with its migration (wrangler deploy --dry-run)");
+} finally {
+  rmSync(fromMcpAgentOut, { recursive: true, force: true });
+}
+const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+await withWranglerDev(fromMcpAgent, async (url) => {
+  const transports = [
+    ["/mcp", new StreamableHTTPClientTransport(new URL(url))],
+    ["/sse", new SSEClientTransport(new URL(url.replace(/\/mcp$/, "/sse")))],
+  ];
+  for (const [path, transport] of transports) {
+    const client = new Client({ name: "consumer-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      check(tools.map((t) => t.name).join(",") === "add,calculate", `the McpAgent quick start, rewritten, lists its tools at ${path}`);
+      const quotient = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 84, b: 2 } });
+      check(quotient.content?.[0]?.text === "42", `calculate divides at ${path}`);
+      const byZero = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 1, b: 0 } });
+      check(
+        byZero.isError === true && byZero.content?.[0]?.text === "Cannot divide by zero",
+        `dividing by zero is a tool error at ${path}`,
+      );
+    } finally {
+      await client.close();
+    }
+  }
+});
+
 // 5. npm create mcp-edge, from both packed tarballs, as a new user runs it.
 const creator = join(root, "create-mcp-edge");
 run(creator, npm, ["pack", "--pack-destination", packDir, "--silent"]);
