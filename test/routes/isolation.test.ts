@@ -51,6 +51,18 @@ describe("a session under another tenant's path", () => {
   });
 });
 
+describe("the route the session object is told", () => {
+  it("is the Worker's, never one a client forged in mcp-edge's internal header", async () => {
+    const s = await openSession(urlOf("acme"));
+    const forged = encodeURIComponent(JSON.stringify({ tenant: "globex" }));
+    const res = await send(s.url, {
+      body: toolCall(6, "whoami_interactive"),
+      headers: { ...sessionHeaders(s), "X-Mcp-Edge-Route": forged },
+    });
+    expect(echoed((await answerOf(res, 6)).result).params).toEqual({ tenant: "acme" });
+  });
+});
+
 describe("a task under another tenant's path", () => {
   it("answers tasks/get and tasks/cancel with the not-found error; its own tenant gets it", async () => {
     const taskId = await createTask(urlOf("acme"), "whoami");
@@ -106,7 +118,9 @@ describe("publish scoped to a route", () => {
   it("reaches that tenant's 2025 sessions only (their GET streams)", async () => {
     const acme = await openSession(urlOf("acme-2025"));
     const globex = await openSession(urlOf("globex-2025"));
-    const acmeGet = new SseReader(await send(acme.url, { method: "GET", headers: { ...sessionHeaders(acme), Accept: "text/event-stream" } }));
+    const acmeGet = new SseReader(
+      await send(acme.url, { method: "GET", headers: { ...sessionHeaders(acme), Accept: "text/event-stream" } }),
+    );
     const globexGet = new SseReader(
       await send(globex.url, { method: "GET", headers: { ...sessionHeaders(globex), Accept: "text/event-stream" } }),
     );

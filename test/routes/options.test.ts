@@ -1,0 +1,56 @@
+/**
+ * Path patterns are checked when createMcpEdge runs: a bad one throws a TypeError that names the
+ * option, the pattern and the problem, before any request.
+ */
+import { describe, expect, it } from "vitest";
+import { createMcpEdge } from "../../src/edge";
+import { defineServer } from "../../src/mcp/server";
+import type { EdgeOptions } from "../../src/options";
+
+const server = defineServer({ name: "com.example/patterns", version: "1.0.0", description: "patterns" });
+const verify = async () => null;
+
+function create(options: EdgeOptions): unknown {
+  return createMcpEdge(server, options);
+}
+
+describe("route patterns refused at createMcpEdge", () => {
+  it.each([
+    [{ path: "/mcp/:" }, /option path "\/mcp\/:" has ":" without a parameter name/],
+    [{ path: "/mcp/:a/x/:a" }, /option path "\/mcp\/:a\/x\/:a" names the parameter ":a" twice/],
+    [{ path: "/mcp/*" }, /option path "\/mcp\/\*" has a wildcard/],
+    [{ path: "/mcp/:tenant*" }, /has a wildcard/],
+    [{ path: "/mcp/t:x" }, /a parameter is a whole segment/],
+    [{ path: "/mcp/:tenant?" }, /parameter ":tenant\?": names are letters, digits and "_"/],
+    [{ path: "/mcp/:1st" }, /not starting with a digit/],
+    [{ path: "mcp/:tenant" }, /option path "mcp\/:tenant" must start with "\/"/],
+    [{ statelessPath: "/s/:" }, /option statelessPath "\/s\/:" has ":" without a parameter name/],
+    [{ legacySsePath: "/sse/:tenant" }, /option legacySsePath "\/sse\/:tenant" cannot take route parameters/],
+  ] as [EdgeOptions, RegExp][])("%o", (options, message) => {
+    expect(() => create(options)).toThrow(message);
+    expect(() => create(options)).toThrow(TypeError);
+  });
+
+  it("refuses an auth.resource whose parameters the endpoints do not name", () => {
+    const auth = { resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify };
+    expect(() => create({ path: "/mcp/:org", auth })).toThrow(
+      /names the route parameters :tenant, so option path "\/mcp\/:org" must name the same ones/,
+    );
+    expect(() => create({ path: "/mcp/:tenant", statelessPath: "/stateless", auth })).toThrow(
+      /option statelessPath "\/stateless" must name/,
+    );
+    expect(() => create({ path: "/mcp/:tenant", auth })).not.toThrow();
+  });
+
+  it("refuses an AI Catalog for a path with parameters", () => {
+    expect(() => create({ path: "/mcp/:tenant", discovery: { catalog: true } })).toThrow(
+      /discovery.catalog: the path "\/mcp\/:tenant" names route parameters/,
+    );
+    expect(() => create({ path: "/mcp/:tenant", discovery: {} })).not.toThrow();
+  });
+
+  it("accepts literal paths and patterns of several parameters", () => {
+    expect(() => create({ path: "/v1/:org/mcp/:key", statelessPath: "/s/:org/:key" })).not.toThrow();
+    expect(() => create({ path: "/mcp" })).not.toThrow();
+  });
+});
