@@ -2,6 +2,7 @@
  * Path patterns are checked when createMcpEdge runs: a bad one throws a TypeError that names the
  * option, the pattern and the problem, before any request.
  */
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/server";
@@ -52,5 +53,30 @@ describe("route patterns refused at createMcpEdge", () => {
   it("accepts literal paths and patterns of several parameters", () => {
     expect(() => create({ path: "/v1/:org/mcp/:key", statelessPath: "/s/:org/:key" })).not.toThrow();
     expect(() => create({ path: "/mcp" })).not.toThrow();
+  });
+});
+
+describe("paths a pattern does not match go to your own routes", () => {
+  it("handle() resolves undefined for them, untouched, and answers the routes it matches", async () => {
+    const edge = createMcpEdge(server, { path: "/mcp/:tenant", sessions: false });
+    const at = (path: string) =>
+      edge.handle(
+        new Request(`http://127.0.0.1:8787${path}`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-11-25",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+        }),
+        {},
+        createExecutionContext(),
+      );
+    expect(await at("/health")).toBeUndefined();
+    expect(await at("/mcp")).toBeUndefined();
+    expect(await at("/mcp/acme/extra")).toBeUndefined();
+    const served = await at("/mcp/acme");
+    expect(await served?.json()).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });
 });
