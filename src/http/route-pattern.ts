@@ -43,7 +43,9 @@ export function compileRoute(option: string, path: string): RoutePattern {
   const problem = problemOf(path);
   if (problem) throw new TypeError(`mcp-edge option ${option} "${path}" ${problem}`);
   const segments = trimmed(path).split("/");
-  const names = segments.filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+  // Per segment: the parameter's name, or undefined for a literal segment.
+  const params = segments.map((s) => (s.startsWith(":") ? s.slice(1) : undefined));
+  const names = params.filter((n): n is string => n !== undefined);
   if (names.length === 0) return literalRoute(path);
   return {
     path,
@@ -51,26 +53,35 @@ export function compileRoute(option: string, path: string): RoutePattern {
     match(pathname) {
       const parts = trimmed(pathname).split("/");
       if (parts.length !== segments.length) return undefined;
-      const params: Record<string, string> = {};
-      for (const [i, segment] of segments.entries()) {
+      const values: Record<string, string> = {};
+      for (let i = 0; i < parts.length; i++) {
         const part = parts[i] as string;
-        if (!segment.startsWith(":")) {
-          if (part !== segment) return undefined;
-          continue;
-        }
-        if (part === "") return undefined;
-        try {
-          params[segment.slice(1)] = decodeURIComponent(part);
-        } catch {
-          return undefined;
+        const name = params[i];
+        if (name === undefined) {
+          if (part !== segments[i]) return undefined;
+        } else {
+          if (part === "") return undefined;
+          const value = decoded(part);
+          if (value === undefined) return undefined;
+          values[name] = value;
         }
       }
-      return Object.freeze(params);
+      return Object.freeze(values);
     },
-    fill(params) {
-      return segments.map((s) => (s.startsWith(":") ? encodeURIComponent(params[s.slice(1)] ?? "") : s)).join("/");
+    fill(values) {
+      return segments.map((s, i) => (params[i] === undefined ? s : encodeURIComponent(values[params[i] as string] ?? ""))).join("/");
     },
   };
+}
+
+/** A segment percent-decoded (most have nothing to decode), or undefined when it does not decode. */
+function decoded(part: string): string | undefined {
+  if (!part.includes("%")) return part;
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
 }
 
 function literalRoute(path: string): RoutePattern {
@@ -85,6 +96,7 @@ function literalRoute(path: string): RoutePattern {
 
 /** The path without its trailing slashes ("/" stays "/"). */
 function trimmed(path: string): string {
-  const end = path.replace(/\/+$/, "");
-  return end === "" ? "/" : end;
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
 }
