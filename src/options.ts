@@ -266,9 +266,7 @@ function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stat
     ["statelessPath", stateless],
   ] as const) {
     if (r && !same(r))
-      throw new TypeError(
-        `mcp-edge option auth.resource "${o.resource}" names the route parameters ${names.map((n) => `:${n}`).join(", ")}, so option ${option} "${r.path}" must name the same ones`,
-      );
+      throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
   }
   return auth;
 }
@@ -277,14 +275,8 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
   const route = compileRoute("path", path);
   const statelessRoute = o.statelessPath === undefined ? undefined : compileRoute("statelessPath", o.statelessPath);
-  for (const [name, value] of [
-    ["legacySsePath", o.legacySsePath],
-    ["legacyMessagesPath", o.legacyMessagesPath],
-  ] as const) {
-    if (typeof value === "string" && compileRoute(name, value).names.length > 0)
-      throw new TypeError(
-        `mcp-edge option ${name} "${value}" cannot take route parameters: the 2024-11-05 transport is served at fixed paths`,
-      );
+  for (const name of ["legacySsePath", "legacyMessagesPath"] as const) {
+    if (o[name]?.includes(":")) throw new TypeError(`mcp-edge option ${name} "${o[name]}" cannot take route parameters`);
   }
   const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   return {

@@ -150,9 +150,7 @@ export function createDiscovery<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, optio
   const cardPath = cardRoute.path;
   const routed = cardRoute.names.length > 0;
   if (routed && options.catalog === true)
-    throw new TypeError(
-      `mcp-edge option discovery.catalog: the path "${rt.options.path}" names route parameters, so there is a Server Card per route and no one catalog entry; leave catalog unset`,
-    );
+    throw new TypeError("mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no catalog");
   const paths = new Set(routed ? [] : [cardPath]);
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);

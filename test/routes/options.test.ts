@@ -21,7 +21,7 @@ describe("route patterns refused at createMcpEdge", () => {
     [{ path: "/mcp/:a/x/:a" }, /option path "\/mcp\/:a\/x\/:a" names the parameter ":a" twice/],
     [{ path: "/mcp/*" }, /option path "\/mcp\/\*" has a wildcard/],
     [{ path: "/mcp/:tenant*" }, /has a wildcard/],
-    [{ path: "/mcp/t:x" }, /a parameter is a whole segment/],
+    [{ path: "/mcp/t:x" }, /has ":" inside the segment "t:x": a parameter is a whole segment/],
     [{ path: "/mcp/:tenant?" }, /parameter ":tenant\?": names are letters, digits and "_"/],
     [{ path: "/mcp/:1st" }, /not starting with a digit/],
     [{ path: "mcp/:tenant" }, /option path "mcp\/:tenant" must start with "\/"/],
@@ -35,17 +35,17 @@ describe("route patterns refused at createMcpEdge", () => {
   it("refuses an auth.resource whose parameters the endpoints do not name", () => {
     const auth = { resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify };
     expect(() => create({ path: "/mcp/:org", auth })).toThrow(
-      /names the route parameters :tenant, so option path "\/mcp\/:org" must name the same ones/,
+      /option path "\/mcp\/:org" must name the parameters of auth.resource: :tenant/,
     );
     expect(() => create({ path: "/mcp/:tenant", statelessPath: "/stateless", auth })).toThrow(
-      /option statelessPath "\/stateless" must name/,
+      /option statelessPath "\/stateless" must name the parameters of auth.resource/,
     );
     expect(() => create({ path: "/mcp/:tenant", auth })).not.toThrow();
   });
 
   it("refuses an AI Catalog for a path with parameters", () => {
     expect(() => create({ path: "/mcp/:tenant", discovery: { catalog: true } })).toThrow(
-      /discovery.catalog: the path "\/mcp\/:tenant" names route parameters/,
+      /discovery.catalog: a path with route parameters has a Server Card per route/,
     );
     expect(() => create({ path: "/mcp/:tenant", discovery: {} })).not.toThrow();
   });
