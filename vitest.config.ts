@@ -4,7 +4,8 @@
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
 // "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
 // "package" drives a server written only with the public API, as a user would (test/package);
-// "operate" drives a server with middleware, an error hook and rate limits (test/operate).
+// "operate" drives a server with middleware, an error hook and rate limits (test/operate);
+// "routes" drives a server at /mcp/:tenant (test/routes).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -113,6 +114,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "operate", include: ["test/operate/**/*.test.ts"] },
+      },
+      {
+        // A server at /mcp/:tenant: route parameters and tenant isolation (test/routes).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/routes/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "routes", include: ["test/routes/**/*.test.ts"] },
       },
       {
         // The demo with the built-in authorization server, exactly as wrangler.auth.toml configures it;

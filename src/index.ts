@@ -34,6 +34,7 @@ export type {
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
 export type { RequestInfo } from "./mcp/request-info";
+export type { RouteParams } from "./mcp/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";

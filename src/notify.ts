@@ -3,14 +3,15 @@
  * publishAndCount call, so it waits until the hub delivered the event, and returns how many
  * 2025-era sessions had a GET stream to carry it. Listen streams (2026-07-28) get the same
  * event. Code that needs no count calls `publish`, which returns once the event is handed off.
+ * `{ route }`: only that route's sessions and listen streams (src/publish.ts PublishOptions).
  */
 import type { ListKind } from "../durable-objects/hub/contract";
 import type { EdgeEnv } from "./env";
-import { publishAndCount } from "./publish";
+import { publishAndCount, type PublishOptions } from "./publish";
 
 /** Sends `notifications/resources/updated` to each session (and listen stream) subscribed to `uri`. */
-export async function notifyResourceUpdated(env: EdgeEnv, uri: string): Promise<number> {
-  return (await publishAndCount(env, { type: "resourceUpdated", uri })).sessions;
+export async function notifyResourceUpdated(env: EdgeEnv, uri: string, options?: Pick<PublishOptions, "route">): Promise<number> {
+  return (await publishAndCount(env, { type: "resourceUpdated", uri }, options)).sessions;
 }
 
 /**
@@ -18,6 +19,6 @@ export async function notifyResourceUpdated(env: EdgeEnv, uri: string): Promise<
  * `listChanged: true` (e.g. after a feature flag read by an `enabled` predicate changed), and to
  * listen streams that opted in. Returns how many sessions had a GET stream to carry it.
  */
-export async function notifyListChanged(env: EdgeEnv, list: ListKind): Promise<number> {
-  return (await publishAndCount(env, { type: "listChanged", list })).sessions;
+export async function notifyListChanged(env: EdgeEnv, list: ListKind, options?: Pick<PublishOptions, "route">): Promise<number> {
+  return (await publishAndCount(env, { type: "listChanged", list }, options)).sessions;
 }

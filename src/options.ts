@@ -9,6 +9,7 @@ import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 import type { TracingOptions } from "./mcp/tracing";
 import type { OperationEvent } from "./mcp/observe";
 import type { DiscoveryOptions } from "./http/discovery";
+import { compileRoute, type RoutePattern } from "./http/route-pattern";
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -79,11 +80,15 @@ export interface ResolvedListenOptions {
 }
 
 export interface EdgeOptions<Env = unknown> {
-  /** The MCP endpoint (default "/mcp"). */
+  /**
+   * The MCP endpoint (default "/mcp"). May name route parameters, e.g. "/mcp/:tenant": handlers
+   * read them as `ctx.request.params`, and sessions, tasks and listen streams belong to the
+   * route they were opened on (docs/configuration.md "Routes").
+   */
   path?: string;
   /** Session mode (default true): a Durable Object per session. False: stateless, Worker only. */
   sessions?: boolean;
-  /** Also serve the same server statelessly at this path (demo and benchmarks). */
+  /** Also serve the same server statelessly at this path (demo and benchmarks); may name route parameters like `path`. */
   statelessPath?: string;
   /** 2024-11-05 HTTP+SSE transport: the GET stream path (default "/sse"; null turns it off). Session mode only. */
   legacySsePath?: string | null;
@@ -169,8 +174,11 @@ export interface ResolvedSessionOptions {
 
 export interface ResolvedOptions {
   path: string;
+  /** `path` compiled: its parameter names and matcher. */
+  route: RoutePattern;
   sessions: boolean;
   statelessPath: string | undefined;
+  statelessRoute: RoutePattern | undefined;
   legacySsePath: string | undefined;
   legacyMessagesPath: string | undefined;
   allowedHosts: string[];
@@ -243,14 +251,40 @@ export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptio
   };
 }
 
+/**
+ * `auth`, checked against the endpoints' routes: a resource naming route parameters is one
+ * resource per route, so every endpoint must name exactly those parameters.
+ */
+function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stateless: RoutePattern | undefined): ResolvedAuth | undefined {
+  if (o === undefined) return undefined;
+  const auth = resolveAuth(o);
+  const names = auth.resourceRoute?.names;
+  if (names === undefined) return auth;
+  const same = (r: RoutePattern) => r.names.length === names.length && r.names.every((n) => names.includes(n));
+  for (const [option, r] of [
+    ["path", route],
+    ["statelessPath", stateless],
+  ] as const) {
+    if (r && !same(r))
+      throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
+  }
+  return auth;
+}
+
 export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const path = o.path ?? "/mcp";
-  if (!path.startsWith("/")) throw new TypeError('mcp-edge option path must start with "/"');
+  const route = compileRoute("path", path);
+  const statelessRoute = o.statelessPath === undefined ? undefined : compileRoute("statelessPath", o.statelessPath);
+  for (const name of ["legacySsePath", "legacyMessagesPath"] as const) {
+    if (o[name]?.includes(":")) throw new TypeError(`mcp-edge option ${name} "${o[name]}" cannot take route parameters`);
+  }
   const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   return {
     path,
+    route,
     sessions: o.sessions ?? true,
     statelessPath: o.statelessPath,
+    statelessRoute,
     legacySsePath: o.legacySsePath === null ? undefined : (o.legacySsePath ?? "/sse"),
     legacyMessagesPath: o.legacySsePath === null ? undefined : (o.legacyMessagesPath ?? "/messages"),
     // Additive: loopback stays allowed so `wrangler dev` works with the deployed host listed.
@@ -260,7 +294,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     maxRunsPerRequest,
     session: resolveSessionOptions(o.session, maxRunsPerRequest),
     listen: resolveListenOptions(o.listen),
-    auth: o.auth === undefined ? undefined : resolveAuth(o.auth),
+    auth: resolveRoutedAuth(o.auth, route, statelessRoute),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),

@@ -27,6 +27,7 @@ import type { EdgeEnv } from "./env";
 import { requireNamespace } from "./http/misconfiguration";
 import type { HandlerContext } from "./mcp/context";
 import { observationOf } from "./mcp/observe";
+import { routeKey, type RouteParams } from "./mcp/route-params";
 
 export type { ListKind, PublishEvent, PublishReport };
 
@@ -43,6 +44,12 @@ export interface PublishOptions {
    * queue message, say). With tracing on, the hub's spans for the event continue that trace.
    */
   trace?: HandlerContext<unknown> | string;
+  /**
+   * Only the listeners of one route: its parameters (`{ tenant: "acme" }` for `/mcp/acme` under
+   * `path: "/mcp/:tenant"`, e.g. `ctx.request.params`). Listen streams and 2025 sessions opened on
+   * another route skip the event. Default: every route (docs/configuration.md "Routes").
+   */
+  route?: RouteParams;
 }
 
 /** `listen.shards` of the server created in this isolate (createMcpEdge sets it); publish's default. */
@@ -167,8 +174,15 @@ function traceOf(options: PublishOptions): string | undefined {
 /** Checks the event and the binding (both throw at once); where the event goes. */
 function target(env: EdgeEnv, event: PublishEvent, options: PublishOptions): { namespace: DurableObjectNamespace<HubRpc>; fanout: Fanout } {
   checkEvent(event);
+  if (options.route !== undefined && (typeof options.route !== "object" || options.route === null))
+    throw new TypeError("mcp-edge publish: route must be the route's parameters, e.g. ctx.request.params");
   const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
   return { namespace, fanout: { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) } };
+}
+
+/** The event with the `route` option's key on it (the hub compares keys), or as given. */
+function routed(event: PublishEvent, options: PublishOptions): PublishEvent {
+  return options.route === undefined ? event : { ...event, route: routeKey(options.route) };
 }
 
 /**
@@ -198,8 +212,9 @@ function keptAlive(sent: Promise<void>): boolean {
  * each event once, in publish order. A batch shard 0 does not take is logged (console.error);
  * a caller that must know who got an event uses publishAndCount.
  */
-export async function publish(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<void> {
-  const { namespace, fanout } = target(env, event, options);
+export async function publish(env: EdgeEnv, given: PublishEvent, options: PublishOptions = {}): Promise<void> {
+  const { namespace, fanout } = target(env, given, options);
+  const event = routed(given, options);
   if (typeof workers.waitUntil === "function") {
     // Only the runtime waits for a batch: a request never waits on a send another request made
     // (its I/O belongs to that request; awaiting it from here fails, "Cannot perform I/O on
@@ -220,8 +235,9 @@ export async function publish(env: EdgeEnv, event: PublishEvent, options: Publis
  * of its own (never a batch another request sends), so it is not ordered after this isolate's
  * earlier `publish` hand-offs still on their way; it rejects when the hub did not take the event.
  */
-export async function publishAndCount(env: EdgeEnv, event: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
-  const { namespace, fanout } = target(env, event, options);
+export async function publishAndCount(env: EdgeEnv, given: PublishEvent, options: PublishOptions = {}): Promise<PublishReport> {
+  const { namespace, fanout } = target(env, given, options);
+  const event = routed(given, options);
   return new Promise<PublishReport>((resolve, reject) => {
     void sendToHub(namespace, fanout, [{ event, trace: traceOf(options), counted: { resolve, reject } }]);
   });

@@ -42,8 +42,11 @@ export function shardOf(key: string, shards: number): number {
 
 export type ListKind = "tools" | "resources" | "prompts";
 
-/** What server code publishes: `publish(env, event)` reaches 2026 listen streams and 2025 sessions. */
-export type PublishEvent =
+/**
+ * What server code publishes: `publish(env, event)` reaches 2026 listen streams and 2025 sessions.
+ * With `route` (a route key, src/mcp/route-params.ts), only those opened on that route.
+ */
+export type PublishEvent = (
   | { type: "resourceUpdated"; uri: string }
   | { type: "listChanged"; list: ListKind }
   /**
@@ -51,7 +54,8 @@ export type PublishEvent =
    * `status`, ...). Delivered as `notifications/tasks` only to listen streams that named the
    * task id; with `owner`, only to streams opened by that principal subject.
    */
-  | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string };
+  | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string }
+) & { route?: string };
 
 /** About how many bytes an event takes in a batch (a completed task's status carries its result). */
 export function eventWeight(event: PublishEvent): number {
@@ -101,6 +105,8 @@ export interface ListenOpen {
   filter: ListenFilter;
   /** The principal that opened the stream (absent without auth). */
   subject?: string;
+  /** The route key of the endpoint it was opened on (absent: a literal path); a publish for another route skips it. */
+  route?: string;
   /** Sent in the `_meta` of the closing result. */
   serverInfo?: Record<string, unknown>;
   keepAliveMs: number;
@@ -133,7 +139,7 @@ export interface ShardReport extends BatchReport {
 export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
 
 /** A 2025-era session's answer when the hub hands it an event. */
-export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone";
+export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | "other-route";
 
 /** A 2025-era session's registration: a resource URI it subscribed to, or list changes. */
 export type HubTopic = { uri: string } | { lists: true };

@@ -30,6 +30,8 @@ interface Listener {
   id: RequestId;
   filter: ListenFilter;
   subject: string | undefined;
+  /** The route key it was opened on ("" for a literal path). */
+  route: string;
   serverInfo: Record<string, unknown> | undefined;
   client: string;
 }
@@ -69,7 +71,14 @@ export class ListenStreams {
     if ((this.byClient.get(client)?.size ?? 0) >= maxPerClient) return { ok: false, reason: "client-limit", limit: maxPerClient };
     const stream = this.next++;
     const response = live.attach(stream, SSE_EXTRA_HEADERS);
-    const listener: Listener = { id: request.id, filter: request.filter, subject: request.subject, serverInfo: request.serverInfo, client };
+    const listener: Listener = {
+      id: request.id,
+      filter: request.filter,
+      subject: request.subject,
+      route: request.route ?? "",
+      serverInfo: request.serverInfo,
+      client,
+    };
     this.listeners.set(stream, listener);
     indexAdd(this.byClient, client, stream);
     for (const uri of request.filter.resourceSubscriptions ?? []) indexAdd(this.byUri, uri, stream);
@@ -202,8 +211,9 @@ function completeResult(listener: Listener): Record<string, unknown> {
   return { jsonrpc: "2.0", id: listener.id, result: { resultType: "complete", _meta: meta } };
 }
 
-/** Whether a listener's filter names the event (a task's status only for the principal that created it). */
+/** Whether a listener's filter names the event (a task's status only for the principal that created it; a routed event only on its route). */
 function wants(event: PublishEvent, listener: Listener): boolean {
+  if (event.route !== undefined && event.route !== listener.route) return false;
   switch (event.type) {
     case "resourceUpdated":
       return true; // targets() found the stream by the URI it subscribed to

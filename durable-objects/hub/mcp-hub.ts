@@ -221,7 +221,9 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
       ids.map(async (sessionId) => {
         const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
         const call =
-          event.type === "resourceUpdated" ? stub.resourceUpdated(event.uri, traceparent) : stub.listChanged(event.list, traceparent);
+          event.type === "resourceUpdated"
+            ? stub.resourceUpdated(event.uri, traceparent, event.route)
+            : stub.listChanged(event.list, traceparent, event.route);
         const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
         if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
         return delivery === "sent" ? 1 : 0;

@@ -16,20 +16,27 @@
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/context";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
+import { toRouteParams, type RouteParams } from "../../src/mcp/route-params";
 
 /** What the Worker (and other objects) may call on a session object over Workers RPC. */
 export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
   /** Records the negotiated state of a new session (the Worker calls it once, after `initialize`). */
   init(state: SessionState): Promise<void>;
-  /** The session's state for a request served in the Worker, or null when it does not exist for this subject. */
-  confirm(subject?: string): Promise<SessionState | null>;
+  /**
+   * The session's state for a request served in the Worker, or null when it does not exist for
+   * this subject on this route (`route`: the request's route key, src/mcp/route-params.ts; "" or absent for a literal path).
+   */
+  confirm(subject?: string, route?: string): Promise<SessionState | null>;
   /**
    * A subscribed resource changed: send `notifications/resources/updated` on the standalone
    * stream. `traceparent`: the hub's span for the event, with tracing on (the delivery's parent).
    */
-  resourceUpdated(uri: string, traceparent?: string): Promise<UpdateDelivery>;
-  /** A list changed: send `notifications/<list>/list_changed` on the standalone stream. */
-  listChanged(list: ListKind, traceparent?: string): Promise<UpdateDelivery>;
+  resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery>;
+  /**
+   * A list changed: send `notifications/<list>/list_changed` on the standalone stream. `route`
+   * (both): the event is for that route's sessions only; another route's answers "other-route".
+   */
+  listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery>;
   /** Resolves once no handler runs in the object. */
   settled(): Promise<void>;
   /** POST, GET and DELETE of a session, and the legacy URLs below, forwarded with their bodies. */
@@ -80,6 +87,23 @@ export const HEADER_CF = "X-Mcp-Edge-Cf";
 /** Internal header carrying the Worker's span (W3C traceparent) to the session object, with tracing on; a client's is removed. */
 export const HEADER_TRACEPARENT = "X-Mcp-Edge-Traceparent";
 
+/**
+ * Internal header carrying the request's route parameters (URI-encoded JSON) to the session
+ * object: `ctx.request.params` there, and the route the session must belong to. The Worker
+ * removes any value a client sent; absent means none (a literal path).
+ */
+export const HEADER_ROUTE = "X-Mcp-Edge-Route";
+
+/** The route parameters the Worker attached (none when absent or unreadable). */
+export function decodeRoute(value: string | null): RouteParams {
+  if (value === null) return toRouteParams(undefined);
+  try {
+    return toRouteParams(JSON.parse(decodeURIComponent(value)));
+  } catch {
+    return toRouteParams(undefined);
+  }
+}
+
 /** The `cf` properties the Worker attached, or undefined (none, or unreadable). */
 export function decodeCf(value: string | null): Record<string, unknown> | undefined {
   if (value === null) return undefined;
@@ -97,20 +121,31 @@ export function decodeCf(value: string | null): Record<string, unknown> | undefi
  * token), and the request's `cf` when given (a POST, whose calls read `ctx.request.cf`).
  * Returns `headers` itself when there is nothing to change.
  */
-export function forwardHeaders(headers: Headers, principal: Principal | undefined, cf?: unknown, traceparent?: string): Headers {
+export function forwardHeaders(
+  headers: Headers,
+  principal: Principal | undefined,
+  cf?: unknown,
+  traceparent?: string,
+  params?: RouteParams,
+): Headers {
+  const routed = params !== undefined && Object.keys(params).length > 0;
   if (
     !principal &&
     cf === undefined &&
     traceparent === undefined &&
+    !routed &&
     !headers.has(HEADER_PRINCIPAL) &&
     !headers.has(HEADER_CF) &&
-    !headers.has(HEADER_TRACEPARENT)
+    !headers.has(HEADER_TRACEPARENT) &&
+    !headers.has(HEADER_ROUTE)
   )
     return headers;
   const out = new Headers(headers);
   out.delete(HEADER_PRINCIPAL);
   out.delete(HEADER_CF);
   out.delete(HEADER_TRACEPARENT);
+  out.delete(HEADER_ROUTE);
+  if (routed) out.set(HEADER_ROUTE, encodeURIComponent(JSON.stringify(params)));
   if (traceparent !== undefined) out.set(HEADER_TRACEPARENT, traceparent);
   if (principal) {
     out.delete("Authorization");
@@ -121,7 +156,7 @@ export function forwardHeaders(headers: Headers, principal: Principal | undefine
 }
 
 /** The same request with `forwardHeaders` applied (the request itself when nothing changes). */
-export function forwardRequest(request: Request, principal: Principal | undefined): Request {
-  const headers = forwardHeaders(request.headers, principal);
+export function forwardRequest(request: Request, principal: Principal | undefined, params?: RouteParams): Request {
+  const headers = forwardHeaders(request.headers, principal, undefined, undefined, params);
   return headers === request.headers ? request : new Request(request, { headers });
 }

@@ -48,9 +48,12 @@ export class SessionCore {
     this.live = new LiveStreams(options.keepAliveMs);
   }
 
-  /** Whether this is a live session of this principal (neither has a subject without auth). */
-  isOwnedBy(principal: Principal | undefined): boolean {
-    return this.state !== null && !this.terminated && this.state.subject === principal?.subject;
+  /**
+   * Whether this is a live session of this principal (neither has a subject without auth) on
+   * this route (`route`: the request's route key; "" for a literal path and for sessions older than routes).
+   */
+  isOwnedBy(principal: Principal | undefined, route = ""): boolean {
+    return this.state !== null && !this.terminated && this.state.subject === principal?.subject && (this.state.route ?? "") === route;
   }
 
   /**

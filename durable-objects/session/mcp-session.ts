@@ -21,6 +21,8 @@ import { initialize } from "../../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
+  decodeRoute,
+  HEADER_ROUTE,
   decodePrincipal,
   HEADER_CF,
   HEADER_LEGACY_ENDPOINT,
@@ -32,6 +34,7 @@ import {
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
 import { forwardedRequestInfo } from "../../src/mcp/request-info";
+import { routeKey } from "../../src/mcp/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
@@ -85,10 +88,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
-  async confirm(subject?: string): Promise<SessionState | null> {
-    // Auth: a session answers only the principal that created it (neither has a subject without auth).
+  async confirm(subject?: string, route = ""): Promise<SessionState | null> {
+    // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
     const state = this.core.state;
-    if (!state || state.subject !== subject) return null;
+    if (!state || state.subject !== subject || (state.route ?? "") !== route) return null;
     this.core.touch();
     return state;
   }
@@ -98,19 +101,21 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * standalone stream when it subscribed. Server code calls `notifyResourceUpdated(env, uri)`,
    * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
-  async resourceUpdated(uri: string, traceparent?: string): Promise<UpdateDelivery> {
+  async resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery> {
     return this.delivering("notifications/resources/updated", { uri }, traceparent, () => {
       if (!this.core.state) return "gone";
+      if (route !== undefined && route !== (this.core.state.route ?? "")) return "other-route";
       if (!this.core.record.isSubscribed(uri)) return "not-subscribed";
       return this.core.sendStandalone(notification("notifications/resources/updated", { uri })) ? "sent" : "no-stream";
     });
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
-  async listChanged(list: ListKind, traceparent?: string): Promise<UpdateDelivery> {
+  async listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery> {
     const method = `notifications/${list}/list_changed`;
     return this.delivering(method, {}, traceparent, () => {
       if (!this.core.state) return "gone";
+      if (route !== undefined && route !== (this.core.state.route ?? "")) return "other-route";
       return this.core.sendStandalone(notification(method)) ? "sent" : "no-stream";
     });
   }
@@ -176,18 +181,20 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     const core = this.core;
-    // Another principal's request on this session is answered as if the session did not exist.
-    if (!core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
+    // Another principal's request, or one on another route, is answered as if the session did not exist.
+    const params = decodeRoute(request.headers.get(HEADER_ROUTE));
+    const route = routeKey(params);
+    if (!core.isOwnedBy(principal, route)) return refuse({ reason: "session-not-found" });
     core.touch();
     switch (request.method) {
       case "POST": {
         const text = await request.text();
         // The session may have ended while the body arrived: termination is a state every path respects.
         const state = core.state;
-        if (state === null || !core.isOwnedBy(principal)) return refuse({ reason: "session-not-found" });
-        // ctx.request: the client's request as the Worker forwarded it, its `cf` passed along in a header.
+        if (state === null || !core.isOwnedBy(principal, route)) return refuse({ reason: "session-not-found" });
+        // ctx.request: the client's request as the Worker forwarded it, its `cf` and route parameters passed along in headers.
         return this.inflight.handlePost(text, state, principal, {
-          request: forwardedRequestInfo(request, decodeCf(request.headers.get(HEADER_CF))),
+          request: forwardedRequestInfo(request, decodeCf(request.headers.get(HEADER_CF)), params),
           traceparent: request.headers.get(HEADER_TRACEPARENT) ?? undefined,
         });
       }

@@ -37,10 +37,11 @@ export type InputResponses = Record<string, Record<string, unknown>>;
 /** What the Worker may call on a task object over Workers RPC; McpTaskObject implements it. */
 export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply>;
-  taskGet(subject: string | null): Promise<TaskReply>;
-  taskVisible(subject: string | null): Promise<boolean>;
-  taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply>;
-  taskCancel(subject: string | null): Promise<TaskReply>;
+  /** `route` (these four): the request's route key; a task answers only on the route it was created on ("" for a literal path). */
+  taskGet(subject: string | null, route?: string): Promise<TaskReply>;
+  taskVisible(subject: string | null, route?: string): Promise<boolean>;
+  taskUpdate(subject: string | null, responses: InputResponses, route?: string): Promise<TaskReply>;
+  taskCancel(subject: string | null, route?: string): Promise<TaskReply>;
   /**
    * The per-client ledger role (an object named after a client key, src/tasks/ledger.ts): holds
    * `taskId` as in flight until `expiresAt` unless the client already has `limit`; false when full.

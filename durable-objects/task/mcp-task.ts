@@ -26,6 +26,7 @@ import {
 } from "../../src/tasks/model";
 import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
+import { routeKey } from "../../src/mcp/route-params";
 import type { EdgeEnv } from "../../src/env";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
@@ -153,20 +154,20 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   }
 
   /** tasks/get: the task's current DetailedTask. */
-  async taskGet(subject: string | null): Promise<TaskReply> {
-    const r = this.visibleTo(subject);
+  async taskGet(subject: string | null, route?: string): Promise<TaskReply> {
+    const r = this.visibleTo(subject, route);
     if (!r.ok) return r;
     return { ok: true, result: getTaskResult(r.record, this.store.outstanding()) };
   }
 
   /** Whether `subject` may see this task (for a listen stream's `taskIds`): only its creator, until it expires. */
-  async taskVisible(subject: string | null): Promise<boolean> {
-    return this.visibleTo(subject).ok;
+  async taskVisible(subject: string | null, route?: string): Promise<boolean> {
+    return this.visibleTo(subject, route).ok;
   }
 
   /** tasks/update: stores answers to outstanding asks and wakes the run; other keys are ignored. */
-  async taskUpdate(subject: string | null, responses: InputResponses): Promise<TaskReply> {
-    const r = this.visibleTo(subject);
+  async taskUpdate(subject: string | null, responses: InputResponses, route?: string): Promise<TaskReply> {
+    const r = this.visibleTo(subject, route);
     if (!r.ok) return r;
     if (isTerminal(r.record.status)) return { ok: true, result: { resultType: "complete" } };
     for (const [key, answer] of Object.entries(responses)) {
@@ -188,8 +189,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   }
 
   /** tasks/cancel: cooperative; the run's signal aborts and the task ends `cancelled` when the handler gives up. */
-  async taskCancel(subject: string | null): Promise<TaskReply> {
-    const r = this.visibleTo(subject);
+  async taskCancel(subject: string | null, route?: string): Promise<TaskReply> {
+    const r = this.visibleTo(subject, route);
     if (!r.ok) return r;
     const record = r.record;
     if (!isTerminal(record.status) && !record.cancelRequested) {
@@ -236,11 +237,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
 
   // ---- state ---------------------------------------------------------------------------
 
-  /** The task if `subject` may see it; a task of another principal is answered as not found. */
-  private visibleTo(subject: string | null): { ok: true; record: TaskRecord } | { ok: false; error: ErrorObject } {
+  /**
+   * The task if `subject` may see it on `route` (the request's route key); a task of another
+   * principal, or asked for on another route than the one it was created on, is answered as not found.
+   */
+  private visibleTo(subject: string | null, route = ""): { ok: true; record: TaskRecord } | { ok: false; error: ErrorObject } {
     if (this.expired) return { ok: false, error: EXPIRED };
     const r = this.record;
-    if (!r || r.owner !== subject) return { ok: false, error: NOT_FOUND };
+    if (!r || r.owner !== subject || routeKey(r.request?.params) !== route) return { ok: false, error: NOT_FOUND };
     if (Date.now() >= this.expiresAt(r)) {
       // The alarm may lag: an expired task is never served.
       void this.expire();
@@ -342,7 +346,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     // One Durable Object request (the hub's shard 0), part of the run's trace.
     if ((this.env as EdgeEnv).MCP_HUB) this.billed?.countDoRequests();
     this.ctx.waitUntil(
-      publishTaskStatus(this.env as EdgeEnv, message, r.owner, this.billed?.traceparent ?? r.traceparent).then(
+      publishTaskStatus(this.env as EdgeEnv, message, r.owner, this.billed?.traceparent ?? r.traceparent, r.request?.params).then(
         () => undefined,
         (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error),
       ),

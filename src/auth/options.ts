@@ -4,6 +4,8 @@
  * its URL and the paths it is served at. Token verification itself is a pluggable function.
  */
 import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
+import { compileRoute, type RoutePattern } from "../http/route-pattern";
+import { routeKey, type RouteParams } from "../mcp/route-params";
 
 const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 
@@ -56,7 +58,12 @@ export interface DpopCheck {
 }
 
 export interface AuthOptions {
-  /** The canonical URI of this MCP server (RFC 8707 / RFC 9728 `resource`), e.g. "https://mcp.example.com/mcp". */
+  /**
+   * The canonical URI of this MCP server (RFC 8707 / RFC 9728 `resource`), e.g. "https://mcp.example.com/mcp".
+   * With a `path` naming route parameters it may name them too ("https://mcp.example.com/mcp/:tenant"):
+   * each route is then a resource of its own, with its own metadata URL and token audience
+   * (docs/configuration.md "Routes").
+   */
   resource: string;
   /** Issuer URLs of the authorization servers whose tokens are accepted (at least one). */
   authorizationServers: string[];
@@ -95,6 +102,10 @@ export interface ResolvedAuth {
   /** The document, serialised once. */
   metadataBody: string;
   dpop?: DpopCheck;
+  /** A resource naming route parameters: its path's pattern (each route's resource fills it in, authForRoute). */
+  resourceRoute?: RoutePattern;
+  /** …and the pattern of its metadata path (`/.well-known/oauth-protected-resource/mcp/:tenant`). */
+  metadataRoute?: RoutePattern;
 }
 
 function checkScopeList(name: string, scopes: unknown): string[] {
@@ -114,7 +125,6 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
   }
   if (typeof o.verify !== "function") throw new TypeError("mcp-edge option auth.verify must be a token verifier function");
   const requiredScopes = checkScopeList("auth.requiredScopes", o.requiredScopes ?? []);
-  const scopesSupported = checkScopeList("auth.scopesSupported", o.scopesSupported ?? requiredScopes);
   const toolScopes = new Map<string, readonly string[]>();
   for (const [tool, scopes] of Object.entries(o.toolScopes ?? {})) toolScopes.set(tool, checkScopeList(`auth.toolScopes.${tool}`, scopes));
   const resourceScopes = Object.entries(o.resourceScopes ?? {}).map(([pattern, scopes]) => {
@@ -125,6 +135,25 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
       scopes: checkScopeList(`auth.resourceScopes["${pattern}"]`, scopes),
     };
   });
+  return {
+    resource,
+    verify: o.verify as TokenVerifier<unknown>,
+    requiredScopes,
+    toolScopes,
+    resourceScopes,
+    ...metadataOf(o, resource, servers, requiredScopes),
+    ...(o.dpop ? { dpop: o.dpop } : {}),
+  };
+}
+
+/** The protected resource metadata document (RFC 9728 §2) and where it is served. */
+function metadataOf(
+  o: AuthOptions,
+  resource: string,
+  servers: string[],
+  requiredScopes: string[],
+): Pick<ResolvedAuth, "metadataUrl" | "metadataPaths" | "metadataBody" | "resourceRoute" | "metadataRoute"> {
+  const scopesSupported = checkScopeList("auth.scopesSupported", o.scopesSupported ?? requiredScopes);
   const metadata: Record<string, unknown> = {
     resource,
     authorization_servers: servers,
@@ -142,17 +171,49 @@ export function resolveAuth(o: AuthOptions): ResolvedAuth {
     if (o.dpop.required) metadata.dpop_bound_access_tokens_required = true;
   }
   const suffixed = metadataPathFor(resource);
-  return {
+  const found = { metadataUrl: metadataUrlFor(resource), metadataBody: JSON.stringify(metadata) };
+  const resourceRoute = compileRoute("auth.resource", new URL(resource).pathname);
+  // One resource per route: each route's document at its own path; no bare one (it could name only one of them).
+  if (resourceRoute.names.length > 0)
+    return { ...found, metadataPaths: [], resourceRoute, metadataRoute: compileRoute("auth.resource", suffixed) };
+  return { ...found, metadataPaths: suffixed === BARE_METADATA_PATH ? [BARE_METADATA_PATH] : [suffixed, BARE_METADATA_PATH] };
+}
+
+/** Each route's auth, made once per route and kept (a bounded number of routes). */
+const perRoute = new WeakMap<ResolvedAuth, Map<string, ResolvedAuth>>();
+const MAX_ROUTES_KEPT = 1000;
+
+/**
+ * The auth of one route: for a resource naming route parameters, the resource with the route's
+ * values filled in (the audience its tokens must name), its metadata URL, path and document;
+ * for any other resource, `auth` itself.
+ */
+export function authForRoute(auth: ResolvedAuth, params: RouteParams): ResolvedAuth {
+  const route = auth.resourceRoute;
+  if (!route) return auth;
+  let kept = perRoute.get(auth);
+  if (!kept) {
+    kept = new Map();
+    perRoute.set(auth, kept);
+  }
+  const key = routeKey(params);
+  const known = kept.get(key);
+  if (known) return known;
+  const template = new URL(auth.resource);
+  const resource = template.origin + route.fill(params) + template.search;
+  const document = { ...(JSON.parse(auth.metadataBody) as Record<string, unknown>), resource };
+  const own: ResolvedAuth = {
+    ...auth,
     resource,
-    verify: o.verify as TokenVerifier<unknown>,
-    requiredScopes,
-    toolScopes,
-    resourceScopes,
     metadataUrl: metadataUrlFor(resource),
-    metadataPaths: suffixed === BARE_METADATA_PATH ? [BARE_METADATA_PATH] : [suffixed, BARE_METADATA_PATH],
-    metadataBody: JSON.stringify(metadata),
-    ...(o.dpop ? { dpop: o.dpop } : {}),
+    metadataPaths: [metadataPathFor(resource)],
+    metadataBody: JSON.stringify(document),
+    resourceRoute: undefined,
+    metadataRoute: undefined,
   };
+  if (kept.size >= MAX_ROUTES_KEPT) kept.clear();
+  kept.set(key, own);
+  return own;
 }
 
 /** 2026-07-28 basic/authorization "Refresh tokens": a protected resource names no `offline_access` in metadata or challenges. */

@@ -4,12 +4,16 @@
  * MCP Registry's `/.well-known/mcp-registry-auth` key. The card is generated from the server
  * definition and the served versions, the very values `server/discover` answers with, so the two
  * cannot disagree. Public, read-only metadata: permissive CORS, Cache-Control, ETag / 304.
+ * An endpoint naming route parameters (`/mcp/:tenant`) has a card per route (`/mcp/acme/server-card`
+ * names `/mcp/acme`), and no catalog: one catalog entry cannot name every route.
  */
 import { servedVersions } from "./era";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import type { ResolvedOptions } from "../options";
 import type { McpServer } from "../mcp/server";
 import { refuse } from "../wire/refusals";
+import { compileRoute } from "./route-pattern";
+import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";
@@ -80,11 +84,17 @@ function resolveDiscovery(options: DiscoveryOptions, server: McpServer<unknown>)
   };
 }
 
-/** The card: identity from the server info, remotes and versions from the served endpoints. */
-function serverCard(server: McpServer<unknown>, options: ResolvedOptions, discovery: ResolvedDiscovery, origin: string): object {
+/** The card: identity from the server info, remotes and versions from the served endpoints (of the card's route). */
+function serverCard(
+  server: McpServer<unknown>,
+  options: ResolvedOptions,
+  discovery: ResolvedDiscovery,
+  origin: string,
+  params: RouteParams,
+): object {
   const { version, description, title, icons, websiteUrl } = server.info;
   const remotes: Record<string, unknown>[] = [
-    { type: "streamable-http", url: origin + options.path, supportedProtocolVersions: [...servedVersions(options)] },
+    { type: "streamable-http", url: origin + options.route.fill(params), supportedProtocolVersions: [...servedVersions(options)] },
   ];
   if (options.sessions && options.eras.era2025 && options.legacySsePath)
     remotes.push({ type: "sse", url: origin + options.legacySsePath, supportedProtocolVersions: ["2024-11-05"] });
@@ -127,8 +137,8 @@ async function document(request: Request, body: string, type: string, cacheContr
 }
 
 export interface Discovery {
-  /** The paths it answers (the card, and the catalog and registry key when on). */
-  paths: ReadonlySet<string>;
+  /** Whether it answers this path (the card, and the catalog and registry key when on). */
+  owns(pathname: string): boolean;
   serve(request: Request, pathname: string): Promise<Response>;
 }
 
@@ -136,12 +146,16 @@ export interface Discovery {
 export function createDiscovery<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, options: DiscoveryOptions | undefined): Discovery | undefined {
   if (options === undefined) return undefined;
   const discovery = resolveDiscovery(options, rt.server as McpServer<unknown>);
-  const cardPath = `${rt.options.path.replace(/\/$/, "")}/server-card`;
-  const paths = new Set([cardPath]);
-  if (discovery.catalog) paths.add(CATALOG_PATH);
+  const cardRoute = compileRoute("path", `${rt.options.path.replace(/\/$/, "")}/server-card`);
+  const cardPath = cardRoute.path;
+  const routed = cardRoute.names.length > 0;
+  if (routed && options.catalog === true)
+    throw new TypeError("mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no catalog");
+  const paths = new Set(routed ? [] : [cardPath]);
+  if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);
   return {
-    paths,
+    owns: (pathname) => paths.has(pathname) || (routed && cardRoute.match(pathname) !== undefined),
     async serve(request, pathname) {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Max-Age": "86400" } });
       if (request.method !== "GET" && request.method !== "HEAD")
@@ -154,7 +168,8 @@ export function createDiscovery<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, optio
         const catalog = { specVersion: "1.0", entries: [{ identifier, type: SERVER_CARD_TYPE, url: origin + cardPath }] };
         return document(request, JSON.stringify(catalog), CATALOG_TYPE, discovery.cacheControl);
       }
-      const card = serverCard(rt.server as McpServer<unknown>, rt.options, discovery, origin);
+      const params = routed ? (cardRoute.match(pathname) ?? NO_PARAMS) : NO_PARAMS;
+      const card = serverCard(rt.server as McpServer<unknown>, rt.options, discovery, origin, params);
       return document(request, JSON.stringify(card), SERVER_CARD_TYPE, discovery.cacheControl);
     },
   };

@@ -1,6 +1,6 @@
 /**
  * A POST the session object must serve, forwarded with its body: the client's headers, the
- * verified principal and the request's `cf` in internal headers (durable-objects/session/contract.ts),
+ * verified principal, the request's `cf` and its route parameters in internal headers (durable-objects/session/contract.ts),
  * and with tracing on, the Worker's own span for the hop, which the object's span continues.
  */
 import { forwardHeaders } from "../../durable-objects/session/contract";
@@ -8,6 +8,7 @@ import type { Principal } from "../auth/principal";
 import type { RequestMessage } from "../jsonrpc/messages";
 import { observerOf } from "../mcp/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
+import type { RouteParams } from "../mcp/route-params";
 
 export async function forwardPost(
   server: object,
@@ -17,6 +18,7 @@ export async function forwardPost(
   body: string,
   principal: Principal | undefined,
   requests: readonly RequestMessage[],
+  params?: RouteParams,
 ): Promise<Response> {
   const first = requests[0];
   const observer = first ? observerOf(server) : undefined;
@@ -37,7 +39,7 @@ export async function forwardPost(
         )
       : undefined;
   span?.countDoRequests();
-  const headers = forwardHeaders(request.headers, principal, request.cf, span?.traceparent);
+  const headers = forwardHeaders(request.headers, principal, request.cf, span?.traceparent, params);
   try {
     return await stub.fetch(new Request(request.url, { method: "POST", headers, body }));
   } catch (error) {

@@ -6,6 +6,7 @@
  * everything here, streaming (the Worker's one streaming reply) when the answer plan says so.
  */
 import { checkScopes } from "../auth/authenticate";
+import { authForRoute } from "../auth/options";
 import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
@@ -28,6 +29,7 @@ import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { forwardPost } from "./forward";
 import { requestInfo } from "../mcp/request-info";
+import { NO_PARAMS, routeKey, type RouteParams } from "../mcp/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
@@ -44,23 +46,24 @@ export async function serve2025<Env>(
   rt: EdgeRuntime<Env>,
   sessions: boolean,
   principal?: Principal,
+  params: RouteParams = NO_PARAMS,
 ): Promise<Response> {
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
   const exchange = toExchange(parsed);
   // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
   if (principal && rt.options.auth) {
-    const denied = checkScopes(exchange.requests, principal, rt.options.auth);
+    const denied = checkScopes(exchange.requests, principal, authForRoute(rt.options.auth, params));
     if (denied) return denied;
   }
-  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal);
+  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal, false, params);
   if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
-    return sessions ? initializeSession(init, env, rt, principal) : initializeStateless(init, rt);
+    return sessions ? initializeSession(init, env, rt, principal, routeKey(params)) : initializeStateless(init, rt);
   }
 
   if (!sessions) {
@@ -72,12 +75,12 @@ export async function serve2025<Env>(
       session: undefined,
       protocolVersion: version,
       principal,
-      request: requestInfo(request),
+      request: requestInfo(request, params),
     });
     return answer(exchange, dc, rt);
   }
 
-  return serveInSession(request, exchange, body, env, rt, principal);
+  return serveInSession(request, exchange, body, env, rt, principal, params);
 }
 
 /** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
@@ -88,6 +91,7 @@ async function serveInSession<Env>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal: Principal | undefined,
+  params: RouteParams,
 ): Promise<Response> {
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
@@ -101,12 +105,14 @@ async function serveInSession<Env>(
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
-    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests);
+    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests, params);
   }
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
-  // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
-  const state = (await stub.confirm(principal?.subject)) as SessionState | null;
-  if (state === null || state.subject !== principal?.subject) return sessionNotFound();
+  // Auth: the object refuses (null) a principal other than the session's creator, or another
+  // route than the session's (another tenant's path); checked here again.
+  const route = routeKey(params);
+  const state = (await stub.confirm(principal?.subject, route)) as SessionState | null;
+  if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
   const dc = dispatchContext(rt.server, env, {
     era: "2025",
@@ -114,7 +120,7 @@ async function serveInSession<Env>(
     session,
     protocolVersion: state.protocolVersion,
     principal,
-    request: requestInfo(request),
+    request: requestInfo(request, params),
     // The `confirm` above: one Durable Object request (the cost counters).
     doRequests: 1,
   });
@@ -189,12 +195,14 @@ async function initializeSession<Env>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal: Principal | undefined,
+  route: string,
 ): Promise<Response> {
   const { response, state } = runInitialize(init, rt, true);
   if (!state) return json(toWire(response));
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
-  // Auth: the session is bound to the principal that created it.
-  await namespace.get(id).init(principal ? { ...state, subject: principal.subject } : state);
+  // Auth: the session is bound to the principal that created it, and to the route it was created on.
+  const bound: SessionState = principal ? { ...state, subject: principal.subject } : state;
+  await namespace.get(id).init(route === "" ? bound : { ...bound, route });
   return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
 }

@@ -6,6 +6,8 @@
  * the answer into `input_required` with a freshly signed `requestState`.
  */
 import type { RequestInfo } from "../mcp/request-info";
+import { NO_PARAMS, routeKey } from "../mcp/route-params";
+import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/extensions";
 import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
@@ -68,7 +70,7 @@ export async function serve2026<Env extends EdgeEnv>(
   clientKey?: string,
   request?: RequestInfo,
 ): Promise<Response> {
-  const before = beforeDispatch(headers, message, envelope, env, rt, principal);
+  const before = beforeDispatch(headers, message, envelope, env, rt, principal, request);
   if (before) return before;
   let round: MrtrRound;
   try {
@@ -109,18 +111,21 @@ function beforeDispatch<Env extends EdgeEnv>(
   env: Env,
   rt: EdgeRuntime<Env>,
   principal: Principal | undefined,
+  request: RequestInfo | undefined,
 ): Response | Promise<Response> | undefined {
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && rt.options.auth) {
-    const denied = checkScopes([message], principal, rt.options.auth);
+    const denied = checkScopes([message], principal, authForRoute(rt.options.auth, request?.params ?? NO_PARAMS));
     if (denied) return denied;
   }
   if (listen) {
     const tasks = rt.server.extensions.has(TASKS_EXTENSION);
     const client = clientKey({ headers }, principal);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client });
+    // The stream belongs to its route: a publish for another route's listeners skips it.
+    const route = routeKey(request?.params);
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client, route });
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;

@@ -48,6 +48,8 @@ export interface ListenFeatures {
   shard?: string;
   /** Who the stream counts against: clientKey(request, principal) (default: the subject's, else "ip:unknown"). */
   client?: string;
+  /** The route key of the endpoint it is opened on (src/mcp/route-params.ts; absent or "" for a literal path). */
+  route?: string;
 }
 
 /** The shard and the per-shard client key and cap a client's next stream is served with. */
@@ -109,7 +111,7 @@ async function openListen<Env extends EdgeEnv>(
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);
-    checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject);
+    checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject, features.route);
   }
   const options = withEnvCap(rt.options.listen, env);
   // One client's streams live on one shard (its cap is counted there); clients spread over all.
@@ -126,6 +128,7 @@ async function openListen<Env extends EdgeEnv>(
     at: { name: features.shard ?? DEFAULT_HUB_SHARD, index: place.index },
   };
   if (subject !== undefined) open.subject = subject;
+  if (features.route) open.route = features.route;
   if (span) {
     open.traceparent = span.traceparent;
     span.countDoRequests();

@@ -17,15 +17,20 @@ import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
 import type { Principal } from "../auth/principal";
 import { requestInfo } from "../mcp/request-info";
+import type { RouteParams } from "../mcp/route-params";
 import { rateLimited } from "./rate-limits";
 
-/** `principal`: who sent the request, when the server has auth (checked by the router first). */
+/**
+ * `principal`: who sent the request, when the server has auth (checked by the router first);
+ * `params`: the route parameters of the endpoint's path (none for a literal path).
+ */
 export async function handlePost<Env>(
   request: Request,
   env: Env,
   rt: EdgeRuntime<Env>,
   sessions: boolean,
   principal?: Principal,
+  params?: RouteParams,
 ): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
@@ -54,7 +59,7 @@ export async function handlePost<Env>(
     case "2026":
       warnIfNoStateSecret(rt, env);
       return (
-        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true)) ??
+        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true, params)) ??
         serve2026(
           request.headers,
           decision.message,
@@ -63,13 +68,13 @@ export async function handlePost<Env>(
           rt as EdgeRuntime<Env & EdgeEnv>,
           principal,
           clientKey(request, principal),
-          requestInfo(request),
+          requestInfo(request, params),
         )
       );
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
       return accepted();
     case "2025":
-      return serve2025(request, parsed, body.text, env, rt, sessions, principal);
+      return serve2025(request, parsed, body.text, env, rt, sessions, principal, params);
   }
 }

@@ -11,6 +11,7 @@ import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/exchange";
 import type { Params, RequestId, RequestMessage } from "../jsonrpc/messages";
 import { requestInfo, type RequestInfo } from "../mcp/request-info";
+import type { RouteParams } from "../mcp/route-params";
 import { targetOf } from "../mcp/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { clientKey } from "./client-key";
@@ -24,7 +25,7 @@ export interface RateLimitedCall<Env = unknown> {
   params: Params;
   /** With auth: who sent it. */
   principal: Principal | undefined;
-  /** The HTTP request, as handlers see it (ctx.request). */
+  /** The HTTP request, as handlers see it (ctx.request), with `params`: the route's parameters (a key per tenant). */
   request: RequestInfo;
   env: Env;
 }
@@ -84,9 +85,11 @@ export async function rateLimited<Env>(
   requests: readonly RequestMessage[],
   principal: Principal | undefined,
   modern = false,
+  routeParams?: RouteParams,
 ): Promise<Response | undefined> {
   if (rules.length === 0) return undefined;
-  const info = requestInfo(request);
+  // ctx.request as handlers will see it, route parameters included: a key may be per tenant.
+  const info = requestInfo(request, routeParams);
   for (const message of requests) {
     const params = message.params ?? {};
     const call: RateLimitedCall<Env> = {

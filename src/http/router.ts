@@ -1,7 +1,8 @@
 /**
  * The Worker's route table (itty-router): POST/GET/DELETE on the MCP endpoint, OPTIONS for
  * CORS preflight, 405 with Allow for other methods, 404 elsewhere. Host/Origin checks run
- * first on every route; CORS headers are added to every answer for an allowed Origin.
+ * first on every route; CORS headers are added to every answer for an allowed Origin. An
+ * endpoint whose path names parameters (`/mcp/:tenant`) hands their values to every lane.
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
@@ -24,6 +25,9 @@ import { MisconfiguredError } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
+import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
+import type { RoutePattern } from "./route-pattern";
+import { authForRoute, type ResolvedAuth } from "../auth/options";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -118,7 +122,8 @@ async function forwardToSession<Env extends EdgeEnv>(
   request: Request,
   env: Env,
   rt: EdgeRuntime<Env>,
-  principal?: Principal,
+  principal: Principal | undefined,
+  params: RouteParams,
 ): Promise<Response> {
   const refused =
     checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
@@ -128,22 +133,39 @@ async function forwardToSession<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
-  return namespace.get(id).fetch(forwardRequest(request, principal));
+  return namespace.get(id).fetch(forwardRequest(request, principal, params));
 }
+
+/** A route's handler: the request, the env, and the parameters the endpoint's path took from it. */
+type RouteHandler<Env> = (request: Request, env: Env, params: RouteParams) => Promise<Response>;
 
 /**
  * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
- * handed the verified principal. Without auth, the handler itself with no principal.
+ * handed the verified principal; with a resource that names route parameters, the gate of the
+ * request's own route (its resource and metadata URL). Without auth, the handler itself with no principal.
  */
 function guarded<Env extends EdgeEnv>(
   rt: EdgeRuntime<Env>,
-  handler: (request: Request, env: Env, principal: Principal | undefined) => Promise<Response>,
-) {
+  handler: (request: Request, env: Env, principal: Principal | undefined, params: RouteParams) => Promise<Response>,
+): RouteHandler<Env> {
   const auth = rt.options.auth;
-  if (!auth) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, undefined);
-  return async (request: IRequest, env: Env) => {
-    const outcome = await authenticate(request as unknown as Request, auth, env);
-    return outcome.ok ? handler(request as unknown as Request, env, outcome.principal) : outcome.response;
+  if (!auth) return (request, env, params) => handler(request, env, undefined, params);
+  return async (request, env, params) => {
+    const outcome = await authenticate(request, authForRoute(auth, params), env);
+    return outcome.ok ? handler(request, env, outcome.principal, params) : outcome.response;
+  };
+}
+
+/**
+ * The itty-router handler of a route handler: the parameters read from the path by the
+ * endpoint's pattern (itty-router's own are not decoded), 404 when a value does not decode.
+ */
+function routed<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
+  if (route.names.length === 0) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
+  return (request: IRequest, env: Env) => {
+    const params = route.match(new URL(request.url).pathname);
+    if (!params) return refuse({ reason: "not-found", endpoint: rt.options.path });
+    return handler(request as unknown as Request, env, params);
   };
 }
 
@@ -153,20 +175,32 @@ function guarded<Env extends EdgeEnv>(
  */
 export type EdgeHandler<Env> = (request: Request, env: Env, ctx: ExecutionContext, fallthrough: boolean) => Promise<Response | undefined>;
 
-/** Every path this server answers: the endpoint(s), the legacy transport, the auth metadata. */
-function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<string>; sessionPaths: Set<string> } {
+/**
+ * Every path this server answers: the endpoint(s), the legacy transport, the auth metadata.
+ * Literal paths by lookup; those naming parameters by their patterns (`owns`, `isSessionPath`).
+ */
+function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>) {
   const { options } = rt;
   const sessionPaths = new Set<string>();
+  const patterns: RoutePattern[] = [];
+  const add = (set: Set<string>, route: RoutePattern) => (route.names.length > 0 ? patterns.push(route) : set.add(route.path));
   if (options.sessions) {
-    sessionPaths.add(options.path);
+    add(sessionPaths, options.route);
     if (options.legacySsePath && options.legacyMessagesPath) {
       sessionPaths.add(options.legacySsePath);
       sessionPaths.add(options.legacyMessagesPath);
     }
   }
-  const all = new Set<string>([options.path, ...sessionPaths, ...(options.auth?.metadataPaths ?? [])]);
-  if (options.statelessPath) all.add(options.statelessPath);
-  return { all, sessionPaths };
+  const sessionPatterns = [...patterns];
+  const all = new Set<string>([...sessionPaths, ...(options.auth?.metadataPaths ?? [])]);
+  add(all, options.route);
+  if (options.statelessRoute) add(all, options.statelessRoute);
+  if (options.auth?.metadataRoute) patterns.push(options.auth.metadataRoute);
+  const matches = (list: RoutePattern[], pathname: string) => list.length > 0 && list.some((p) => p.match(pathname) !== undefined);
+  return {
+    owns: (pathname: string) => all.has(pathname) || matches(patterns, pathname),
+    isSessionPath: (pathname: string) => sessionPaths.has(pathname) || matches(sessionPatterns, pathname),
+  };
 }
 
 /** What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. */
@@ -184,37 +218,42 @@ function newRouter<Env extends EdgeEnv>() {
 type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
 
 /**
- * The endpoints' POST handlers by exact path: every MCP message is a POST to one of them, found
- * by one lookup before itty-router, which routes everything else, trailing slashes included (each
- * of its routings parses the URL again and scans its routes).
+ * The endpoints' POST handlers: every MCP message is a POST to one of them, found before
+ * itty-router, which routes everything else, trailing slashes included (each of its routings
+ * parses the URL again and scans its routes). A literal path by one lookup (`exact`); a path
+ * naming parameters by its pattern (`patterns`, tried only when the lookup misses).
  */
-type PostRoutes<Env> = Map<string, (request: Request, env: Env) => Promise<Response>>;
+interface PostRoutes<Env> {
+  exact: Map<string, RouteHandler<Env>>;
+  patterns: { route: RoutePattern; post: RouteHandler<Env> }[];
+}
 
-/** The MCP endpoint at `path`: POST always; GET and DELETE with sessions; 405 for the rest. */
+/** The MCP endpoint at `route`: POST always; GET and DELETE with sessions; 405 for the rest. */
 function mountEndpoint<Env extends EdgeEnv>(
   router: EdgeRouter<Env>,
   posts: PostRoutes<Env>,
   rt: EdgeRuntime<Env>,
-  path: string,
+  route: RoutePattern,
   sessions: boolean,
 ): void {
+  const path = route.path;
   const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-  const post = guarded(rt, (request, env, principal) => handlePost(request, env, rt, sessions, principal));
-  // The exact path by lookup; itty-router still matches the rest of what it matches (`/mcp/`).
-  posts.set(path, (request, env) => post(request as unknown as IRequest, env));
-  router.post(path, post);
+  const post = guarded(rt, (request, env, principal, params) => handlePost(request, env, rt, sessions, principal, params));
+  // The exact path by lookup (or its pattern); itty-router still matches the rest of what it matches (`/mcp/`).
+  if (route.names.length === 0) posts.exact.set(path, post);
+  else posts.patterns.push({ route, post });
+  router.post(path, routed(rt, route, post));
   router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, allow),
   );
   if (sessions) {
-    router.get(
-      path,
-      guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
+    const forward = routed(
+      rt,
+      route,
+      guarded(rt, (request, env, principal, params) => forwardToSession(request, env, rt, principal, params)),
     );
-    router.delete(
-      path,
-      guarded(rt, (request, env, principal) => forwardToSession(request, env, rt, principal)),
-    );
+    router.get(path, forward);
+    router.delete(path, forward);
   }
   // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
   router.all(path, () => methodNotAllowed(allow));
@@ -224,14 +263,12 @@ function mountEndpoint<Env extends EdgeEnv>(
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = rt.options;
   if (!legacySsePath || !legacyMessagesPath) return;
+  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
   router.get(
     legacySsePath,
-    guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal)),
+    literal(guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal))),
   );
-  router.post(
-    legacyMessagesPath,
-    guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal)),
-  );
+  router.post(legacyMessagesPath, literal(guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal))));
   router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, "GET, OPTIONS"),
   );
@@ -248,26 +285,22 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   // The session endpoints need the session binding, checked at the first request whatever its
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
-  const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.sessionPaths.has(pathname);
+  const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.isSessionPath(pathname);
   const router = newRouter<Env>();
-  const posts: PostRoutes<Env> = new Map();
-  if (rt.options.auth) {
-    // RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL.
-    const auth = rt.options.auth;
-    for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
-  }
+  const posts: PostRoutes<Env> = { exact: new Map(), patterns: [] };
+  if (rt.options.auth) mountMetadata(router, rt, rt.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
   const serves2025 = rt.options.eras.era2025;
-  mountEndpoint(router, posts, rt, rt.options.path, rt.options.sessions && serves2025);
+  mountEndpoint(router, posts, rt, rt.options.route, rt.options.sessions && serves2025);
   if (rt.options.sessions && serves2025) mountLegacyTransport(router, rt);
-  if (rt.options.statelessPath) mountEndpoint(router, posts, rt, rt.options.statelessPath, false);
+  if (rt.options.statelessRoute) mountEndpoint(router, posts, rt, rt.options.statelessRoute, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
   return async (request, env, ctx, fallthrough) => {
     const url = new URL(request.url);
     const pathname = url.pathname;
-    const discovered = discovery?.paths.has(pathname) === true;
-    if (fallthrough && !paths.all.has(pathname) && !discovered) return undefined;
+    const discovered = discovery?.owns(pathname) === true;
+    if (fallthrough && !paths.owns(pathname) && !discovered) return undefined;
     // Discovery documents are public metadata for any page (the Server Card extension's CORS requirements):
     // the Host check still applies, the Origin check does not.
     if (discovery && discovered) {
@@ -285,8 +318,41 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
         throw error;
       }
     }
-    const post = request.method === "POST" ? posts.get(pathname) : undefined;
-    const response: Response = post ? await post(request, env).catch(failed) : await router.fetch(request, env, ctx, checked);
+    const response: Response =
+      request.method === "POST"
+        ? await postTo(posts, request, env, pathname, () => router.fetch(request, env, ctx, checked))
+        : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
+}
+
+/** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */
+function postTo<Env>(
+  posts: PostRoutes<Env>,
+  request: Request,
+  env: Env,
+  pathname: string,
+  other: () => Promise<Response>,
+): Promise<Response> {
+  const exact = posts.exact.get(pathname);
+  if (exact) return exact(request, env, NO_PARAMS).catch(failed);
+  for (const { route, post } of posts.patterns) {
+    const params = route.match(pathname);
+    if (params) return post(request, env, params).catch(failed);
+  }
+  return other();
+}
+
+/**
+ * RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL;
+ * for a resource naming route parameters, at each route's path-suffixed URL, naming that route's resource.
+ */
+function mountMetadata<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>, auth: ResolvedAuth): void {
+  for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
+  const route = auth.metadataRoute;
+  if (!route) return;
+  router.get(
+    route.path,
+    routed(rt, route, async (_request, _env, params) => metadataResponse(authForRoute(auth, params))),
+  );
 }

@@ -39,6 +39,8 @@ export interface SessionState {
   logLevel: LoggingLevel | undefined;
   /** With auth: the subject of the principal that created the session; only that principal may use it. */
   subject?: string;
+  /** The route key of the endpoint it was created on (absent: a literal path); only that route's requests reach it. */
+  route?: string;
 }
 
 export interface SessionInfo extends SessionState {

@@ -6,6 +6,7 @@
  * the copy its record keeps. Credentials never appear in it, in any place, so a handler cannot
  * come to depend on a token that would be missing in the object or the task: see WITHHELD_HEADERS.
  */
+import { NO_PARAMS, toRouteParams, type RouteParams } from "./route-params";
 
 export interface RequestInfo {
   /** The request's URL, as the client addressed it. */
@@ -16,6 +17,8 @@ export interface RequestInfo {
   readonly headers: Readonly<Record<string, string>>;
   /** Cloudflare's `request.cf` (country, colo, ASN, …), or undefined where the platform gave none (tests). */
   readonly cf: Readonly<Record<string, unknown>> | undefined;
+  /** The route parameters of the endpoint's path pattern (`/mcp/:tenant` → `{ tenant }`); empty for a literal path. */
+  readonly params: RouteParams;
 }
 
 /**
@@ -43,9 +46,12 @@ class LiveRequestInfo implements RequestInfo {
   #headers: Readonly<Record<string, string>> | undefined;
   #frozenCf: Readonly<Record<string, unknown>> | undefined | null = null;
 
-  constructor(source: Request, cf: Record<string, unknown> | undefined | null) {
+  readonly params: RouteParams;
+
+  constructor(source: Request, cf: Record<string, unknown> | undefined | null, params: RouteParams = NO_PARAMS) {
     this.#source = source;
     this.#cf = cf;
+    this.params = params;
   }
 
   get url(): string {
@@ -77,18 +83,24 @@ class LiveRequestInfo implements RequestInfo {
 }
 
 /** `ctx.request` for a request the Worker received (its own `cf`). */
-export function requestInfo(request: Request): RequestInfo {
-  return new LiveRequestInfo(request, null);
+export function requestInfo(request: Request, params?: RouteParams): RequestInfo {
+  return new LiveRequestInfo(request, null, params);
 }
 
 /** `ctx.request` in the session object: the forwarded request, with the `cf` the Worker passed along. */
-export function forwardedRequestInfo(request: Request, cf: Record<string, unknown> | undefined): RequestInfo {
-  return new LiveRequestInfo(request, cf);
+export function forwardedRequestInfo(request: Request, cf: Record<string, unknown> | undefined, params?: RouteParams): RequestInfo {
+  return new LiveRequestInfo(request, cf, params);
 }
 
 /** A plain copy, to store (a task's record) or send (JSON). */
 export function requestSnapshot(info: RequestInfo): RequestInfo {
-  return { url: info.url, method: info.method, headers: { ...info.headers }, cf: info.cf === undefined ? undefined : { ...info.cf } };
+  return {
+    url: info.url,
+    method: info.method,
+    headers: { ...info.headers },
+    cf: info.cf === undefined ? undefined : { ...info.cf },
+    params: { ...info.params },
+  };
 }
 
 /** A stored snapshot made read-only again for a handler (the task object's run). */
@@ -98,5 +110,7 @@ export function frozenRequestInfo(info: RequestInfo): RequestInfo {
     method: info.method,
     headers: Object.freeze({ ...info.headers }),
     cf: info.cf === undefined ? undefined : Object.freeze({ ...info.cf }),
+    // A record stored before routes had parameters has none.
+    params: toRouteParams(info.params),
   });
 }

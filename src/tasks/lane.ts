@@ -5,6 +5,7 @@
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
 import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
+import { routeKey } from "../mcp/route-params";
 import { observationOf } from "../mcp/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
@@ -143,7 +144,15 @@ class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
     if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
     // Observed: one request to the task's object (counted also when a malformed id is refused before it).
     observationOf(hc)?.countDoRequests();
-    return serveTaskMethod(this.server, this.env, method, params, hc.principal?.subject, hc.clientCapabilities);
+    return serveTaskMethod(
+      this.server,
+      this.env,
+      method,
+      params,
+      hc.principal?.subject,
+      hc.clientCapabilities,
+      routeKey(hc.request?.params),
+    );
   }
 
   async runIfChosen(
@@ -184,7 +193,8 @@ function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<TaskObjectRp
 /**
  * Answers `tasks/get`, `tasks/update` or `tasks/cancel`: -32601 when the server declares no
  * task tools, -32021 when this request's client did not declare the extension, -32602 for an
- * unknown, expired or another principal's task. `principalSubject` is undefined without auth.
+ * unknown, expired, another principal's or another route's task. `principalSubject` is undefined
+ * without auth; `route`: the request's route key ("" for a literal path).
  */
 export async function serveTaskMethod<Env extends EdgeEnv>(
   server: McpServer<Env>,
@@ -193,6 +203,7 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
   params: Params | undefined,
   principalSubject: string | undefined,
   clientCapabilities: unknown,
+  route = "",
 ): Promise<Params> {
   const refusal = checkExtensionMethod(server.extensions, method, clientCapabilities);
   if (refusal) throw refusal;
@@ -218,24 +229,29 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
   const subject = principalSubject ?? null;
   switch (method) {
     case "tasks/get":
-      return fromReply(await stub.taskGet(subject));
+      return fromReply(await stub.taskGet(subject, route));
     case "tasks/update":
-      return fromReply(await stub.taskUpdate(subject, responses ?? {}));
+      return fromReply(await stub.taskUpdate(subject, responses ?? {}, route));
     case "tasks/cancel":
-      return fromReply(await stub.taskCancel(subject));
+      return fromReply(await stub.taskCancel(subject, route));
   }
 }
 
 /**
- * The subset of `taskIds` that `principalSubject` may follow: for `subscriptions/listen`'s
+ * The subset of `taskIds` that `principalSubject` may follow on `route`: for `subscriptions/listen`'s
  * acknowledgement, so a listener never learns of (or hears about) another principal's task.
  */
-export async function visibleTaskIds(env: EdgeEnv, taskIds: readonly unknown[], principalSubject: string | undefined): Promise<string[]> {
+export async function visibleTaskIds(
+  env: EdgeEnv,
+  taskIds: readonly unknown[],
+  principalSubject: string | undefined,
+  route = "",
+): Promise<string[]> {
   const subject = principalSubject ?? null;
   const checks = await Promise.all(
     taskIds.map(async (taskId) => {
       try {
-        return typeof taskId === "string" && (await taskStub(env, taskId).taskVisible(subject)) ? taskId : undefined;
+        return typeof taskId === "string" && (await taskStub(env, taskId).taskVisible(subject, route)) ? taskId : undefined;
       } catch (error) {
         if (error instanceof RpcError) return undefined;
         throw error;

@@ -5,6 +5,7 @@
  */
 import type { EdgeEnv } from "../env";
 import { publish, type PublishEvent } from "../publish";
+import type { RouteParams } from "../mcp/route-params";
 
 /** A `notifications/tasks` message: `params` is the full DetailedTask, as tasks/get would return it. */
 export interface TaskStatusNotification {
@@ -15,7 +16,7 @@ export interface TaskStatusNotification {
 /**
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
- * streams opened by the task's owner. Without the hub's binding (MCP_HUB) nothing listens, and
+ * streams opened by the task's owner, on the task's route. Without the hub's binding (MCP_HUB) nothing listens, and
  * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
  * `trace`: the task's run (W3C traceparent), which the hub's spans continue.
  */
@@ -24,9 +25,12 @@ export async function publishTaskStatus(
   notification: TaskStatusNotification,
   owner: string | null,
   trace?: string,
+  route?: RouteParams,
 ): Promise<void> {
   if (!env.MCP_HUB) return;
   const event: PublishEvent =
     owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
-  await publish(env, event, trace === undefined ? {} : { trace });
+  // A task belongs to the route it was created on: only that route's listen streams hear of it.
+  const routed = route !== undefined && Object.keys(route).length > 0;
+  await publish(env, event, { ...(trace === undefined ? {} : { trace }), ...(routed ? { route } : {}) });
 }
