@@ -1,0 +1,160 @@
+// `mcp-edge doctor <url>` (bin/mcp-edge.mjs) run as a user runs it, against real Workers on
+// 127.0.0.1: the demo (everything configured), the scaffold `npm create mcp-edge` writes, and
+// deliberately broken deployments: no MCP_STATE_SECRET, no MCP_HUB binding, a host name missing
+// from the allowed hosts. Each broken one must fail with the finding (and fix) that names it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { type DoctorRun, type Finding, runDoctor, startHostProxy } from "../helpers/doctor.mjs";
+
+const SECRET = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
+const DEPLOYED_HOST = "mcp.example.test";
+
+/** Starts a Worker for the calling describe; `get()` inside tests. */
+function serve(options: Parameters<typeof startWorker>[0]): () => WorkerServer {
+  let server: WorkerServer | undefined;
+  beforeAll(async () => {
+    server = await startWorker(options);
+  }, 150_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 30_000);
+  return () => server!;
+}
+
+function finding(run: DoctorRun, check: string): Finding | undefined {
+  return run.report?.findings.find((f) => f.check === check);
+}
+
+function statuses(run: DoctorRun): Record<string, string> {
+  return Object.fromEntries((run.report?.findings ?? []).map((f) => [f.check, f.status]));
+}
+
+/** Runs the doctor through a proxy that presents the Worker as `host` (a deployment's own domain). */
+async function doctorAs(server: WorkerServer, host: string): Promise<DoctorRun> {
+  const proxy = await startHostProxy(server.url, host);
+  try {
+    return await runDoctor([`${proxy.url}/mcp`, "--json"]);
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe("the demo, configured", () => {
+  const server = serve({ vars: { MCP_STATE_SECRET: SECRET, MCP_ALLOWED_HOSTS: DEPLOYED_HOST } });
+
+  it("passes every check: both eras list tools, origins and hosts are guarded, a round completes, listen and tasks answer", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.report?.ok).toBe(true);
+    expect(statuses(run)).toMatchObject({
+      tls: "ok",
+      reachable: "ok",
+      "allowed-hosts": "ok",
+      "era-2026": "ok",
+      "tools-2026": "ok",
+      "era-2025": "ok",
+      "tools-2025": "ok",
+      origin: "ok",
+      cors: "ok",
+      "dns-rebinding": "ok",
+      "state-secret": "ok",
+      listen: "ok",
+      tasks: "ok",
+    });
+    expect(run.report?.findings.filter((f) => f.status === "fail")).toEqual([]);
+    expect(finding(run, "tools-2025")?.message).toMatch(/in the session\) answers \d+ tool/);
+  });
+
+  it("accepts the deployed host name listed in MCP_ALLOWED_HOSTS, and sees the Server Card name that host, not the URL used", async () => {
+    const run = await doctorAs(server(), DEPLOYED_HOST);
+    expect(finding(run, "allowed-hosts")?.status).toBe("ok");
+    expect(finding(run, "dns-rebinding")?.status).toBe("ok");
+    // The proxy rewrites Host: the card's remote is http://mcp.example.test/mcp, which is not
+    // where this client connected. The one failure says so.
+    expect(run.report?.findings.filter((f) => f.status === "fail")).toEqual([
+      expect.objectContaining({ check: "server-card", message: expect.stringContaining(`(http://${DEPLOYED_HOST}/mcp`) }),
+    ]);
+    expect(run.code).toBe(1);
+  });
+
+  it("prints findings for people: one line each, a summary, exit code 0", async () => {
+    const run = await runDoctor([server().mcpUrl]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ok +state-secret: a 2026-07-28 interactive round/m);
+    expect(run.stdout).toMatch(/\d+ ok, \d+ warning\(s\), 0 failure\(s\)/);
+  });
+});
+
+describe("the scaffold (create-mcp-edge/template)", () => {
+  const server = serve({ configPath: "test/e2e/doctor/scaffold.wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+
+  it("passes, finds its interactive tool for the state secret, and warns that listen has no hub", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json"]);
+    expect(run.code, JSON.stringify(run.report?.findings.filter((f) => f.status === "fail"))).toBe(0);
+    expect(finding(run, "tools-2026")?.message).toContain("2 tool(s)");
+    expect(finding(run, "tools-2025")?.message).toContain("2 tool(s)");
+    expect(finding(run, "state-secret")).toMatchObject({ status: "ok", message: expect.stringContaining('"greet"') });
+    expect(finding(run, "listen")).toMatchObject({ status: "warn", fix: expect.stringContaining('name = "MCP_HUB"') });
+    expect(finding(run, "server-card")?.status).toBe("skip");
+  });
+});
+
+describe("broken: no MCP_STATE_SECRET, and a host name not in the allowed hosts", () => {
+  const server = serve({ vars: { MCP_ALLOWED_HOSTS: "mcp.example.com" } });
+
+  it("fails the state-secret check with how to set it, exit code 1", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json"]);
+    expect(run.code).toBe(1);
+    expect(run.report?.ok).toBe(false);
+    expect(finding(run, "state-secret")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining("MCP_STATE_SECRET secret is not set"),
+      fix: expect.stringContaining("wrangler secret put MCP_STATE_SECRET"),
+    });
+    expect(finding(run, "tools-2026")?.status).toBe("ok");
+  });
+
+  it("fails allowed-hosts when reached as a host the server does not list, naming the host to add", async () => {
+    const run = await doctorAs(server(), DEPLOYED_HOST);
+    expect(run.code).toBe(1);
+    expect(finding(run, "allowed-hosts")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining(`"${DEPLOYED_HOST}" is not an allowed host`),
+      fix: expect.stringContaining(`Add "${DEPLOYED_HOST}" to the allowedHosts option`),
+    });
+    // Nothing behind a refused host can be checked: no misleading second-hand failures.
+    expect(run.report?.findings.filter((f) => f.status === "fail")).toHaveLength(1);
+  });
+});
+
+describe("broken: no MCP_HUB binding", () => {
+  const server = serve({ configPath: "test/e2e/doctor/no-hub.wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+
+  it("fails listen with the wrangler.toml lines and the export to add", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json"]);
+    expect(run.code).toBe(1);
+    expect(finding(run, "listen")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining("needs the MCP_HUB Durable Object binding"),
+      fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export \{ McpHub \} from "mcp-edge"/),
+    });
+    expect(finding(run, "tasks")?.status).toBe("ok");
+  });
+});
+
+describe("usage", () => {
+  it("refuses a missing or malformed URL with exit code 2 and the usage", async () => {
+    const none = await runDoctor([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("doctor needs the server's URL");
+    const bad = await runDoctor(["not a url"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"not a url" is not a URL');
+  });
+
+  it("fails reachable for a port nobody serves", async () => {
+    const run = await runDoctor(["http://127.0.0.1:9/mcp", "--json", "--timeout", "3000"]);
+    expect(run.code).toBe(1);
+    expect(finding(run, "reachable")).toMatchObject({ status: "fail", message: expect.stringContaining("could not be reached") });
+  });
+});
