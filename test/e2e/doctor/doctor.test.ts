@@ -3,7 +3,7 @@
 // deliberately broken deployments: no MCP_STATE_SECRET, no MCP_HUB binding, a host name missing
 // from the allowed hosts. Each broken one must fail with the finding (and fix) that names it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { findFreePort, startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
 import { type DoctorRun, type Finding, runDoctor, startHostProxy } from "../helpers/doctor.mjs";
 
 const SECRET = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -139,6 +139,45 @@ describe("broken: no MCP_HUB binding", () => {
       fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export \{ McpHub \} from "mcp-edge"/),
     });
     expect(finding(run, "tasks")?.status).toBe("ok");
+  });
+});
+
+describe("a server with auth (wrangler.auth.toml)", () => {
+  let port = 0;
+  let server: WorkerServer | undefined;
+  beforeAll(async () => {
+    port = await findFreePort();
+    server = await startWorker({
+      configPath: "wrangler.auth.toml",
+      port,
+      vars: { MCP_STATE_SECRET: SECRET, MCP_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    });
+  }, 150_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 30_000);
+
+  it("stops at the 401 (warning: no token) and finds protected-resource metadata naming this endpoint", async () => {
+    const run = await runDoctor([server!.mcpUrl, "--json"]);
+    expect(run.code, JSON.stringify(run.report?.findings)).toBe(0);
+    expect(finding(run, "auth")).toMatchObject({ status: "warn", fix: expect.stringContaining("--token") });
+    expect(finding(run, "auth-metadata")).toMatchObject({ status: "ok", message: expect.stringContaining("names this endpoint") });
+    expect(finding(run, "tools-2026")).toBeUndefined();
+  });
+
+  it("fails auth-metadata when the server is reached at another URL than the resource it names", async () => {
+    const proxy = await startHostProxy(server!.url, `127.0.0.1:${port}`);
+    try {
+      const run = await runDoctor([`${proxy.url}/mcp`, "--json"]);
+      expect(run.code).toBe(1);
+      expect(finding(run, "auth-metadata")).toMatchObject({
+        status: "fail",
+        message: expect.stringContaining(`names the resource "http://127.0.0.1:${port}/mcp"`),
+        fix: expect.stringContaining("MCP_PUBLIC_URL"),
+      });
+    } finally {
+      await proxy.close();
+    }
   });
 });
 
