@@ -77,6 +77,16 @@ describe("the demo, configured", () => {
     expect(run.code).toBe(1);
   });
 
+  it("checks the browser origin given with --origin: allowed when its host is an allowed host, else a failure naming allowedOrigins", async () => {
+    const own = await runDoctor([server().mcpUrl, "--json", "--origin", server().url]);
+    expect(own.report?.findings.filter((f) => f.check === "cors").map((f) => f.status)).toEqual(["ok", "ok"]);
+    const other = await runDoctor([server().mcpUrl, "--json", "--origin", "https://app.example.com"]);
+    expect(other.code).toBe(1);
+    expect(other.report?.findings.filter((f) => f.check === "cors" && f.status === "fail")).toEqual([
+      expect.objectContaining({ fix: expect.stringContaining('Add "https://app.example.com" to the allowedOrigins option') }),
+    ]);
+  });
+
   it("prints findings for people: one line each, a summary, exit code 0", async () => {
     const run = await runDoctor([server().mcpUrl]);
     expect(run.code).toBe(0);
