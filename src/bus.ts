@@ -17,6 +17,7 @@
  *   deploy, or the stream fell behind) is opened again, a few times, while the SDK listens.
  */
 import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, HUB_LISTEN_URL, type ListenOpen, type PublishEvent } from "../durable-objects/hub/contract";
+import { requireNamespace } from "./http/misconfiguration";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import { hubStub, publish, publishAndCount } from "./publish";
 
@@ -135,6 +136,8 @@ export function hubBus(env: object, options: HubBusOptions = {}): HubBus {
   return {
     publish(event) {
       const hubEvent = carrier(event, o);
+      // A missing binding throws here, naming the lines to add (publish would only reject).
+      requireNamespace(env, "MCP_HUB", "the MCP SDK bus (mcp-edge/bus)");
       publish(env, hubEvent, { shard: o.hub, shards: o.shards }).catch((error: unknown) =>
         o.onerror(error instanceof Error ? error : new Error(String(error))),
       );
