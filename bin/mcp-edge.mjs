@@ -23,6 +23,8 @@ Options:
   --origin <origin>          also check that this browser origin is allowed (CORS preflight)
   --interactive-tool <name>  the tool to run a 2026-07-28 interactive round with (the state secret check);
                              default: a tool without required arguments whose description says it asks
+  --task-tool <name>         run this tool once as a task (servers with the tasks extension)
+  --task-args <json>         its arguments (default {})
   --timeout <ms>             per request (default 10000)
   -h, --help                 this text`;
 
@@ -30,7 +32,16 @@ Options:
 
 /** @param {string[]} argv */
 function parseArgs(argv) {
-  const options = { json: false, token: undefined, origin: undefined, interactiveTool: undefined, timeoutMs: 10_000, url: undefined };
+  const options = {
+    json: false,
+    token: undefined,
+    origin: undefined,
+    interactiveTool: undefined,
+    taskTool: undefined,
+    taskArgs: {},
+    timeoutMs: 10_000,
+    url: undefined,
+  };
   const rest = [...argv];
   const command = rest.shift();
   if (command === "-h" || command === "--help" || command === undefined) return { help: true };
@@ -46,6 +57,8 @@ function parseArgs(argv) {
     else if (arg === "--token") options.token = value();
     else if (arg === "--origin") options.origin = value();
     else if (arg === "--interactive-tool") options.interactiveTool = value();
+    else if (arg === "--task-tool") options.taskTool = value();
+    else if (arg === "--task-args") options.taskArgs = jsonObject(value());
     else if (arg === "--timeout") options.timeoutMs = Number(value());
     else if (arg === "-h" || arg === "--help") return { help: true };
     else if (arg.startsWith("-")) return { error: `unknown option ${arg}` };
@@ -56,6 +69,17 @@ function parseArgs(argv) {
     return { error: "doctor needs the server's URL, e.g. mcp-edge doctor https://my-server.example.workers.dev/mcp" };
   if (!Number.isFinite(options.timeoutMs) || options.timeoutMs <= 0) return { error: "--timeout takes a number of milliseconds" };
   return { options };
+}
+
+function jsonObject(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`--task-args takes a JSON object, e.g. '{"seconds":0}' (got ${text})`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("--task-args takes a JSON object");
+  return value;
 }
 
 /** The `_meta` envelope of a 2026-07-28 request. */
@@ -542,15 +566,42 @@ async function firstEvent(res) {
   }
 }
 
-/** Tasks: when declared, `tasks/get` of an unknown task reaches the task binding (-32602, not a misconfiguration). */
+/**
+ * Tasks, when declared: `tasks/get` of a made-up id must be -32602 "Task not found" (the task
+ * binding is there); with --task-tool, one task-augmented call must create a task that
+ * `tasks/get` then finds (the task object runs: its binding and migration are right).
+ */
 async function checkTasks(doctor) {
   const extensions = doctor.discovered?.capabilities?.extensions ?? {};
   if (!(TASKS in extensions)) return;
-  const unknown = "0".repeat(64);
-  const { res, reply } = await doctor.post2026("tasks/get", { taskId: unknown }, { capabilities: { extensions: { [TASKS]: {} } } });
+  const capabilities = { extensions: { [TASKS]: {} } };
+  const { res, reply } = await doctor.post2026("tasks/get", { taskId: "0".repeat(64) }, { capabilities });
   if (reply?.error?.code === -32602) doctor.add("tasks", "ok", "the tasks extension is declared and tasks/get reaches the task store");
   else if (reply?.result) doctor.add("tasks", "warn", "tasks/get of a made-up task id answered a result");
-  else doctor.add("tasks", "fail", `tasks/get failed: ${describeError(res, reply)}`, fixOf(reply));
+  else return doctor.add("tasks", "fail", `tasks/get failed: ${describeError(res, reply)}`, fixOf(reply));
+  if (doctor.options.taskTool) await taskRound(doctor, capabilities);
+  else
+    doctor.add(
+      "tasks",
+      "skip",
+      "no task was created (the doctor calls no tool on its own)",
+      "Pass --task-tool <name> [--task-args <json>] to run one task",
+    );
+}
+
+async function taskRound(doctor, capabilities) {
+  const name = doctor.options.taskTool;
+  const created = await doctor.post2026("tools/call", { name, arguments: doctor.options.taskArgs }, { capabilities });
+  const taskId = created.reply?.result?.taskId;
+  if (created.reply?.result?.resultType !== "task" || typeof taskId !== "string") {
+    const what = created.reply?.result ? `resultType ${created.reply.result.resultType}` : describeError(created.res, created.reply);
+    return doctor.add("tasks", "fail", `a task-augmented call of "${name}" created no task (${what})`, fixOf(created.reply));
+  }
+  const got = await doctor.post2026("tasks/get", { taskId }, { capabilities });
+  const status = got.reply?.result?.status;
+  if (typeof status === "string") doctor.add("tasks", "ok", `"${name}" ran as a task and tasks/get finds it (${status})`);
+  else
+    doctor.add("tasks", "fail", `tasks/get of the task "${name}" created failed: ${describeError(got.res, got.reply)}`, fixOf(got.reply));
 }
 
 /** Auth metadata (RFC 9728) and the Server Card agree with the endpoint and with server/discover. */
@@ -675,7 +726,12 @@ function print(url, findings) {
 }
 
 async function main(argv) {
-  const parsed = parseArgs(argv);
+  let parsed;
+  try {
+    parsed = parseArgs(argv);
+  } catch (error) {
+    parsed = { error: error.message };
+  }
   if (parsed.help) {
     console.log(USAGE);
     return 0;

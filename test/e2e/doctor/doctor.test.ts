@@ -25,8 +25,9 @@ function finding(run: DoctorRun, check: string): Finding | undefined {
   return run.report?.findings.find((f) => f.check === check);
 }
 
+/** Each check's first finding's status (tasks may add a second: a task round, or why there was none). */
 function statuses(run: DoctorRun): Record<string, string> {
-  return Object.fromEntries((run.report?.findings ?? []).map((f) => [f.check, f.status]));
+  return Object.fromEntries((run.report?.findings ?? []).toReversed().map((f) => [f.check, f.status]));
 }
 
 /** Runs the doctor through a proxy that presents the Worker as `host` (a deployment's own domain). */
@@ -63,6 +64,15 @@ describe("the demo, configured", () => {
     });
     expect(run.report?.findings.filter((f) => f.status === "fail")).toEqual([]);
     expect(finding(run, "tools-2025")?.message).toMatch(/in the session\) answers \d+ tool/);
+  });
+
+  it("runs one task with --task-tool and finds it with tasks/get", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--task-tool", "slow_compute", "--task-args", '{"seconds":0}']);
+    expect(run.code).toBe(0);
+    expect(run.report?.findings.filter((f) => f.check === "tasks")).toEqual([
+      expect.objectContaining({ status: "ok" }),
+      expect.objectContaining({ status: "ok", message: expect.stringContaining('"slow_compute" ran as a task and tasks/get finds it') }),
+    ]);
   });
 
   it("accepts the deployed host name listed in MCP_ALLOWED_HOSTS, and sees the Server Card name that host, not the URL used", async () => {
@@ -149,6 +159,21 @@ describe("broken: no MCP_HUB binding", () => {
       fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export \{ McpHub \} from "mcp-edge"/),
     });
     expect(finding(run, "tasks")?.status).toBe("ok");
+  });
+});
+
+describe("broken: bindings without their migrations (test/misconfigured)", () => {
+  const server = serve({ configPath: "test/misconfigured/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+
+  it("fails the task round with the McpTask migration to add (tasks/get of an unknown id cannot tell)", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--task-tool", "slow_compute", "--task-args", '{"seconds":0}']);
+    expect(run.code).toBe(1);
+    const tasks = run.report?.findings.filter((f) => f.check === "tasks");
+    expect(tasks?.map((f) => f.status)).toEqual(["ok", "fail"]);
+    expect(tasks?.[1]).toMatchObject({
+      message: expect.stringContaining('a task-augmented call of "slow_compute" created no task'),
+      fix: expect.stringContaining('new_sqlite_classes = ["McpTask"]'),
+    });
   });
 });
 
