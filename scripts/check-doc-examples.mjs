@@ -54,7 +54,15 @@ const blocks = pages.flatMap(blocksOf);
 const checked = blocks.filter((b) => !b.skipped);
 const virtualDir = join(ROOT, ".doc-examples");
 const virtual = new Map(checked.map((b) => [join(virtualDir, `${b.page.replace(/[/.]/g, "_")}_${b.line}.ts`), b]));
-const ENTRIES = { "mcp-edge": "src/index.ts", "mcp-edge/oauth": "src/auth/index.ts", "mcp-edge/testing": "src/testing/index.ts" };
+// Every entry point package.json exports ("./bus" → "mcp-edge/bus"), mapped from its built file to its source.
+const ENTRIES = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports)
+    .filter(([, target]) => typeof target === "object" && target.default)
+    .map(([key, target]) => [
+      key === "." ? "mcp-edge" : `mcp-edge/${key.slice(2)}`,
+      target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"),
+    ]),
+);
 
 const options = {
   target: ts.ScriptTarget.ES2022,
