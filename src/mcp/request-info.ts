@@ -67,7 +67,10 @@ class FrozenHeaders extends Headers {
   }
 
   #refuse(method: string): void {
-    if (this.#sealed) throw new TypeError(`mcp-edge: ctx.request.headers is read-only (headers.${method}); copy it first: new Headers(ctx.request.headers)`);
+    if (this.#sealed)
+      throw new TypeError(
+        `mcp-edge: ctx.request.headers is read-only (headers.${method}); copy it first: new Headers(ctx.request.headers)`,
+      );
   }
 
   /** JSON.stringify shows the headers, not an empty object. */
