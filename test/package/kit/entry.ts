@@ -16,7 +16,7 @@ import {
 } from "../../../src/index";
 import { testAuth } from "../../../src/testing/index";
 
-export const NOTES_URI = "file:///notes.txt";
+const NOTES_URI = "file:///notes.txt";
 
 const server = defineServer<EdgeEnv>({ name: "package-kit-test", version: "1.0.0", listChanged: true })
   .resource(NOTES_URI, { name: "notes", mimeType: "text/plain" }, (uri) => ({ uri, text: "notes" }))

@@ -9,12 +9,14 @@ import { describe, expect, it } from "vitest";
 import {
   createTestClient,
   mintTestToken,
+  testAuth,
   TestRpcError,
   TestTimeoutError,
   type Fetcher,
   type TestNotification,
 } from "../../../src/testing/index";
-import { NOTES_URI } from "./entry";
+/** The server's one resource (entry.ts). */
+const NOTES_URI = "file:///notes.txt";
 
 const worker = (exports as unknown as { default: Fetcher }).default;
 const secret = (env as unknown as { MCP_TEST_AUTH_SECRET: string }).MCP_TEST_AUTH_SECRET;
@@ -31,7 +33,7 @@ describe("a principal from the test verifier", () => {
     expect((await ada2026.callTool("visit")).content).toEqual([{ type: "text", text: "ada () visit 2" }]);
     expect((await bob.callTool("visit")).content).toEqual([{ type: "text", text: "bob () visit 1" }]);
     await ada.close();
-  });
+  }, 20_000); // the first test also starts the objects
 
   it("checks scopes: a token without the tool's scope gets 403 insufficient_scope", async () => {
     const withoutScope = createTestClient(worker, { token: await token("ada"), protocolVersion: MODERN });
@@ -61,6 +63,27 @@ describe("a principal from the test verifier", () => {
 
   it("mints nothing with a short secret", async () => {
     await expect(mintTestToken({ subject: "ada", secret: "short" })).rejects.toThrow(/at least 32 characters/);
+  });
+
+  it("verifies nothing where the Worker has no secret, and naming the binding to set", async () => {
+    const verify = testAuth().verify as (token: string, context: { resource: string; env: unknown }) => Promise<unknown>;
+    const good = await token("ada");
+    await expect(verify(good, { resource: "http://localhost/mcp", env: {} })).rejects.toThrow(
+      /no usable secret \(binding MCP_TEST_AUTH_SECRET: none; needs at least 32 characters\): set MCP_TEST_AUTH_SECRET in \.dev\.vars/,
+    );
+    await expect(verify(good, { resource: "http://localhost/mcp", env: { MCP_TEST_AUTH_SECRET: "short" } })).rejects.toThrow(
+      /5 characters/,
+    );
+    await expect(verify(good, { resource: "http://localhost/mcp", env })).resolves.toMatchObject({ subject: "ada" });
+  });
+
+  it("refuses a resource off localhost unless told", () => {
+    expect(() => testAuth({ resource: "https://mcp.example.com/mcp" })).toThrow(
+      /is not on localhost; the test verifier is for tests and wrangler dev only/,
+    );
+    expect(testAuth({ resource: "https://preview.example.com/mcp", allowNonLocalResource: true }).resource).toBe(
+      "https://preview.example.com/mcp",
+    );
   });
 });
 
