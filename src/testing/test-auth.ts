@@ -10,7 +10,7 @@ import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options"
 import { TokenError } from "../auth/options";
 
 /** The `iss` of every test token: a production verifier trusts no such issuer. */
-export const TEST_TOKEN_ISSUER = "mcp-edge-testing";
+const TEST_TOKEN_ISSUER = "mcp-edge-testing";
 /** The binding `testAuth()` reads its secret from by default (`.dev.vars`, the test config's bindings). */
 export const TEST_AUTH_SECRET_BINDING = "MCP_TEST_AUTH_SECRET";
 const MIN_SECRET_LENGTH = 32;
