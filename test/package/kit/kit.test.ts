@@ -26,14 +26,16 @@ const token = (subject: string, scopes: string[] = []) => mintTestToken({ subjec
 
 describe("a principal from the test verifier", () => {
   it("gives ctx.user a store per subject, in both eras", async () => {
-    const ada = createTestClient(worker, { token: await token("ada", ["notes"]) });
-    const ada2026 = createTestClient(worker, { token: await token("ada"), protocolVersion: MODERN });
-    const bob = createTestClient(worker, { token: await token("bob"), protocolVersion: MODERN });
+    // The first test also starts the objects: on a loaded machine that takes longer than the default bound.
+    const timeoutMs = 30_000;
+    const ada = createTestClient(worker, { token: await token("ada", ["notes"]), timeoutMs });
+    const ada2026 = createTestClient(worker, { token: await token("ada"), protocolVersion: MODERN, timeoutMs });
+    const bob = createTestClient(worker, { token: await token("bob"), protocolVersion: MODERN, timeoutMs });
     expect((await ada.callTool("visit")).content).toEqual([{ type: "text", text: "ada (notes) visit 1" }]);
     expect((await ada2026.callTool("visit")).content).toEqual([{ type: "text", text: "ada () visit 2" }]);
     expect((await bob.callTool("visit")).content).toEqual([{ type: "text", text: "bob () visit 1" }]);
     await ada.close();
-  }, 20_000); // the first test also starts the objects
+  }, 60_000);
 
   it("checks scopes: a token without the tool's scope gets 403 insufficient_scope", async () => {
     const withoutScope = createTestClient(worker, { token: await token("ada"), protocolVersion: MODERN });
