@@ -151,6 +151,22 @@ describe("a task from the client side (2026-07-28)", () => {
     expect((await client.tasks.get(created.taskId)).status).toBe("completed");
   });
 
+  it("reports its changes on a listen stream for its id", async () => {
+    const client = createTestClient(worker, {
+      token: await token("ada"),
+      protocolVersion: MODERN,
+      onElicit: () => ({ action: "accept", content: { yes: false } }),
+    });
+    const { taskId } = await client.tasks.create("approve", { what: "rollback" });
+    const stream = await client.listen({ taskIds: [taskId] });
+    expect(stream.acknowledged).toMatchObject({ taskIds: [taskId] });
+    await client.tasks.waitFor(taskId, "input_required");
+    await client.tasks.answer(taskId);
+    const done = await stream.next((n) => n.method === "notifications/tasks" && n.params?.status === "completed");
+    expect(done.params).toMatchObject({ taskId, result: { content: [{ type: "text", text: "rollback refused" }] } });
+    await stream.close();
+  });
+
   it("is cancelled: result() then throws", async () => {
     const client = createTestClient(worker, { token: await token("ada"), protocolVersion: MODERN });
     const created = await client.tasks.create("sleep", { ms: 60_000 });
