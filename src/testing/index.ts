@@ -226,13 +226,20 @@ class TestWire implements Client2026, TaskWire {
     const shaped = this.era2026 ? request2026(client, method, params) : undefined;
     const sent = shaped?.params ?? params;
     let reader: SseReader | undefined;
+    let timedOut = false;
     const exchange = async () => {
       const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, shaped?.headers);
+      // An answer that starts after the wait gave up is released, not read in the background.
+      if (timedOut) {
+        await response.body?.cancel();
+        return { response, reply: undefined };
+      }
       reader = sseOf(response) ? new SseReader(response) : undefined;
       return { response, reply: await this.readReply(response, id, reader, call) };
     };
     const hint = method === "subscriptions/listen" ? " (a listen stream stays open: use client.listen())" : "";
     const { response, reply } = await within(exchange(), call.timeoutMs ?? this.timeoutMs, `the answer to ${method}${hint}`, () => {
+      timedOut = true;
       void reader?.cancel();
     });
     if (!reply) throw new TestRpcError(-32000, `the stream for ${method} ended without an answer`);
