@@ -4,6 +4,7 @@
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
 // "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
 // "package" drives a server written only with the public API, as a user would (test/package);
+// "package-kit" drives one with the test verifier, streams and tasks through mcp-edge/testing (test/package/kit);
 // "operate" drives a server with middleware, an error hook and rate limits (test/operate);
 // "routes" drives a server at /mcp/:tenant (test/routes).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
@@ -100,7 +101,22 @@ export default defineConfig({
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "package", include: ["test/package/**/*.test.ts"] },
+        test: { name: "package", include: ["test/package/*.test.ts"] },
+      },
+      {
+        // The public API's test kit against real servers: the test verifier, streams, tasks (test/package/kit).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/package/kit/wrangler.toml" },
+            miniflare: {
+              bindings: {
+                MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef",
+                MCP_TEST_AUTH_SECRET: "test-only-auth-secret-0123456789abcdef",
+              },
+            },
+          }),
+        ],
+        test: { name: "package-kit", include: ["test/package/kit/**/*.test.ts"] },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],

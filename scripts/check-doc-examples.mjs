@@ -144,6 +144,10 @@ function prelude(code) {
     server: `declare const server: import("mcp-edge").ServerDefinition<Env>;`,
     edge: `declare const edge: import("mcp-edge").McpEdge<Env>;`,
     env: `declare const env: Env;`,
+    // The testing pages continue a Vitest file: its functions, the Worker under test and a client.
+    describe: `import { describe, it, expect } from "vitest";`,
+    worker: `declare const worker: import("mcp-edge/testing").Fetcher;`,
+    client: `declare const client: import("mcp-edge/testing").TestClient;`,
   };
   for (const [name, line] of Object.entries(declared)) if (!own.has(name)) parts.push(line);
   return parts.join(" ");

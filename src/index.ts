@@ -33,7 +33,7 @@ export type {
   AskOptions,
 } from "./mcp/context";
 export type { RequestEnvelope } from "./mcp/envelope";
-export type { RequestInfo } from "./mcp/request-info";
+export type { RequestInfo, ReadonlyHeaders } from "./mcp/request-info";
 export type { RouteParams } from "./mcp/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";

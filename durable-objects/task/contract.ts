@@ -6,7 +6,7 @@
 import type { Principal } from "../../src/auth/principal";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { AnyVersion } from "../../src/mcp/versions";
-import type { RequestInfo } from "../../src/mcp/request-info";
+import type { RequestSnapshot } from "../../src/mcp/request-info";
 
 export interface CreateTaskInput {
   tool: string;
@@ -23,7 +23,7 @@ export interface CreateTaskInput {
   /** What the tool's `task.gather` returned (input gathered by MRTR before the task existed). */
   gathered?: Record<string, unknown>;
   /** The creating request (`ctx.request` in the run): a plain snapshot, credentials already withheld. */
-  request?: RequestInfo;
+  request?: RequestSnapshot;
   /** With tracing: the span of the request that created the task (W3C traceparent); the run's span is its child. */
   traceparent?: string;
   protocolVersion: AnyVersion;

@@ -5,16 +5,24 @@
  * (its headers, and `cf` in an internal header, durable-objects/session/contract.ts); a task's run from
  * the copy its record keeps. Credentials never appear in it, in any place, so a handler cannot
  * come to depend on a token that would be missing in the object or the task: see WITHHELD_HEADERS.
+ * Handlers see `headers` as a read-only `Headers`; between the Worker and its objects the
+ * snapshot (RequestSnapshot) keeps them as a plain record, which structured clone and JSON carry.
  */
 import { NO_PARAMS, toRouteParams, type RouteParams } from "./route-params";
+
+/** `Headers` without its mutating methods: `get` is case-insensitive, as the Fetch type it is. */
+export type ReadonlyHeaders = Omit<Headers, "append" | "delete" | "set">;
 
 export interface RequestInfo {
   /** The request's URL, as the client addressed it. */
   readonly url: string;
   /** The HTTP method (POST for every call; GET for the 2024-11-05 stream). */
   readonly method: string;
-  /** The request's headers, names lower-cased, without the withheld ones (WITHHELD_HEADERS). */
-  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The request's headers without the withheld ones (WITHHELD_HEADERS), read-only:
+   * `headers.get("X-Tenant")` (any case); `set`, `append` and `delete` throw.
+   */
+  readonly headers: ReadonlyHeaders;
   /** Cloudflare's `request.cf` (country, colo, ASN, …), or undefined where the platform gave none (tests). */
   readonly cf: Readonly<Record<string, unknown>> | undefined;
   /** The route parameters of the endpoint's path pattern (`/mcp/:tenant` → `{ tenant }`); empty for a literal path. */
@@ -27,6 +35,58 @@ export interface RequestInfo {
  */
 const WITHHELD_HEADERS: readonly string[] = ["authorization", "proxy-authorization", "cookie"];
 const INTERNAL_PREFIX = "x-mcp-edge-";
+
+/** The plain form of `ctx.request` that is stored (a task's record) and sent (the Worker→object contracts, JSON). */
+export interface RequestSnapshot {
+  readonly url: string;
+  readonly method: string;
+  /** Names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cf: Readonly<Record<string, unknown>> | undefined;
+  /** The route parameters (absent in a record stored before routes had them). */
+  readonly params?: RouteParams;
+}
+
+/** A `Headers` whose mutators throw: a handler reads the request, it never edits it. */
+class FrozenHeaders extends Headers {
+  #sealed = false;
+
+  constructor(init: Record<string, string>) {
+    super(init);
+    this.#sealed = true;
+  }
+
+  override append(name: string, value: string): void {
+    this.#refuse("append");
+    super.append(name, value);
+  }
+
+  override set(name: string, value: string): void {
+    this.#refuse("set");
+    super.set(name, value);
+  }
+
+  override delete(name: string): void {
+    this.#refuse("delete");
+    super.delete(name);
+  }
+
+  #refuse(method: string): void {
+    if (this.#sealed)
+      throw new TypeError(
+        `mcp-edge: ctx.request.headers is read-only (headers.${method}); copy it first: new Headers(ctx.request.headers)`,
+      );
+  }
+
+  /** JSON.stringify shows the headers, not an empty object. */
+  toJSON(): Record<string, string> {
+    return Object.fromEntries(this);
+  }
+}
+
+function readonlyHeaders(record: Readonly<Record<string, string>>): ReadonlyHeaders {
+  return Object.freeze(new FrozenHeaders({ ...record }));
+}
 
 function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
@@ -43,7 +103,7 @@ function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {
 class LiveRequestInfo implements RequestInfo {
   readonly #source: Request;
   readonly #cf: Record<string, unknown> | undefined | null;
-  #headers: Readonly<Record<string, string>> | undefined;
+  #headers: ReadonlyHeaders | undefined;
   #frozenCf: Readonly<Record<string, unknown>> | undefined | null = null;
 
   readonly params: RouteParams;
@@ -62,8 +122,8 @@ class LiveRequestInfo implements RequestInfo {
     return this.#source.method;
   }
 
-  get headers(): Readonly<Record<string, string>> {
-    this.#headers ??= visibleHeaders(this.#source.headers);
+  get headers(): ReadonlyHeaders {
+    this.#headers ??= readonlyHeaders(visibleHeaders(this.#source.headers));
     return this.#headers;
   }
 
@@ -77,7 +137,7 @@ class LiveRequestInfo implements RequestInfo {
   }
 
   /** JSON.stringify(ctx.request) shows the fields, not an empty object. */
-  toJSON(): RequestInfo {
+  toJSON(): RequestSnapshot {
     return requestSnapshot(this);
   }
 }
@@ -93,24 +153,26 @@ export function forwardedRequestInfo(request: Request, cf: Record<string, unknow
 }
 
 /** A plain copy, to store (a task's record) or send (JSON). */
-export function requestSnapshot(info: RequestInfo): RequestInfo {
+export function requestSnapshot(info: RequestInfo): RequestSnapshot {
+  const headers = Object.fromEntries(info.headers as unknown as Iterable<[string, string]>);
   return {
     url: info.url,
     method: info.method,
-    headers: { ...info.headers },
+    headers,
     cf: info.cf === undefined ? undefined : { ...info.cf },
     params: { ...info.params },
   };
 }
 
-/** A stored snapshot made read-only again for a handler (the task object's run). */
-export function frozenRequestInfo(info: RequestInfo): RequestInfo {
-  return Object.freeze({
-    url: info.url,
-    method: info.method,
-    headers: Object.freeze({ ...info.headers }),
-    cf: info.cf === undefined ? undefined : Object.freeze({ ...info.cf }),
+/** A stored snapshot made read-only again for a handler (the task object's run): the same shape as in the Worker. */
+export function frozenRequestInfo(snapshot: RequestSnapshot): RequestInfo {
+  const info = {
+    url: snapshot.url,
+    method: snapshot.method,
+    headers: readonlyHeaders(snapshot.headers),
+    cf: snapshot.cf === undefined ? undefined : Object.freeze({ ...snapshot.cf }),
     // A record stored before routes had parameters has none.
-    params: toRouteParams(info.params),
-  });
+    params: toRouteParams(snapshot.params),
+  };
+  return Object.freeze(info);
 }

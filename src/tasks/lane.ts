@@ -4,7 +4,7 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
-import { requestSnapshot, type RequestInfo } from "../mcp/request-info";
+import { requestSnapshot, type RequestSnapshot } from "../mcp/request-info";
 import { routeKey } from "../mcp/route-params";
 import { observationOf } from "../mcp/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
@@ -64,7 +64,7 @@ export interface CreateTaskRequest {
   clientCapabilities: unknown;
   requestMeta?: Record<string, unknown>;
   gathered?: Record<string, unknown>;
-  request?: RequestInfo;
+  request?: RequestSnapshot;
   traceparent?: string;
   /** The creating request's revision (tasks are negotiated on 2026-07-28 only, the default). */
   protocolVersion?: AnyVersion;

@@ -3,7 +3,7 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
-import type { RequestInfo } from "../mcp/request-info";
+import type { RequestSnapshot } from "../mcp/request-info";
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
 import type { AnyVersion } from "../mcp/versions";
@@ -67,7 +67,7 @@ export interface TaskRecord {
   /** What the tool's `task.gather` returned before the task was created (MRTR rounds in the Worker). */
   gathered?: Record<string, unknown>;
   /** The creating request, as its handler reads it (`ctx.request`); credentials were never stored. */
-  request?: RequestInfo;
+  request?: RequestSnapshot;
   /** With tracing: the creating request's span, the parent of every run's span. */
   traceparent?: string;
   /** The revision of the request that created the task (2026-07-28: tasks are negotiated there only). */

@@ -10,7 +10,13 @@
  *   how many requests the last call took, so a test can pin down a handler's re-runs.
  */
 import { headerParams, is2026, MAX_ROUNDS, type HeaderParam, type Client2026, request2026, MRTR_METHODS, retryParams } from "./era-2026";
-import { readSseMessages } from "./sse";
+import { SseReader } from "./sse";
+import { DEFAULT_TIMEOUT_MS, LiveNotificationStream, within, type NotificationStream, type TestNotification } from "./streams";
+import { TASKS_EXTENSION, taskClient, type TaskWire, type TestTaskClient } from "./tasks";
+
+export { mintTestToken, testAuth, TEST_AUTH_SECRET_BINDING, type MintTestTokenOptions, type TestAuthOptions } from "./test-auth";
+export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
+export type { TestTask, TestTaskClient, TestTaskStatus } from "./tasks";
 
 /** Anything with a fetch: `SELF` from "cloudflare:test", a service binding, `{ fetch }`. */
 export interface Fetcher {
@@ -31,8 +37,43 @@ export interface TestClientOptions {
   onElicit?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   onSample?: (params: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>;
   onListRoots?: () => Array<{ uri: string; name?: string }> | Promise<Array<{ uri: string; name?: string }>>;
-  /** Extra headers on every request (e.g. Authorization). */
+  /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** An access token sent as `Authorization: Bearer` on every request: `await mintTestToken({ … })` for a server with `testAuth()`. */
+  token?: string;
+  /** The bound on every wait (an answer, a notification, a task's status), in ms (default 10,000); a wait past it throws TestTimeoutError naming what it awaited. */
+  timeoutMs?: number;
+  /** Hears every notification the client receives, on any stream (call streams, listen and GET streams). */
+  onNotification?: (notification: TestNotification) => void;
+}
+
+/** Per call: its notifications as they arrive (2025: on the call's stream; 2026-07-28: on its response stream). */
+export interface CallOptions {
+  /** `notifications/progress` of this call; sends a `progressToken` so the server reports progress at all. */
+  onProgress?: (params: { progress: number; total?: number; message?: string; [key: string]: unknown }) => void;
+  /** `notifications/message` (ctx.log) of this call. */
+  onLog?: (params: { level: string; data: unknown; logger?: string }) => void;
+  /** Every notification of this call. */
+  onNotification?: (notification: TestNotification) => void;
+  /**
+   * 2026-07-28: the least level of this call's logs (`_meta["io.modelcontextprotocol/logLevel"]`;
+   * without it the server sends none); `onLog` alone asks for "debug". On 2025 the session's
+   * level applies (`request("logging/setLevel", { level })`).
+   */
+  logLevel?: string;
+  /** This call's bound, in ms (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+}
+
+/** What to listen to on 2026-07-28 (`subscriptions/listen`'s `notifications`); a 2025 GET stream gets what the session subscribed to. */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+  /** Needs the Tasks extension: declared for this request when present. */
+  taskIds?: string[];
+  [key: string]: unknown;
 }
 
 /** A JSON-RPC error answer, thrown by the client's methods. */
@@ -57,8 +98,8 @@ export interface ToolCallResult {
 export interface TestClient {
   /** The session id once initialized (undefined for a stateless endpoint). */
   readonly sessionId: string | undefined;
-  /** Notifications the server sent on call streams, oldest first. */
-  readonly notifications: Array<{ method: string; params?: Record<string, unknown> }>;
+  /** Every notification the server sent, on call streams and on open listen/GET streams, oldest first. */
+  readonly notifications: TestNotification[];
   /**
    * Requests the last call (`request`, `callTool`, a page of `listTools`) sent: 1 when it was answered
    * at once; on 2026-07-28, one more per `input_required` round (MRTR). A handler that asks twice runs
@@ -66,9 +107,17 @@ export interface TestClient {
    */
   readonly rounds: number;
   /** Sends any request (initializing first if needed, answering `input_required` rounds) and returns its result. */
-  request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<Record<string, unknown>>;
   listTools(): Promise<Array<{ name: string; description?: string; inputSchema: Record<string, unknown>; [key: string]: unknown }>>;
-  callTool(name: string, args?: Record<string, unknown>): Promise<ToolCallResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolCallResult>;
+  /**
+   * Opens the stream server notifications arrive on outside a call: on 2026-07-28 a
+   * `subscriptions/listen` stream (resolves once acknowledged; `filter` says what to hear); on a
+   * 2025 session its GET stream (what the session subscribed to, list changes). Close it when done.
+   */
+  listen(filter?: ListenFilter): Promise<NotificationStream>;
+  /** The Tasks extension from the client side (2026-07-28). */
+  readonly tasks: TestTaskClient;
   /** Ends the session (DELETE); nothing to end on 2026-07-28. */
   close(): Promise<void>;
 }
@@ -83,13 +132,14 @@ type Message = {
 };
 
 /** One client's connection state and its request/answer steps, in either era. */
-class TestWire implements Client2026 {
+class TestWire implements Client2026, TaskWire {
   readonly url: string;
   readonly version: string;
   readonly era2026: boolean;
   readonly capabilities: Record<string, unknown>;
+  readonly timeoutMs: number;
   readonly paramHeaders = new Map<string, HeaderParam[]>();
-  readonly notifications: TestClient["notifications"] = [];
+  readonly notifications: TestNotification[] = [];
   sessionId: string | undefined;
   rounds = 0;
   private initialized: Promise<void> | undefined;
@@ -102,6 +152,7 @@ class TestWire implements Client2026 {
     this.url = options.url ?? "http://localhost/mcp";
     this.version = options.protocolVersion ?? "2025-11-25";
     this.era2026 = is2026(this.version);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.capabilities = { ...options.capabilities };
     if (options.onElicit && !this.capabilities.elicitation) this.capabilities.elicitation = { form: {}, url: {} };
     if (options.onSample && !this.capabilities.sampling) this.capabilities.sampling = {};
@@ -112,6 +163,7 @@ class TestWire implements Client2026 {
     const h: Record<string, string> = {
       Accept: "application/json, text/event-stream",
       "Content-Type": "application/json",
+      ...(this.options.token !== undefined ? { Authorization: `Bearer ${this.options.token}` } : {}),
       ...this.options.headers,
       ...extra,
     };
@@ -128,6 +180,17 @@ class TestWire implements Client2026 {
     );
   }
 
+  /** Records a notification and tells whoever listens. */
+  notified(notification: TestNotification, call?: CallOptions): void {
+    this.notifications.push(notification);
+    this.options.onNotification?.(notification);
+    if (!call) return;
+    call.onNotification?.(notification);
+    const params = (notification.params ?? {}) as never;
+    if (notification.method === "notifications/progress") call.onProgress?.(params);
+    if (notification.method === "notifications/message") call.onLog?.(params);
+  }
+
   /** The callback's answer to one server request, or undefined when the test gave none. */
   async answer(method: string | undefined, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
     const { onElicit, onSample, onListRoots } = this.options;
@@ -138,7 +201,11 @@ class TestWire implements Client2026 {
     return undefined;
   }
 
-  /** 2025: answers a server request that arrived on a call's stream, by POSTing the reply. */
+  rpcError(code: number, message: string, data?: unknown): Error {
+    return new TestRpcError(code, message, data);
+  }
+
+  /** 2025: answers a server request that arrived on a stream, by POSTing the reply. */
   async answerServer(message: Message): Promise<void> {
     const result = await this.answer(message.method, message.params ?? {});
     const reply: Message = result
@@ -148,46 +215,70 @@ class TestWire implements Client2026 {
     await res.body?.cancel();
   }
 
-  /** Sends one request and reads its answer from JSON or from the SSE stream. */
+  /** Sends one request and reads its answer from JSON or from the SSE stream, within the call's bound. */
   async send(
     method: string,
     params: Record<string, unknown> | undefined,
+    call: CallOptions & { capabilities?: Record<string, unknown> } = {},
   ): Promise<{ result: Record<string, unknown>; response: Response }> {
     const id = this.nextId++;
-    const shaped = this.era2026 ? request2026(this, method, params) : undefined;
+    const client = call.capabilities ? { version: this.version, capabilities: call.capabilities, paramHeaders: this.paramHeaders } : this;
+    const shaped = this.era2026 ? request2026(client, method, params) : undefined;
     const sent = shaped?.params ?? params;
-    const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, shaped?.headers);
-    const reply = await this.readReply(response, id);
+    let reader: SseReader | undefined;
+    let timedOut = false;
+    const exchange = async () => {
+      const response = await this.post({ jsonrpc: "2.0", id, method, ...(sent ? { params: sent } : {}) }, shaped?.headers);
+      // An answer that starts after the wait gave up is released, not read in the background.
+      if (timedOut) {
+        await response.body?.cancel();
+        return { response, reply: undefined };
+      }
+      reader = sseOf(response) ? new SseReader(response) : undefined;
+      return { response, reply: await this.readReply(response, id, reader, call) };
+    };
+    const hint = method === "subscriptions/listen" ? " (a listen stream stays open: use client.listen())" : "";
+    const { response, reply } = await within(exchange(), call.timeoutMs ?? this.timeoutMs, `the answer to ${method}${hint}`, () => {
+      timedOut = true;
+      void reader?.cancel();
+    });
     if (!reply) throw new TestRpcError(-32000, `the stream for ${method} ended without an answer`);
     if (reply.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
     return { result: reply.result ?? {}, response };
   }
 
-  async readReply(response: Response, id: number): Promise<Message | undefined> {
+  async readReply(response: Response, id: number, reader: SseReader | undefined, call: CallOptions): Promise<Message | undefined> {
     const type = response.headers.get("Content-Type") ?? "";
     if (type.startsWith("application/json")) return (await response.json()) as Message;
-    if (!type.startsWith("text/event-stream"))
-      throw new TestRpcError(-32000, `HTTP ${response.status} without a JSON-RPC body: ${await response.text()}`);
-    for await (const message of readSseMessages(response)) {
-      const m = message as Message;
-      if (m.id === id && (m.result !== undefined || m.error !== undefined)) return m;
-      if (m.method && m.id !== undefined && m.id !== null) await this.answerServer(m);
-      else if (m.method) this.notifications.push({ method: m.method, ...(m.params ? { params: m.params } : {}) });
+    if (!reader) throw new TestRpcError(-32000, `HTTP ${response.status} without a JSON-RPC body: ${await response.text()}`);
+    try {
+      for (let m = (await reader.read()) as Message | undefined; m; m = (await reader.read()) as Message | undefined) {
+        if (m.id === id && (m.result !== undefined || m.error !== undefined)) return m;
+        if (m.method && m.id !== undefined && m.id !== null) await this.answerServer(m);
+        else if (m.method) this.notified({ method: m.method, ...(m.params ? { params: m.params } : {}) }, call);
+      }
+      return undefined;
+    } finally {
+      await reader.cancel();
     }
-    return undefined;
   }
 
   /**
    * One call, as a client makes it: on 2026-07-28 an `input_required` answer is answered with the
    * callbacks and the request retried (new id, `inputResponses`, the `requestState` echoed as is).
    */
-  async call(method: string, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+  async call(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    call: CallOptions & { capabilities?: Record<string, unknown> } = {},
+  ): Promise<Record<string, unknown>> {
     await this.ensureInitialized();
     this.rounds = 0;
+    const withToken = this.callMeta(params, call);
     let retry: Record<string, unknown> | undefined;
     for (;;) {
       this.rounds++;
-      const { result } = await this.send(method, retry ? { ...params, ...retry } : params);
+      const { result } = await this.send(method, retry ? { ...withToken, ...retry } : withToken, call);
       if (!this.era2026 || !MRTR_METHODS.has(method) || result.resultType !== "input_required") return result;
       if (this.rounds >= MAX_ROUNDS) throw new TestRpcError(-32000, `${method} still asked for input after ${MAX_ROUNDS} rounds`);
       retry = await retryParams(result, async (ask, askParams) => {
@@ -196,6 +287,57 @@ class TestWire implements Client2026 {
         return given;
       });
     }
+  }
+
+  private callMeta(params: Record<string, unknown> | undefined, call: CallOptions): Record<string, unknown> | undefined {
+    const extra: Record<string, unknown> = {};
+    if (call.onProgress) extra.progressToken = `progress-${this.nextId}`;
+    const level = call.logLevel ?? (call.onLog ? "debug" : undefined);
+    if (this.era2026 && level !== undefined) extra["io.modelcontextprotocol/logLevel"] = level;
+    return withCallMeta(params, extra);
+  }
+
+  /** The task client's requests: this client's capabilities plus the Tasks extension. */
+  callWithTasks(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.call(method, params, { capabilities: this.withTasks() });
+  }
+
+  withTasks(): Record<string, unknown> {
+    const extensions = { ...(this.capabilities.extensions as Record<string, unknown> | undefined), [TASKS_EXTENSION]: {} };
+    return { ...this.capabilities, extensions };
+  }
+
+  /** 2026-07-28: a `subscriptions/listen` stream; 2025: the session's GET stream. */
+  async listen(filter: ListenFilter = {}): Promise<NotificationStream> {
+    await this.ensureInitialized();
+    const label = this.era2026 ? "the listen stream" : "the session's GET stream";
+    const opened = this.era2026 ? this.postListen(filter) : this.getStream();
+    const response = await within(opened, this.timeoutMs, `${label} to open`);
+    if (!sseOf(response)) {
+      const reply = (await response.json().catch(() => undefined)) as Message | undefined;
+      if (reply?.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
+      throw new TestRpcError(-32000, `${label} did not open: HTTP ${response.status}`);
+    }
+    const stream = new LiveNotificationStream(label, response, this.timeoutMs, {
+      notified: (n) => this.notified(n),
+      serverRequest: (m) => this.answerServer(m as Message),
+    });
+    return stream.open(this.era2026);
+  }
+
+  private postListen(filter: ListenFilter): Promise<Response> {
+    const params = { notifications: filter };
+    const client = filter.taskIds ? { version: this.version, capabilities: this.withTasks(), paramHeaders: this.paramHeaders } : this;
+    const shaped = request2026(client, "subscriptions/listen", params);
+    return this.post({ jsonrpc: "2.0", id: this.nextId++, method: "subscriptions/listen", params: shaped.params }, shaped.headers);
+  }
+
+  private async getStream(): Promise<Response> {
+    if (!this.sessionId)
+      throw new TestRpcError(-32000, "a GET stream needs a session: this endpoint answered initialize without Mcp-Session-Id");
+    const headers = this.headers({ Accept: "text/event-stream" });
+    delete headers["Content-Type"];
+    return this.fetcher.fetch(new Request(this.url, { method: "GET", headers }));
   }
 
   /** 2025: initialize once (2026-07-28 has no initialization). */
@@ -223,6 +365,16 @@ class TestWire implements Client2026 {
   }
 }
 
+function sseOf(response: Response): boolean {
+  return (response.headers.get("Content-Type") ?? "").startsWith("text/event-stream");
+}
+
+/** The params with what makes the server report a call's notifications: a `progressToken`, a log level (2026-07-28). */
+function withCallMeta(params: Record<string, unknown> | undefined, extra: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (Object.keys(extra).length === 0) return params;
+  return { ...params, _meta: { ...extra, ...(params?._meta as Record<string, unknown> | undefined) } };
+}
+
 export function createTestClient(fetcher: Fetcher, options: TestClientOptions = {}): TestClient {
   const wire = new TestWire(fetcher, options);
   return {
@@ -233,7 +385,7 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
       return wire.rounds;
     },
     notifications: wire.notifications,
-    request: (method, params) => wire.call(method, params),
+    request: (method, params, options) => wire.call(method, params, options),
     async listTools() {
       const tools: Array<{ name: string; inputSchema: Record<string, unknown> }> = [];
       let cursor: unknown;
@@ -245,7 +397,9 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
       for (const tool of tools) wire.paramHeaders.set(tool.name, headerParams(tool.inputSchema));
       return tools;
     },
-    callTool: async (name, args = {}) => (await wire.call("tools/call", { name, arguments: args })) as ToolCallResult,
+    callTool: async (name, args = {}, options) => (await wire.call("tools/call", { name, arguments: args }, options)) as ToolCallResult,
+    listen: (filter) => wire.listen(filter),
+    tasks: taskClient(wire),
     close: () => wire.close(),
   };
 }

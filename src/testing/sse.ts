@@ -1,28 +1,40 @@
 /**
- * The test client's SSE reader: yields the JSON of each `data:` event of a response body, in
- * order, and cancels the body when the caller stops reading.
+ * The test client's SSE reader: the JSON of each `data:` event of a response body, in order;
+ * `cancel()` ends the read from outside (a listen stream the test closes), so nothing stays open.
  */
-export async function* readSseMessages(response: Response): AsyncGenerator<unknown> {
-  if (!response.body) return;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  try {
+export class SseReader {
+  readonly #reader: ReadableStreamDefaultReader<string> | undefined;
+  #buffer = "";
+  #done = false;
+
+  constructor(response: Response) {
+    this.#reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  }
+
+  /** The next event's JSON, or undefined when the stream ended. */
+  async read(): Promise<unknown> {
     for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value.replace(/\r\n?/g, "\n");
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
+      const end = this.#buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const block = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 2);
         const data = block
           .split("\n")
           .filter((line) => line.startsWith("data:"))
           .map((line) => line.slice(5).replace(/^ /, ""))
           .join("\n");
-        if (data.length > 0) yield JSON.parse(data);
+        if (data.length > 0) return JSON.parse(data);
+        continue;
       }
+      if (this.#done || !this.#reader) return undefined;
+      const { value, done } = await this.#reader.read();
+      if (done) this.#done = true;
+      else this.#buffer += value.replace(/\r\n?/g, "\n");
     }
-  } finally {
-    await reader.cancel().catch(() => undefined);
+  }
+
+  async cancel(): Promise<void> {
+    this.#done = true;
+    await this.#reader?.cancel().catch(() => undefined);
   }
 }

@@ -81,11 +81,28 @@ for (const prefix of kinds) {
 /** What a handler reads of the request that started its call. */
 function seen(ctx: HandlerContext<EdgeEnv>) {
   const r = ctx.request;
-  return {
-    content: [
-      text(JSON.stringify(r && { url: r.url, method: r.method, headers: r.headers, cf: r.cf, frozen: Object.isFrozen(r.headers) })),
-    ],
+  const view = r && {
+    url: r.url,
+    method: r.method,
+    headers: r.headers,
+    cf: r.cf,
+    frozen: Object.isFrozen(r.headers),
+    tenant: r.headers.get("X-Tenant"),
+    isHeaders: r.headers instanceof Headers,
+    setRefused: refusal(() => (r.headers as Headers).set("x-tenant", "other")),
+    deleteRefused: refusal(() => (r.headers as Headers).delete("x-tenant")),
   };
+  return { content: [text(JSON.stringify(view))] };
+}
+
+/** The message a mutation threw, or null when it went through. */
+function refusal(mutate: () => void): string | null {
+  try {
+    mutate();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 operateServer
@@ -135,7 +152,7 @@ const edge = createMcpEdge(operateServer, {
       binding: "TENANT_LIMIT",
       period: 10,
       match: (call) => call.name?.startsWith("tenant_limited_") === true,
-      key: (call) => `tenant:${call.request.headers["x-tenant"] ?? "none"}`,
+      key: (call) => `tenant:${call.request.headers.get("X-Tenant") ?? "none"}`,
     },
   ],
 });

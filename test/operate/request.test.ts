@@ -25,6 +25,10 @@ interface Seen {
   headers: Record<string, string>;
   cf: Record<string, unknown> | undefined;
   frozen: boolean;
+  tenant: string | null;
+  isHeaders: boolean;
+  setRefused: string | null;
+  deleteRefused: string | null;
 }
 
 describe.each(PLACES)("ctx.request in the %s", (place) => {
@@ -38,6 +42,17 @@ describe.each(PLACES)("ctx.request in the %s", (place) => {
     expect(seen.headers["user-agent"]).toBe("operate-test/1.0");
     expect(seen.headers["content-type"]).toBe("application/json");
     expect(seen.frozen).toBe(true);
+  });
+
+  it("gives headers as a read-only Headers: get is case-insensitive, set and delete throw", async () => {
+    const answer = await callIn(place, whoamiFor(place), { headers: CLIENT_HEADERS, cf: CF });
+    const seen = JSON.parse(textOf(answer)) as Seen;
+    expect(seen.isHeaders).toBe(true);
+    expect(seen.tenant).toBe("acme");
+    expect(seen.setRefused).toMatch(/ctx\.request\.headers is read-only \(headers\.set\)/);
+    expect(seen.deleteRefused).toMatch(/read-only \(headers\.delete\)/);
+    // The refused set left the header as it was.
+    expect(seen.headers["x-tenant"]).toBe("acme");
   });
 
   it("never carries Authorization, Cookie or mcp-edge's internal headers", async () => {
@@ -55,7 +70,7 @@ describe.each(PLACES)("ctx.request in the %s", (place) => {
   it("is what middleware sees too", async () => {
     calls.length = 0;
     await callIn(place, whoamiFor(place), { headers: CLIENT_HEADERS });
-    const seenByMiddleware = calls.filter((c) => c.method === "tools/call").map((c) => c.ctx.request?.headers["x-tenant"]);
+    const seenByMiddleware = calls.filter((c) => c.method === "tools/call").map((c) => c.ctx.request?.headers.get("X-Tenant"));
     expect(seenByMiddleware.length).toBeGreaterThan(0);
     expect(new Set(seenByMiddleware)).toEqual(new Set(["acme"]));
   });

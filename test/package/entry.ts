@@ -39,6 +39,10 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     if (name.action !== "accept" || color.action !== "accept") return toolError("no answer");
     return { content: [text(`${name.content.name} likes ${color.content.color}`)] };
   })
+  .tool("remember", { description: "Uses ctx.user, which needs auth this server lacks" }, async (_args, ctx) => {
+    await ctx.user.put("seen", true);
+    return { content: [text("remembered")] };
+  })
   .interactiveTool("connect", { description: "Sends the user to a URL (URL mode elicitation)" }, async (_args, ctx) => {
     const answer = await ctx.elicitUrl("Connect your account", "https://accounts.example.com/connect?state=1", {
       elicitationId: "connect-1",

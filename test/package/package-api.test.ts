@@ -23,7 +23,7 @@ describe("composing with the Worker's own routes", () => {
     const refused = await worker.fetch(new Request("https://app.example.com/mcp", { method: "POST", body: "{}" }));
     expect(refused.status).toBe(403);
     const tools = await createTestClient(worker).listTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "greet", "register", "survey", "connect"]);
+    expect(tools.map((t) => t.name)).toEqual(["add", "greet", "register", "survey", "remember", "connect"]);
   });
 
   it("resolves undefined from handle() for a path that is not mcp-edge's, so a router can go on", async () => {
@@ -144,5 +144,18 @@ describe("mcp-edge/testing", () => {
       }),
     );
     expect(res.status).toBe(404);
+  });
+});
+
+describe("ctx.user on a server without auth", () => {
+  it.each(["2025-11-25", "2026-07-28"])("names the fix and does not claim the request carried no token (%s)", async (protocolVersion) => {
+    const client = createTestClient(worker, { protocolVersion, headers: { Authorization: "Bearer unread-token" } });
+    const result = await client.callTool("remember");
+    expect(result.isError).toBe(true);
+    const message = (result.content[0] as { text: string }).text;
+    expect(message).toMatch(/ctx\.user needs an authenticated user/);
+    expect(message).toMatch(/Configure `auth`; for tests and wrangler dev, testAuth\(\) from mcp-edge\/testing/);
+    expect(message).toContain('docs/auth.md "A principal for local tests"');
+    expect(message).not.toMatch(/carried no access token/);
   });
 });

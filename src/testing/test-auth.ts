@@ -1,0 +1,155 @@
+/**
+ * A principal for local tests and `wrangler dev`, without an identity provider: `testAuth()` is
+ * an `auth` option for createMcpEdge whose verifier accepts HS256 tokens signed with a local
+ * secret, and `mintTestToken()` makes them for a given subject and scopes. Test and development
+ * only (docs/auth.md "A principal for local tests"): it verifies nothing without a secret of at
+ * least 32 characters, and refuses a `resource` on a host other than localhost unless told.
+ */
+import { errors, jwtVerify, SignJWT } from "jose";
+import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
+import { TokenError } from "../auth/options";
+
+/** The `iss` of every test token: a production verifier trusts no such issuer. */
+const TEST_TOKEN_ISSUER = "mcp-edge-testing";
+/** The binding `testAuth()` reads its secret from by default (`.dev.vars`, the test config's bindings). */
+export const TEST_AUTH_SECRET_BINDING = "MCP_TEST_AUTH_SECRET";
+const MIN_SECRET_LENGTH = 32;
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export interface TestAuthOptions {
+  /**
+   * The signing secret (at least 32 characters). Default: the Worker's `MCP_TEST_AUTH_SECRET`
+   * binding, read on each verification (put it in `.dev.vars`, or in the test config's bindings).
+   */
+  secret?: string;
+  /** The binding to read the secret from when `secret` is not given (default `MCP_TEST_AUTH_SECRET`). */
+  secretBinding?: string;
+  /** This server's canonical URI (default "http://localhost/mcp"; under wrangler dev e.g. "http://localhost:8787/mcp"). */
+  resource?: string;
+  /**
+   * A `resource` on a host other than localhost, 127.0.0.1 or [::1] is refused, so the test
+   * verifier does not reach a deployment by accident. `true` allows it (a private preview):
+   * anyone holding the secret can then sign in as anyone.
+   */
+  allowNonLocalResource?: boolean;
+  /** Passed through to the `auth` option: scopes every request needs, per tool, per resource. */
+  requiredScopes?: string[];
+  toolScopes?: Record<string, string[]>;
+  resourceScopes?: Record<string, string[]>;
+}
+
+export interface MintTestTokenOptions {
+  /** The principal's subject (`ctx.principal.subject`, the key of `ctx.user`). */
+  subject: string;
+  /** Granted scopes (default none). */
+  scopes?: readonly string[];
+  /** The secret the server's `testAuth()` verifies with (at least 32 characters). */
+  secret: string;
+  /** Lifetime in seconds (default 3600); 0 or less mints an expired token. */
+  expiresInSeconds?: number;
+  /** `aud` (default: none; the verifier then takes the token as meant for its resource). */
+  audience?: string;
+  /** The OAuth client the token was issued to (`ctx.principal.clientId`). */
+  clientId?: string;
+  /** More claims, seen by handlers in `ctx.principal.claims`. */
+  claims?: Record<string, unknown>;
+}
+
+function checkSecret(secret: unknown, where: string): Uint8Array {
+  if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
+    const got = typeof secret === "string" ? `${secret.length} characters` : "none";
+    throw new TokenError(
+      `the test verifier has no usable secret (${where}: ${got}; needs at least ${MIN_SECRET_LENGTH} characters): ` +
+        `set ${TEST_AUTH_SECRET_BINDING} in .dev.vars (openssl rand -hex 32) or in the test config's bindings`,
+    );
+  }
+  return new TextEncoder().encode(secret);
+}
+
+/** A token for `testAuth()`: an HS256 JWT with `sub`, `scope`, `exp` and the test issuer. Test and development only. */
+export async function mintTestToken(options: MintTestTokenOptions): Promise<string> {
+  if (typeof options?.subject !== "string" || options.subject.length === 0)
+    throw new TypeError("mintTestToken: subject must be a non-empty string");
+  let key: Uint8Array;
+  try {
+    key = checkSecret(options.secret, "mintTestToken's secret");
+  } catch (error) {
+    throw new TypeError(`mintTestToken: ${(error as TokenError).description}`);
+  }
+  const now = Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = { ...options.claims, scope: (options.scopes ?? []).join(" ") };
+  if (options.clientId !== undefined) claims.client_id = options.clientId;
+  const jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setIssuer(TEST_TOKEN_ISSUER)
+    .setSubject(options.subject)
+    .setIssuedAt(now)
+    .setExpirationTime(now + (options.expiresInSeconds ?? 3600));
+  if (options.audience !== undefined) jwt.setAudience(options.audience);
+  return jwt.sign(key);
+}
+
+/** The verifier: the secret is read per call (the Worker's env exists only then). */
+function testVerifier(options: TestAuthOptions): TokenVerifier<Record<string, unknown> | undefined> {
+  const binding = options.secretBinding ?? TEST_AUTH_SECRET_BINDING;
+  return async (token, context) => {
+    const secret = options.secret ?? context.env?.[binding];
+    const key = checkSecret(secret, options.secret === undefined ? `binding ${binding}` : "testAuth's secret");
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, key, { issuer: TEST_TOKEN_ISSUER, algorithms: ["HS256"], requiredClaims: ["exp", "sub"] }));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) throw new TokenError("the test token expired");
+      if (error instanceof errors.JOSEError) throw new TokenError(`not a test token signed with this server's test secret (${error.code})`);
+      throw error;
+    }
+    const scope = payload.scope;
+    const verified: VerifiedToken = {
+      subject: payload.sub as string,
+      scopes: typeof scope === "string" ? scope.split(" ").filter((s) => s.length > 0) : [],
+      audience: (payload.aud as string | string[] | undefined) ?? context.resource,
+      claims: payload,
+    };
+    if (typeof payload.client_id === "string") verified.clientId = payload.client_id;
+    return verified;
+  };
+}
+
+/**
+ * An `auth` option for createMcpEdge that accepts `mintTestToken()`'s tokens: `ctx.principal`,
+ * `ctx.user`, scopes and per-principal limits without an identity provider. Test and
+ * development only: never deploy it (a holder of the secret is whoever they claim to be).
+ */
+export function testAuth(options: TestAuthOptions = {}): AuthOptions {
+  const resource = options.resource ?? "http://localhost/mcp";
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    throw new TypeError(`testAuth: resource "${resource}" is not an absolute URL`);
+  }
+  if (!LOCAL_HOSTS.has(url.hostname) && options.allowNonLocalResource !== true) {
+    throw new TypeError(
+      `testAuth: resource "${resource}" is not on localhost; the test verifier is for tests and wrangler dev only ` +
+        "(allowNonLocalResource: true allows it, for a private preview)",
+    );
+  }
+  if (options.secret !== undefined) checkSecretOption(options.secret);
+  return {
+    resource,
+    authorizationServers: [`${url.origin}/`],
+    verify: testVerifier(options) as AuthOptions["verify"],
+    resourceName: "mcp-edge test verifier (not for production)",
+    ...(options.requiredScopes ? { requiredScopes: options.requiredScopes } : {}),
+    ...(options.toolScopes ? { toolScopes: options.toolScopes } : {}),
+    ...(options.resourceScopes ? { resourceScopes: options.resourceScopes } : {}),
+  };
+}
+
+function checkSecretOption(secret: string): void {
+  try {
+    checkSecret(secret, "testAuth's secret");
+  } catch (error) {
+    throw new TypeError(`testAuth: ${(error as TokenError).description}`);
+  }
+}
