@@ -32,8 +32,10 @@ beforeAll(async () => {
 
 describe("skills on 2026-07-28", () => {
   it("declares the extension with directoryRead beside the resources capability in server/discover", async () => {
-    const { capabilities } = (await expectComplete(await post2026("server/discover"))) as { capabilities: Record<string, never> };
-    expect((capabilities.extensions as Record<string, unknown>)[SKILLS]).toEqual({ directoryRead: true });
+    const { capabilities } = (await expectComplete(await post2026("server/discover"))) as {
+      capabilities: { extensions: Record<string, unknown>; resources?: unknown };
+    };
+    expect(capabilities.extensions[SKILLS]).toEqual({ directoryRead: true });
     expect(capabilities.resources).toBeDefined();
   });
 
