@@ -3,7 +3,6 @@
 // schema), then SKILL.md through readResource, checked against the entry's size and SHA-256
 // digest and its frontmatter parsed and compared field by field; a directory read of the skill's
 // root. Pinned to 2026-07-28, and in a 2025-11-25 session that declared the extension.
-import { createHash } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -50,8 +49,10 @@ async function loadSkill(client: Client): Promise<{ name: string; body: string }
   const listed = entry!.resources.find((r) => r.uri === entry!.uri)!;
   const { contents } = await client.readResource({ uri: entry!.uri });
   const text = (contents[0] as { text: string; mimeType?: string }).text;
-  const bytes = Buffer.from(text, "utf8");
-  expect({ size: bytes.byteLength, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}` }).toEqual({
+  const bytes = new TextEncoder().encode(text);
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = [...hash].map((b) => b.toString(16).padStart(2, "0")).join("");
+  expect({ size: bytes.byteLength, digest: `sha256:${hex}` }).toEqual({
     size: listed.size,
     digest: listed.digest,
   });
