@@ -112,8 +112,7 @@ function beforeDispatch<Env extends EdgeEnv>(
 ): Response | Promise<Response> | undefined {
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
-  if (!listen && !is2026Method(message.method, rt.server))
-    return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
+  if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && rt.options.auth) {
     const denied = checkScopes([message], principal, rt.options.auth);
     if (denied) return denied;

@@ -6,7 +6,6 @@
 import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
 import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { HandlerContext } from "./context";
-import type { McpServer } from "./server";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
 import { reportUnexpected, type ErrorListener } from "./unexpected";
 import { callOf, runThrough } from "./middleware";
@@ -69,8 +68,18 @@ function taskMethod(method: string): MethodHandler {
 }
 
 /** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
-export function is2026Method<Env>(method: string, server: McpServer<Env>): boolean {
-  return Object.hasOwn(METHODS_2026, method) || server.extensionMethods.has(method);
+export function is2026Method(method: string): boolean {
+  return Object.hasOwn(METHODS_2026, method);
+}
+
+/**
+ * An extension's method, served in both eras (the Skills extension's, from src/mcp/skills.ts): added
+ * when a definition first needs it, so the tables of a server that uses no such extension stay as they are.
+ * The handler answers -32601 itself for a server in the same isolate that does not serve it.
+ */
+export function addExtensionMethod(method: string, handler: MethodHandler): void {
+  METHODS[method] = handler;
+  METHODS_2026[method] = handler;
 }
 
 export function isKnownMethod(method: string): boolean {
@@ -130,7 +139,7 @@ async function answerRequest<Env>(
   span?: Observation,
 ): Promise<ResponseMessage> {
   const table = dc.envelope ? METHODS_2026 : METHODS;
-  const handler = Object.hasOwn(table, request.method) ? table[request.method] : dc.server.extensionMethods.get(request.method);
+  const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
   if (!handler) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }

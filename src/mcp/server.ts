@@ -21,7 +21,6 @@ import type { ErrorHook, Middleware } from "./middleware";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
 import { hasObjectRoot, wrapOutputSchema } from "./structured-output";
-import type { MethodHandler } from "./dispatch-context";
 import type { SkillDefinition } from "./skills";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
@@ -62,8 +61,6 @@ export class ServerDefinition<Env = unknown> {
   readonly prompts = new Map<string, PromptDefinition<Env>>();
   /** Declared extensions (`capabilities.extensions`); task tools and UI resources declare theirs. */
   readonly extensions = new Map<string, DeclaredExtension>();
-  /** Methods an extension brings (skills/list, …), served in both eras after the core's; empty unless one is used. */
-  readonly extensionMethods = new Map<string, MethodHandler>();
   /** `use()`: wraps every request, in registration order (middleware.ts). */
   readonly middleware: Middleware<Env>[] = [];
   /** `onError()`: hears every unexpected exception with the reference the client got. */
@@ -107,7 +104,6 @@ export class ServerDefinition<Env = unknown> {
    */
   skill(definition: SkillDefinition): this {
     // The skill brings its own registration, so a server without skills bundles none of it.
-    if (typeof definition?.addTo !== "function") throw new TypeError("server.skill: pass a skill made by defineSkill({ skillMd, files })");
     definition.addTo(this);
     return this;
   }

@@ -7,6 +7,8 @@
 import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
 import { directoryRead, getSkill, listSkills, type SkillRegistry } from "./handlers/skills";
+import { METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
+import { addExtensionMethod } from "./dispatch";
 import { SKILLS_EXTENSION } from "./extensions";
 import type { ServerDefinition } from "./server";
 
@@ -227,16 +229,22 @@ function addSkill<Env>(server: ServerDefinition<Env>, skill: SkillDefinition): v
 }
 
 function registryOf<Env>(server: ServerDefinition<Env>): SkillRegistry {
-  let registry = registries.get(server);
-  if (registry) return registry;
-  registry = { skills: new Map(), directories: new Map() };
+  const known = registries.get(server);
+  if (known) return known;
+  const registry: SkillRegistry = { skills: new Map(), directories: new Map() };
   registries.set(server, registry);
   // An author's own declaration stands (e.g. `{}` to leave directory reads out); else directory reads are declared.
   if (!server.extensions.has(SKILLS_EXTENSION)) server.extension(SKILLS_EXTENSION, { directoryRead: true });
-  const own = registry;
-  server.extensionMethods.set("skills/list", (params, dc, hc) => listSkills(own, params, dc, hc));
-  server.extensionMethods.set("skills/get", (params, dc, hc) => getSkill(own, params, dc, hc));
-  server.extensionMethods.set("resources/directory/read", (params, dc) => directoryRead(own, params, dc));
+  addExtensionMethod("skills/list", (params, dc, hc) => listSkills(served(dc.server, "skills/list"), params, dc, hc));
+  addExtensionMethod("skills/get", (params, dc, hc) => getSkill(served(dc.server, "skills/get"), params, dc, hc));
+  addExtensionMethod("resources/directory/read", (params, dc) => directoryRead(served(dc.server, "resources/directory/read"), params, dc));
+  return registry;
+}
+
+/** The server's skills; -32601 for a server (in the same isolate) that serves none. */
+function served(server: object, method: string): SkillRegistry {
+  const registry = registries.get(server);
+  if (!registry) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
   return registry;
 }
 
