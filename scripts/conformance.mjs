@@ -4,7 +4,8 @@
 //                                         conformance/expected-failures.yml (or, with --strict, a stale entry there)
 //   node scripts/conformance.mjs --next   0.2.0-alpha.12 (the devDependency alias @modelcontextprotocol/conformance-next)
 //                                         once per requirement set (2026-07-28, 2025-11-25), empty expected failures;
-//                                         exit 1 for any failing scenario the set scores
+//                                         exit 1 for any failing scenario the set scores; then the extension
+//                                         scenarios no set lists (Skills), scored: every check SUCCESS
 // Either way the demo Worker is started in-process on 127.0.0.1 (or --url names a running server), the CLI runs
 // without blocking this process (the Worker is served by it), one line per scenario is printed and --json writes the
 // report scripts/compat-table.mjs reads. Exit 2 for bad usage or setup.
