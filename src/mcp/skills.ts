@@ -209,10 +209,8 @@ const registries = new WeakMap<object, SkillRegistry>();
  * directories in the index, and on the first skill the extension's declaration and methods.
  */
 function addSkill<Env>(server: ServerDefinition<Env>, skill: SkillDefinition): void {
+  checkPlace(server, skill);
   const registry = registryOf(server);
-  if (registry.skills.has(skill.uri)) throw new TypeError(`skill "${skill.uri}" is already defined`);
-  const taken = skill.files.find((f) => server.resources.has(f.uri) || registry.directories.has(f.uri));
-  if (taken) throw new TypeError(`skill "${skill.name}": ${taken.uri} is already served`);
   for (const file of skill.files) {
     const description = file.uri === skill.uri ? (skill.frontmatter.description as string) : undefined;
     const read = readOf(file);
@@ -226,6 +224,24 @@ function addSkill<Env>(server: ServerDefinition<Env>, skill: SkillDefinition): v
     });
   }
   registry.skills.set(skill.uri, skill);
+}
+
+/**
+ * A skill's place is its own: not another's URI, not inside another skill's folder or around one
+ * (an enclosing skill's manifest must list a nested skill's files, "Resources"; ship those as the
+ * enclosing skill's files instead), no file at a URI another resource or a directory has.
+ */
+function checkPlace<Env>(server: ServerDefinition<Env>, skill: SkillDefinition): void {
+  const existing = registries.get(server);
+  const root = skill.uri.slice(0, -"/SKILL.md".length);
+  for (const other of existing?.skills.keys() ?? []) {
+    const otherRoot = other.slice(0, -"/SKILL.md".length);
+    if (other === skill.uri) throw new TypeError(`skill "${skill.uri}" is already defined`);
+    if (root.startsWith(`${otherRoot}/`) || otherRoot.startsWith(`${root}/`))
+      throw new TypeError(`skill "${skill.uri}" nests with ${other}; put the inner skill's files in the outer skill's files`);
+  }
+  const taken = skill.files.find((f) => server.resources.has(f.uri) || existing?.directories.has(f.uri));
+  if (taken) throw new TypeError(`skill "${skill.name}": ${taken.uri} is already served`);
 }
 
 function registryOf<Env>(server: ServerDefinition<Env>): SkillRegistry {

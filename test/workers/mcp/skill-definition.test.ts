@@ -109,10 +109,14 @@ describe("defineSkill", () => {
     );
   });
 
-  it("refuses a second skill at the same URI and a value that is not a defined skill", () => {
+  it("refuses a second skill at the same URI, a nested one, a taken URI and a value that is not a defined skill", () => {
     const server = defineServer({ name: "s", version: "1" }).skill(defineSkill({ skillMd: skillMd("one") }));
     expect(() => server.skill(defineSkill({ skillMd: skillMd("one") }))).toThrow(/already defined/);
     expect(() => server.skill({ skillMd: "x" } as never)).toThrow(TypeError);
+    // Nesting: the enclosing skill's manifest would have to list the inner one's files.
+    expect(() => server.skill(defineSkill({ skillMd: skillMd("inner"), path: "one" }))).toThrow(/nests with skill:\/\/one\/SKILL.md/);
+    server.resource("skill://two/SKILL.md", { name: "taken" }, (uri) => ({ uri, text: "x" }));
+    expect(() => server.skill(defineSkill({ skillMd: skillMd("two") }))).toThrow("skill://two/SKILL.md is already served");
   });
 });
 
