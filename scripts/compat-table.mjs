@@ -85,6 +85,9 @@ function conformanceNextRecord() {
   const sets = Object.entries(report.requirements ?? {});
   const parts = sets.map(([rev, r]) => `${rev}: ${r.requiredPassed}/${r.requiredPassed + r.requiredFailed} required`);
   const pending = sets.flatMap(([rev, r]) => (r.notScored ?? []).filter((n) => !n.passed).map((n) => `${n.scenario} (${rev})`));
+  // Extension scenarios no requirement set lists (Skills), scored by the runner on the 2026-07-28 wire.
+  const extensions = report.extensions ?? [];
+  if (extensions.length > 0) parts.push(`extensions: ${extensions.filter((e) => e.passed).length}/${extensions.length}`);
   return {
     id: "conformance-next",
     order: 81,
@@ -96,10 +99,11 @@ function conformanceNextRecord() {
       `--requirements ${sets.map(([rev]) => rev).join(" and ")}`,
       "expected failures: 0",
       `not scored and not passing: ${pending.length ? pending.join(", ") : "none"}`,
+      ...(extensions.length > 0 ? [`extension scenarios: ${extensions.map((e) => e.scenario).join(", ")}`] : []),
     ],
     tests: [],
     summary: parts.join("; "),
-    passed: sets.length > 0 && sets.every(([, r]) => r.requiredFailed === 0 && r.requiredPassed > 0),
+    passed: sets.length > 0 && sets.every(([, r]) => r.requiredFailed === 0 && r.requiredPassed > 0) && extensions.every((e) => e.passed),
   };
 }
 

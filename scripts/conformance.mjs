@@ -4,7 +4,8 @@
 //                                         conformance/expected-failures.yml (or, with --strict, a stale entry there)
 //   node scripts/conformance.mjs --next   0.2.0-alpha.12 (the devDependency alias @modelcontextprotocol/conformance-next)
 //                                         once per requirement set (2026-07-28, 2025-11-25), empty expected failures;
-//                                         exit 1 for any failing scenario the set scores
+//                                         exit 1 for any failing scenario the set scores; then the extension
+//                                         scenarios no set lists (Skills), scored: every check SUCCESS
 // Either way the demo Worker is started in-process on 127.0.0.1 (or --url names a running server), the CLI runs
 // without blocking this process (the Worker is served by it), one line per scenario is printed and --json writes the
 // report scripts/compat-table.mjs reads. Exit 2 for bad usage or setup.
@@ -26,6 +27,9 @@ const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const SUITES = ["active", "pending", "all"];
 const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
+// --next: extension scenarios no requirement set lists (the Skills extension's, in the suite's pending set); run on
+// the 2026-07-28 wire (no --spec-version) and scored like required ones: every check SUCCESS.
+const EXTENSION_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
 
 const USAGE = `usage: node scripts/conformance.mjs [--next] [options]
 
@@ -243,7 +247,8 @@ async function runNext(opts, suite, ctx) {
   writeFileSync(baseline, "server: []\n");
   const report = { conformanceVersion: suite.version, url: ctx.url, requirements: {} };
   let unexpected = 0;
-  for (const requirements of opts.requirements ?? REQUIREMENTS) {
+  const extensionOnly = opts.scenario !== undefined && EXTENSION_SCENARIOS.includes(opts.scenario);
+  for (const requirements of extensionOnly ? [] : (opts.requirements ?? REQUIREMENTS)) {
     const out = join(ctx.work, requirements);
     console.log(`conformance ${suite.version} --requirements ${requirements} against ${ctx.url}`);
     // The CLI takes a scenario or a requirement set, not both: one scenario runs alone and is scored by the set's list.
@@ -280,7 +285,33 @@ async function runNext(opts, suite, ctx) {
       scenarios: rows.map((r) => ({ scenario: r.scenario, required: r.required, passed: r.passed })),
     };
   }
+  if (opts.scenario === undefined || extensionOnly) {
+    const extensions = await runExtensionScenarios(opts.scenario ? [opts.scenario] : EXTENSION_SCENARIOS, suite, ctx, opts.verbose);
+    unexpected += extensions.failed;
+    report.extensions = extensions.report;
+  }
   return { exitCode: unexpected === 0 ? 0 : 1, report };
+}
+
+/** Each extension scenario alone on the 2026-07-28 wire; a WARNING or FAILURE in any check fails it. */
+async function runExtensionScenarios(scenarios, suite, ctx, verbose) {
+  const out = join(ctx.work, "extensions");
+  console.log(`conformance ${suite.version} extension scenarios against ${ctx.url}`);
+  let failed = 0;
+  const report = [];
+  for (const scenario of scenarios) {
+    const run = await runCli(suite.cli, ["server", "--url", ctx.url, "--scenario", scenario, "-o", out], {
+      logPath: join(ctx.work, `${scenario}.log`),
+      echo: verbose,
+    });
+    const result = readResults(out).get(scenario);
+    const passed = result !== undefined && result.bad.length === 0 && (run.code === 0 || run.code === 1);
+    console.log(`  ${passed ? "pass" : "FAIL"}  ${scenario}${result ? ` (${result.checks.length} checks)` : "  (no result)"}`);
+    for (const c of result?.bad ?? []) console.log(`          ${oneLine(c)}`);
+    if (!passed) failed++;
+    report.push({ scenario, passed, checks: result?.checks.length ?? 0 });
+  }
+  return { failed, report };
 }
 
 async function main() {

@@ -66,12 +66,20 @@ export type { DiscoveryOptions } from "./http/discovery";
 export {
   TASKS_EXTENSION,
   UI_EXTENSION,
+  SKILLS_EXTENSION,
   clientDeclares,
   clientExtension,
   checkExtensionMethod,
   missingExtensionError,
 } from "./mcp/extensions";
 export { APP_MIME_TYPE, type ToolUi, type ToolVisibility, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
+export {
+  defineSkill,
+  type SkillDefinition,
+  type SkillConfig,
+  type SkillFileInput,
+  type SkillFileContent,
+} from "./mcp/skills";
 export type { TaskStatus } from "./tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/task-tools";
 export type { TaskOptions } from "./tasks/options";

@@ -13,6 +13,7 @@ import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";
 import { add2026Fixtures } from "./fixtures-2026";
 import { addExtensionDemos } from "./extensions";
+import { addSkillDemos } from "./skills";
 
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
@@ -177,3 +178,4 @@ addResourcesAndPrompts(demoServer);
 // The 2026-07-28 conformance fixtures (MRTR, capability checks), in their own module.
 add2026Fixtures(demoServer);
 addExtensionDemos(demoServer);
+addSkillDemos(demoServer);

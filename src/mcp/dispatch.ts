@@ -72,6 +72,16 @@ export function is2026Method(method: string): boolean {
   return Object.hasOwn(METHODS_2026, method);
 }
 
+/**
+ * An extension's method, served in both eras (the Skills extension's, from src/mcp/skills.ts): added
+ * when a definition first needs it, so the tables of a server that uses no such extension stay as they are.
+ * The handler answers -32601 itself for a server in the same isolate that does not serve it.
+ */
+export function addExtensionMethod(method: string, handler: MethodHandler): void {
+  METHODS[method] = handler;
+  METHODS_2026[method] = handler;
+}
+
 export function isKnownMethod(method: string): boolean {
   return method === "initialize" || Object.hasOwn(METHODS, method);
 }

@@ -11,6 +11,9 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** MCP Apps: tools name `ui://` resources the host renders as sandboxed HTML. */
 export const UI_EXTENSION = "io.modelcontextprotocol/ui";
 
+/** Skills (SEP-2640): skills/list, skills/get, `skill://` resources and, declared, resources/directory/read. */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+
 /** Identifiers are `{vendor-prefix}/{name}`: a reverse-DNS prefix, a slash, a name (the `_meta` key rules). */
 const EXTENSION_ID =
   /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;

@@ -21,6 +21,7 @@ import type { ErrorHook, Middleware } from "./middleware";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
 import { hasObjectRoot, wrapOutputSchema } from "./structured-output";
+import type { SkillDefinition } from "./skills";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -95,6 +96,16 @@ export class ServerDefinition<Env = unknown> {
     const { config: resourceConfig, read } = uiResourceDefinition(uri, config, html);
     if (!this.extensions.has(UI_EXTENSION)) this.extension(UI_EXTENSION);
     return this.resource(uri, resourceConfig, read);
+  }
+
+  /**
+   * Skills (SEP-2640): serves a skill made by `defineSkill({ skillMd, files })` as `skill://`
+   * resources with skills/list, skills/get and resources/directory/read; declares the extension.
+   */
+  skill(definition: SkillDefinition): this {
+    // The skill brings its own registration, so a server without skills bundles none of it.
+    definition.addTo(this);
+    return this;
   }
 
   /** A simple tool: answered in the Worker, its context cannot send messages to the client. */

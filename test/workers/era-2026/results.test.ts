@@ -40,8 +40,12 @@ describe("server/discover", () => {
       resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
-      // The demo serves the Tasks extension and MCP Apps (extensions/overview.mdx: declared in capabilities.extensions).
-      extensions: { "io.modelcontextprotocol/tasks": {}, "io.modelcontextprotocol/ui": {} },
+      // The demo serves the Tasks extension, MCP Apps and Skills (extensions/overview.mdx: declared in capabilities.extensions).
+      extensions: {
+        "io.modelcontextprotocol/tasks": {},
+        "io.modelcontextprotocol/ui": {},
+        "io.modelcontextprotocol/skills": { directoryRead: true },
+      },
     });
   });
 

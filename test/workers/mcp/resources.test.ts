@@ -24,6 +24,11 @@ describe("resources/list and resources/templates/list", () => {
       expect.objectContaining({ uri: "test://watched-resource", name: "Watched resource", mimeType: "text/plain" }),
       // The demo's MCP App page (src/demo/extensions.ts).
       expect.objectContaining({ uri: "ui://mcp-edge-demo/dice.html", name: "dice-board", mimeType: "text/html;profile=mcp-app" }),
+      // The demo's skills (src/demo/skills.ts): every file of each, SKILL.md named and described from its frontmatter.
+      expect.objectContaining({ uri: "skill://edge-deploy/SKILL.md", name: "edge-deploy", mimeType: "text/markdown" }),
+      expect.objectContaining({ uri: "skill://edge-deploy/references/bindings.md", name: "bindings.md" }),
+      expect.objectContaining({ uri: "skill://edge-deploy/scripts/check.sh", name: "check.sh", mimeType: "text/x-shellscript" }),
+      expect.objectContaining({ uri: "skill://mcp-edge/docs/release-notes/SKILL.md", name: "release-notes" }),
     ]);
   });
 
