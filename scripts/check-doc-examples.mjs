@@ -53,7 +53,12 @@ function blocksOf(page) {
 const blocks = pages.flatMap(blocksOf);
 const checked = blocks.filter((b) => !b.skipped);
 const virtualDir = join(ROOT, ".doc-examples");
-const virtual = new Map(checked.map((b) => [join(virtualDir, `${b.page.replace(/[/.]/g, "_")}_${b.line}.ts`), b]));
+// A block of ambient `declare module` statements is a declaration file the page asks for (a `skills.d.ts`):
+// checked as one, and in scope for the other blocks, as it would be in the reader's project.
+const isDeclarations = (code) => /^\s*declare module /.test(code) && !/^(import|export)\b/m.test(code);
+const virtual = new Map(
+  checked.map((b) => [join(virtualDir, `${b.page.replace(/[/.]/g, "_")}_${b.line}${isDeclarations(b.code) ? ".d.ts" : ".ts"}`), b]),
+);
 // Every entry point package.json exports ("./bus" → "mcp-edge/bus"), mapped from its built file to its source.
 const ENTRIES = Object.fromEntries(
   Object.entries(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports)
