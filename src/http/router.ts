@@ -24,6 +24,7 @@ import { MisconfiguredError } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
+import { holdStream } from "./held-stream";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -128,7 +129,13 @@ async function forwardToSession<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
-  return namespace.get(id).fetch(forwardRequest(request, principal));
+  if (request.method !== "GET") return namespace.get(id).fetch(forwardRequest(request, principal));
+  // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (held-stream.ts).
+  const forwarded = forwardRequest(request, principal);
+  const headers = new Headers(forwarded.headers);
+  headers.set("Upgrade", "websocket");
+  const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
+  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
 }
 
 /**
