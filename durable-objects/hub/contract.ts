@@ -145,7 +145,7 @@ export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone";
 export type HubTopic = { uri: string } | { lists: true };
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
-export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 /**
  * The listen request's `complete` result: the graceful end of its stream (subscriptions.mdx

@@ -14,7 +14,7 @@
  */
 
 /** Close code of a stream the object ended on purpose (any other end is a broken socket). */
-export const HELD_END = 1000;
+const HELD_END = 1000;
 /** The object asks whether the client of a held stream is still there. */
 export const HELD_PROBE = "?";
 /** The Worker's answer: its client took a keep-alive. */
