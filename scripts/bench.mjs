@@ -23,6 +23,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { footprintScenario } from "../bench/scenarios/footprint.mjs";
+import { idleAwakeScenario, renderIdleAwake } from "../bench/scenarios/idle-awake.mjs";
 import { listenScenario } from "../bench/scenarios/listen.mjs";
 import { operateScenario } from "../bench/scenarios/operate.mjs";
 import { runReplayScenario } from "../bench/scenarios/replay.mjs";
@@ -65,6 +66,7 @@ const PARTS = [
   "replay",
   "round-trips",
   "footprint",
+  "idle-awake",
   "bundle",
 ];
 
@@ -254,6 +256,7 @@ async function main() {
   const results = [];
   let roundTrips;
   let footprint;
+  let idleAwake;
   let agentsUnavailable;
   const bundles = {};
   try {
@@ -321,6 +324,11 @@ async function main() {
     }
     // Last: the sessions it opens stay live, and would weigh on the scenarios above.
     if (opts.only.has("footprint")) footprint = await footprintScenario(opts, demo, floor, demoServer, floorServer);
+    if (opts.only.has("idle-awake")) {
+      // On a Worker of its own (the demo with classes that log their constructions): objects asleep or awake after idle streams.
+      process.stderr.write("bench: idle streams, then one publish: which objects slept …\n");
+      idleAwake = await idleAwakeScenario(opts, serverOptions);
+    }
   } catch (err) {
     if (!(err instanceof SkipServers)) throw err;
   } finally {
@@ -349,11 +357,13 @@ async function main() {
     results,
     roundTrips,
     footprint,
+    idleAwake,
     bundles,
     budgets,
     seconds: (performance.now() - started) / 1000,
   };
   console.log(renderReport(report));
+  if (idleAwake) console.log(`\n${renderIdleAwake(idleAwake)}`);
 
   const failures = [
     ...results
@@ -377,6 +387,9 @@ async function main() {
     ...(roundTrips ?? [])
       .filter((r) => !r.ok)
       .map((r) => `round trips of ${r.request}: ${r.calls.length}, docs/sessions.md says ${r.expected.length}`),
+    ...(idleAwake && idleAwake.delivered < 2 * idleAwake.streams
+      ? [`idle-awake: the publish after the idle time reached ${idleAwake.delivered} of ${2 * idleAwake.streams} streams`]
+      : []),
     ...(footprint
       ? [
           ["mcp-edge", footprint.ours],

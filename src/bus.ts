@@ -16,7 +16,15 @@
  *   `onerror`), `maxBufferedBytes` per stream, 32 MiB per shard. A stream the hub ends (a
  *   deploy, or the stream fell behind) is opened again, a few times, while the SDK listens.
  */
-import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, HUB_LISTEN_URL, type ListenOpen, type PublishEvent } from "../durable-objects/hub/contract";
+import {
+  DEFAULT_HUB_SHARD,
+  DEFAULT_HUB_SHARDS,
+  HEADER_LISTEN_OPEN,
+  HUB_LISTEN_URL,
+  type ListenOpen,
+  type PublishEvent,
+} from "../durable-objects/hub/contract";
+import { holdStream, upgradeInit } from "./http/held-stream";
 import { requireNamespace } from "./http/misconfiguration";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import { hubStub, publish, publishAndCount } from "./publish";
@@ -204,10 +212,15 @@ class Follower {
       at: { name: this.o.hub, index },
     };
     const hub = hubStub(this.env, this.o.hub, "the MCP SDK bus (mcp-edge/bus)", index);
-    const response = await hub.fetch(HUB_LISTEN_URL, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(open),
+    // The shard answers with a hibernatable socket, as for any listen stream; holdStream turns it
+    // into the SSE stream read below. The filter is the socket's first message (an upgrade has no body).
+    const { filter, ...head } = open;
+    const answer = await hub.fetch(HUB_LISTEN_URL, upgradeInit({ method: "GET", headers: { [HEADER_LISTEN_OPEN]: JSON.stringify(head) } }));
+    const response = await holdStream(answer, {
+      first: JSON.stringify(filter),
+      awaitFirst: true,
+      keepAliveMs: this.o.keepAliveMs,
+      maxBufferedBytes: this.o.maxBufferedBytes,
     });
     if (!response.ok || !response.body) {
       const body = await response.text();

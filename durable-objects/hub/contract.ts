@@ -137,6 +137,12 @@ export interface ShardReport extends BatchReport {
 }
 
 export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
+/**
+ * The upgrade to a listen stream is a GET (the runtime drops an upgrade's body): this header
+ * carries the ListenOpen without its filter and serverInfo (a few hundred bytes); the filter,
+ * up to 64 Ki characters, is the first message the Worker sends on the socket.
+ */
+export const HEADER_LISTEN_OPEN = "X-Mcp-Edge-Listen";
 
 /** A 2025-era session's answer when the hub hands it an event. */
 export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | "other-route";
@@ -145,11 +151,24 @@ export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | 
 export type HubTopic = { uri: string } | { lists: true };
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
-export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+
+/**
+ * The listen request's `complete` result: the graceful end of its stream (subscriptions.mdx
+ * "Graceful Closure"). The Worker holding the stream writes it whenever the stream ends.
+ */
+export function listenCompleteResult(id: RequestId, serverInfo: Record<string, unknown> | undefined): Record<string, unknown> {
+  const meta: Record<string, unknown> = { [SUBSCRIPTION_ID_KEY]: id };
+  if (serverInfo) meta[SERVER_INFO_KEY] = serverInfo;
+  return { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } };
+}
 
 /** What the Worker (and other objects) may call on the hub over Workers RPC; McpHub implements it. */
 export interface HubRpc extends Rpc.DurableObjectBranded {
-  /** Listen streams: POST HUB_LISTEN_URL with a ListenOpen body answers with the SSE stream. */
+  /**
+   * Listen streams: POST HUB_LISTEN_URL with a ListenOpen body and `Upgrade: websocket` answers
+   * 101 with the stream's hibernatable socket (src/http/held-stream.ts holds the client's side).
+   */
   fetch(request: Request): Promise<Response>;
   /** `at`: which shard of the default hub this is (it tells shard 0 it holds someone). */
   register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void>;

@@ -1,39 +1,41 @@
 /**
- * The hub's 2026-07-28 listen streams, in memory only (a listen stream is not resumable, so
- * nothing about it is stored). Owns the order on each stream: the acknowledgement first, then
- * only the notifications its honoured filter names, each with the subscription id in `_meta`,
- * and on a graceful end the listen request's `complete` result. Connections, keep-alives and
- * write coalescing are LiveStreams' (shared with the session object).
- * Bounded and fair: a stream's unsent bytes are capped (a client that falls behind gets the
- * `complete` result and the rest is dropped), and one client (its clientKey) holds at most
- * `maxPerClient` streams of this shard. A stream's slot is freed the moment its connection goes;
- * a client that left without a word is found by a probe when a cap is reached, not minutes later.
+ * The hub's 2026-07-28 listen streams. Each is held by the Worker invocation that answered the
+ * client (src/http/held-stream.ts: keep-alives, the byte bound, the `complete` result at its
+ * end) and reaches this shard as a hibernatable WebSocket (durable-objects/shared/held-sockets.ts),
+ * so a shard whose streams are idle sleeps. What survives a sleep lives on the socket: tags for
+ * the kind and the client (the per-client cap is counted from them, never from memory), and an
+ * attachment with the listen request's id, subject and filter (a filter too large for an
+ * attachment is stored in `hub_listen_filters` under the stream's number until the stream ends).
+ * Owns the order on each stream: the acknowledgement first, then only the notifications its
+ * honoured filter names, each with the subscription id in `_meta`. An index by URI and task id is
+ * rebuilt from the sockets after a wake, so an update touches only its own streams.
  */
-import { LiveStreams } from "../session/streams";
-import { encodeSseEvent } from "../../src/wire/sse";
+import { sseEventText } from "../../src/wire/sse";
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";
+import { HeldSockets } from "../shared/held-sockets";
+import { SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";
 
-/** SSE response header the 2026-07-28 transport asks for on streams: proxies must not buffer. */
-const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
+/** A socket attachment holds at most 2,048 bytes; a filter whose JSON is longer is stored instead. */
+const MAX_ATTACHED_FILTER = 1_500;
+/** Tags are at most 256 characters: a longer client key is tagged by its hash. */
+const MAX_TAG_KEY = 200;
 
-/** How long a probe waits for a quiet client to take a keep-alive before counting it as there. */
-const PROBE_TIMEOUT_MS = 250;
-/** Unsent bytes all streams of one shard may hold together; past it the largest backlog is ended first. */
-const MAX_SHARD_BUFFERED_BYTES = 32 * 1024 * 1024;
-/** How long a batch waits, at most, for a client to take a write while a stream is past half its buffer. */
-const DRAIN_WAIT_MS = 50;
-/** A stream ended for falling behind is aborted if its client takes nothing for this long more. */
-const TRUNCATE_GRACE_MS = 10_000;
+interface Attached {
+  id: RequestId;
+  subject?: string;
+  /** The route key it was opened on (absent for a literal path). */
+  route?: string;
+  /** The filter itself, or absent when it is stored (hub_listen_filters). */
+  filter?: ListenFilter;
+}
 
 interface Listener {
+  stream: number;
   id: RequestId;
   filter: ListenFilter;
   subject: string | undefined;
   /** The route key it was opened on ("" for a literal path). */
   route: string;
-  serverInfo: Record<string, unknown> | undefined;
-  client: string;
 }
 
 export type OpenOutcome =
@@ -42,173 +44,215 @@ export type OpenOutcome =
   | { ok: false; reason: "client-limit"; limit: number };
 
 export class ListenStreams {
-  private live: LiveStreams | undefined;
-  private readonly listeners = new Map<number, Listener>();
-  /** Open streams by clientKey: the per-client cap. */
-  private readonly byClient = new Map<string, Set<number>>();
-  /** Listen streams by subscribed resource URI and by task id, so an update touches only its own. */
-  private readonly byUri = new Map<string, Set<number>>();
-  private readonly byTask = new Map<string, Set<number>>();
-  private next = 1;
+  private readonly held: HeldSockets<Attached>;
+  /** The listeners by socket, rebuilt from the sockets after a wake (undefined until needed). */
+  private index: Map<WebSocket, Listener> | undefined;
+  private readonly byUri = new Map<string, Set<WebSocket>>();
+  private readonly byTask = new Map<string, Set<WebSocket>>();
 
-  /** Opens a stream: its acknowledgement is written before this returns, so nothing can precede it. */
-  async open(request: ListenOpen): Promise<OpenOutcome> {
-    // The keep-alive interval and buffer are server options: every Worker of one deployment sends the same.
-    this.live ??= new LiveStreams(request.keepAliveMs, {
-      maxBufferedBytes: request.maxBufferedBytes,
-      maxTotalBufferedBytes: MAX_SHARD_BUFFERED_BYTES,
-      onOverflow: (stream) => this.fellBehind(stream),
-      onDrop: (stream) => this.remove(stream),
-    });
-    const live = this.live;
-    const client = request.client ?? "ip:unknown";
-    const maxPerClient = request.maxPerClient ?? Number.POSITIVE_INFINITY;
-    // At a cap, first find the streams whose client left without a word (noticed only at a write).
-    if ((this.byClient.get(client)?.size ?? 0) >= maxPerClient) await this.probe(this.byClient.get(client) ?? []);
-    if (live.count() >= request.maxStreams) await this.probe(this.listeners.keys());
-    // Checked again after the probes' await: the check and the attach below run without a gap.
-    if (live.count() >= request.maxStreams) return { ok: false, reason: "limit", limit: request.maxStreams };
-    if ((this.byClient.get(client)?.size ?? 0) >= maxPerClient) return { ok: false, reason: "client-limit", limit: maxPerClient };
-    const stream = this.next++;
-    const response = live.attach(stream, SSE_EXTRA_HEADERS);
-    const listener: Listener = {
-      id: request.id,
-      filter: request.filter,
-      subject: request.subject,
-      route: request.route ?? "",
-      serverInfo: request.serverInfo,
-      client,
-    };
-    this.listeners.set(stream, listener);
-    indexAdd(this.byClient, client, stream);
-    for (const uri of request.filter.resourceSubscriptions ?? []) indexAdd(this.byUri, uri, stream);
-    for (const task of request.filter.taskIds ?? []) indexAdd(this.byTask, task, stream);
-    this.write(stream, {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { _meta: { [SUBSCRIPTION_ID_KEY]: request.id }, notifications: request.filter },
-    });
-    return { ok: true, response };
+  constructor(private readonly ctx: DurableObjectState) {
+    this.held = new HeldSockets(ctx, "listen");
   }
 
   /**
-   * Writes the event to every stream that opted in to it; returns how many. The frame differs
+   * Opens a stream (its socket counts against the caps at once); its filter is the Worker's first
+   * message on the socket (filtered), which the acknowledgement answers: nothing can precede it.
+   */
+  async open(request: ListenOpen): Promise<OpenOutcome> {
+    const client = clientTag(request.client ?? "ip:unknown");
+    const maxPerClient = request.maxPerClient ?? Number.POSITIVE_INFINITY;
+    // At a cap, first find the streams whose client left without a word (their Worker answers a probe).
+    if (this.held.count(client) >= maxPerClient) await this.probe(this.held.sockets(client));
+    if (this.held.count() >= request.maxStreams) await this.probe(this.held.sockets());
+    // Counted again after the probes' await: the check and the accept below run without a gap.
+    if (this.held.count() >= request.maxStreams) return { ok: false, reason: "limit", limit: request.maxStreams };
+    if (this.held.count(client) >= maxPerClient) return { ok: false, reason: "client-limit", limit: maxPerClient };
+    const attached: Attached = { id: request.id };
+    if (request.subject !== undefined) attached.subject = request.subject;
+    if (request.route) attached.route = request.route;
+    const { response } = this.held.open(newStreamNumber(), attached, [client]);
+    return { ok: true, response };
+  }
+
+  /** The stream's filter arrived (the socket's first message): from now on it is delivered to, after its acknowledgement. */
+  private filtered(socket: WebSocket, filter: ListenFilter): void {
+    const attached = this.held.attachment(socket);
+    if (attached.filter || this.listeners().has(socket)) return;
+    if (JSON.stringify(filter).length <= MAX_ATTACHED_FILTER) socket.serializeAttachment({ ...attached, filter });
+    else this.storeFilter(attached.stream, filter);
+    socket.send(
+      sseEventText(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { _meta: { [SUBSCRIPTION_ID_KEY]: attached.id }, notifications: filter },
+        }),
+      ),
+    );
+    this.add(socket, { stream: attached.stream, id: attached.id, filter, subject: attached.subject, route: attached.route ?? "" });
+  }
+
+  /**
+   * Sends the event to every stream that opted in to it; returns how many. The frame differs
    * between streams only by the listen request's id (the subscription id), so it is encoded
-   * once per distinct id, not once per stream: with thousands of streams the JSON and UTF-8
-   * work of a publish does not grow with them.
+   * once per distinct id, not once per stream.
    */
   deliver(event: PublishEvent): number {
     let sent = 0;
-    const frames = new Map<RequestId, Uint8Array>();
-    for (const stream of this.targets(event)) {
-      const listener = this.listeners.get(stream);
-      if (!listener || !this.live?.isAttached(stream)) {
-        this.remove(stream);
+    const frames = new Map<RequestId, string>();
+    for (const socket of this.targets(event)) {
+      const listener = this.listeners().get(socket);
+      if (!listener || socket.readyState !== WebSocket.OPEN) {
+        this.ended(socket);
         continue;
       }
       if (!wants(event, listener)) continue;
       let frame = frames.get(listener.id);
       if (!frame) {
-        frame = encodeSseEvent(JSON.stringify(toNotification(event, listener.id)));
+        frame = sseEventText(JSON.stringify(toNotification(event, listener.id)));
         frames.set(listener.id, frame);
       }
-      this.live.send(stream, frame);
-      // A client that fell behind had its stream ended by this write instead.
-      if (this.listeners.has(stream)) sent++;
-    }
-    return sent;
-  }
-
-  /**
-   * Writes a batch, in order: what `deliver` does for each event. A batch is written faster
-   * than any client reads, so while a stream holds more than half its buffer, the writer waits
-   * for a client to take a write before the next event: a client that reads keeps up with a
-   * burst larger than its buffer, and one that does not is ended as before (its buffer fills).
-   * When no client takes anything for DRAIN_WAIT_MS, the batch stops waiting.
-   */
-  async deliverBatch(events: PublishEvent[]): Promise<number[]> {
-    const sent: number[] = [];
-    let draining = true;
-    for (const [i, event] of events.entries()) {
-      sent.push(this.deliver(event));
-      if (!draining || i === events.length - 1 || !this.live || this.live.pressure() === 0) continue;
-      draining = await this.live.nextWrite(DRAIN_WAIT_MS);
-    }
-    return sent;
-  }
-
-  /** Ends every stream gracefully: the listen request's `complete` result, then close. Returns how many. */
-  closeAll(): number {
-    let closed = 0;
-    for (const [stream, listener] of [...this.listeners]) {
-      if (this.live?.isAttached(stream)) {
-        this.write(stream, completeResult(listener));
-        this.live.close(stream);
-        closed++;
+      try {
+        socket.send(frame);
+        sent++;
+      } catch {
+        this.ended(socket);
       }
-      this.remove(stream);
     }
+    return sent;
+  }
+
+  /** Sends a batch, in order (the Worker holding each stream bounds a client that falls behind). */
+  async deliverBatch(events: PublishEvent[]): Promise<number[]> {
+    return events.map((event) => this.deliver(event));
+  }
+
+  /** Ends every stream gracefully: each Worker writes the listen request's `complete` result, then closes. */
+  closeAll(): number {
+    const closed = this.held.closeAll("the server closed its listen streams");
+    for (const socket of [...this.listeners().keys()]) this.ended(socket);
     return closed;
   }
 
   count(): number {
-    return this.live?.count() ?? 0;
+    return this.held.count();
   }
 
   /** Open streams of one client (its clientKey). */
   countOf(client: string): number {
-    return this.byClient.get(client)?.size ?? 0;
+    return this.held.count(clientTag(client));
   }
 
-  /**
-   * A stream's client stopped taking what is sent: what is queued is dropped, the listen
-   * request's `complete` result follows the write in flight, and the slot is freed now. The
-   * client re-listens (subscriptions.mdx "Graceful Closure") and re-reads what it follows.
-   */
-  private fellBehind(stream: number): void {
-    const listener = this.listeners.get(stream);
-    if (!listener || !this.live) return;
-    this.live.truncate(stream, encodeSseEvent(JSON.stringify(completeResult(listener))), TRUNCATE_GRACE_MS);
-    this.remove(stream);
+  /** Whether a socket is one of these streams (the hub's webSocket handlers ask). */
+  owns(socket: WebSocket): boolean {
+    return this.held.owns(socket);
   }
 
-  /** Writes a keep-alive to each stream and waits (briefly): a client that left is dropped (onDrop). */
-  private async probe(streams: Iterable<number>): Promise<void> {
-    const live = this.live;
-    if (!live) return;
-    await Promise.all([...streams].map((stream) => live.probe(stream, PROBE_TIMEOUT_MS)));
+  /** A message from the Worker: the stream's filter (its first), or a probe's answer. */
+  received(socket: WebSocket, message: string | ArrayBuffer): void {
+    if (typeof message === "string" && message.startsWith("{")) this.filtered(socket, JSON.parse(message) as ListenFilter);
+    else this.held.received(socket, message);
   }
 
-  private targets(event: PublishEvent): Iterable<number> {
+  /** The socket closed (client left, stream ended, Worker gone): its slot and stored filter go. */
+  ended(socket: WebSocket): void {
+    const listener = this.index?.get(socket) ?? this.fromSocket(socket);
+    this.held.ended(socket);
+    if (!listener) return;
+    this.index?.delete(socket);
+    for (const uri of listener.filter.resourceSubscriptions ?? []) indexRemove(this.byUri, uri, socket);
+    for (const task of listener.filter.taskIds ?? []) indexRemove(this.byTask, task, socket);
+    if (!this.held.attachment(socket).filter) this.dropFilter(listener.stream);
+  }
+
+  private async probe(sockets: WebSocket[]): Promise<void> {
+    await Promise.all(sockets.map((socket) => this.held.probe(socket)));
+  }
+
+  /** The listeners of the open sockets: after a wake, read once from their attachments. */
+  private listeners(): Map<WebSocket, Listener> {
+    if (this.index) return this.index;
+    this.index = new Map();
+    for (const socket of this.held.sockets()) {
+      const listener = this.fromSocket(socket);
+      if (listener) this.add(socket, listener);
+    }
+    return this.index;
+  }
+
+  private fromSocket(socket: WebSocket): Listener | undefined {
+    const attached = this.held.attachment(socket);
+    const filter = attached.filter ?? this.storedFilter(attached.stream);
+    if (!filter) return undefined;
+    return { stream: attached.stream, id: attached.id, filter, subject: attached.subject, route: attached.route ?? "" };
+  }
+
+  private add(socket: WebSocket, listener: Listener): void {
+    const index = this.listeners();
+    index.set(socket, listener);
+    for (const uri of listener.filter.resourceSubscriptions ?? []) indexAdd(this.byUri, uri, socket);
+    for (const task of listener.filter.taskIds ?? []) indexAdd(this.byTask, task, socket);
+  }
+
+  private targets(event: PublishEvent): WebSocket[] {
+    const index = this.listeners();
     switch (event.type) {
       case "resourceUpdated":
         return [...(this.byUri.get(event.uri) ?? [])];
       case "taskStatus":
         return [...(this.byTask.get(event.task.taskId) ?? [])];
       case "listChanged":
-        return [...this.listeners.keys()];
+        return [...index.keys()];
     }
   }
 
-  private write(stream: number, message: Record<string, unknown>): void {
-    this.live?.send(stream, encodeSseEvent(JSON.stringify(message)));
+  // ---- filters too large for an attachment (rare: many URIs or task ids on one stream) ----------
+
+  private storeFilter(stream: number, filter: ListenFilter): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS hub_listen_filters (stream INTEGER PRIMARY KEY, filter TEXT NOT NULL)");
+    sql.exec("INSERT OR REPLACE INTO hub_listen_filters (stream, filter) VALUES (?, ?)", stream, JSON.stringify(filter));
   }
 
-  private remove(stream: number): void {
-    const listener = this.listeners.get(stream);
-    if (!listener) return;
-    this.listeners.delete(stream);
-    indexRemove(this.byClient, listener.client, stream);
-    for (const uri of listener.filter.resourceSubscriptions ?? []) indexRemove(this.byUri, uri, stream);
-    for (const task of listener.filter.taskIds ?? []) indexRemove(this.byTask, task, stream);
+  private storedFilter(stream: number): ListenFilter | undefined {
+    if (!this.hasFilterTable()) return undefined;
+    const row = this.ctx.storage.sql
+      .exec<{ filter: string }>("SELECT filter FROM hub_listen_filters WHERE stream = ?", stream)
+      .toArray()[0];
+    return row ? (JSON.parse(row.filter) as ListenFilter) : undefined;
+  }
+
+  private dropFilter(stream: number): void {
+    if (!this.hasFilterTable()) return;
+    const sql = this.ctx.storage.sql;
+    sql.exec("DELETE FROM hub_listen_filters WHERE stream = ?", stream);
+    if (sql.exec("SELECT 1 FROM hub_listen_filters LIMIT 1").toArray().length === 0) sql.exec("DROP TABLE hub_listen_filters");
+  }
+
+  private hasFilterTable(): boolean {
+    return (
+      this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_listen_filters'").toArray().length > 0
+    );
   }
 }
 
-/** The listen request's `complete` result: the graceful end of its stream (subscriptions.mdx "Graceful Closure"). */
-function completeResult(listener: Listener): Record<string, unknown> {
-  const meta: Record<string, unknown> = { [SUBSCRIPTION_ID_KEY]: listener.id };
-  if (listener.serverInfo) meta[SERVER_INFO_KEY] = listener.serverInfo;
-  return { jsonrpc: "2.0", id: listener.id, result: { resultType: "complete", _meta: meta } };
+/** A stream number no open socket of this shard uses, whatever this instance remembers. */
+function newStreamNumber(): number {
+  return Math.floor(Math.random() * 2 ** 48);
+}
+
+/** The tag a client's sockets carry (a long key by its hash: tags hold at most 256 characters). */
+function clientTag(client: string): string {
+  return `c:${client.length <= MAX_TAG_KEY ? client : `#${fnv(client)}`}`;
+}
+
+function fnv(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36) + key.length.toString(36);
 }
 
 /** Whether a listener's filter names the event (a task's status only for the principal that created it; a routed event only on its route). */
@@ -249,18 +293,18 @@ function metaOf(task: Record<string, unknown>): Record<string, unknown> {
   return typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
 }
 
-function indexAdd<K>(index: Map<K, Set<number>>, key: K, stream: number): void {
+function indexAdd<K>(index: Map<K, Set<WebSocket>>, key: K, socket: WebSocket): void {
   let set = index.get(key);
   if (!set) {
     set = new Set();
     index.set(key, set);
   }
-  set.add(stream);
+  set.add(socket);
 }
 
-function indexRemove<K>(index: Map<K, Set<number>>, key: K, stream: number): void {
+function indexRemove<K>(index: Map<K, Set<WebSocket>>, key: K, socket: WebSocket): void {
   const set = index.get(key);
   if (!set) return;
-  set.delete(stream);
+  set.delete(socket);
   if (set.size === 0) index.delete(key);
 }

@@ -12,6 +12,7 @@ import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
   eventWeight,
+  HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
   hubObjectId,
   type BatchReport,
@@ -29,15 +30,16 @@ import { Outbox } from "./outbox";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
+import { isUpgrade } from "../shared/held-sockets";
 import type { Tracing } from "../../src/mcp/tracing";
 import { tracingOfEdge } from "../../src/mcp/observe";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
-  private readonly listeners = new ListenStreams();
+  private readonly listeners: ListenStreams;
   private readonly registrations: Registrations;
   /** As shard 0: which other shards hold anyone. */
-  private readonly active = new ActiveShards();
+  private readonly active: ActiveShards;
   /** As shard 0: an ordered outbox per other shard it delivers to, and one for its own 2025 sessions. */
   private readonly outboxes = new Map<string, Outbox<PublishEvent, BatchReport>>();
   /** As shard 0 with a tracer: the span of each event being handed on (its traceparent), for the shards' spans. */
@@ -53,6 +55,8 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   ) {
     super(ctx, env);
     this.registrations = new Registrations(ctx.storage);
+    this.listeners = new ListenStreams(ctx);
+    this.active = new ActiveShards(ctx.storage);
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -62,8 +66,9 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   /** Opens a listen stream (the Worker's serveListen validated the request and computed the filter). */
   override async fetch(request: Request): Promise<Response> {
-    if (request.method !== "POST" || request.url !== HUB_LISTEN_URL) return refuse({ reason: "not-found" });
-    const open = (await request.json()) as ListenOpen;
+    const header = request.headers.get(HEADER_LISTEN_OPEN);
+    if (request.url !== HUB_LISTEN_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
+    const open = JSON.parse(header) as ListenOpen;
     const span = this.tracing && listenSpan(this.tracing, open);
     await this.presence.hold(open.at);
     const outcome = await this.listeners.open(open);
@@ -74,6 +79,20 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const refusal = { reason: "too-many-listen-streams", limit: outcome.limit, perClient: outcome.reason === "client-limit" } as const;
     if (span) endListenSpan(span, refusal);
     return refuse(refusal, open.id);
+  }
+
+  // ---- the listen streams' sockets (hibernatable: these wake a sleeping shard) -----------------
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.listeners.received(socket, message);
+  }
+
+  override async webSocketClose(socket: WebSocket): Promise<void> {
+    this.listeners.ended(socket);
+  }
+
+  override async webSocketError(socket: WebSocket): Promise<void> {
+    this.listeners.ended(socket);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------

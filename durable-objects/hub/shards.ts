@@ -3,28 +3,32 @@
  * publish goes to it, it delivers to its own streams and calls the other shards that announced
  * themselves (in parallel). A shard announces itself to shard 0 before it acknowledges its first
  * stream or stores its first registration, so no publish after an acknowledgement misses it; it
- * is forgotten when it answers a publish empty. Memory only: a restarted shard 0 calls every
- * shard until each has answered once, and learns from their answers (so does a shard 0 whose
- * call to a shard failed). `epoch` orders a shard's announcements against its
- * answers, so an "empty" answer overtaken by a newer announcement removes nothing.
+ * is forgotten when it answers a publish empty. Shard 0 keeps the list in its storage
+ * (`hub_active_shards`, a row per active shard, no table while none is), so a shard 0 that slept
+ * or restarted still calls only those: with nobody listening a publish costs one object request
+ * whatever `listen.shards` is. Only after a call to a shard failed does it ask every shard again
+ * until each has answered once (memory only). `epoch` orders a shard's announcements against its
+ * answers, so an "empty" answer overtaken by a newer announcement removes nothing; a shard that
+ * has not announced since it woke answers with epoch 0, which matches whatever was stored.
  */
 import type { BatchReport, HubRpc, ShardPlace, ShardReport } from "./contract";
 
 /** Shard 0's view: the other shards that hold anyone, by index, with the epoch each announced. */
 export class ActiveShards {
-  private readonly active = new Map<number, number>();
-  /** The shard count for which every shard has answered (since this object started, or a call failed). */
-  private knownFor: number | undefined;
-  /** Until then: the shards whose answer is still missing. */
+  private active: Map<number, number> | undefined;
+  /** After a failed call: the shards whose answer is still missing (every one is called until then). */
   private unanswered: { shards: number; left: Set<number> } | undefined;
+  private failed = false;
+
+  constructor(private readonly storage: DurableObjectStorage) {}
 
   announce(index: number, epoch: number): void {
-    this.active.set(index, epoch);
+    this.set(index, epoch);
   }
 
-  /** The shards (other than 0) a publish must reach: all of them until each has answered once. */
+  /** The shards (other than 0) a publish must reach: those that announced, or all of them after a failed call. */
   targets(shards: number): number[] {
-    if (this.knownFor === shards) return [...this.active.keys()].filter((i) => i < shards);
+    if (!this.failed) return [...this.stored().keys()].filter((i) => i < shards);
     const all = Array.from({ length: shards - 1 }, (_, i) => i + 1);
     if (this.unanswered?.shards !== shards) this.unanswered = { shards, left: new Set(all) };
     return all;
@@ -32,23 +36,52 @@ export class ActiveShards {
 
   /** One shard's answer: an empty one is forgotten unless it announced itself again since. */
   learn(shards: number, index: number, report: ShardReport): void {
+    const known = this.stored().get(index);
     if (report.empty) {
-      if (this.active.get(index) === report.epoch) this.active.delete(index);
-    } else if (!this.active.has(index)) {
-      this.active.set(index, report.epoch);
+      if (known !== undefined && (report.epoch === 0 || known === report.epoch)) this.remove(index);
+    } else if (known === undefined) {
+      this.set(index, report.epoch);
     }
     const round = this.unanswered;
     if (round?.shards !== shards) return;
     round.left.delete(index);
     if (round.left.size > 0) return;
-    this.knownFor = shards;
+    this.failed = false;
     this.unanswered = undefined;
   }
 
   /** A call to a shard failed, so what it holds is unknown: publishes reach every shard until each answered again. */
   lost(): void {
-    this.knownFor = undefined;
+    this.failed = true;
     this.unanswered = undefined;
+  }
+
+  private stored(): Map<number, number> {
+    if (this.active) return this.active;
+    this.active = new Map();
+    const sql = this.storage.sql;
+    if (sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_active_shards'").toArray().length === 0)
+      return this.active;
+    for (const row of sql.exec<{ idx: number; epoch: number }>("SELECT idx, epoch FROM hub_active_shards"))
+      this.active.set(row.idx, row.epoch);
+    return this.active;
+  }
+
+  private set(index: number, epoch: number): void {
+    const active = this.stored();
+    if (active.get(index) === epoch) return;
+    const sql = this.storage.sql;
+    if (active.size === 0) sql.exec("CREATE TABLE IF NOT EXISTS hub_active_shards (idx INTEGER PRIMARY KEY, epoch INTEGER NOT NULL)");
+    sql.exec("INSERT OR REPLACE INTO hub_active_shards (idx, epoch) VALUES (?, ?)", index, epoch);
+    active.set(index, epoch);
+  }
+
+  private remove(index: number): void {
+    const active = this.stored();
+    if (!active.delete(index)) return;
+    const sql = this.storage.sql;
+    if (active.size === 0) sql.exec("DROP TABLE IF EXISTS hub_active_shards");
+    else sql.exec("DELETE FROM hub_active_shards WHERE idx = ?", index);
   }
 }
 

@@ -13,6 +13,8 @@ import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord } from "./session-record";
 import { SessionTables } from "./session-tables";
 import { LiveStreams } from "./streams";
+import type { HeldSockets } from "../shared/held-sockets";
+import { sseEventText } from "../../src/wire/sse";
 
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
 const ACTIVITY_WRITE_INTERVAL_MS = 30_000;
@@ -29,7 +31,13 @@ export class SessionCore {
   readonly record: SessionRecord;
   /** Streams, their events and the requests in flight. */
   readonly log: EventLog;
+  /** The POST streams of interactive calls: their handler is in memory anyway, so is their connection. */
   readonly live: LiveStreams;
+  /**
+   * Standalone GET and 2024-11-05 `/sse` streams, each held by the Worker invocation that answered
+   * its client and reached over a hibernatable socket (durable-objects/shared/held-sockets.ts).
+   */
+  readonly held: HeldSockets<object>;
   /** The negotiated state; null before `initialize` and after the end. */
   state: SessionState | null = null;
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
@@ -41,7 +49,9 @@ export class SessionCore {
   constructor(
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
+    held: HeldSockets<object>,
   ) {
+    this.held = held;
     this.tables = new SessionTables(storage.sql);
     this.record = new SessionRecord(this.tables);
     this.log = new EventLog(this.tables, options.maxEventsPerStream);
@@ -78,7 +88,25 @@ export class SessionCore {
       console.error("mcp-edge: storing an event failed", error);
       throw new RpcError(INTERNAL_ERROR, "The session could not store a message, so it was not sent");
     }
-    this.live.sendEvent(stream, id, data);
+    if (this.live.isAttached(stream)) this.live.sendEvent(stream, id, data);
+    else this.held.send(stream, sseEventText(data, id));
+  }
+
+  /** Ends a stream's connection, wherever it is (a POST stream resumed by GET is held by a Worker). */
+  endStream(stream: number): void {
+    this.live.close(stream);
+    this.held.close(stream);
+  }
+
+  /** Open connections of every kind (the stream cap, and expiry waits for none). */
+  openStreams(): number {
+    return this.live.count() + this.held.count();
+  }
+
+  /** Ends every connection (the session ended): the Worker holding a GET stream ends its client's. */
+  closeStreams(): void {
+    this.live.closeAll();
+    this.held.closeAll("the session ended");
   }
 
   /** Server messages unrelated to a request go on the newest open standalone stream, if any. */

@@ -179,7 +179,7 @@ export class InflightRequests<Env> {
   private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Response {
     const core = this.host.core;
     const { maxStreams, retryMs, pollAfterMs } = core.options;
-    if (core.live.count() >= maxStreams) {
+    if (core.openStreams() >= maxStreams) {
       return refuse({ reason: "too-many-streams", limit: maxStreams, hint: "wait" });
     }
     const stream = core.log.openStream("post");
@@ -190,13 +190,13 @@ export class InflightRequests<Env> {
     if (polling) core.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), retryMs));
     for (const invalid of exchange.invalid) core.emit(stream, invalid);
     if (polling && pollAfterMs !== undefined) {
-      setTimeout(() => core.live.close(stream), pollAfterMs);
+      setTimeout(() => core.endStream(stream), pollAfterMs);
     }
     const all = exchange.requests.map((request) => this.run(stream, request, state, principal, origin));
     void Promise.allSettled(all).then(() => {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
-      core.live.close(stream);
+      core.endStream(stream);
       core.scheduleAlarm();
     });
     return response;
@@ -276,7 +276,7 @@ export class InflightRequests<Env> {
       },
       closeStream() {
         // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
-        if (core.state && usesSsePolling(core.state.protocolVersion)) core.live.close(stream);
+        if (core.state && usesSsePolling(core.state.protocolVersion)) core.endStream(stream);
       },
       logLevel() {
         return core.state?.logLevel;

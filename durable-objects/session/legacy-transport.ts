@@ -12,17 +12,20 @@ import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import { toExchange, type Exchange } from "../../src/mcp/exchange";
 import { encodeSseNamedEvent } from "../../src/wire/sse";
+
+const decoder = new TextDecoder();
 import { accepted } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import type { EventLog } from "./event-log";
 import type { SessionRecord } from "./session-record";
-import type { LiveStreams } from "./streams";
+import type { HeldSockets } from "../shared/held-sockets";
 
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {
   readonly log: EventLog;
   readonly record: SessionRecord;
-  readonly live: LiveStreams;
+  /** The `/sse` stream is held by the Worker (held-sockets.ts); this object sleeps behind its socket. */
+  readonly held: HeldSockets<object>;
   /** True once the object is a session of either transport, or was terminated. */
   isTaken(): boolean;
   isInitialized(): boolean;
@@ -47,8 +50,8 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
   // Auth: the legacy session belongs to the principal that opened its stream.
   if (principal) host.record.setMeta("legacy_subject", principal.subject);
   host.touch(true);
-  const response = host.live.attach(stream);
-  host.live.send(stream, encodeSseNamedEvent("endpoint", endpoint));
+  const { socket, response } = host.held.open(stream, {});
+  socket.send(decoder.decode(encodeSseNamedEvent("endpoint", endpoint)));
   return response;
 }
 
@@ -60,11 +63,13 @@ const GONE = { reason: "session-not-found", legacy: true } as const;
 const PROBE_WAIT_MS = 2_000;
 
 function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
+  const socket = host.held.socketOf(stream);
+  if (!socket) return Promise.resolve(false);
   let timer: ReturnType<typeof setTimeout> | null = null;
   const slow = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), PROBE_WAIT_MS);
   });
-  return Promise.race([host.live.probe(stream), slow]).finally(() => {
+  return Promise.race([host.held.probe(socket), slow]).finally(() => {
     if (timer !== null) clearTimeout(timer);
   });
 }
@@ -73,7 +78,7 @@ export async function postLegacyMessage(host: LegacyHost, text: string, principa
   if (host.isTerminated()) return refuse(GONE);
   const stream = host.record.getMeta<number>("legacy_stream");
   const owner = host.record.getMeta<string>("legacy_subject");
-  if (stream === undefined || !host.live.isAttached(stream) || owner !== principal?.subject) {
+  if (stream === undefined || !host.held.isAttached(stream) || owner !== principal?.subject) {
     return refuse(GONE);
   }
   // Everything this POST causes travels on the stream: a 202 for a stream whose client left

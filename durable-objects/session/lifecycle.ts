@@ -51,7 +51,7 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   const left = host.leaveHub();
   core.tables.close();
   host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
-  core.live.closeAll();
+  core.closeStreams();
   await left;
   await core.setAlarmAt(Date.now());
   return new Response(null, { status: 204 });
@@ -69,7 +69,7 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
   const lastActive = core.record.getMeta<number>("last_active") ?? 0;
-  if (now - lastActive >= idleTimeoutMs && core.live.count() === 0 && host.running() === 0) {
+  if (now - lastActive >= idleTimeoutMs && core.openStreams() === 0 && host.running() === 0) {
     core.state = null;
     core.terminated = true;
     core.record.setMeta("terminated", true);

@@ -39,6 +39,7 @@ import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
 import { handleGet } from "./replay";
+import { HeldSockets, isUpgrade } from "../shared/held-sockets";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
   private readonly core: SessionCore;
@@ -53,7 +54,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     options: ResolvedSessionOptions,
   ) {
     super(ctx, env);
-    this.core = new SessionCore(ctx.storage, options);
+    this.core = new SessionCore(ctx.storage, options, new HeldSockets(ctx, "get"));
     this.inflight = new InflightRequests({
       core: this.core,
       server,
@@ -177,7 +178,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   override async fetch(request: Request): Promise<Response> {
     // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
-    if (request.url === LEGACY_OPEN_URL)
+    if (request.url === LEGACY_OPEN_URL && isUpgrade(request))
       return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     const core = this.core;
@@ -199,12 +200,28 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         });
       }
       case "GET":
+        // The Worker holds the client's stream; this object answers its upgrade with a hibernatable socket.
+        if (!isUpgrade(request)) return refuse({ reason: "not-found" });
         return handleGet(core, request, (core.state as SessionState).protocolVersion);
       case "DELETE":
         return terminateSession(this.lifecycle);
       default:
         return refuse({ reason: "method-not-allowed" });
     }
+  }
+
+  // ---- the held streams' sockets (hibernatable: a message or close wakes a sleeping session) ----
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.core.held.received(socket, message);
+  }
+
+  override async webSocketClose(socket: WebSocket): Promise<void> {
+    this.core.held.ended(socket);
+  }
+
+  override async webSocketError(socket: WebSocket): Promise<void> {
+    this.core.held.ended(socket);
   }
 
   override async alarm(): Promise<void> {
@@ -247,7 +264,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     return {
       log: core.log,
       record: core.record,
-      live: core.live,
+      held: core.held,
       isTaken() {
         return core.state !== null || core.terminated;
       },

@@ -7,15 +7,20 @@
 import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
-import { encodeSseEvent } from "../../src/wire/sse";
+import { sseEventText } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "./event-log";
+import type { HeldSockets } from "../shared/held-sockets";
 import type { LiveStreams } from "./streams";
 import { refuse } from "../../src/wire/refusals";
 
 /** What replay needs from its session object: the log, the connections and the stream limits. */
 export interface ReplayHost {
   readonly log: EventLog;
+  /** GET streams are held by the Worker (held-sockets.ts); POST streams count against the cap too. */
+  readonly held: HeldSockets<object>;
+  /** A POST stream's connection in the object, which a resumed stream replaces. */
   readonly live: LiveStreams;
+  openStreams(): number;
   readonly options: Pick<ResolvedSessionOptions, "maxStreams" | "maxEventsPerStream" | "retryMs">;
 }
 
@@ -26,23 +31,21 @@ function parseEventId(value: string): { stream: number; seq: number } | undefine
   return { stream: Number(m[1]), seq: Number(m[2]) };
 }
 
-/** GET /mcp in a live session of `version`. */
+/** GET /mcp in a live session of `version` (the Worker's upgrade: the answer is 101 with the stream's socket, or a refusal). */
 export function handleGet(host: ReplayHost, request: Request, version: ProtocolVersion): Response {
   const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
   if (lastEventId !== null) return resume(host, lastEventId);
   // A new GET gets its own stream and becomes the one standalone messages go to: the older
   // one may be a connection that died unnoticed, and a message is never sent on two streams.
   const open = host.log.latestOpen("get");
-  if (host.live.count() >= host.options.maxStreams) {
+  if (host.openStreams() >= host.options.maxStreams) {
     return refuse({ reason: "too-many-streams", limit: host.options.maxStreams, hint: "close" });
   }
   if (open !== undefined) host.log.markDone(open, Date.now());
   const stream = host.log.openStream("get");
   host.log.enforceStreamCap(host.options.maxStreams);
-  const response = host.live.attach(stream);
-  if (usesSsePolling(version)) {
-    host.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), host.options.retryMs));
-  }
+  const { response } = host.held.open(stream, {});
+  if (usesSsePolling(version)) host.held.send(stream, sseEventText("", formatEventId(stream, 0), host.options.retryMs));
   return response;
 }
 
@@ -60,8 +63,11 @@ function resume(host: ReplayHost, lastEventId: string): Response {
   }
   // Read and attach with no await between them, so no event can fall in the gap.
   const events = host.log.after(cursor.stream, cursor.seq);
-  const response = host.live.attach(cursor.stream);
-  for (const event of events) host.live.sendEvent(cursor.stream, event.id, event.data);
-  if (row.done) host.live.close(cursor.stream);
+  // A resumed stream replaces the connection it had (one that died unnoticed, most likely).
+  host.live.close(cursor.stream);
+  host.held.close(cursor.stream, "resumed elsewhere");
+  const { socket, response } = host.held.open(cursor.stream, {});
+  for (const event of events) socket.send(sseEventText(event.data, event.id));
+  if (row.done) host.held.close(cursor.stream);
   return response;
 }

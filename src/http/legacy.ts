@@ -21,6 +21,7 @@ import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/exchange";
 import { rateLimitedBody } from "./rate-limits";
+import { holdStream, upgradeInit } from "./held-stream";
 
 /** Auth: the principal header for the session object (these internal requests never carry client headers). */
 function principalHeaders(principal: Principal | undefined): Record<string, string> {
@@ -39,11 +40,16 @@ export async function openLegacyStream<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
-  return namespace
+  // The stream is held here; the session object sleeps behind its socket between messages (held-stream.ts).
+  const answer = await namespace
     .get(id)
     .fetch(
-      new Request(LEGACY_OPEN_URL, { method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
+      new Request(
+        LEGACY_OPEN_URL,
+        upgradeInit({ method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
+      ),
     );
+  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
 }
 
 export async function postLegacyMessage<Env extends EdgeEnv>(

@@ -5,7 +5,17 @@
  * are the 2026 lane's; this module gets their results as plain values.
  */
 import { visibleTaskIds } from "../tasks/lane";
-import { DEFAULT_HUB_SHARD, HUB_LISTEN_URL, shardOf, type ListenFilter, type ListenOpen } from "../../durable-objects/hub/contract";
+import {
+  DEFAULT_HUB_SHARD,
+  HEADER_LISTEN_OPEN,
+  HUB_LISTEN_URL,
+  listenCompleteResult,
+  shardOf,
+  type ListenFilter,
+  type ListenOpen,
+} from "../../durable-objects/hub/contract";
+import { holdStream, upgradeInit } from "./held-stream";
+import { encodeSseEvent } from "../wire/sse";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
@@ -32,6 +42,8 @@ const MAX_FILTER_CHARS = 65_536;
  * ceil(cap / 64) shard keys, each counting its share: the client may be refused a little early.
  */
 const CLIENT_STREAMS_PER_SHARD = 64;
+/** SSE response header the 2026-07-28 transport asks for on streams: proxies must not buffer. */
+const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 /** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -134,7 +146,20 @@ async function openListen<Env extends EdgeEnv>(
     span.countDoRequests();
   }
   const hub = hubStub(env, open.at?.name, "subscriptions/listen", place.index);
-  return hub.fetch(HUB_LISTEN_URL, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(open) });
+  // The shard answers with a hibernatable socket; this invocation holds the client's stream
+  // (held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
+  const { filter, serverInfo, ...head } = open;
+  const headers: Record<string, string> = { [HEADER_LISTEN_OPEN]: JSON.stringify(head) };
+  if (open.traceparent) headers.traceparent = open.traceparent;
+  const answer = await hub.fetch(HUB_LISTEN_URL, upgradeInit({ method: "GET", headers }));
+  return holdStream(answer, {
+    first: JSON.stringify(filter),
+    awaitFirst: true,
+    keepAliveMs: options.keepAliveMs,
+    maxBufferedBytes: options.maxBufferedBytes,
+    last: encodeSseEvent(JSON.stringify(listenCompleteResult(message.id, open.serverInfo))),
+    headers: SSE_EXTRA_HEADERS,
+  });
 }
 
 let warnedEnvCap = false;

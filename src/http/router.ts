@@ -28,6 +28,7 @@ import { createDiscovery } from "./discovery";
 import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
 import type { RoutePattern } from "./route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
+import { holdStream } from "./held-stream";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -133,7 +134,13 @@ async function forwardToSession<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
-  return namespace.get(id).fetch(forwardRequest(request, principal, params));
+  if (request.method !== "GET") return namespace.get(id).fetch(forwardRequest(request, principal, params));
+  // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (held-stream.ts).
+  const forwarded = forwardRequest(request, principal, params);
+  const headers = new Headers(forwarded.headers);
+  headers.set("Upgrade", "websocket");
+  const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
+  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
 }
 
 /** A route's handler: the request, the env, and the parameters the endpoint's path took from it. */

@@ -7,11 +7,16 @@
 const encoder = new TextEncoder();
 
 export function encodeSseEvent(data: string, id?: string, retryMs?: number): Uint8Array {
+  return encoder.encode(sseEventText(data, id, retryMs));
+}
+
+/** The same frame as text (what an object sends to the Worker holding the stream, src/http/held-stream.ts). */
+export function sseEventText(data: string, id?: string, retryMs?: number): string {
   let frame = "";
   if (id !== undefined) frame += `id: ${id}\n`;
   if (retryMs !== undefined) frame += `retry: ${retryMs}\n`;
   frame += data === "" ? "data: \n\n" : `event: message\ndata: ${data}\n\n`;
-  return encoder.encode(frame);
+  return frame;
 }
 
 /** An event with a name and plain-text data (the 2024-11-05 `endpoint` event). */

@@ -6,7 +6,7 @@
  * `listen.maxStreamsPerClient` streams (429 with Retry-After), a closed one freeing its slot at once.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { publish, publishAndCount } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
@@ -105,9 +105,12 @@ describe("a sharded hub", () => {
     });
     let cut = 0;
     for (const o of opened) {
-      const next = await o.stream.next().catch(() => "cut" as const);
-      if (next === "cut") {
-        // Cut without a complete result: the client's cue to listen again (subscriptions.mdx).
+      const next = await o.stream.next();
+      if (next?.json?.result !== undefined) {
+        // The socket between the Worker and the shard broke: the Worker holding the stream ends
+        // it with the complete result, the client's cue to listen again (subscriptions.mdx).
+        expect(next.json).toEqual(complete(o.id));
+        expect(await o.stream.next()).toBeUndefined();
         cut++;
         o.stream = (
           await openListen({
@@ -225,7 +228,8 @@ describe("a reader that falls behind", () => {
     // Handed off: the hub gets the 400 events in a few batches, written faster than anyone reads.
     for (let i = 0; i < count; i++) await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 });
     expect(await reading).toBe(count);
-    expect(await streamsPerShard(hub, 1)).toEqual([1]);
+    // The Worker holding the slow stream ended it and closed its socket: the shard frees the slot when the close arrives.
+    await vi.waitFor(async () => expect(await streamsPerShard(hub, 1)).toEqual([1]));
     const events = await slow.stream.all();
     expect(events.filter((e) => e.json?.method === "notifications/resources/updated").length).toBeLessThan(count);
     expect(events.at(-1)?.json).toEqual(complete("slow"));
