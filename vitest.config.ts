@@ -4,7 +4,8 @@
 // "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
 // "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
 // "package" drives a server written only with the public API, as a user would (test/package);
-// "operate" drives a server with middleware, an error hook and rate limits (test/operate).
+// "operate" drives a server with middleware, an error hook and rate limits (test/operate);
+// "costs" drives the demo with metered objects and a short idle timeout (test/costs).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -87,6 +88,15 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tuned/wrangler.toml" } })],
         test: { name: "tuned", include: ["test/tuned/**/*.test.ts"] },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/costs/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "costs", include: ["test/costs/**/*.test.ts"] },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/list-changed/wrangler.toml" } })],

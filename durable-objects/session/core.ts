@@ -35,6 +35,8 @@ export class SessionCore {
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
   terminated = false;
   private lastActivityWrite = 0;
+  /** The last activity this instance saw (epoch ms; 0 before any). */
+  private lastActive = 0;
   /** The alarm this object last set or read: undefined until known, null when none is set. */
   private alarmAt: number | null | undefined;
 
@@ -86,24 +88,53 @@ export class SessionCore {
     return true;
   }
 
-  /** Notes activity; persisted at most every ACTIVITY_WRITE_INTERVAL_MS. */
-  touch(force = false): void {
-    if (this.terminated) return;
+  /**
+   * A new session: its activity starts now (kept in memory: the first write of it waits
+   * ACTIVITY_WRITE_INTERVAL_MS), and its one alarm is set for its expiry.
+   */
+  started(): Promise<void> {
     const now = Date.now();
-    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
+    this.lastActive = now;
     this.lastActivityWrite = now;
-    this.record.setMeta("last_active", now);
-    this.scheduleAlarm();
+    return this.setAlarmAt(now + this.options.idleTimeoutMs);
   }
 
   /**
-   * Makes sure an alarm fires by the earliest time housekeeping could have work. Runs after
-   * every finished stream, so the alarm's time is kept in memory: storage is read once per
-   * object lifetime and written only when the alarm must move earlier.
+   * Notes activity: in memory always, in storage at most every ACTIVITY_WRITE_INTERVAL_MS (idle
+   * expiry is accurate to that). The alarm is not moved: when it fires at the old expiry it finds
+   * the newer activity and sets itself again for the new one (one alarm per idle timeout, not
+   * one `setAlarm` per request).
    */
-  scheduleAlarm(): void {
+  touch(force = false): void {
     if (this.terminated) return;
-    const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
+    const now = Date.now();
+    this.lastActive = now;
+    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
+    this.lastActivityWrite = now;
+    this.record.setMeta("last_active", now);
+    this.ensureAlarm(now + this.options.idleTimeoutMs);
+  }
+
+  /**
+   * The last activity, as stored (accurate to ACTIVITY_WRITE_INTERVAL_MS), else as this instance
+   * saw it (a session whose activity was never written: all of it within that interval of its start).
+   */
+  lastActiveAt(): number {
+    return this.record.getMeta<number>("last_active") ?? this.lastActive;
+  }
+
+  /**
+   * A stream finished: its events are trimmed once its grace period is over, so an alarm must
+   * fire by then. Set only when no alarm would fire by that time (the alarm's time is kept in
+   * memory: storage is read once per object lifetime).
+   */
+  scheduleTrim(): void {
+    this.ensureAlarm(Date.now() + this.options.completedStreamGraceMs + 1);
+  }
+
+  /** Makes sure an alarm fires by `at`: sets one only when none is set or the one set is later. */
+  private ensureAlarm(at: number): void {
+    if (this.terminated) return;
     if (this.alarmAt !== undefined) {
       if (this.alarmAt === null || this.alarmAt > at) void this.setAlarmAt(at);
       return;

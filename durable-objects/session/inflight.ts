@@ -197,7 +197,7 @@ export class InflightRequests<Env> {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
       core.live.close(stream);
-      core.scheduleAlarm();
+      core.scheduleTrim();
     });
     return response;
   }

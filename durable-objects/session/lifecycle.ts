@@ -57,7 +57,11 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   return new Response(null, { status: 204 });
 }
 
-/** The alarm: deletes a terminated or idle session's storage, else trims finished streams and sets the next alarm. */
+/**
+ * The alarm: deletes a terminated or idle session's storage; else trims finished streams and sets
+ * the next alarm, always in the future (nextAlarmAt). An idle session that a stream or a running
+ * handler still holds is not deleted: it is checked again one idle timeout later.
+ */
 export async function runAlarm(host: LifecycleHost): Promise<void> {
   const { core, storage } = host;
   core.alarmFired();
@@ -68,11 +72,12 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   }
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
-  const lastActive = core.record.getMeta<number>("last_active") ?? 0;
-  if (now - lastActive >= idleTimeoutMs && core.live.count() === 0 && host.running() === 0) {
+  const lastActive = core.lastActiveAt();
+  const busy = core.live.count() > 0 || host.running() > 0;
+  if (now - lastActive >= idleTimeoutMs && !busy) {
+    // No tombstone: deleteAll removes the state in one step, and an object without state is gone.
     core.state = null;
     core.terminated = true;
-    core.record.setMeta("terminated", true);
     const left = host.leaveHub();
     core.tables.close();
     await left;
@@ -80,5 +85,23 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
     return;
   }
   core.log.deleteFinishedBefore(now - completedStreamGraceMs);
-  await core.setAlarmAt(Math.min(lastActive + idleTimeoutMs, now + completedStreamGraceMs) + 1);
+  await core.setAlarmAt(nextAlarmAt(now, lastActive, core.log.earliestDone(), core.options));
+}
+
+/**
+ * When the alarm fires next: at the session's expiry (idle timeout after its last activity; one
+ * timeout from now when that time has passed but a stream or handler holds the session), or
+ * earlier when a finished stream's grace period ends first. Never now or in the past, so an alarm
+ * can never fire again and again.
+ */
+export function nextAlarmAt(
+  now: number,
+  lastActive: number,
+  earliestDone: number | undefined,
+  options: { idleTimeoutMs: number; completedStreamGraceMs: number },
+): number {
+  let at = lastActive + options.idleTimeoutMs;
+  if (at <= now) at = now + options.idleTimeoutMs;
+  if (earliestDone !== undefined) at = Math.min(at, earliestDone + options.completedStreamGraceMs + 1);
+  return Math.max(at, now + 1);
 }

@@ -13,7 +13,7 @@ import { observerOf } from "../../src/mcp/observe";
 import type { SessionState } from "../../src/mcp/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
 import type { McpServer } from "../../src/mcp/server";
-import type { ResolvedSessionOptions } from "../../src/options";
+import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { allShards, hubFor, registerWithHub } from "../../src/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -50,7 +50,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     options: ResolvedSessionOptions,
   ) {
     super(ctx, env);
-    this.core = new SessionCore(ctx.storage, options);
+    this.core = new SessionCore(ctx.storage, withEnvIdleTimeout(options, env));
     this.inflight = new InflightRequests({
       core: this.core,
       server,
@@ -80,7 +80,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     }
     core.state = state;
     core.record.setMeta("state", state);
-    core.touch(true);
+    await core.started();
     await this.registerForListChanges();
   }
 

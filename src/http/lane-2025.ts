@@ -103,6 +103,10 @@ async function serveInSession<Env>(
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
     return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests);
   }
+  // Only `notifications/initialized` (every other notification went to the object above): 202 and
+  // no object request. The session id's form was checked; whether the session still exists is not
+  // (the notification follows initialize at once; docs/costs.md "A short 2025 session").
+  if (exchange.requests.length === 0 && exchange.invalid.length === 0) return accepted();
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.
   const state = (await stub.confirm(principal?.subject)) as SessionState | null;

@@ -222,7 +222,10 @@ describe("idle expiry and a flood of initialize requests", () => {
         Object.values(await tableSizes(id)).reduce((a, b) => a + b, 0),
       );
       await runInDurableObject(stub, (_i, state) => {
-        state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1));
+        state.storage.sql.exec(
+          "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_active', ?)",
+          JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1),
+        );
       });
       expect(await runDurableObjectAlarm(stub)).toBe(true);
     }
