@@ -45,7 +45,7 @@ export class SessionCore {
     readonly options: ResolvedSessionOptions,
   ) {
     this.tables = new SessionTables(storage.sql);
-    this.record = new SessionRecord(this.tables);
+    this.record = new SessionRecord(this.tables, storage.kv);
     this.log = new EventLog(this.tables, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }

@@ -2,15 +2,15 @@
  * The platform's meter, as a test can see it: wraps an object class so every request it receives
  * (HTTP fetch, each RPC method of its contract, each alarm) is counted under the object's kind, and
  * its storage so every row the platform bills is counted: the SQL cursors' own `rowsWritten`
- * (table creation, inserts, upserts, deletes), one row per `setAlarm`/`deleteAlarm`, and every row
- * `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
+ * (table creation, inserts, upserts, deletes), one row per key-value `put`/`delete`, one per
+ * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
  */
 
 /** What the objects of this isolate were billed for since the last `resetMeter()`. */
 export interface Billed {
   /** One entry per object request: "<kind>.<method>" ("session.init", "session.alarm", "hub.deliver"). */
   requests: string[];
-  /** Rows written: SQL cursors, setAlarm/deleteAlarm, rows deleteAll removed. */
+  /** Rows written: SQL cursors, key-value puts and deletes, setAlarm/deleteAlarm, rows deleteAll removed. */
   rows: number;
 }
 
@@ -33,12 +33,14 @@ export function requestsOf(objectId: string): string[] {
   return requests.filter((r) => r.object === objectId).map((r) => r.what);
 }
 
-/** Rows in every table of this object, which deleteAll bills as written. */
-function countRows(sql: SqlStorage): number {
+/** Rows in every table of this object and keys of its key-value store, which deleteAll bills as written. */
+function countRows(storage: DurableObjectStorage): number {
+  const sql = storage.sql;
   const tables = sql
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
     .toArray();
-  return tables.reduce((n, { name }) => n + sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n, 0);
+  const rows = tables.reduce((n, { name }) => n + sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n, 0);
+  return rows + [...storage.kv.list()].length;
 }
 
 /**
@@ -68,8 +70,20 @@ function meterStorage(storage: DurableObjectStorage): void {
   };
   const deleteAll = storage.deleteAll.bind(storage);
   storage.deleteAll = (options) => {
-    extraRows += countRows(sql);
+    extraRows += countRows(storage);
     return deleteAll(options);
+  };
+  // The key-value store: one row per key written or deleted.
+  const kv = storage.kv;
+  const put = kv.put.bind(kv);
+  kv.put = (key, value) => {
+    extraRows += 1;
+    put(key, value);
+  };
+  const remove = kv.delete.bind(kv);
+  kv.delete = (key) => {
+    extraRows += 1;
+    return remove(key);
   };
 }
 

@@ -32,10 +32,7 @@ const paths: [string, (s: Session) => Promise<Response>][] = [
 async function makeIdle(s: Session): Promise<void> {
   await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
     // Written as the object writes it (INSERT: a session used only within its first 30 s has no row yet).
-    state.storage.sql.exec(
-      "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_active', ?)",
-      JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1),
-    );
+    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
   });
 }
 
