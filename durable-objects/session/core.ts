@@ -40,12 +40,18 @@ export class SessionCore {
   /** The alarm this object last set or read: undefined until known, null when none is set. */
   private alarmAt: number | null | undefined;
 
+  /** Rows written and not yet told in an operation event: cursors to read, and counted rows. Only when observed. */
+  private readonly unreported: { cursors: { readonly rowsWritten: number }[]; rows: number } | undefined;
+
   constructor(
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
+    metered = false,
   ) {
-    this.tables = new SessionTables(storage.sql);
-    this.record = new SessionRecord(this.tables, storage.kv);
+    const unreported = metered ? { cursors: [] as { readonly rowsWritten: number }[], rows: 0 } : undefined;
+    this.unreported = unreported;
+    this.tables = new SessionTables(storage.sql, unreported && ((cursor) => unreported.cursors.push(cursor)));
+    this.record = new SessionRecord(this.tables, storage.kv, unreported && ((rows) => (unreported.rows += rows)));
     this.log = new EventLog(this.tables, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }
@@ -149,7 +155,34 @@ export class SessionCore {
 
   setAlarmAt(at: number): Promise<void> {
     this.alarmAt = at;
+    // The platform bills a setAlarm as one row written.
+    if (this.unreported) this.unreported.rows += 1;
     return this.storage.setAlarm(at);
+  }
+
+  /** Deletes all of this object's storage (the platform bills every row deleted: counted first when observed). */
+  deleteAll(): Promise<void> {
+    if (this.unreported) {
+      const sql = this.storage.sql;
+      const tables = sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+        )
+        .toArray();
+      for (const { name } of tables) this.unreported.rows += sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n;
+      for (const _ of this.storage.kv.list()) this.unreported.rows += 1;
+    }
+    return this.storage.deleteAll();
+  }
+
+  /** The rows written since the last call (0 unless observed): the operation event that ends now reports them. */
+  takeRows(): number {
+    const unreported = this.unreported;
+    if (!unreported) return 0;
+    const rows = unreported.cursors.reduce((n, cursor) => n + cursor.rowsWritten, unreported.rows);
+    unreported.cursors.length = 0;
+    unreported.rows = 0;
+    return rows;
   }
 
   /** The alarm that is running is no longer set; whatever is set after this is the next one. */

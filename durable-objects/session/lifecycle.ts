@@ -12,7 +12,6 @@ import type { SessionCore } from "./core";
 /** What termination and expiry need besides the core: the handlers still running. */
 export interface LifecycleHost {
   readonly core: SessionCore;
-  readonly storage: DurableObjectStorage;
   /** Handlers running now (an expiring session has none). */
   running(): number;
   /** Aborts every handler's signal and rejects every server request. */
@@ -63,11 +62,11 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
  * handler still holds is not deleted: it is checked again one idle timeout later.
  */
 export async function runAlarm(host: LifecycleHost): Promise<void> {
-  const { core, storage } = host;
+  const { core } = host;
   core.alarmFired();
   if (core.terminated || !core.state) {
     // Termination is durable: the tombstone was written first; now nothing is left.
-    await storage.deleteAll();
+    await core.deleteAll();
     return;
   }
   const now = Date.now();
@@ -83,7 +82,7 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
     const left = host.leaveHub();
     core.tables.close();
     await left;
-    await storage.deleteAll();
+    await core.deleteAll();
     return;
   }
   core.log.deleteFinishedBefore(now - completedStreamGraceMs);

@@ -9,7 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
-import { observerOf } from "../../src/mcp/observe";
+import { newMeter, observerOf } from "../../src/mcp/observe";
 import type { SessionState } from "../../src/mcp/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
 import type { McpServer } from "../../src/mcp/server";
@@ -50,7 +50,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     options: ResolvedSessionOptions,
   ) {
     super(ctx, env);
-    this.core = new SessionCore(ctx.storage, withEnvIdleTimeout(options, env));
+    this.core = new SessionCore(ctx.storage, withEnvIdleTimeout(options, env), observerOf(server) !== undefined);
     this.inflight = new InflightRequests({
       core: this.core,
       server,
@@ -61,7 +61,6 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     });
     this.lifecycle = {
       core: this.core,
-      storage: ctx.storage,
       running: () => this.inflight.count,
       abortAll: (reason) => this.inflight.abortAll(reason),
       leaveHub: () => this.leaveHub(),
@@ -82,6 +81,20 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     core.record.setMeta("state", state);
     await core.started();
     await this.registerForListChanges();
+    this.observeOwn("initialize", 0);
+  }
+
+  /**
+   * An operation event of this object's own (the cost counters): `initialize` (the Worker's event
+   * counts the request) and the alarm (a billed request no one else made), with the rows written.
+   */
+  private observeOwn(method: string, doRequests: number): void {
+    const observer = observerOf(this.server);
+    if (!observer) return;
+    const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
+    span.countDoRequests(doRequests);
+    span.measure({ ...newMeter(this.core.live.count()), rows: () => this.core.takeRows() });
+    span.end();
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
@@ -201,7 +214,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   override async alarm(): Promise<void> {
-    await runAlarm(this.lifecycle);
+    try {
+      await runAlarm(this.lifecycle);
+    } finally {
+      this.observeOwn("alarm", 1);
+    }
   }
 
   /** Session state changes only this object can make (dispatch.ts SessionOps). */

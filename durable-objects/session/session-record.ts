@@ -11,6 +11,8 @@ export class SessionRecord {
   constructor(
     private readonly tables: SessionTables,
     private readonly kv: SyncKvStorage,
+    /** Told each row written (the cost counters), when observed. */
+    private readonly wrote?: (rows: number) => void,
   ) {}
 
   private get sql(): SqlStorage {
@@ -28,6 +30,7 @@ export class SessionRecord {
   setMeta(key: string, value: unknown): void {
     if (!this.tables.writable()) return;
     this.kv.put(key, value);
+    this.wrote?.(1);
   }
 
   subscribe(uri: string): void {

@@ -28,7 +28,12 @@ export class SessionTables {
   private logCreated: boolean | undefined;
   private closed = false;
 
-  constructor(readonly sql: SqlStorage) {}
+  readonly sql: SqlStorage;
+
+  /** `onCursor`: told every statement's cursor (the cost counters read its `rowsWritten`), when observed. */
+  constructor(sql: SqlStorage, onCursor?: (cursor: { readonly rowsWritten: number }) => void) {
+    this.sql = onCursor ? countingSql(sql, onCursor) : sql;
+  }
 
   /** Ends the session's storage for good (it is terminated): writes become no-ops, reads see nothing. */
   close(): void {
@@ -72,4 +77,20 @@ export class SessionTables {
     }
     return true;
   }
+}
+
+/** `sql` with every statement's cursor handed to `onCursor`. */
+function countingSql(sql: SqlStorage, onCursor: (cursor: { readonly rowsWritten: number }) => void): SqlStorage {
+  const exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
+    const cursor = sql.exec<T>(query, ...bindings);
+    onCursor(cursor);
+    return cursor;
+  };
+  return new Proxy(sql, {
+    get(target, prop) {
+      if (prop === "exec") return exec;
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -5,6 +5,7 @@
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
+import { observerOf } from "../mcp/observe";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
@@ -128,7 +129,17 @@ async function forwardToSession<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
-  return namespace.get(id).fetch(forwardRequest(request, principal));
+  // The cost counters: one Durable Object request, an event named after the HTTP method ("GET", "DELETE").
+  const span = observerOf(rt.server)?.start({ method: request.method, params: {}, sessionId }, "forward", env);
+  span?.countDoRequests();
+  try {
+    return await namespace.get(id).fetch(forwardRequest(request, principal));
+  } catch (error) {
+    span?.threw(error);
+    throw error;
+  } finally {
+    span?.end();
+  }
 }
 
 /**
