@@ -102,7 +102,9 @@ describe("each operation's cost", () => {
       await stream.body?.cancel();
       await sleep(PAST_EXPIRY_MS + 500);
     });
-    console.log(`[costs] a session with a GET stream and an interactive call, whole life: ${life.requests.length} object requests, ${life.rows} rows`);
+    console.log(
+      `[costs] a session with a GET stream and an interactive call, whole life: ${life.requests.length} object requests, ${life.rows} rows`,
+    );
     expect(life.counted).toEqual([life.requests.length, life.rows]);
   });
 
