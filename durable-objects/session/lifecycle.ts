@@ -100,7 +100,7 @@ function expirySlack(idleTimeoutMs: number): number {
  * earlier when a finished stream's grace period ends first. Never now or in the past, so an alarm
  * can never fire again and again.
  */
-export function nextAlarmAt(
+function nextAlarmAt(
   now: number,
   lastActive: number,
   earliestDone: number | undefined,

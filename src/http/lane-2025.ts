@@ -106,7 +106,7 @@ async function serveInSession<Env>(
   }
   // Only `notifications/initialized` (every other notification went to the object above): 202 and
   // no object request. The session id's form was checked; whether the session still exists is not
-  // (the notification follows initialize at once; docs/costs.md "A short 2025 session").
+  // (the notification follows initialize at once; docs/costs.md "What each operation costs").
   if (exchange.requests.length === 0 && exchange.invalid.length === 0) return accepted();
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator; checked here again.

@@ -6,7 +6,7 @@
  * operation's rows are only known at its end).
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { call, openSession, post } from "../helpers/mcp";
+import { call, post } from "../helpers/mcp";
 import { getStream, postToolCall, sseOf, type Session } from "../helpers/session";
 import costsPage from "../../docs/costs.md?raw";
 import { events } from "./entry";
@@ -158,5 +158,5 @@ afterAll(() => {
   // docs/costs.md's table says what was measured here, row for row.
   console.log(`[costs] ${JSON.stringify(Object.fromEntries(measured))}`);
   const table = pageTable();
-  for (const [name, figures] of measured) expect(table.get(name), `docs/costs.md "${name}"`).toEqual(figures);
+  for (const [name, figures] of measured) expect(table.get(name), `the costs page's row for ${name}`).toEqual(figures);
 });

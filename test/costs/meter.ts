@@ -87,11 +87,12 @@ function meterStorage(storage: DurableObjectStorage): void {
   };
 }
 
-type ObjectClass = new (ctx: DurableObjectState, env: never) => object;
+// biome-ignore lint/suspicious/noExplicitAny: any object class (the bound classes take more constructor arguments than the runtime passes)
+type ObjectClass = new (...args: any[]) => object;
 
 /** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
 export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
-  const Metered = class extends (Base as ObjectClass) {
+  const Metered = class extends (Base as new (ctx: DurableObjectState, env: never) => object) {
     constructor(ctx: DurableObjectState, env: never) {
       meterStorage(ctx.storage);
       super(ctx, env);
