@@ -6,6 +6,7 @@
 // "package" drives a server written only with the public API, as a user would (test/package);
 // "package-kit" drives one with the test verifier, streams and tasks through mcp-edge/testing (test/package/kit);
 // "operate" drives a server with middleware, an error hook and rate limits (test/operate);
+// "costs" drives the demo with metered objects and a short idle timeout (test/costs);
 // "routes" drives a server at /mcp/:tenant (test/routes).
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -89,6 +90,15 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/tuned/wrangler.toml" } })],
         test: { name: "tuned", include: ["test/tuned/**/*.test.ts"] },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/costs/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "costs", include: ["test/costs/**/*.test.ts"] },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/list-changed/wrangler.toml" } })],

@@ -28,6 +28,7 @@ import { listenScenario } from "../bench/scenarios/listen.mjs";
 import { operateScenario } from "../bench/scenarios/operate.mjs";
 import { runReplayScenario } from "../bench/scenarios/replay.mjs";
 import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
+import { costScenario } from "../bench/scenarios/cost.mjs";
 import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
 import { taskScenarios } from "../bench/scenarios/tasks.mjs";
 import { workerLaneScenarios } from "../bench/scenarios/worker-lane.mjs";
@@ -43,6 +44,8 @@ const RUNTIME_CONFIG = join(REPO_ROOT, "bench", "runtime", "wrangler.toml");
 const AGENTS_CONFIG = join(REPO_ROOT, "bench", "agents", "wrangler.toml");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const OPERATE_CONFIG = join(REPO_ROOT, "bench", "operate", "wrangler.toml");
+const COST_CONFIG = join(REPO_ROOT, "bench", "cost", "wrangler.toml");
+const COST16_CONFIG = join(REPO_ROOT, "bench", "cost", "wrangler.shards16.toml");
 const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
 
 /** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
@@ -65,6 +68,7 @@ const PARTS = [
   "listen",
   "replay",
   "round-trips",
+  "cost",
   "footprint",
   "idle-awake",
   "bundle",
@@ -255,6 +259,7 @@ async function main() {
   const pools = [];
   const results = [];
   let roundTrips;
+  let cost;
   let footprint;
   let idleAwake;
   let agentsUnavailable;
@@ -290,6 +295,13 @@ async function main() {
       operateServer = await startWorker({ ...serverOptions, configPath: OPERATE_CONFIG });
       servers.push(operateServer);
     }
+    let costServers;
+    if (opts.only.has("cost")) {
+      costServers = [await startWorker({ ...serverOptions, configPath: COST_CONFIG })];
+      servers.push(costServers[0]);
+      costServers.push(await startWorker({ ...serverOptions, configPath: COST16_CONFIG }));
+      servers.push(costServers[1]);
+    }
     opts.serverPids = servers.flatMap((s) => s.workerdPids);
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);
@@ -321,6 +333,12 @@ async function main() {
     if (opts.only.has("round-trips")) {
       process.stderr.write("bench: counting Durable Object round trips …\n");
       roundTrips = await countRoundTrips(demo);
+    }
+    if (costServers) {
+      process.stderr.write("bench: counting what whole lives cost (object requests, rows written) …\n");
+      const [pool, pool16] = costServers.map((server) => createPool(server.url, 2));
+      pools.push(pool, pool16);
+      cost = await costScenario(pool, pool16);
     }
     // Last: the sessions it opens stay live, and would weigh on the scenarios above.
     if (opts.only.has("footprint")) footprint = await footprintScenario(opts, demo, floor, demoServer, floorServer);
@@ -356,6 +374,7 @@ async function main() {
     options: { ...opts, only: [...opts.only], serverPids: undefined },
     results,
     roundTrips,
+    cost,
     footprint,
     idleAwake,
     bundles,

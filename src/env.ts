@@ -20,6 +20,11 @@ export interface EdgeEnv {
    * one address; leave it unset in production.
    */
   MCP_LISTEN_MAX_PER_CLIENT?: string;
+  /**
+   * Replaces `session.idleTimeoutMs` (a positive whole number of milliseconds), e.g. so a test
+   * watches a whole session life in a minute; leave it unset in production.
+   */
+  MCP_SESSION_IDLE_TIMEOUT_MS?: string;
   /** Comma-separated origins added to `allowedOrigins`. */
   MCP_ALLOWED_ORIGINS?: string;
   /** Signs 2026-07-28 MRTR `requestState` (at least 32 characters; `wrangler secret put MCP_STATE_SECRET`). */

@@ -232,6 +232,24 @@ function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAU
   };
 }
 
+let warnedEnvIdle = false;
+
+/** `MCP_SESSION_IDLE_TIMEOUT_MS` (a var) replaces `session.idleTimeoutMs`; anything but a positive whole number is ignored. */
+export function withEnvIdleTimeout(options: ResolvedSessionOptions, env: unknown): ResolvedSessionOptions {
+  const raw = (env as { MCP_SESSION_IDLE_TIMEOUT_MS?: unknown } | undefined)?.MCP_SESSION_IDLE_TIMEOUT_MS;
+  if (raw === undefined || raw === "") return options;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) {
+    if (!warnedEnvIdle)
+      console.warn(
+        `mcp-edge: MCP_SESSION_IDLE_TIMEOUT_MS=${JSON.stringify(raw)} is not a positive whole number; session.idleTimeoutMs applies`,
+      );
+    warnedEnvIdle = true;
+    return options;
+  }
+  return { ...options, idleTimeoutMs: ms };
+}
+
 function resolveEras(eras: EdgeOptions["eras"]): ResolvedOptions["eras"] {
   if (eras === undefined) return { era2025: true, era2026: true };
   if (!Array.isArray(eras) || eras.length === 0 || eras.some((e) => e !== "2025" && e !== "2026")) {

@@ -156,7 +156,7 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
 }
 
 /** The run as Markdown: header lines, then the scenario, round-trip, bundle and budget tables. */
-export function renderReport({ machine, options, agentsUnavailable, results, roundTrips, footprint, bundles, budgets }) {
+export function renderReport({ machine, options, agentsUnavailable, results, roundTrips, cost, footprint, bundles, budgets }) {
   const lines = [];
   lines.push(
     `mcp-edge bench — ${machine.date}; ${machine.cpu} × ${machine.cores}, ${machine.memory}, Node ${machine.node}, wrangler ${machine.wrangler}, workerd ${machine.workerd}`,
@@ -217,6 +217,25 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
     for (const r of roundTrips)
       lines.push(
         `| ${r.request} | ${r.calls.length} ${r.calls.length ? `(${r.calls.join(", ")})` : ""} | ${r.ok ? "yes" : `NO (docs: ${r.expected.length})`} |`,
+      );
+  }
+  if (cost) {
+    lines.push("");
+    lines.push("| whole life (counted, bench/scenarios/cost.mjs) | object requests | rows written | requests by kind |");
+    lines.push("|---|---:|---:|---|");
+    const rows = [
+      ["short 2025 session (initialize, initialized, one simple call, abandoned)", cost.shortSession],
+      ["2025 session with a GET stream and one simple call", cost.sessionWithStream],
+      ["task run, nobody listening, listen.shards = 1 (first publish)", cost.taskShards1[0]],
+      ["task run, nobody listening, listen.shards = 1 (next)", cost.taskShards1[1]],
+      ["task run, nobody listening, listen.shards = 16 (first publish)", cost.taskShards16[0]],
+      ["task run, nobody listening, listen.shards = 16 (next)", cost.taskShards16[1]],
+    ];
+    for (const [name, c] of rows)
+      lines.push(
+        `| ${name} | ${c.objectRequests} | ${c.rowsWritten} | ${Object.entries(c.requests)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", ")} |`,
       );
   }
   if (footprint) {

@@ -43,17 +43,25 @@ export class SessionCore {
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
   terminated = false;
   private lastActivityWrite = 0;
+  /** The last activity this instance saw (epoch ms; 0 before any). */
+  private lastActive = 0;
   /** The alarm this object last set or read: undefined until known, null when none is set. */
   private alarmAt: number | null | undefined;
+
+  /** Rows written and not yet told in an operation event: cursors to read, and counted rows. Only when observed. */
+  private readonly unreported: { cursors: { readonly rowsWritten: number }[]; rows: number } | undefined;
 
   constructor(
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
     held: HeldSockets<object>,
+    metered = false,
   ) {
     this.held = held;
-    this.tables = new SessionTables(storage.sql);
-    this.record = new SessionRecord(this.tables);
+    const unreported = metered ? { cursors: [] as { readonly rowsWritten: number }[], rows: 0 } : undefined;
+    this.unreported = unreported;
+    this.tables = new SessionTables(storage.sql, unreported && ((cursor) => unreported.cursors.push(cursor)));
+    this.record = new SessionRecord(this.tables, storage.kv, unreported && ((rows) => (unreported.rows += rows)));
     this.log = new EventLog(this.tables, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }
@@ -117,24 +125,53 @@ export class SessionCore {
     return true;
   }
 
-  /** Notes activity; persisted at most every ACTIVITY_WRITE_INTERVAL_MS. */
-  touch(force = false): void {
-    if (this.terminated) return;
+  /**
+   * A new session: its activity starts now (kept in memory: the first write of it waits
+   * ACTIVITY_WRITE_INTERVAL_MS), and its one alarm is set for its expiry.
+   */
+  started(): Promise<void> {
     const now = Date.now();
-    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
+    this.lastActive = now;
     this.lastActivityWrite = now;
-    this.record.setMeta("last_active", now);
-    this.scheduleAlarm();
+    return this.setAlarmAt(now + this.options.idleTimeoutMs);
   }
 
   /**
-   * Makes sure an alarm fires by the earliest time housekeeping could have work. Runs after
-   * every finished stream, so the alarm's time is kept in memory: storage is read once per
-   * object lifetime and written only when the alarm must move earlier.
+   * Notes activity: in memory always, in storage at most every ACTIVITY_WRITE_INTERVAL_MS (idle
+   * expiry is accurate to that). The alarm is not moved: when it fires at the old expiry it finds
+   * the newer activity and sets itself again for the new one (one alarm per idle timeout, not
+   * one `setAlarm` per request).
    */
-  scheduleAlarm(): void {
+  touch(force = false): void {
     if (this.terminated) return;
-    const at = Date.now() + Math.min(this.options.idleTimeoutMs, this.options.completedStreamGraceMs) + 1;
+    const now = Date.now();
+    this.lastActive = now;
+    if (!force && now - this.lastActivityWrite < ACTIVITY_WRITE_INTERVAL_MS) return;
+    this.lastActivityWrite = now;
+    this.record.setMeta("last_active", now);
+    this.ensureAlarm(now + this.options.idleTimeoutMs);
+  }
+
+  /**
+   * The last activity, as stored (accurate to ACTIVITY_WRITE_INTERVAL_MS), else as this instance
+   * saw it (a session whose activity was never written: all of it within that interval of its start).
+   */
+  lastActiveAt(): number {
+    return this.record.getMeta<number>("last_active") ?? this.lastActive;
+  }
+
+  /**
+   * A stream finished: its events are trimmed once its grace period is over, so an alarm must
+   * fire by then. Set only when no alarm would fire by that time (the alarm's time is kept in
+   * memory: storage is read once per object lifetime).
+   */
+  scheduleTrim(): void {
+    this.ensureAlarm(Date.now() + this.options.completedStreamGraceMs + 1);
+  }
+
+  /** Makes sure an alarm fires by `at`: sets one only when none is set or the one set is later. */
+  private ensureAlarm(at: number): void {
+    if (this.terminated) return;
     if (this.alarmAt !== undefined) {
       if (this.alarmAt === null || this.alarmAt > at) void this.setAlarmAt(at);
       return;
@@ -149,7 +186,34 @@ export class SessionCore {
 
   setAlarmAt(at: number): Promise<void> {
     this.alarmAt = at;
+    // The platform bills a setAlarm as one row written.
+    if (this.unreported) this.unreported.rows += 1;
     return this.storage.setAlarm(at);
+  }
+
+  /** Deletes all of this object's storage (the platform bills every row deleted: counted first when observed). */
+  deleteAll(): Promise<void> {
+    if (this.unreported) {
+      const sql = this.storage.sql;
+      const tables = sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+        )
+        .toArray();
+      for (const { name } of tables) this.unreported.rows += sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n;
+      for (const _ of this.storage.kv.list()) this.unreported.rows += 1;
+    }
+    return this.storage.deleteAll();
+  }
+
+  /** The rows written since the last call (0 unless observed): the operation event that ends now reports them. */
+  takeRows(): number {
+    const unreported = this.unreported;
+    if (!unreported) return 0;
+    const rows = unreported.cursors.reduce((n, cursor) => n + cursor.rowsWritten, unreported.rows);
+    unreported.cursors.length = 0;
+    unreported.rows = 0;
+    return rows;
   }
 
   /** The alarm that is running is no longer set; whatever is set after this is the next one. */

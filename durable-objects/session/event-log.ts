@@ -158,6 +158,12 @@ export class EventLog {
   }
 
   /** Deletes finished streams (and their events) that finished before `before`. */
+  /** When the earliest stream still kept finished (epoch ms), or undefined when none is. */
+  earliestDone(): number | undefined {
+    if (!this.tables.logReadable()) return undefined;
+    return this.sql.exec<{ t: number | null }>("SELECT MIN(done_at) AS t FROM streams").one().t ?? undefined;
+  }
+
   deleteFinishedBefore(before: number): number {
     if (!this.tables.logReadable()) return 0;
     const ids = this.sql

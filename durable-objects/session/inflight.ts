@@ -197,7 +197,7 @@ export class InflightRequests<Env> {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
       core.endStream(stream);
-      core.scheduleAlarm();
+      core.scheduleTrim();
     });
     return response;
   }
@@ -214,7 +214,7 @@ export class InflightRequests<Env> {
     const key = idKey(request.id);
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
-      const meter = observerOf(this.host.server) ? newMeter(core.live.count()) : undefined;
+      const meter = observerOf(this.host.server) ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
       const dc = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
       const response = await dispatchRequest(request, dc, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).

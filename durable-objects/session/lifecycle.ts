@@ -12,7 +12,6 @@ import type { SessionCore } from "./core";
 /** What termination and expiry need besides the core: the handlers still running. */
 export interface LifecycleHost {
   readonly core: SessionCore;
-  readonly storage: DurableObjectStorage;
   /** Handlers running now (an expiring session has none). */
   running(): number;
   /** Aborts every handler's signal and rejects every server request. */
@@ -57,28 +56,58 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   return new Response(null, { status: 204 });
 }
 
-/** The alarm: deletes a terminated or idle session's storage, else trims finished streams and sets the next alarm. */
+/**
+ * The alarm: deletes a terminated or idle session's storage; else trims finished streams and sets
+ * the next alarm, always in the future (nextAlarmAt). An idle session that a stream or a running
+ * handler still holds is not deleted: it is checked again one idle timeout later.
+ */
 export async function runAlarm(host: LifecycleHost): Promise<void> {
-  const { core, storage } = host;
+  const { core } = host;
   core.alarmFired();
   if (core.terminated || !core.state) {
     // Termination is durable: the tombstone was written first; now nothing is left.
-    await storage.deleteAll();
+    await core.deleteAll();
     return;
   }
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
-  const lastActive = core.record.getMeta<number>("last_active") ?? 0;
-  if (now - lastActive >= idleTimeoutMs && core.openStreams() === 0 && host.running() === 0) {
+  const lastActive = core.lastActiveAt();
+  const busy = core.openStreams() > 0 || host.running() > 0;
+  // Expiry is accurate to the activity write interval anyway: a session due within it expires now,
+  // so a call moments after initialize does not cost a second alarm.
+  if (now - lastActive >= idleTimeoutMs - expirySlack(idleTimeoutMs) && !busy) {
+    // No tombstone: deleteAll removes the state in one step, and an object without state is gone.
     core.state = null;
     core.terminated = true;
-    core.record.setMeta("terminated", true);
     const left = host.leaveHub();
     core.tables.close();
     await left;
-    await storage.deleteAll();
+    await core.deleteAll();
     return;
   }
   core.log.deleteFinishedBefore(now - completedStreamGraceMs);
-  await core.setAlarmAt(Math.min(lastActive + idleTimeoutMs, now + completedStreamGraceMs) + 1);
+  await core.setAlarmAt(nextAlarmAt(now, lastActive, core.log.earliestDone(), core.options));
+}
+
+/** How early an alarm may expire a session: a tenth of the timeout, at most 30 s (the activity write interval). */
+function expirySlack(idleTimeoutMs: number): number {
+  return Math.min(30_000, idleTimeoutMs / 10);
+}
+
+/**
+ * When the alarm fires next: at the session's expiry (idle timeout after its last activity; one
+ * timeout from now when that time has passed but a stream or handler holds the session), or
+ * earlier when a finished stream's grace period ends first. Never now or in the past, so an alarm
+ * can never fire again and again.
+ */
+function nextAlarmAt(
+  now: number,
+  lastActive: number,
+  earliestDone: number | undefined,
+  options: { idleTimeoutMs: number; completedStreamGraceMs: number },
+): number {
+  let at = lastActive + options.idleTimeoutMs;
+  if (at <= now) at = now + options.idleTimeoutMs;
+  if (earliestDone !== undefined) at = Math.min(at, earliestDone + options.completedStreamGraceMs + 1);
+  return Math.max(at, now + 1);
 }

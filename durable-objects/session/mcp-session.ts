@@ -9,11 +9,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
-import { observerOf } from "../../src/mcp/observe";
+import { newMeter, observerOf } from "../../src/mcp/observe";
 import type { SessionState } from "../../src/mcp/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
 import type { McpServer } from "../../src/mcp/server";
-import type { ResolvedSessionOptions } from "../../src/options";
+import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { allShards, hubFor, registerWithHub } from "../../src/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -54,7 +54,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     options: ResolvedSessionOptions,
   ) {
     super(ctx, env);
-    this.core = new SessionCore(ctx.storage, options, new HeldSockets(ctx, "get"));
+    this.core = new SessionCore(
+      ctx.storage,
+      withEnvIdleTimeout(options, env),
+      new HeldSockets(ctx, "get"),
+      observerOf(server) !== undefined,
+    );
     this.inflight = new InflightRequests({
       core: this.core,
       server,
@@ -65,7 +70,6 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     });
     this.lifecycle = {
       core: this.core,
-      storage: ctx.storage,
       running: () => this.inflight.count,
       abortAll: (reason) => this.inflight.abortAll(reason),
       leaveHub: () => this.leaveHub(),
@@ -84,8 +88,22 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     }
     core.state = state;
     core.record.setMeta("state", state);
-    core.touch(true);
+    await core.started();
     await this.registerForListChanges();
+    this.observeOwn("initialize", 0);
+  }
+
+  /**
+   * An operation event of this object's own (the cost counters): `initialize` (the Worker's event
+   * counts the request) and the alarm (a billed request no one else made), with the rows written.
+   */
+  private observeOwn(method: string, doRequests: number): void {
+    const observer = observerOf(this.server);
+    if (!observer) return;
+    const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
+    span.countDoRequests(doRequests);
+    span.measure({ ...newMeter(this.core.live.count()), rows: () => this.core.takeRows() });
+    span.end();
   }
 
   /** The session's state for a request served in the Worker, or null when it does not exist. */
@@ -225,7 +243,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   override async alarm(): Promise<void> {
-    await runAlarm(this.lifecycle);
+    try {
+      await runAlarm(this.lifecycle);
+    } finally {
+      this.observeOwn("alarm", 1);
+    }
   }
 
   /** Session state changes only this object can make (dispatch.ts SessionOps). */

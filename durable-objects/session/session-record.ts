@@ -1,12 +1,19 @@
 /**
- * The session's record in SQLite: its negotiated state, tombstone, activity time and counters
- * (`meta`, JSON values) and the resources it subscribed to (`subscriptions`). What it streams is
- * the event log's (event-log.ts); both share the tables' gate (session-tables.ts).
+ * The session's record: its negotiated state, tombstone and activity time (the object's key-value
+ * store: one billed row per key written, no table to create; a session of an older version may
+ * still hold them in a `meta` table, read as a fallback) and the resources it subscribed to
+ * (`subscriptions`, SQLite). What it streams is the event log's (event-log.ts); both share the
+ * storage's gate (session-tables.ts).
  */
 import type { SessionTables } from "./session-tables";
 
 export class SessionRecord {
-  constructor(private readonly tables: SessionTables) {}
+  constructor(
+    private readonly tables: SessionTables,
+    private readonly kv: SyncKvStorage,
+    /** Told each row written (the cost counters), when observed. */
+    private readonly wrote?: (rows: number) => void,
+  ) {}
 
   private get sql(): SqlStorage {
     return this.tables.sql;
@@ -14,17 +21,16 @@ export class SessionRecord {
 
   getMeta<T>(key: string): T | undefined {
     if (!this.tables.readable()) return undefined;
+    const value = this.kv.get<T>(key);
+    if (value !== undefined || !this.tables.hasLegacyMeta()) return value;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
   setMeta(key: string, value: unknown): void {
     if (!this.tables.writable()) return;
-    this.sql.exec(
-      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-      key,
-      JSON.stringify(value),
-    );
+    this.kv.put(key, value);
+    this.wrote?.(1);
   }
 
   subscribe(uri: string): void {

@@ -1,16 +1,18 @@
 /**
- * The gate of a session object's SQLite tables, shared by its record (session-record.ts: state,
- * counters, subscriptions) and its event log (event-log.ts: streams, events, requests in flight).
+ * The gate of a session object's storage, shared by its record (session-record.ts: state,
+ * activity, tombstone in the object's key-value store; subscriptions) and its event log
+ * (event-log.ts: streams, events, requests in flight).
  *
- * The tables are created by the first write, never by a read: an object that only answers "no
- * such session" (a guess, a registry asked about an unknown URI) stores nothing. `meta` comes with
- * `initialize`; the others with the first stream or subscription, so a session of simple calls (a
- * client that initializes before every call) stores only its state. After `close()` (termination)
- * every write is dropped and every read sees nothing, so work still running when a session ends
- * cannot touch storage that is being deleted.
+ * Nothing is created by a read: an object that only answers "no such session" (a guess, a
+ * registry asked about an unknown URI) stores nothing. The record's keys need no table (the
+ * key-value store: one billed row per key written, no table to create); the SQL tables come with
+ * the first stream or subscription, so a session of simple calls stores only its state. After
+ * `close()` (termination) every write is dropped and every read sees nothing, so work still
+ * running when a session ends cannot touch storage that is being deleted.
  */
 
-const META_SCHEMA = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);";
+/** Where sessions stored their record before it moved to the key-value store (read, never written). */
+const LEGACY_META = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'";
 /** Created by the first stream or subscription: a session of simple calls (most clients) never needs them. */
 const LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, done_at INTEGER);
@@ -20,13 +22,18 @@ CREATE TABLE IF NOT EXISTS subscriptions (uri TEXT PRIMARY KEY) WITHOUT ROWID;
 `;
 
 export class SessionTables {
-  /** Whether `meta` exists: undefined until checked once (a read of sqlite_master, which stores nothing). */
-  private created: boolean | undefined;
+  /** Whether a `meta` table of an older version exists: undefined until checked once. */
+  private legacyMeta: boolean | undefined;
   /** Whether the stream tables (streams, events, inflight, subscriptions) exist: undefined until checked. */
   private logCreated: boolean | undefined;
   private closed = false;
 
-  constructor(readonly sql: SqlStorage) {}
+  readonly sql: SqlStorage;
+
+  /** `onCursor`: told every statement's cursor (the cost counters read its `rowsWritten`), when observed. */
+  constructor(sql: SqlStorage, onCursor?: (cursor: { readonly rowsWritten: number }) => void) {
+    this.sql = onCursor ? countingSql(sql, onCursor) : sql;
+  }
 
   /** Ends the session's storage for good (it is terminated): writes become no-ops, reads see nothing. */
   close(): void {
@@ -37,37 +44,53 @@ export class SessionTables {
     return this.closed;
   }
 
-  /** Whether reads can find anything: the session is open and its `meta` table exists. */
+  /** Whether reads can find anything: the session is open. */
   readable(): boolean {
-    if (this.closed) return false;
-    this.created ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-    return this.created;
+    return !this.closed;
   }
 
-  /** Whether a write may go ahead; creates the meta table on the first one. */
+  /** Whether a write may go ahead. */
   writable(): boolean {
+    return !this.closed;
+  }
+
+  /** Whether the session's record may still be in a `meta` table (a session started by an older version). */
+  hasLegacyMeta(): boolean {
     if (this.closed) return false;
-    if (!this.readable()) {
-      this.sql.exec(META_SCHEMA);
-      this.created = true;
-    }
-    return true;
+    this.legacyMeta ??= this.sql.exec(LEGACY_META).toArray().length > 0;
+    return this.legacyMeta;
   }
 
   /** Whether the stream tables exist: a session that never opened a stream or subscribed has none. */
   logReadable(): boolean {
-    if (!this.readable()) return false;
+    if (this.closed) return false;
     this.logCreated ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'").toArray().length > 0;
     return this.logCreated;
   }
 
   /** Whether a write to the stream tables may go ahead; creates them on the first one. */
   logWritable(): boolean {
-    if (!this.writable()) return false;
+    if (this.closed) return false;
     if (!this.logReadable()) {
       this.sql.exec(LOG_SCHEMA);
       this.logCreated = true;
     }
     return true;
   }
+}
+
+/** `sql` with every statement's cursor handed to `onCursor`. */
+function countingSql(sql: SqlStorage, onCursor: (cursor: { readonly rowsWritten: number }) => void): SqlStorage {
+  const exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
+    const cursor = sql.exec<T>(query, ...bindings);
+    onCursor(cursor);
+    return cursor;
+  };
+  return new Proxy(sql, {
+    get(target, prop) {
+      if (prop === "exec") return exec;
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

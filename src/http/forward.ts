@@ -5,7 +5,7 @@
  */
 import { forwardHeaders } from "../../durable-objects/session/contract";
 import type { Principal } from "../auth/principal";
-import type { RequestMessage } from "../jsonrpc/messages";
+import type { Message, Params, RequestMessage } from "../jsonrpc/messages";
 import { observerOf } from "../mcp/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import type { RouteParams } from "../mcp/route-params";
@@ -18,12 +18,15 @@ export async function forwardPost(
   body: string,
   principal: Principal | undefined,
   requests: readonly RequestMessage[],
+  others: readonly Message[] = [],
   params?: RouteParams,
 ): Promise<Response> {
-  const first = requests[0];
-  const observer = first ? observerOf(server) : undefined;
   // One observation for the hop (one Durable Object request), named after the POST's (first)
-  // request; the object's span is its child.
+  // request, else its first notification or client response ("response"); the object's span is its child.
+  const other = others[0];
+  const first: { method: string; params?: Params; id?: RequestMessage["id"] } | undefined =
+    requests[0] ?? (other && (other.kind === "notification" ? other : { method: "response" }));
+  const observer = first ? observerOf(server) : undefined;
   const span =
     observer && first
       ? observer.start(

@@ -18,6 +18,7 @@ import { planAnswer } from "../mcp/answer-plan";
 import type { Channel, SessionInfo, SessionState } from "../mcp/context";
 import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch";
 import { LazyAbort } from "../mcp/lazy-abort";
+import { observerOf } from "../mcp/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/exchange";
 import { initialize } from "../mcp/handlers/initialize";
 import { needsSession } from "../mcp/routing";
@@ -105,8 +106,12 @@ async function serveInSession<Env>(
   if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
-    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests, params);
+    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests, exchange.others, params);
   }
+  // Only `notifications/initialized` (every other notification went to the object above): 202 and
+  // no object request. The session id's form was checked; whether the session still exists is not
+  // (the notification follows initialize at once; docs/costs.md "What each operation costs").
+  if (exchange.requests.length === 0 && exchange.invalid.length === 0) return accepted();
   // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
   // Auth: the object refuses (null) a principal other than the session's creator, or another
   // route than the session's (another tenant's path); checked here again.
@@ -201,8 +206,28 @@ async function initializeSession<Env>(
   if (!state) return json(toWire(response));
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
-  // Auth: the session is bound to the principal that created it, and to the route it was created on.
-  const bound: SessionState = principal ? { ...state, subject: principal.subject } : state;
-  await namespace.get(id).init(route === "" ? bound : { ...bound, route });
+  // The cost counters: initialize is one Durable Object request (`init`); the object's own event counts its rows.
+  const span = observerOf(rt.server)?.start(
+    {
+      method: "initialize",
+      params: init.params ?? {},
+      requestId: init.id,
+      sessionId: id.toString(),
+      protocolVersion: state.protocolVersion,
+    },
+    "worker",
+    env,
+  );
+  span?.countDoRequests();
+  try {
+    // Auth: the session is bound to the principal that created it, and to the route it was created on.
+    const bound: SessionState = principal ? { ...state, subject: principal.subject } : state;
+    await namespace.get(id).init(route === "" ? bound : { ...bound, route });
+  } catch (error) {
+    span?.threw(error);
+    throw error;
+  } finally {
+    span?.end();
+  }
   return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
 }

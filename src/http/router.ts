@@ -6,6 +6,7 @@
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
+import { observerOf } from "../mcp/observe";
 import { sessionObjectId } from "../mcp/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
@@ -134,13 +135,23 @@ async function forwardToSession<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
-  if (request.method !== "GET") return namespace.get(id).fetch(forwardRequest(request, principal, params));
-  // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (held-stream.ts).
-  const forwarded = forwardRequest(request, principal, params);
-  const headers = new Headers(forwarded.headers);
-  headers.set("Upgrade", "websocket");
-  const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
-  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
+  // The cost counters: one Durable Object request, an event named after the HTTP method ("GET", "DELETE").
+  const span = observerOf(rt.server)?.start({ method: request.method, params: {}, sessionId }, "forward", env);
+  span?.countDoRequests();
+  try {
+    const forwarded = forwardRequest(request, principal, params);
+    if (request.method !== "GET") return await namespace.get(id).fetch(forwarded);
+    // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (held-stream.ts).
+    const headers = new Headers(forwarded.headers);
+    headers.set("Upgrade", "websocket");
+    const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
+    return await holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
+  } catch (error) {
+    span?.threw(error);
+    throw error;
+  } finally {
+    span?.end();
+  }
 }
 
 /** A route's handler: the request, the env, and the parameters the endpoint's path took from it. */

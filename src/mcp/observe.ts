@@ -23,11 +23,18 @@ export interface OperationEvent {
   errorCode: number | undefined;
   /** Wall time in the place (Workers advance the clock only across I/O). */
   durationMs: number;
-  /** Durable Object requests this place made for the operation (a forward, a `confirm`, a task object call). */
+  /**
+   * Durable Object requests this place made for the operation (a forward, a `confirm`, `init`, a task
+   * object call), or, for an object's own alarm (method "alarm", place "session"), the alarm itself.
+   */
   doRequests: number;
   /** SSE events this place sent for the operation (notifications, server requests, and a stored response). */
   sseEvents: number;
-  /** Rows the session object stored for it (each event is one row of its event log). */
+  /**
+   * Rows written for it, as the platform bills them: in the session object every row its storage
+   * wrote since its previous event (event log, record, table creation, `setAlarm`, deletes); in a
+   * task's run the rows of its record and asks.
+   */
   rowsWritten: number;
   /** Bytes of JSON in those events. */
   bytesWritten: number;
@@ -47,6 +54,16 @@ export interface Meter {
   rowsWritten: number;
   bytesWritten: number;
   openStreams: number;
+  /**
+   * Where the place counts every row its storage wrote (the session object: SQL cursors, key-value
+   * puts, alarms, deletes): read at the operation's end instead of `rowsWritten`.
+   */
+  rows?: () => number;
+  /**
+   * WebSocket messages an object received for the operation (billed at 1/20 of a request each).
+   * Nothing sets it yet: the hop of a Worker-held stream to its object will.
+   */
+  webSocketMessages?: number;
 }
 
 export function newMeter(openStreams = 0): Meter {
@@ -157,6 +174,17 @@ class ObservedOperation implements Observation {
     this.meter = meter;
   }
 
+  /** Read once: a place's own count (`rows`) is taken, not peeked. */
+  private rowsWritten(): number {
+    const meter = this.meter;
+    if (!meter) return 0;
+    if (meter.rows) {
+      meter.rowsWritten = meter.rows();
+      meter.rows = undefined;
+    }
+    return meter.rowsWritten;
+  }
+
   failed(code: number, message: string): void {
     this.outcome = "error";
     this.errorCode = code;
@@ -184,7 +212,7 @@ class ObservedOperation implements Observation {
       this.span.attribute("mcp_edge.do_requests", this.doRequests);
       if (this.meter) {
         this.span.attribute("mcp_edge.sse_events", this.meter.sseEvents);
-        this.span.attribute("mcp_edge.rows_written", this.meter.rowsWritten);
+        this.span.attribute("mcp_edge.rows_written", this.rowsWritten());
         this.span.attribute("mcp_edge.bytes_written", this.meter.bytesWritten);
         this.span.attribute("mcp_edge.open_streams", this.meter.openStreams);
       }
@@ -203,7 +231,7 @@ class ObservedOperation implements Observation {
         durationMs: Date.now() - this.started,
         doRequests: this.doRequests,
         sseEvents: this.meter?.sseEvents ?? 0,
-        rowsWritten: this.meter?.rowsWritten ?? 0,
+        rowsWritten: this.rowsWritten(),
         bytesWritten: this.meter?.bytesWritten ?? 0,
         openStreams: this.meter?.openStreams ?? 0,
         sessionId: op.sessionId,

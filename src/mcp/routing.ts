@@ -1,7 +1,10 @@
 /**
  * Which messages need the session object. Simple requests are answered where they arrive
- * (the Worker); interactive tool calls, session-state changes and everything the client sends
- * that is not a request (responses to server requests, notifications) go to the session.
+ * (the Worker); interactive tool calls, session-state changes, the client's responses to server
+ * requests and notifications go to the session, except `notifications/initialized`: it changes
+ * nothing there and follows `initialize` at once, so the Worker answers it 202 without a Durable
+ * Object request. Other notifications keep reaching the object, so a notification on an ended
+ * session still gets its 404.
  */
 import type { Message } from "../jsonrpc/messages";
 import type { McpServer } from "./server";
@@ -23,6 +26,7 @@ export function isInteractiveCall<Env>(message: Message, server: McpServer<Env>)
 }
 
 export function needsSession<Env>(message: Message, server: McpServer<Env>): boolean {
+  if (message.kind === "notification") return message.method !== "notifications/initialized";
   if (message.kind !== "request") return true;
   return SESSION_METHODS.has(message.method) || isInteractiveCall(message, server);
 }

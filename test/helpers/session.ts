@@ -145,6 +145,8 @@ export function tableSizes(sessionId: string): Promise<Record<string, number>> {
       .toArray();
     const sizes: Record<string, number> = {};
     for (const { name } of tables) sizes[name] = state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n;
+    // The session's record (state, activity, tombstone) is in the key-value store.
+    sizes["(key-value)"] = [...state.storage.kv.list()].length;
     return sizes;
   });
 }

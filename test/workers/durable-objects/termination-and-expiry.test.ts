@@ -31,7 +31,8 @@ const paths: [string, (s: Session) => Promise<Response>][] = [
 /** Makes the session look idle since long ago (last activity is persisted in meta as epoch ms). */
 async function makeIdle(s: Session): Promise<void> {
   await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-    state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1));
+    // Written as the object writes it (INSERT: a session used only within its first 30 s has no row yet).
+    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
   });
 }
 

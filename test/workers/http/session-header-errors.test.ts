@@ -98,8 +98,14 @@ describe("404 unknown session", () => {
 
   it("answers a notification for an unknown session with 404", async () => {
     const unknown = sessionNamespace().newUniqueId().toString();
-    const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId: unknown });
+    const res = await post({ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, { sessionId: unknown });
     await expectRpcError(res, 404, SESSION_NOT_FOUND, null);
+  });
+
+  it("answers notifications/initialized in the Worker, 202 without asking the object (docs/costs.md)", async () => {
+    const unknown = sessionNamespace().newUniqueId().toString();
+    const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId: unknown });
+    expect(res.status).toBe(202);
   });
 });
 

@@ -163,7 +163,7 @@ describe("the hub stores only real subscriptions", () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, fresh());
     await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-      state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(0));
+      state.storage.kv.put("last_active", 0);
     });
     expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
     expect(await rowsFor((r) => r.session_id === s.sessionId)).toEqual([]);

@@ -94,7 +94,7 @@ async function expectNotFound(res: Response, what: string): Promise<void> {
 
 async function makeIdle(s: Session): Promise<void> {
   await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-    state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1));
+    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
   });
 }
 

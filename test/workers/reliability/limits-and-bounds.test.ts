@@ -183,11 +183,11 @@ describe("storage per session stays within the documented bounds", () => {
     const sizes = await tableSizes(s.sessionId);
     figures.streamsAfter150Calls = sizes.streams ?? -1;
     figures.eventsAfter150Calls = sizes.events ?? -1;
-    figures.metaRows = sizes.meta ?? -1;
+    figures.metaRows = sizes["(key-value)"] ?? -1;
     expect(sizes.streams).toBeLessThanOrEqual(100);
     expect(sizes.events).toBeLessThanOrEqual(100 * 4);
     expect(sizes.inflight).toBe(0);
-    expect(sizes.meta).toBeLessThanOrEqual(5);
+    expect(sizes["(key-value)"]).toBeLessThanOrEqual(5);
     expect((await getStream(s, "1_1")).status).toBe(400); // the oldest streams were the ones deleted
   });
 });
@@ -222,7 +222,7 @@ describe("idle expiry and a flood of initialize requests", () => {
         Object.values(await tableSizes(id)).reduce((a, b) => a + b, 0),
       );
       await runInDurableObject(stub, (_i, state) => {
-        state.storage.sql.exec("UPDATE meta SET value = ? WHERE key = 'last_active'", JSON.stringify(Date.now() - IDLE_TIMEOUT_MS - 1));
+        state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
       });
       expect(await runDurableObjectAlarm(stub)).toBe(true);
     }

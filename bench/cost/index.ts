@@ -1,0 +1,51 @@
+/**
+ * The demo server with metered objects (test/costs/meter.ts: every object request and every billed
+ * row counted) and a 1.5 s idle timeout (wrangler.toml), for the `cost` bench scenario: it counts
+ * what a short 2025 session, a session with a GET stream and a task nobody listens to cost over
+ * their whole life. `BENCH_LISTEN_SHARDS` (a var: wrangler.toml 1, wrangler.shards16.toml 16) sets
+ * `listen.shards`, so the scenario compares a task's publish at two hub sizes.
+ * `GET /__cost` answers what was billed since the last `POST /__cost/reset`.
+ */
+import { env } from "cloudflare:workers";
+import { createMcpEdge } from "../../src/edge";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { demoServer } from "../../src/demo/server";
+import type { EdgeEnv } from "../../src/http/runtime";
+import { billed, metered, resetMeter } from "../../test/costs/meter";
+
+// Keep-alives every 0.25 s: the object notices a client that left within half a second.
+const session = { keepAliveMs: 500 };
+const shards = Number((env as { BENCH_LISTEN_SHARDS?: string }).BENCH_LISTEN_SHARDS ?? "1");
+const edge = createMcpEdge(demoServer, { path: "/mcp", session, listen: { shards } });
+
+export default {
+  async fetch(request, workerEnv, ctx) {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/__cost/reset") {
+      resetMeter();
+      return new Response(null, { status: 204 });
+    }
+    if (pathname === "/__cost") return Response.json(billed());
+    return edge.worker.fetch!(request, workerEnv, ctx);
+  },
+} satisfies ExportedHandler<EdgeEnv>;
+
+export const McpSession = metered(edge.SessionObject, "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
+export const McpTask = metered(edge.TaskObject, "task", [
+  "taskCreate",
+  "taskGet",
+  "taskVisible",
+  "taskUpdate",
+  "taskCancel",
+  "ledgerReserve",
+  "ledgerRelease",
+]);
+export const McpHub = metered(hubObject(edge), "hub", [
+  "register",
+  "unregister",
+  "forget",
+  "publish",
+  "activate",
+  "deliver",
+  "closeListeners",
+]);
