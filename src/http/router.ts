@@ -20,10 +20,11 @@ import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
-import { MisconfiguredError } from "./misconfiguration";
+import { MisconfiguredError, disclosingEnv, isLocalRequest } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
+import { reportUnexpected } from "../mcp/unexpected";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -169,11 +170,14 @@ function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): { all: Set<strin
   return { all, sessionPaths };
 }
 
-/** What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. */
+/**
+ * What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. A POST's
+ * misconfiguration is answered with its request's id before it gets here (post.ts); what reaches
+ * this has no id to read (a GET, a DELETE, the legacy transport's stream).
+ */
 function failed(error: unknown): Response {
   if (error instanceof MisconfiguredError) return refuse(error.refusal);
-  console.error("mcp-edge: request failed", error);
-  return refuse({ reason: "internal" });
+  return refuse({ reason: "internal", reference: reportUnexpected("request", error) });
 }
 
 /** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
@@ -263,8 +267,10 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   if (rt.options.statelessPath) mountEndpoint(router, posts, rt, rt.options.statelessPath, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
-  return async (request, env, ctx, fallthrough) => {
+  return async (request, deployedEnv, ctx, fallthrough) => {
     const url = new URL(request.url);
+    // Local development reads a misconfiguration's fix in the answer; a deployed Worker's clients only its log reference.
+    const env = isLocalRequest(request, url) ? disclosingEnv(deployedEnv) : deployedEnv;
     const pathname = url.pathname;
     const discovered = discovery?.paths.has(pathname) === true;
     if (fallthrough && !paths.all.has(pathname) && !discovered) return undefined;
@@ -277,7 +283,9 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, url, policyFor(env));
     if (checked instanceof Response) return checked;
-    if (request.method !== "OPTIONS" && needsSession(pathname)) {
+    const post = request.method === "POST" ? posts.get(pathname) : undefined;
+    // An endpoint's POST checks it itself, once its body gives the id to answer with (post.ts).
+    if (request.method !== "OPTIONS" && !post && needsSession(pathname)) {
       try {
         rt.sessionNamespace(env);
       } catch (error) {
@@ -285,7 +293,6 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
         throw error;
       }
     }
-    const post = request.method === "POST" ? posts.get(pathname) : undefined;
     const response: Response = post ? await post(request, env).catch(failed) : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
