@@ -56,7 +56,7 @@ const METHODS: Record<Era, string[]> = {
   ],
 };
 
-export interface FuzzTarget {
+interface FuzzTarget {
   tools: string[];
   prompts: string[];
   resources: string[];
@@ -139,9 +139,17 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("delete" as const), at: fc.nat() }) },
   {
     weight: 2,
-    arbitrary: fc.record({ kind: fc.constant("extra" as const), at: fc.nat(), key: fc.constantFrom("x", "__proto__", "_meta", "id", ...ODD), value: junk }),
+    arbitrary: fc.record({
+      kind: fc.constant("extra" as const),
+      at: fc.nat(),
+      key: fc.constantFrom("x", "__proto__", "_meta", "id", ...ODD),
+      value: junk,
+    }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("huge" as const), at: fc.nat(), length: fc.constantFrom(10_000, 300_000, 5_000_000) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("huge" as const), at: fc.nat(), length: fc.constantFrom(10_000, 300_000, 5_000_000) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("deep" as const), at: fc.nat(), depth: fc.constantFrom(30, 70, 2_000) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }) },
   {
@@ -149,16 +157,25 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("header" as const),
       name: fc.constantFrom(...HEADER_NAMES),
-      value: fc.option(fc.constantFrom("", "text/plain", "2024-01-01", "2026-07-28", "tools/call", "ab".repeat(32), "\u00ff", "x".repeat(9000)), {
-        nil: undefined,
-      }),
+      value: fc.option(
+        fc.constantFrom("", "text/plain", "2024-01-01", "2026-07-28", "tools/call", "ab".repeat(32), "\u00ff", "x".repeat(9000)),
+        {
+          nil: undefined,
+        },
+      ),
     }),
   },
   { weight: 1, arbitrary: fc.constant<Mutation>({ kind: "forged-session" }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("forged-state" as const), state: fc.oneof(fc.string({ maxLength: 40 }), fc.constant("a.b.c")) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("forged-state" as const),
+      state: fc.oneof(fc.string({ maxLength: 40 }), fc.constant("a.b.c")),
+    }),
+  },
 );
 
-export interface FuzzCase {
+interface FuzzCase {
   era: Era;
   method: number;
   pick: number;
@@ -166,7 +183,7 @@ export interface FuzzCase {
   mutation: Mutation;
 }
 
-export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.record({
+const fuzzCase: fc.Arbitrary<FuzzCase> = fc.record({
   era: fc.constantFrom<Era>("2025", "2026"),
   method: fc.nat(),
   pick: fc.nat(),
@@ -227,7 +244,7 @@ function mutateBody(body: Record<string, Json>, m: Mutation): Json {
   return body;
 }
 
-export interface Built {
+interface Built {
   text: string;
   headers: Record<string, string>;
   /** The id a server can read from the body, when it can read one. */
@@ -235,19 +252,22 @@ export interface Built {
 }
 
 /** A valid request of the case's era and method, then its mutation. */
-export function buildCase(c: FuzzCase, target: FuzzTarget, session: string): Built {
+function buildCase(c: FuzzCase, target: FuzzTarget, session: string): Built {
   const methods = METHODS[c.era];
   const method = methods[c.method % methods.length] as string;
   const params = validParams(method, target, c.pick);
   const notification = method.startsWith("notifications/");
-  const body: Record<string, Json> = notification ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", id: c.pick % 3 === 0 ? `r-${c.pick}` : c.pick, method };
+  const body: Record<string, Json> = notification
+    ? { jsonrpc: "2.0", method }
+    : { jsonrpc: "2.0", id: c.pick % 3 === 0 ? `r-${c.pick}` : c.pick, method };
   let headers: Record<string, string> = { "Content-Type": "application/json", Accept: ACCEPT_BOTH };
   if (c.era === "2026") {
     const capabilities = c.elicits ? { elicitation: {}, sampling: {}, roots: {} } : {};
     const full = { ...params, _meta: envelope(capabilities) as Json };
     body.params = full;
     headers = { ...headers, ...headers2026(method, full as Record<string, unknown>) };
-    if (c.mutation.kind === "forged-state") Object.assign(full, { requestState: c.mutation.state, inputResponses: { k: { action: "accept" } } });
+    if (c.mutation.kind === "forged-state")
+      Object.assign(full, { requestState: c.mutation.state, inputResponses: { k: { action: "accept" } } });
   } else {
     if (Object.keys(params).length > 0) body.params = params;
     if (method !== "initialize") headers = { ...headers, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" };
@@ -304,7 +324,8 @@ function documented(status: number, code: number): boolean {
 }
 
 /** Internal text no client may read: stack frames, source positions, binding and class names, wrangler.toml lines. */
-const INTERNAL = /\bat [\w$.<>]+ \(|\.[jt]s:\d+:\d+|\bMCP_(SESSION|HUB|TASK|USER)\b|\bMcp(Session|Hub|Task|User)\b|wrangler\.toml|durable_objects|new_sqlite_classes/;
+const INTERNAL =
+  /\bat [\w$.<>]+ \(|\.[jt]s:\d+:\d+|\bMCP_(SESSION|HUB|TASK|USER)\b|\bMcp(Session|Hub|Task|User)\b|wrangler\.toml|durable_objects|new_sqlite_classes/;
 
 /** Reads at most `ms` of an answer (a listen or a 2025 stream stays open), then lets go of it. */
 async function readBounded(res: Response, ms: number): Promise<string> {
@@ -348,13 +369,14 @@ function messagesOf(text: string, type: string): Answer[] {
 }
 
 /** What went wrong with one answer, or undefined when it is one docs/errors.md documents. */
-export function judge(built: Built, status: number, type: string, text: string): string | undefined {
+function judge(built: Built, status: number, type: string, text: string): string | undefined {
   if (status >= 500) return `HTTP ${status}`;
   const leak = INTERNAL.exec(text);
   if (leak) return `internal text in the answer: ${JSON.stringify(leak[0])}`;
   if (status === 202 || status === 204) return undefined;
   const messages = messagesOf(text, type);
-  if (!type.includes("text/event-stream") && messages.length === 0 && text !== "") return `status ${status} with a body that is not JSON-RPC`;
+  if (!type.includes("text/event-stream") && messages.length === 0 && text !== "")
+    return `status ${status} with a body that is not JSON-RPC`;
   for (const message of messages) {
     const code = message.error?.code;
     if (typeof code !== "number") continue;
@@ -364,7 +386,8 @@ export function judge(built: Built, status: number, type: string, text: string):
     }
     // A readable id is echoed by every answer that reached the JSON-RPC layer (transport refusals before the body are exempt).
     const transport = [-32000, -32001].includes(code) || [413, 406, 415, 403, 405].includes(status);
-    if (built.id !== undefined && message.id === null && !transport) return `code ${code} answered with id null though the request's id ${JSON.stringify(built.id)} was readable`;
+    if (built.id !== undefined && message.id === null && !transport)
+      return `code ${code} answered with id null though the request's id ${JSON.stringify(built.id)} was readable`;
   }
   return undefined;
 }
@@ -376,7 +399,7 @@ export interface FuzzRun {
 }
 
 /** Opens what a case needs (a 2025 session, the server's names) once. */
-export async function prepare(): Promise<{ target: FuzzTarget; session: string }> {
+async function prepare(): Promise<{ target: FuzzTarget; session: string }> {
   const { sessionId } = await openSession("2025-11-25");
   const list = async (method: string, key: string, field: string): Promise<string[]> => {
     const params = { _meta: envelope() };
@@ -386,12 +409,16 @@ export async function prepare(): Promise<{ target: FuzzTarget; session: string }
   };
   return {
     session: sessionId,
-    target: { tools: await list("tools/list", "tools", "name"), prompts: await list("prompts/list", "prompts", "name"), resources: await list("resources/list", "resources", "uri") },
+    target: {
+      tools: await list("tools/list", "tools", "name"),
+      prompts: await list("prompts/list", "prompts", "name"),
+      resources: await list("resources/list", "resources", "uri"),
+    },
   };
 }
 
 /** Sends one case through the Worker's front door and judges its answer; throws with the seed on a finding. */
-export async function runCase(c: FuzzCase, target: FuzzTarget, session: string, seed: number, run: FuzzRun): Promise<void> {
+async function runCase(c: FuzzCase, target: FuzzTarget, session: string, seed: number, run: FuzzRun): Promise<void> {
   const built = buildCase(c, target, session);
   const pending = post(built.text, { url: MCP, headers: built.headers });
   const timeout = new Promise<"slow">((resolve) => setTimeout(() => resolve("slow"), 3_000));
@@ -427,6 +454,8 @@ export async function fuzzWire(label: string, parameters: { seed: number; numRun
   const statuses = Object.entries(run.statuses)
     .map(([status, n]) => `${status}×${n}`)
     .join(" ");
-  console.log(`[wire-fuzz] ${label}: cases=${run.cases} slow=${run.slow} statuses=${statuses} in ${Date.now() - started} ms (seed ${parameters.seed})`);
+  console.log(
+    `[wire-fuzz] ${label}: cases=${run.cases} slow=${run.slow} statuses=${statuses} in ${Date.now() - started} ms (seed ${parameters.seed})`,
+  );
   return run;
 }

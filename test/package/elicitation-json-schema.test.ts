@@ -2,7 +2,7 @@
  * Accepted elicitation content is checked against the form the handler asked with, whether the
  * form is zod or plain JSON Schema, in both eras: 2025 (the session object runs the tool) and
  * 2026-07-28 (the Worker, a multi round-trip request). The outcome is the zod path's for both
- * (docs/errors.md "Client answers"): the handler never sees content its own schema refuses.
+ * (the client-answer row of docs/errors.md): the handler never sees content its own schema refuses.
  */
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";

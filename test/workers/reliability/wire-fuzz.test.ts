@@ -8,7 +8,7 @@ import { fuzzParameters } from "./support/settings";
 
 describe("the wire fuzzer against the demo", () => {
   it("answers every mutated request as docs/errors.md says: no 5xx, its id, documented codes, no internals", async () => {
-    const parameters = fuzzParameters(1_500, 36);
+    const parameters = fuzzParameters(1_000, 36);
     const run = await fuzzWire("demo", { seed: parameters.seed as number, numRuns: parameters.numRuns as number });
     expect(run.cases).toBe(parameters.numRuns);
   }, 120_000);
