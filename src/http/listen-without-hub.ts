@@ -1,22 +1,21 @@
 /**
- * `subscriptions/listen` on a server with nothing a listen could ever deliver (no listChanged
- * lists, no resources to subscribe to, no tasks): the hub is not needed at all, so no MCP_HUB
- * binding either. The stream is answered here, in the Worker: the acknowledgement of the subset
- * honoured (the empty set), then the listen request's `complete` result (subscriptions.mdx
- * "Graceful Closure"), so a client knows the stream ended on purpose and has no reason to reopen it.
+ * `subscriptions/listen` on a deployment without the hub (no MCP_HUB binding, as the project
+ * `npm create mcp-edge` writes): its server/discover declares no resource subscriptions and no
+ * list changes (handlers/discover.ts), so a listen honours none of them, and without task ids
+ * there is nothing the stream could ever carry. Such a listen is answered here, in the Worker:
+ * the acknowledgement of the subset honoured (the empty set), then the listen request's
+ * `complete` result (subscriptions.mdx "Graceful Closure"), so a client knows the stream ended on
+ * purpose and has no reason to reopen it. Task ids still need the hub (their status comes from it).
  */
-import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY } from "../../durable-objects/hub/contract";
+import { SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../durable-objects/hub/contract";
 import type { RequestId } from "../jsonrpc/messages";
-import type { McpServer } from "../mcp/server";
 import { encodeSseEvent, sseResponse } from "../wire/sse";
 
-/** Whether a listen on this server could ever carry a notification (and so needs the hub). */
-export function listenNeedsHub<Env>(server: McpServer<Env>, tasks: boolean): boolean {
-  if (tasks) return true;
-  const resources = server.resources.size > 0 || server.templates.length > 0;
-  // Resource subscriptions are honoured for any server with resources; list changes only with listChanged.
-  if (resources) return true;
-  return server.listChanged === true && (server.tools.size > 0 || server.prompts.size > 0);
+/** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */
+export function listenWithoutHub(env: unknown, filter: ListenFilter): boolean {
+  const hub = (env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
+  if (typeof hub === "object" && hub !== null) return false;
+  return (filter.taskIds?.length ?? 0) === 0;
 }
 
 /** The whole stream of a listen that can deliver nothing: acknowledged with `{}`, then complete. */

@@ -13,7 +13,7 @@ import type { McpServer } from "../mcp/server";
 import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
 import { hubStub } from "../publish";
-import { emptyListen, listenNeedsHub } from "./listen-without-hub";
+import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { isObject } from "../jsonrpc/parse";
@@ -107,8 +107,8 @@ async function openListen<Env extends EdgeEnv>(
 ): Promise<Response> {
   const checked = checkListen(message, clientCapabilities, rt, features);
   if (!checked.ok) return checked.response;
-  // Nothing this server could ever send on the stream: answered here, without the hub (listen-without-hub.ts).
-  if (!listenNeedsHub(rt.server, features.tasks === true)) return emptyListen(message.id, { ...rt.server.identity });
+  // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
+  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...rt.server.identity });
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);

@@ -1,7 +1,7 @@
 /**
  * The project `npm create mcp-edge` writes (create-mcp-edge/template: its server and its
- * wrangler.toml, which binds no MCP_HUB): a 2026-07-28 `subscriptions/listen` on a server with
- * nothing a listen could deliver is acknowledged with the empty set and completed, no hub needed
+ * wrangler.toml, which binds no MCP_HUB): a 2026-07-28 `subscriptions/listen` on a Worker
+ * without the hub, naming no task ids, is acknowledged with the empty set and completed
  * (docs/subscriptions.md "A server with nothing to deliver"). It used to answer 500 with id null.
  */
 import { describe, expect, it } from "vitest";

@@ -148,8 +148,24 @@ describe("the task and hub bindings, checked where a request first needs them", 
     }
   });
 
-  it("answers subscriptions/listen without MCP_HUB with 500, the request id and its lines", async () => {
-    const res = await call("subscriptions/listen", { notifications: { toolsListChanged: true } }, only(["MCP_SESSION", "MCP_TASK"]));
+  it("acknowledges a listen for list changes and resources without MCP_HUB with the empty set, as server/discover declares", async () => {
+    const bindings = only(["MCP_SESSION", "MCP_TASK"]);
+    const discovered = (await (await call("server/discover", {}, bindings, 1)).json()) as {
+      result: { capabilities: { tools: { listChanged: boolean }; resources: { subscribe: boolean } } };
+    };
+    expect(discovered.result.capabilities.tools.listChanged).toBe(false);
+    expect(discovered.result.capabilities.resources.subscribe).toBe(false);
+    const notifications = { toolsListChanged: true, resourceSubscriptions: ["demo://x"] };
+    const res = await call("subscriptions/listen", { notifications }, bindings, 2);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"method":"notifications/subscriptions/acknowledged"');
+    expect(text).toContain('"notifications":{}');
+    expect(text).toContain('"resultType":"complete"');
+  });
+
+  it("answers subscriptions/listen for task ids without MCP_HUB with 500, the request id and its lines", async () => {
+    const res = await call("subscriptions/listen", { notifications: { taskIds: ["ab".repeat(32)] } }, only(["MCP_SESSION", "MCP_TASK"]));
     expect(res.status).toBe(500);
     const body = (await res.json()) as { id: unknown; error: { code: number; message: string; data: { missingBinding: string } } };
     expect(body.id).toBe(3);
@@ -161,7 +177,7 @@ describe("the task and hub bindings, checked where a request first needs them", 
   it("answers the same listen of a deployed Worker's client with the id and no binding or class name", async () => {
     const res = await call(
       "subscriptions/listen",
-      { notifications: { toolsListChanged: true } },
+      { notifications: { taskIds: ["ab".repeat(32)] } },
       only(["MCP_SESSION", "MCP_TASK"]),
       4,
       DEPLOYED,

@@ -145,7 +145,7 @@ const ROWS: Row[] = [
   },
   {
     failure:
-      "a Durable Object binding a request needs is missing (`MCP_SESSION` in session mode, `MCP_HUB` for a listen on a server that can deliver something, `MCP_TASK`, `MCP_USER`) or bound without its SQLite migration (misconfigured Worker)",
+      "a Durable Object binding a request needs is missing (`MCP_SESSION` in session mode, `MCP_HUB` for publish and for a listen naming task ids, `MCP_TASK`, `MCP_USER`) or bound without its SQLite migration (misconfigured Worker)",
     status: 500,
     code: -32603,
     provenIn: "test/workers/http/misconfiguration.test.ts",

@@ -311,14 +311,17 @@ describe("a server without the MCP_HUB binding", () => {
     );
   });
 
-  it("fails serveListen the same way, naming subscriptions/listen", async () => {
+  it("fails serveListen for task ids the same way, naming subscriptions/listen", async () => {
+    const withTasks: EdgeEnv = { ...noHub, MCP_TASK: edgeEnv.MCP_TASK };
+    const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     await expect(
       serveListen(
-        { id: 1, params: { notifications: {} } },
-        {},
-        disclosingEnv(noHub),
+        { id: 1, params: { notifications: { taskIds: ["ab".repeat(32)] } } },
+        capabilities,
+        disclosingEnv(withTasks),
         { server, options: { listen: resolveListenOptions() } },
         undefined,
+        { tasks: true },
       ),
     ).rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);
   });
