@@ -55,6 +55,17 @@ describe("build_report as a task", () => {
   });
 });
 
+describe("build_report's form in a task run, as its JSON Schema says", () => {
+  it("passes an extra field through (the form does not forbid one) and completes with the title", async () => {
+    const taskId = await start("build_report", { steps: 1 });
+    await until(taskId, "input_required");
+    const [key] = Object.keys((await get(taskId)).inputRequests as object);
+    await call("tasks/update", { taskId, inputResponses: { [key as string]: { action: "accept", content: { title: "Q4", note: "x" } } } });
+    expect(await until(taskId, "completed", "failed", "cancelled")).toBe("completed");
+    expect(await get(taskId)).toMatchObject({ result: { content: [{ text: 'Report "Q4": 1 steps done' }] } });
+  });
+});
+
 describe("the conformance task fixtures", () => {
   it("greet is sync-only", async () => {
     expect(decideTaskExecution(demoServer.tools.get("greet")!, CAPS)).toBe("sync");
