@@ -7,7 +7,8 @@
 // "package-kit" drives one with the test verifier, streams and tasks through mcp-edge/testing (test/package/kit);
 // "operate" drives a server with middleware, an error hook and rate limits (test/operate);
 // "costs" drives the demo with metered objects and a short idle timeout (test/costs);
-// "routes" drives a server at /mcp/:tenant (test/routes).
+// "routes" drives a server at /mcp/:tenant (test/routes);
+// "scaffold" drives the server `npm create mcp-edge` writes, with the template's own wrangler.toml.
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
@@ -27,7 +28,7 @@ const EXPECTED_CONSOLE = [
   // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
   // test/workers/http/misconfiguration and test/misconfigured: the deployment mistakes they make on purpose.
-  /^mcp-edge: Server misconfigured: /,
+  /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
   // test/workers/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];
@@ -68,6 +69,9 @@ if (process.env.MCP_EDGE_SHOW_EXPECTED_LOGS !== "1" && !installed) {
     }
   });
 }
+
+/** A file of this checkout by absolute path (an alias's replacement). */
+const sourceFile = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
 export default defineConfig({
   test: {
@@ -176,10 +180,29 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./test/misconfigured/wrangler.toml" },
-            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+            // mcp.example.com: a deployed Worker's host, whose clients never read binding names.
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef", MCP_ALLOWED_HOSTS: "mcp.example.com" } },
           }),
         ],
         test: { name: "misconfigured", include: ["test/misconfigured/**/*.test.ts"] },
+      },
+      {
+        // The scaffold's server code and bindings exactly as a new project gets them (create-mcp-edge/template),
+        // its "mcp-edge" imports served by this checkout's source.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./create-mcp-edge/template/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        resolve: {
+          alias: [
+            { find: /^mcp-edge\/testing$/, replacement: sourceFile("./src/testing/index.ts") },
+            { find: /^mcp-edge$/, replacement: sourceFile("./src/index.ts") },
+          ],
+        },
+        // The first request also starts the Worker and its session object: seconds on a busy machine.
+        test: { name: "scaffold", include: ["test/scaffold/**/*.test.ts"], testTimeout: 20_000 },
       },
     ],
   },

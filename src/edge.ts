@@ -47,7 +47,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
-      return requireSessionNamespace(env.MCP_SESSION);
+      return requireSessionNamespace(env);
     },
   };
   const route = createRouter(rt);

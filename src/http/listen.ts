@@ -23,6 +23,7 @@ import type { McpServer } from "../mcp/server";
 import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
 import { hubStub } from "../publish";
+import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { isObject } from "../jsonrpc/parse";
@@ -120,6 +121,8 @@ async function openListen<Env extends EdgeEnv>(
 ): Promise<Response> {
   const checked = checkListen(message, clientCapabilities, rt, features);
   if (!checked.ok) return checked.response;
+  // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
+  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...rt.server.identity });
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);

@@ -63,8 +63,11 @@ function bindingToml(name: BindingName): string {
 }
 
 /**
- * A deployment mistake: an RpcError (-32603) whose message names the fix, so a handler that
- * meets it answers the client with the fix too; the router answers it with its refusal (500).
+ * A deployment mistake: an RpcError (-32603) the router answers with its refusal (500, the
+ * request's id where readable). What a client reads depends on who it is (docs/errors.md
+ * "Misconfiguration"): local development (a loopback request, see `disclosingEnv`) reads the fix,
+ * the wrangler.toml lines to add; a deployed Worker's clients read a generic message and the
+ * reference of the log line that has the fix. The log always has it.
  */
 export class MisconfiguredError extends RpcError {
   constructor(readonly refusal: Refusal & { reason: "misconfigured" }) {
@@ -73,47 +76,92 @@ export class MisconfiguredError extends RpcError {
   }
 }
 
-const logged = new Set<string>();
+/** Marks an env as local development's: misconfiguration messages made with it name the fix. */
+const DISCLOSE = Symbol("mcp-edge.disclose-misconfiguration");
+const disclosing = new WeakMap<object, object>();
 
-function misconfigured(key: string, message: string, data: Record<string, unknown>): MisconfiguredError {
-  if (!logged.has(key)) {
-    logged.add(key);
-    console.error(`mcp-edge: ${message}`);
+/**
+ * The env a local request (`isLocalRequest`) runs with: the same bindings (a Proxy, so spreading or
+ * listing it is unchanged), marked so that a misconfiguration error names the binding, the class
+ * and the wrangler.toml lines. One per env, so its identity is as stable as the env's.
+ */
+export function disclosingEnv<E>(env: E): E {
+  if (typeof env !== "object" || env === null) return env;
+  let marked = disclosing.get(env);
+  if (!marked) {
+    marked = new Proxy(env, { get: (target, prop, receiver) => (prop === DISCLOSE ? true : Reflect.get(target, prop, receiver)) });
+    disclosing.set(env, marked);
   }
-  return new MisconfiguredError({ reason: "misconfigured", message, data });
+  return marked as E;
+}
+
+function discloses(env: unknown): boolean {
+  return typeof env === "object" && env !== null && (env as Record<symbol, unknown>)[DISCLOSE] === true;
+}
+
+const LOOPBACK = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * Local development: the request's URL and its Host header both name a loopback host (how
+ * `wrangler dev` and `vitest` address a Worker). A deployed Worker is never reached under one:
+ * Cloudflare routes by the hostname, so a client cannot claim it.
+ */
+export function isLocalRequest(request: Request, url: URL): boolean {
+  if (!LOOPBACK.test(url.hostname)) return false;
+  const host = request.headers.get("Host");
+  return host === null || LOOPBACK.test(host.replace(/:\d+$/, ""));
+}
+
+/** Per isolate, each mistake is logged once under one reference, which every later answer repeats. */
+const references = new Map<string, string>();
+
+/**
+ * The error for one mistake: logged (with the fix) under its reference the first time in this
+ * isolate; the answer names the fix only with a disclosing env.
+ */
+export function misconfigured(key: string, message: string, data: Record<string, unknown>, env: unknown): MisconfiguredError {
+  let reference = references.get(key);
+  if (reference === undefined) {
+    reference = `misconfigured-${crypto.randomUUID().slice(0, 8)}`;
+    references.set(key, reference);
+    console.error(`mcp-edge: [${reference}] ${message}`);
+  }
+  if (discloses(env)) return new MisconfiguredError({ reason: "misconfigured", message, data: { ...data, reference } });
+  const generic = `Server misconfigured: this deployment lacks something this request needs. The server's log has the details under reference ${reference}.`;
+  return new MisconfiguredError({ reason: "misconfigured", message: generic, data: { reference } });
 }
 
 /** The error for a missing binding, naming the wrangler.toml lines to add. */
-function missingBinding(name: BindingName, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
+function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
   const spec = BINDINGS[name];
   const toml = bindingToml(name);
   const message =
     `Server misconfigured: ${neededBy} needs the ${name} Durable Object binding. Add to wrangler.toml:\n\n${toml}\n\n` +
     `and export the class from the Worker entry: ${spec.exportLine}` +
     (spec.alternative ? ` (or ${spec.alternative}).` : "");
-  return misconfigured(`binding:${name}`, message, { missingBinding: name, wranglerToml: toml });
+  return misconfigured(`binding:${name}`, message, { missingBinding: name, wranglerToml: toml }, env);
 }
 
 /** The error for a binding whose class has no (SQLite) migration, naming the lines to add. */
-function missingMigration(name: BindingName): MisconfiguredError {
+function missingMigration(name: BindingName, env: unknown): MisconfiguredError {
   const { className } = BINDINGS[name];
   const toml = migrationToml(name);
   const message =
     `Server misconfigured: the ${name} Durable Object binding has no migration, so ${className} is not a SQLite-backed class. ` +
     `Add to wrangler.toml (with a tag this project has not used yet):\n\n${toml}\n\n` +
     `A class already deployed without SQLite cannot be converted: deploy it under a new class_name with this migration.`;
-  return misconfigured(`migration:${name}`, message, { missingMigration: className, binding: name, wranglerToml: toml });
+  return misconfigured(`migration:${name}`, message, { missingMigration: className, binding: name, wranglerToml: toml }, env);
 }
 
 /** workerd's error when a class bound without `new_sqlite_classes` first touches `ctx.storage.sql`. */
 const NO_SQL = /SQL is not enabled for this Durable Object class/;
 
-function translate(error: unknown, name: BindingName): unknown {
-  return error instanceof Error && NO_SQL.test(error.message) ? missingMigration(name) : error;
+function translate(error: unknown, name: BindingName, env: unknown): unknown {
+  return error instanceof Error && NO_SQL.test(error.message) ? missingMigration(name, env) : error;
 }
 
 /** A stub whose calls turn workerd's missing-migration error into the error that names the fix. */
-function guardStub<S extends object>(stub: S, name: BindingName): S {
+function guardStub<S extends object>(stub: S, name: BindingName, env: unknown): S {
   return new Proxy(stub, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
@@ -124,10 +172,10 @@ function guardStub<S extends object>(stub: S, name: BindingName): S {
           if (typeof (result as { then?: unknown } | null)?.then !== "function") return result;
           // Workers RPC promises take functions only: Promise.resolve adopts it as a plain promise.
           return Promise.resolve(result).catch((error: unknown) => {
-            throw translate(error, name);
+            throw translate(error, name, env);
           });
         } catch (error) {
-          throw translate(error, name);
+          throw translate(error, name, env);
         }
       };
     },
@@ -138,7 +186,9 @@ function isNamespace(value: unknown): value is DurableObjectNamespace {
   return typeof value === "object" && value !== null && typeof (value as { idFromString?: unknown }).idFromString === "function";
 }
 
+/** The guarded namespaces, one per bound namespace; the second for a disclosing env's requests. */
 const guarded = new WeakMap<object, object>();
+const guardedDisclosing = new WeakMap<object, object>();
 
 /**
  * The namespace bound as `name`, or a MisconfiguredError naming the wrangler.toml lines to add.
@@ -146,25 +196,26 @@ const guarded = new WeakMap<object, object>();
  */
 export function requireNamespace<N extends object>(env: unknown, name: BindingName, neededBy?: string): N {
   const value = (env as Record<string, unknown> | undefined)?.[name];
-  if (!isNamespace(value)) throw missingBinding(name, neededBy);
-  let namespace = guarded.get(value);
+  if (!isNamespace(value)) throw missingBinding(name, env, neededBy);
+  const cache = discloses(env) ? guardedDisclosing : guarded;
+  let namespace = cache.get(value);
   if (!namespace) {
     namespace = new Proxy(value, {
       get(target, prop) {
         const member = Reflect.get(target, prop) as unknown;
         if (typeof member !== "function") return member;
         if (prop === "get" || prop === "getByName") {
-          return (...args: unknown[]) => guardStub(Reflect.apply(member as (...a: unknown[]) => object, target, args), name);
+          return (...args: unknown[]) => guardStub(Reflect.apply(member as (...a: unknown[]) => object, target, args), name, env);
         }
         return (member as (...a: unknown[]) => unknown).bind(target);
       },
     });
-    guarded.set(value, namespace);
+    cache.set(value, namespace);
   }
   return namespace as N;
 }
 
-/** The session namespace, or a MisconfiguredError naming the wrangler.toml lines to add. */
-export function requireSessionNamespace<N extends object>(value: N | undefined): N {
-  return requireNamespace<N>({ MCP_SESSION: value }, "MCP_SESSION");
+/** The session namespace of `env`, or a MisconfiguredError naming the wrangler.toml lines to add. */
+export function requireSessionNamespace<N extends object>(env: { MCP_SESSION?: N }): N {
+  return requireNamespace<N>(env, "MCP_SESSION");
 }

@@ -19,10 +19,14 @@ import type { Principal } from "../auth/principal";
 import { requestInfo } from "../mcp/request-info";
 import type { RouteParams } from "../mcp/route-params";
 import { rateLimited } from "./rate-limits";
+import { MisconfiguredError } from "./misconfiguration";
+import { reportUnexpected } from "../mcp/unexpected";
+import type { RequestId } from "../jsonrpc/messages";
 
 /**
  * `principal`: who sent the request, when the server has auth (checked by the router first);
  * `params`: the route parameters of the endpoint's path (none for a literal path).
+ * A deployment mistake met on the way (a missing binding) is answered with the request's id.
  */
 export async function handlePost<Env>(
   request: Request,
@@ -31,6 +35,27 @@ export async function handlePost<Env>(
   sessions: boolean,
   principal?: Principal,
   params?: RouteParams,
+): Promise<Response> {
+  let id: RequestId | null = null;
+  try {
+    return await servePost(request, env, rt, sessions, principal, params, (readable) => {
+      id = readable;
+    });
+  } catch (error) {
+    if (error instanceof MisconfiguredError) return refuse(error.refusal, id);
+    // The last resort, with the request's id: a Durable Object that failed or was reset, a bug.
+    return refuse({ reason: "internal", reference: reportUnexpected(`POST (id ${JSON.stringify(id)})`, error) }, id);
+  }
+}
+
+async function servePost<Env>(
+  request: Request,
+  env: Env,
+  rt: EdgeRuntime<Env>,
+  sessions: boolean,
+  principal: Principal | undefined,
+  params: RouteParams | undefined,
+  readId: (id: RequestId | null) => void,
 ): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
   const body = await readBody(request, rt.options.maxBodyBytes);
@@ -52,6 +77,9 @@ export async function handlePost<Env>(
     );
   }
   // The era is decided here, once, from the body (DESIGN.md "Two eras on one endpoint"); the header never decides it.
+  if (!parsed.batch && parsed.entry.ok && "id" in parsed.entry.message) readId(parsed.entry.message.id);
+  // The session endpoint needs the session binding whatever the era (router.ts): checked here, where the id is known.
+  if (sessions) rt.sessionNamespace(env as Env & EdgeEnv);
   const decision = decideEra(request.headers, parsed, rt.options);
   switch (decision.era) {
     case "refused":

@@ -15,7 +15,7 @@ import type { RouteParams } from "../mcp/route-params";
 import { targetOf } from "../mcp/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { clientKey } from "./client-key";
-import { MisconfiguredError } from "./misconfiguration";
+import { misconfigured } from "./misconfiguration";
 
 /** One request as a rule sees it, before anything ran: enough to choose it and key it. */
 export interface RateLimitedCall<Env = unknown> {
@@ -55,8 +55,7 @@ function limiterOf(env: unknown, binding: string): RateLimiter {
   if (isObject(value) && typeof value.limit === "function") return value as unknown as RateLimiter;
   const toml = rateLimitToml(binding);
   const message = `Server misconfigured: the rate limit rule names the binding "${binding}", which this Worker does not have. Add to wrangler.toml:\n\n${toml}\n\n(namespace_id: a number of your choice, unique in your account; limit and period: your rule's).`;
-  console.error(`mcp-edge: ${message}`);
-  throw new MisconfiguredError({ reason: "misconfigured", message, data: { missingBinding: binding, wranglerToml: toml } });
+  throw misconfigured(`ratelimit:${binding}`, message, { missingBinding: binding, wranglerToml: toml }, env);
 }
 
 /** Whether `call` is over one of `rules`' limits: the rule it is over, else undefined. Stops at the first. */

@@ -22,7 +22,7 @@ import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
-import { MisconfiguredError } from "./misconfiguration";
+import { MisconfiguredError, disclosingEnv, isLocalRequest } from "./misconfiguration";
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
@@ -30,6 +30,7 @@ import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
 import type { RoutePattern } from "./route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "./held-stream";
+import { reportUnexpected } from "../mcp/unexpected";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -221,11 +222,14 @@ function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>) {
   };
 }
 
-/** What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. */
+/**
+ * What a route's exception becomes: a misconfiguration's own refusal, else a logged 500. A POST's
+ * misconfiguration is answered with its request's id before it gets here (post.ts); what reaches
+ * this has no id to read (a GET, a DELETE, the legacy transport's stream).
+ */
 function failed(error: unknown): Response {
   if (error instanceof MisconfiguredError) return refuse(error.refusal);
-  console.error("mcp-edge: request failed", error);
-  return refuse({ reason: "internal" });
+  return refuse({ reason: "internal", reference: reportUnexpected("request", error) });
 }
 
 /** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
@@ -314,8 +318,10 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
   if (rt.options.statelessRoute) mountEndpoint(router, posts, rt, rt.options.statelessRoute, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
 
-  return async (request, env, ctx, fallthrough) => {
+  return async (request, deployedEnv, ctx, fallthrough) => {
     const url = new URL(request.url);
+    // Local development reads a misconfiguration's fix in the answer; a deployed Worker's clients only its log reference.
+    const env = isLocalRequest(request, url) ? disclosingEnv(deployedEnv) : deployedEnv;
     const pathname = url.pathname;
     const discovered = discovery?.owns(pathname) === true;
     if (fallthrough && !paths.owns(pathname) && !discovered) return undefined;
@@ -328,7 +334,9 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, url, policyFor(env));
     if (checked instanceof Response) return checked;
-    if (request.method !== "OPTIONS" && needsSession(pathname)) {
+    // An endpoint's POST checks it itself, once its body gives the id to answer with (post.ts).
+    const endpointPost = request.method === "POST" && isEndpoint(posts, pathname);
+    if (request.method !== "OPTIONS" && !endpointPost && needsSession(pathname)) {
       try {
         rt.sessionNamespace(env);
       } catch (error) {
@@ -342,6 +350,11 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
         : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
+}
+
+/** Whether a path is an MCP endpoint's (a literal path, or one a pattern matches). */
+function isEndpoint<Env>(posts: PostRoutes<Env>, pathname: string): boolean {
+  return posts.exact.has(pathname) || posts.patterns.some(({ route }) => route.match(pathname) !== undefined);
 }
 
 /** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */

@@ -161,20 +161,20 @@ export function parseMessage(value: unknown): ParsedEntry {
   }
 
   if ("result" in value || "error" in value) {
-    if ("result" in value && "error" in value) return invalid('a response has "result" or "error", not both');
+    if ("result" in value && "error" in value) return invalid('a response has "result" or "error", not both', id);
     if ("result" in value) {
       if (!isRequestId(id)) return invalid('a result needs a string or number "id"');
-      if (!isObject(value.result)) return invalid('"result" must be an object');
+      if (!isObject(value.result)) return invalid('"result" must be an object', id);
       return { ok: true, message: { kind: "result", id, result: value.result } };
     }
     const error = value.error;
     if (!isObject(error) || typeof error.code !== "number" || typeof error.message !== "string") {
-      return invalid('"error" must be an object with a numeric "code" and a string "message"');
+      return invalid('"error" must be an object with a numeric "code" and a string "message"', id);
     }
     if (id !== null && !isRequestId(id)) return invalid('an error response needs a string, number or null "id"');
     const errorObject: ErrorObject = { code: error.code, message: error.message };
     if ("data" in error) errorObject.data = error.data;
     return { ok: true, message: { kind: "error", id: id as RequestId | null, error: errorObject } };
   }
-  return invalid('a message needs a "method", a "result" or an "error"');
+  return invalid('a message needs a "method", a "result" or an "error"', id);
 }

@@ -84,6 +84,7 @@ export function checkElicitResult(value: unknown): ElicitResult {
   if (action !== "accept" && action !== "decline" && action !== "cancel")
     refuse(ELICIT, '"action" must be "accept", "decline" or "cancel"');
   if (action !== "accept") return { action };
+  // No content is checked as `{}` against the form (checkFormAnswer): a required field is then reported missing.
   const content = value.content ?? {};
   if (!isObject(content)) refuse(ELICIT, 'accepted "content" must be an object');
   // Object.entries lists own keys only, and Object.fromEntries defines each as an own field: a key

@@ -20,8 +20,8 @@ export interface ElicitUrlOptions {
 
 export interface FormRequest {
   requestedSchema: Record<string, unknown>;
-  /** Checks an accepted answer when the schema was a Standard Schema (zod): the answer is then typed. */
-  schema: CompiledSchema | undefined;
+  /** Checks an accepted answer against the form, zod (or any Standard Schema) or plain JSON Schema alike. */
+  schema: CompiledSchema;
 }
 
 /** Turns the schema a handler passed into the wire's `requestedSchema`, refusing what the spec does not allow. */
@@ -39,18 +39,27 @@ const formRequests = new WeakMap<object, FormRequest>();
 
 function buildFormRequest(schema: SchemaInput): FormRequest {
   const standard = isStandard(schema) || (typeof schema === "object" && schema !== null && Object.values(schema).some(isStandard));
-  const compiled = standard ? compileSchema(schema, "input", "elicitation schema") : undefined;
-  const json = compiled ? { ...compiled.json } : (schema as Record<string, unknown>);
-  // A generated schema forbids extra keys, which is not part of the spec's flat subset (compileSchema drops its `$schema`).
-  if (compiled) delete json.additionalProperties;
-  const problem = checkElicitationSchema(json);
+  if (standard) {
+    const compiled = compileSchema(schema, "input", "elicitation schema");
+    const json = { ...compiled.json };
+    // A generated schema forbids extra keys, which is not part of the spec's flat subset (compileSchema drops its `$schema`).
+    delete json.additionalProperties;
+    const problem = checkElicitationSchema(json);
+    if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
+    return { requestedSchema: json, schema: compiled };
+  }
+  // Plain JSON Schema is sent as written and checks the answer as written (the validator of tool arguments).
+  const problem = checkElicitationSchema(schema as Record<string, unknown>);
   if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
-  return { requestedSchema: json, schema: compiled };
+  return { requestedSchema: schema as Record<string, unknown>, schema: compileSchema(schema, "input", "elicitation schema") };
 }
 
-/** An accepted answer that does not fit a typed schema is the client's error. */
-export async function checkFormAnswer<T>(schema: CompiledSchema | undefined, content: Record<string, unknown>): Promise<T> {
-  if (!schema) return content as T;
+/**
+ * An accepted answer that does not fit the form is the client's error: the handler never sees
+ * content its own schema refuses (an `accept` without content is checked as `{}`, so a form with
+ * a required field refuses it).
+ */
+export async function checkFormAnswer<T>(schema: CompiledSchema, content: Record<string, unknown>): Promise<T> {
   const checked = await schema.validate(content);
   if (!checked.ok)
     throw new RpcError(CLIENT_ERROR, `elicitation/create: the accepted content does not match the requested schema: ${checked.message}`);

@@ -48,7 +48,8 @@ export type Refusal =
       error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce" | "insufficient_scope";
       description: string;
     }
-  | { reason: "internal" }
+  /** `reference`: the correlation id of the log line with the details, when one was written. */
+  | { reason: "internal"; reference?: string }
   /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
   | { reason: "misconfigured"; message: string; data: Record<string, unknown> }
   // Answers of the session object (durable-objects/): the same table, so a status is written once.
@@ -156,7 +157,8 @@ export function refusalRow(r: Refusal): RefusalRow {
       return { status, code: TRANSPORT_ERROR, message: `${title}: ${r.description}` };
     }
     case "internal":
-      return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
+      if (r.reference === undefined) return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
+      return { status: 500, code: INTERNAL_ERROR, message: "Internal error", data: { reference: r.reference } };
     case "misconfigured":
       return { status: 500, code: INTERNAL_ERROR, message: r.message, data: r.data };
     case "legacy-stream-conflict":

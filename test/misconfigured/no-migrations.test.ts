@@ -16,11 +16,13 @@ interface Reply {
   error?: { code: number; message: string; data?: { missingMigration?: string; binding?: string; wranglerToml?: string } };
 }
 
-describe("a binding without its migration", () => {
-  it("answers initialize (the session object's first reach) with 500 quoting the McpSession migration", async () => {
+// Each object's first SQL call fails in workerd only after seconds on a loaded machine.
+describe("a binding without its migration", { timeout: 30_000 }, () => {
+  it("answers initialize (the session object's first reach) with 500, its id and the McpSession migration (local development)", async () => {
     const res = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams() });
     expect(res.status).toBe(500);
     const body = (await res.json()) as Reply;
+    expect(body.id).toBe(1);
     expect(body.error?.code).toBe(-32603);
     expect(body.error?.message).toContain("MCP_SESSION Durable Object binding has no migration");
     expect(body.error?.data).toMatchObject({ missingMigration: "McpSession", binding: "MCP_SESSION" });
@@ -36,5 +38,17 @@ describe("a binding without its migration", () => {
     expect(body.error?.code, text.slice(0, 300)).toBe(-32603);
     expect(body.error?.message).toContain('new_sqlite_classes = ["McpTask"]');
     expect(body.error?.data).toMatchObject({ missingMigration: "McpTask", binding: "MCP_TASK" });
+  });
+
+  it("answers a deployed Worker's client with its id, a generic message and the log's reference, no class or binding name", async () => {
+    const deployed = { url: "http://mcp.example.com/mcp", headers: { Host: "mcp.example.com" } };
+    const res = await post({ jsonrpc: "2.0", id: "i-1", method: "initialize", params: initializeParams() }, deployed);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    for (const internal of ["MCP_SESSION", "McpSession", "migrations", "wrangler", "SQL"]) expect(text).not.toContain(internal);
+    const body = JSON.parse(text) as Reply & { error: { data: { reference: string } } };
+    expect(body.id).toBe("i-1");
+    expect(body.error.code).toBe(-32603);
+    expect(body.error.message).toContain(`reference ${body.error.data.reference}`);
   });
 });

@@ -32,6 +32,16 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     void notAString;
     return { content: [text(`${name.toUpperCase()} is ${age + 1} next year`)] };
   })
+  .interactiveTool("register_plain", { description: "Asks for a name and an age (a plain JSON Schema form)" }, async (_args, ctx) => {
+    const answer = await ctx.elicit("Who are you?", {
+      type: "object",
+      properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } },
+      required: ["name", "age"],
+      additionalProperties: false,
+    });
+    if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
+    return { content: [text(`${String(answer.content.name)} is ${Number(answer.content.age) + 1} next year`)] };
+  })
   .interactiveTool("survey", { description: "Asks twice (2026-07-28: a run per answer, MRTR)" }, async (_args, ctx) => {
     surveyRuns.count++;
     const name = await ctx.elicit("Name?", z.object({ name: z.string() }));

@@ -4,6 +4,7 @@
  * object), on 2026-07-28 (the Worker, no session) and in a task run; each principal sees only
  * their own, whichever lane wrote it, and an anonymous request is refused with a clear error.
  */
+import { disclosingEnv } from "../../src/http/misconfiguration";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
@@ -140,10 +141,13 @@ describe("ctx.user", () => {
     expect(textOf(reply)).toMatch(/ctx\.user needs an authenticated user/);
   });
 
-  it("names the wrangler.toml lines when the binding is missing", async () => {
-    const store = userStore({}, principal("dave"));
+  it("names the wrangler.toml lines when the binding is missing (local development), only the log's reference otherwise", async () => {
+    const store = userStore(disclosingEnv({}), principal("dave"));
     await expect(store.get("x")).rejects.toThrow(
       /MCP_USER Durable Object binding[\s\S]*class_name = "McpUser"[\s\S]*new_sqlite_classes = \["McpUser"\]/,
+    );
+    await expect(userStore({}, principal("dave")).get("x")).rejects.toThrow(
+      /^Server misconfigured: .*reference misconfigured-[0-9a-f]{8}\.$/,
     );
   });
 });

@@ -37,7 +37,8 @@ describe("500 for a Worker deployed without the session binding", () => {
       const res = await fetch("http://localhost/mcp", {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("2025-11-25") }),
       });
-      const body = await expectRpcError(res, 500, INTERNAL_ERROR, null);
+      // The request's id, read from its body (local development: the message names the fix).
+      const body = await expectRpcError(res, 500, INTERNAL_ERROR, 1);
       expect(body.error?.message).toContain("needs the MCP_SESSION Durable Object binding");
       expect(body.error?.message).toContain('[[durable_objects.bindings]]\nname = "MCP_SESSION"\nclass_name = "McpSession"');
       expect(body.error?.message).toContain('new_sqlite_classes = ["McpSession"]');

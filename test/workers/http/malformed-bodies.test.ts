@@ -58,9 +58,10 @@ describe("400 Invalid Request", () => {
     await expectRpcError(await post("42", { url: STATELESS }), 400, INVALID_REQUEST, null);
   });
 
-  it("answers an object that is neither request, notification nor response with -32600", async () => {
+  it("answers an object that is neither request, notification nor response with -32600 and its readable id", async () => {
     const res = await post({ jsonrpc: "2.0", id: 3 }, { url: STATELESS });
-    await expectRpcError(res, 400, INVALID_REQUEST, null);
+    await expectRpcError(res, 400, INVALID_REQUEST, 3);
+    await expectRpcError(await post({ jsonrpc: "2.0", id: { x: 1 } }, { url: STATELESS }), 400, INVALID_REQUEST, null);
   });
 
   it("answers an empty batch with 400 and -32600", async () => {

@@ -144,10 +144,23 @@ const ROWS: Row[] = [
     provoke: () => request("http://127.0.0.1:8787/nowhere", { method: "GET" }),
   },
   {
-    failure: "session mode without the `MCP_SESSION` binding (misconfigured Worker)",
+    failure:
+      "a Durable Object binding a request needs is missing (`MCP_SESSION` in session mode, `MCP_HUB` for publish and for a listen naming task ids, `MCP_TASK`, `MCP_USER`) or bound without its SQLite migration (misconfigured Worker)",
     status: 500,
     code: -32603,
     provenIn: "test/workers/http/misconfiguration.test.ts",
+  },
+  {
+    failure: "an unexpected failure in the Worker (a Durable Object that failed or was reset mid-request, a bug)",
+    status: 500,
+    code: -32603,
+    provenIn: "test/workers/http/last-resort.test.ts",
+  },
+  {
+    failure: "with `auth`: the access token could not be checked (JWKS or introspection endpoint unreachable)",
+    status: 503,
+    code: -32000,
+    provenIn: "test/workers/auth/introspection.test.ts",
   },
   {
     failure: "2026-07-28: a header missing or disagreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`)",

@@ -8,6 +8,7 @@ import { demoServer } from "../../../src/demo/server";
 import { closeListenStreams, publish, publishAndCount } from "../../../src/publish";
 import { serveListen } from "../../../src/http/listen";
 import { createTask } from "../../../src/tasks/lane";
+import { disclosingEnv } from "../../../src/http/misconfiguration";
 import { resolveListenOptions } from "../../../src/options";
 import type { EdgeEnv } from "../../../src/env";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";
@@ -304,15 +305,33 @@ describe("publish: input checks", () => {
 
 describe("a server without the MCP_HUB binding", () => {
   const noHub: EdgeEnv = { MCP_SESSION: edgeEnv.MCP_SESSION };
-  it("fails publish with an error that quotes the wrangler.toml lines to add", async () => {
-    await expect(publish(noHub, { type: "listChanged", list: "tools" })).rejects.toThrow(
+  it("fails publish with an error that quotes the wrangler.toml lines to add (local development)", async () => {
+    await expect(publish(disclosingEnv(noHub), { type: "listChanged", list: "tools" })).rejects.toThrow(
       /publish needs the MCP_HUB Durable Object binding[\s\S]*name = "MCP_HUB"\nclass_name = "McpHub"[\s\S]*new_sqlite_classes = \["McpHub"\]/,
     );
   });
 
-  it("fails serveListen the same way, naming subscriptions/listen", async () => {
+  it("fails serveListen for task ids the same way, naming subscriptions/listen", async () => {
+    const withTasks: EdgeEnv = { ...noHub, MCP_TASK: edgeEnv.MCP_TASK };
+    const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     await expect(
-      serveListen({ id: 1, params: { notifications: {} } }, {}, noHub, { server, options: { listen: resolveListenOptions() } }, undefined),
+      serveListen(
+        { id: 1, params: { notifications: { taskIds: ["ab".repeat(32)] } } },
+        capabilities,
+        disclosingEnv(withTasks),
+        { server, options: { listen: resolveListenOptions() } },
+        undefined,
+        { tasks: true },
+      ),
     ).rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);
+  });
+
+  it("names neither the binding nor the class to a deployed Worker's caller, only the log's reference", async () => {
+    const error = (await publish(noHub, { type: "listChanged", list: "tools" }).then(
+      () => new Error("publish succeeded"),
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(/^Server misconfigured: .* reference misconfigured-[0-9a-f]{8}\.$/);
+    expect(error.message).not.toMatch(/MCP_HUB|McpHub|wrangler/);
   });
 });

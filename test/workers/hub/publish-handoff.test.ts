@@ -4,6 +4,7 @@
  * every shard; a burst travels as a few batches, not one call per event; and what the caller
  * can get wrong still throws at once.
  */
+import { disclosingEnv } from "../../../src/http/misconfiguration";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../../src/demo/server";
@@ -133,7 +134,9 @@ describe("publish hands off", () => {
 
   it("still throws at once for what the caller got wrong, before anything is queued", async () => {
     const noHub = { ...edgeEnv, MCP_HUB: undefined };
-    await expect(publish(noHub, { type: "resourceUpdated", uri: "test://x" })).rejects.toThrow(/MCP_HUB/);
+    // The local development's message names the binding; a deployed Worker's names only the log's reference.
+    await expect(publish(disclosingEnv(noHub), { type: "resourceUpdated", uri: "test://x" })).rejects.toThrow(/MCP_HUB/);
+    await expect(publish(noHub, { type: "resourceUpdated", uri: "test://x" })).rejects.toThrow(/reference misconfigured-/);
     await expect(publishAndCount(edgeEnv, { type: "resourceUpdated", uri: "" })).rejects.toThrow(TypeError);
   });
 

@@ -132,7 +132,8 @@ describe("parseMessage: responses", () => {
     expect(rejected(parseMessage({ jsonrpc: "2.0", id: 1, error: { code: 1 } })).code).toBe(INVALID_REQUEST);
   });
 
-  it("rejects an object with neither method, result nor error", () => {
-    expect(rejected(parseMessage({ jsonrpc: "2.0", id: 1 }))).toEqual({ code: INVALID_REQUEST, id: null });
+  it("rejects an object with neither method, result nor error, with its id when the id is valid", () => {
+    expect(rejected(parseMessage({ jsonrpc: "2.0", id: 1 }))).toEqual({ code: INVALID_REQUEST, id: 1 });
+    expect(rejected(parseMessage({ jsonrpc: "2.0", id: [1] }))).toEqual({ code: INVALID_REQUEST, id: null });
   });
 });

@@ -36,6 +36,34 @@ describe("build_report as a task", () => {
     expect(await until(taskId, "completed", "failed", "cancelled")).toBe("completed");
     expect(await get(taskId)).toMatchObject({ status: "completed", result: { content: [{ text: 'Report "Q3": 1 steps done' }] } });
   });
+
+  // Its form is plain JSON Schema ({ title: string }, required): the run never sees an answer that does not fit it.
+  it.each([
+    ["accept without content", { action: "accept" }],
+    ["a missing required field", { action: "accept", content: { subtitle: "Q3" } }],
+    ["a field of the wrong type", { action: "accept", content: { title: 3 } }],
+  ])("refuses %s, naming the field, and never reports a title it was not given", async (_name, answer) => {
+    const taskId = await start("build_report", { steps: 1 });
+    await until(taskId, "input_required");
+    const [key] = Object.keys((await get(taskId)).inputRequests as object);
+    await call("tasks/update", { taskId, inputResponses: { [key as string]: answer } }).catch((error: unknown) => error);
+    await until(taskId, "completed", "failed", "cancelled");
+    const task = JSON.stringify(await get(taskId));
+    expect(task).toContain("does not match the requested schema");
+    expect(task).toContain("title");
+    expect(task).not.toContain("Report");
+  });
+});
+
+describe("build_report's form in a task run, as its JSON Schema says", () => {
+  it("passes an extra field through (the form does not forbid one) and completes with the title", async () => {
+    const taskId = await start("build_report", { steps: 1 });
+    await until(taskId, "input_required");
+    const [key] = Object.keys((await get(taskId)).inputRequests as object);
+    await call("tasks/update", { taskId, inputResponses: { [key as string]: { action: "accept", content: { title: "Q4", note: "x" } } } });
+    expect(await until(taskId, "completed", "failed", "cancelled")).toBe("completed");
+    expect(await get(taskId)).toMatchObject({ result: { content: [{ text: 'Report "Q4": 1 steps done' }] } });
+  });
 });
 
 describe("the conformance task fixtures", () => {

@@ -1,0 +1,50 @@
+/**
+ * The project `npm create mcp-edge` writes (create-mcp-edge/template: its server and its
+ * wrangler.toml, which binds no MCP_HUB): a 2026-07-28 `subscriptions/listen` on a Worker
+ * without the hub, naming no task ids, is acknowledged with the empty set and completed
+ * (docs/subscriptions.md "A server with nothing to deliver"). It used to answer 500 with id null.
+ */
+import { describe, expect, it } from "vitest";
+import templateToml from "../../create-mcp-edge/template/wrangler.toml?raw";
+import { envelope, headers2026 } from "../helpers/era-2026";
+import { post } from "../helpers/mcp";
+import { SseReader } from "../helpers/sse";
+
+function listen(id: unknown, notifications: unknown): Promise<Response> {
+  const params = { _meta: envelope(), notifications };
+  return post({ jsonrpc: "2.0", id, method: "subscriptions/listen", params }, { headers: headers2026("subscriptions/listen", params) });
+}
+
+describe("subscriptions/listen on the scaffold's server", () => {
+  it("has no MCP_HUB binding to lean on", () => {
+    expect(templateToml).not.toContain("MCP_HUB");
+  });
+
+  it("acknowledges the empty set, then completes the listen request, and the stream ends", async () => {
+    const res = await listen(7, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+    const reader = new SseReader(res);
+    const ack = await reader.next();
+    expect(ack?.json).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": 7 }, notifications: {} },
+    });
+    const complete = await reader.next();
+    expect(complete?.json).toMatchObject({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 7 } },
+    });
+    expect(await reader.next()).toBeUndefined();
+  });
+
+  it("still refuses a malformed filter with -32602 and the request's id", async () => {
+    const res = await listen("l-2", { toolsListChanged: "yes" });
+    const body = (await res.json()) as { id: unknown; error: { code: number; message: string } };
+    expect(body.id).toBe("l-2");
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toContain("toolsListChanged");
+  });
+});
