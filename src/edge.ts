@@ -5,13 +5,13 @@
  */
 import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
-import { createTaskClass, type McpTaskObject } from "../durable-objects/task/mcp-task";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/server";
 import { resolveOptions, type EdgeOptions } from "./options";
 import { bindEdge, setObserver } from "./mcp/observe";
 import { useHubShards } from "./publish";
+import { bindTasks } from "./tasks/options";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -30,10 +30,9 @@ export interface McpEdge<Env> {
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
   /** `export const McpSession = edge.SessionObject` (the class named in wrangler.toml). */
   SessionObject: typeof McpSessionObject<Env>;
-  /** `export const McpTask = edge.TaskObject` (Tasks extension; bound as MCP_TASK). */
-  TaskObject: typeof McpTaskObject<Env>;
-  // The hub's class is `hubObject(edge)` (durable-objects/hub/mcp-hub.ts), not a member: a member
-  // would put the hub in the bundle of every Worker, and a server without subscriptions has none.
+  // The hub's class is `hubObject(edge)` (durable-objects/hub/mcp-hub.ts) and the task object's
+  // `taskObject(edge)` (durable-objects/task/mcp-task.ts), not members: a member would put them in
+  // the bundle of every Worker, and a server without subscriptions or task tools has neither.
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -62,8 +61,8 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     },
     handle,
     SessionObject: createSessionClass(server, resolved.session),
-    TaskObject: createTaskClass(server, resolved.tasks),
   };
   bindEdge(edge, server);
+  bindTasks(edge, server, resolved.tasks);
   return edge;
 }

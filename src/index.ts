@@ -83,7 +83,7 @@ export {
 export type { TaskStatus } from "./tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/task-tools";
 export type { TaskOptions } from "./tasks/options";
-export type { McpTaskObject } from "../durable-objects/task/mcp-task";
+export { taskObject, type McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/versions";

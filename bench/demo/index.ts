@@ -7,6 +7,7 @@
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";
+import { taskObject } from "../../durable-objects/task/mcp-task";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
@@ -33,5 +34,5 @@ export default {
 } satisfies ExportedHandler<EdgeEnv>;
 
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export const McpHub = hubObject(edge);

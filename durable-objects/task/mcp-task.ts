@@ -24,7 +24,8 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from "../../src/tasks/model";
-import type { ResolvedTaskOptions } from "../../src/tasks/options";
+import { tasksOfEdge, type ResolvedTaskOptions } from "../../src/tasks/options";
+import type { McpEdge } from "../../src/edge";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import { routeKey } from "../../src/mcp/route-params";
 import type { EdgeEnv } from "../../src/env";
@@ -386,8 +387,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   }
 }
 
-/** Binds the task object to a server definition; export the result as your Durable Object class. */
-export function createTaskClass<Env>(server: McpServer<Env>, options: ResolvedTaskOptions): typeof McpTaskObject<Env> {
+/**
+ * The task object class of a served server: `export const McpTask = taskObject(edge)` (bound as
+ * MCP_TASK), for servers with tools that declare `task`.
+ */
+export function taskObject<Env>(edge: McpEdge<Env>): typeof McpTaskObject<Env> {
+  const bound = tasksOfEdge(edge);
+  const server = bound.server as McpServer<Env>;
+  const options = bound.options;
   return class McpTask extends McpTaskObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env, server, options);

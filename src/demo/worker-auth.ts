@@ -8,7 +8,7 @@
  * MCP_PUBLIC_URL (default http://127.0.0.1:8787) is the origin clients reach it at: the issuer,
  * and with /mcp the canonical resource URI tokens are bound to.
  */
-import { createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../index";
+import { createMcpEdge, taskObject, text, type EdgeEnv, type WorkerFetch } from "../index";
 import { createAuthorizationServer, withAuthorizationServer } from "../auth/index";
 import { demoAuthorize } from "./consent";
 import { demoServer } from "./server";
@@ -75,5 +75,5 @@ export default {
 
 // The session class depends only on the server and the session options, not on the origin.
 export const McpSession = createMcpEdge(demoServer).SessionObject;
-export const McpTask = createMcpEdge(demoServer).TaskObject;
+export const McpTask = taskObject(createMcpEdge(demoServer));
 export { McpHub, McpUser } from "../index";

@@ -3,7 +3,7 @@
  * stateless at /stateless/mcp, with its Server Card at /mcp/server-card, the AI Catalog and a
  * registry key. A real project's entry looks the same with its own server.
  */
-import { createMcpEdge, hubObject } from "../index";
+import { createMcpEdge, hubObject, taskObject } from "../index";
 import { demoServer } from "./server";
 
 const edge = createMcpEdge(demoServer, {
@@ -20,6 +20,6 @@ const edge = createMcpEdge(demoServer, {
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export const McpHub = hubObject(edge);
 export { McpUser } from "../index";

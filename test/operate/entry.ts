@@ -6,6 +6,7 @@
  */
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../src/edge";
+import { taskObject } from "../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../src/env";
 import { INVALID_PARAMS, RpcError } from "../../src/jsonrpc/errors";
 import { text, ToolError } from "../../src/mcp/content";
@@ -170,5 +171,5 @@ export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ bindi
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export const McpHub = hubObject(edge);

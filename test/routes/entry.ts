@@ -5,6 +5,7 @@
  * what it saw, a rate limit keyed by tenant, and a Server Card per route.
  */
 import { createMcpEdge } from "../../src/edge";
+import { taskObject } from "../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../src/env";
 import { text } from "../../src/mcp/content";
 import type { HandlerContext } from "../../src/mcp/context";
@@ -57,5 +58,5 @@ export const edge = createMcpEdge(routesServer, {
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export { McpHub } from "../../src/index";

@@ -3,6 +3,7 @@
  * twice, fail in each way the spec separates, and one that only runs as a task.
  */
 import { createMcpEdge } from "../../src/edge";
+import { taskObject } from "../../durable-objects/task/mcp-task";
 import { defineServer } from "../../src/mcp/server";
 import { text, ToolError, toolError } from "../../src/mcp/content";
 import type { EdgeEnv } from "../../src/env";
@@ -133,5 +134,5 @@ const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
 
 export default edge.worker;
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export { McpUser } from "../../src/index";

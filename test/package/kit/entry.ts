@@ -8,6 +8,7 @@ import {
   createMcpEdge,
   defineServer,
   hubObject,
+  taskObject,
   type EdgeEnv,
   notifyListChanged,
   notifyResourceUpdated,
@@ -60,6 +61,6 @@ const server = defineServer<EdgeEnv>({ name: "package-kit-test", version: "1.0.0
 const edge = createMcpEdge(server, { auth: testAuth({ toolScopes: { admin: ["admin"] } }) });
 export default edge.worker;
 export const McpSession = edge.SessionObject;
-export const McpTask = edge.TaskObject;
+export const McpTask = taskObject(edge);
 export const McpHub = hubObject(edge);
 export { McpUser } from "../../../src/index";
