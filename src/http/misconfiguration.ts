@@ -40,7 +40,7 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpTask",
     tag: "v3",
     neededBy: "tools with `task` (the Tasks extension)",
-    exportLine: "export const McpTask = edge.TaskObject;",
+    exportLine: "export const McpTask = taskObject(edge);",
   },
   MCP_USER: {
     className: "McpUser",

@@ -5,6 +5,7 @@
  * counters against what the platform would bill.
  */
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { taskObject } from "../../durable-objects/task/mcp-task";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
 import type { OperationEvent } from "../../src/mcp/observe";
@@ -18,7 +19,7 @@ const edge = createMcpEdge(demoServer, { session: { keepAliveMs: 200 }, onEvent:
 
 export default edge.worker;
 export const McpSession = metered(edge.SessionObject, "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
-export const McpTask = metered(edge.TaskObject, "task", [
+export const McpTask = metered(taskObject(edge), "task", [
   "taskCreate",
   "taskGet",
   "taskVisible",
