@@ -229,7 +229,7 @@ function parseOptions(argv) {
   };
 }
 
-// ---- scenarios: bench/scenarios/ (one file per lane or part), the burst harness: scripts/bench-load.mjs
+// ---- scenarios: bench/scenarios/ (one file per lane or part), the load driver: bench/harness/load.mjs
 
 function machineInfo() {
   const cpu = cpus();

@@ -78,7 +78,7 @@ function conformanceRecord() {
   };
 }
 
-/** The 0.2 pre-release run (scripts/conformance-next.mjs --json): required scenarios per requirement set. */
+/** The 0.2 pre-release run (npm run conformance:next -- --json): required scenarios per requirement set. */
 function conformanceNextRecord() {
   if (!existsSync(CONFORMANCE_NEXT_JSON)) return undefined;
   const report = readJson(CONFORMANCE_NEXT_JSON);

@@ -39,7 +39,7 @@ function ownerOf(path, repoRoot) {
 /**
  * Builds the Worker of `configPath` into `outdir` like `wrangler deploy` would, without
  * deploying (offline), and returns the path of the module it wrote. Also used by
- * scripts/miniflare-server.mjs to serve exactly what would be uploaded.
+ * scripts/worker-server.mjs to serve exactly what would be uploaded.
  */
 export async function buildWorker({ repoRoot, configPath, outdir, minify = false, metafile, env }) {
   await run(

@@ -43,7 +43,7 @@ export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskUpdate(subject: string | null, responses: InputResponses, route?: string): Promise<TaskReply>;
   taskCancel(subject: string | null, route?: string): Promise<TaskReply>;
   /**
-   * The per-client ledger role (an object named after a client key, src/tasks/ledger.ts): holds
+   * The per-client ledger role (an object named after a client key, durable-objects/task/ledger.ts): holds
    * `taskId` as in flight until `expiresAt` unless the client already has `limit`; false when full.
    */
   ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean>;

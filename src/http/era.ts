@@ -1,5 +1,5 @@
 /**
- * The era decision, once per POST, from the parsed body (DESIGN.md "Two eras on one endpoint";
+ * The era decision, once per POST, from the parsed body (DESIGN.md "Protocol eras on one endpoint";
  * 2026-07-28 basic/versioning.mdx "Backward Compatibility" and transports/streamable-http.mdx
  * "Server Validation"). A claim in `params._meta` selects 2026-07-28; no claim keeps the 2025
  * era exactly as it was. Headers are validated against the body here and never upgrade or

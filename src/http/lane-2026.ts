@@ -1,5 +1,5 @@
 /**
- * The 2026-07-28 lane, entirely in the Worker (DESIGN.md "What the 2026 era gets"): one
+ * The 2026-07-28 lane, entirely in the Worker (DESIGN.md "Protocol eras on one endpoint"): one
  * claimed request in, one answer out, no session and no object. Unknown and removed methods
  * are 404 -32601; MRTR inputs (`requestState`, `inputResponses`) are verified before the
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns

@@ -76,7 +76,7 @@ async function servePost<Env>(
       parsed.entry.id,
     );
   }
-  // The era is decided here, once, from the body (DESIGN.md "Two eras on one endpoint"); the header never decides it.
+  // The era is decided here, once, from the body (DESIGN.md "Protocol eras on one endpoint"); the header never decides it.
   if (!parsed.batch && parsed.entry.ok && "id" in parsed.entry.message) readId(parsed.entry.message.id);
   // The session endpoint needs the session binding whatever the era (router.ts): checked here, where the id is known.
   if (sessions) rt.sessionNamespace(env as Env & EdgeEnv);

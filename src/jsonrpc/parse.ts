@@ -17,7 +17,7 @@ export type ParsedBody =
  * The deepest nesting a message may have, counting the message object itself as 1 (so a
  * `tools/call`'s `arguments` object is at 3 and may hold 61 more levels). Past it the message
  * is refused with -32602 and its id before anything walks it: digests, canonical forms, schema
- * validators, Workers RPC and storage all see only bounded JSON (README "Limits").
+ * validators, Workers RPC and storage all see only bounded JSON (docs/configuration.md "Limits").
  */
 const MAX_JSON_DEPTH = 64;
 

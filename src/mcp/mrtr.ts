@@ -1,7 +1,7 @@
 /**
  * Multi round-trip requests, the whole protocol side (the 2026-07-28 lane only carries bytes).
  * One run of a handler on the 2026-07-28 lane under multi round-trip requests
- * (basic/patterns/mrtr.mdx; DESIGN.md "MRTR"). An ask whose key has an answer returns it at
+ * (basic/patterns/mrtr.mdx; docs/eras.md "Multi round-trip requests (MRTR)"). An ask whose key has an answer returns it at
  * once; an unanswered ask never settles and ends the run: once the handler's promise chains
  * have gone QUIET_STEPS microtask steps without a new ask (so `Promise.all` of several asks,
  * even asks a few awaits apart, collects them all) `ended` resolves and the lane answers

@@ -1,5 +1,5 @@
 /**
- * Failures the author did not mean for the client (STYLE.md "Exposure policy"): an exception
+ * Failures the author did not mean for the client (docs/operating.md "Errors: `server.onError`"): an exception
  * from a handler, a platform limit, a bug. The client gets a generic answer carrying a short
  * correlation id; the message and stack go to console.error with the same id, never to the wire.
  */

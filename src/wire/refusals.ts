@@ -1,6 +1,6 @@
 /**
  * The one refusal table: every HTTP-level refusal as a tagged reason mapped to its status,
- * JSON-RPC code and message (STYLE.md "Errors"). Guards, the router and the lanes build a
+ * JSON-RPC code and message (DESIGN.md "Errors", docs/errors.md "HTTP errors"). Guards, the router and the lanes build a
  * `Refusal` value and call `refuse`; no status number for a refusal is written anywhere else.
  * The `switch` has no `default`, so a new reason does not compile until it has a row.
  */

@@ -1,5 +1,5 @@
 /**
- * The era decision table of DESIGN.md "Two eras on one endpoint", row by row, through the
+ * The era decision table of docs/eras.md "Protocol eras: 2026-07-28 beside 2025", row by row, through the
  * front door (2026-07-28 basic/versioning.mdx "Backward Compatibility", transports/
  * streamable-http.mdx "Server Validation" and "Protocol Version Header"). A claim in
  * params._meta selects 2026-07-28; everything unclaimed keeps its 2025-era answer.

@@ -1,5 +1,5 @@
 /**
- * Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx; DESIGN.md "MRTR"): the same
+ * Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx; docs/eras.md "Multi round-trip requests (MRTR)"): the same
  * `ctx.elicit/sample/listRoots` handler code answers `input_required` with every outstanding
  * ask and a signed `requestState`, and completes when the client retries with the answers.
  * Tampered, expired or mismatched states are -32602; missing answers re-ask; asks the request

@@ -1,5 +1,5 @@
 /**
- * The body limit (default 4 MiB, DESIGN "Lessons from the field"): a larger POST gets 413 with
+ * The body limit (default 4 MiB, docs/configuration.md "Limits"): a larger POST gets 413 with
  * the limit code, whether it declares its size (Content-Length) or streams it chunked; a body
  * just under the limit is served, in the Worker and when forwarded to the session object.
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "What runs where": each kind of request costs a known number of calls to the
+ * DESIGN.md "Two lanes: the Worker and the session object": each kind of request costs a known number of calls to the
  * session object. The Worker is driven with the real MCP_SESSION namespace wrapped so every
  * stub call (RPC or fetch) is counted.
  */

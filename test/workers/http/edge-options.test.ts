@@ -1,7 +1,7 @@
 /**
  * createMcpEdge options seen from the Worker's front door: host and origin allow-lists (also
  * from MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS), the body limit, the endpoint path and
- * stateless-only mode; and the last row of STYLE.md "Errors": our own failure before a reply
+ * stateless-only mode; and the unexpected-failure row of docs/errors.md "HTTP errors": our own failure before a reply
  * exists is 500 with -32603, id null and no internals.
  */
 import { createExecutionContext } from "cloudflare:test";

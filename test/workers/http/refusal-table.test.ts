@@ -1,7 +1,7 @@
 /**
  * The docs/errors.md "HTTP errors" table, row by row, through the front door: each row names the
- * request that provokes it and the status and JSON-RPC code it must get (STYLE.md "Every row
- * of the error table has a test"). The rows here and docs/errors.md's rows are compared too, so
+ * request that provokes it and the status and JSON-RPC code it must get (every row
+ * of the error table has a test). The rows here and docs/errors.md's rows are compared too, so
  * a new row in either place fails until both agree.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The bounds under the hub's slow-reader policy (durable-objects/streams.ts): one connection
+ * The bounds under the hub's slow-reader policy (durable-objects/session/streams.ts): one connection
  * holds at most `maxBufferedBytes` unsent, all connections together at most
  * `maxTotalBufferedBytes`, and past the total the connection holding the most is the one handed
  * to onOverflow, so many slow readers cannot add up to an object's memory.

@@ -1,6 +1,6 @@
 /**
  * Protocol errors of a well-formed request are JSON-RPC errors with the request's id on a 200
- * (STYLE.md "Errors": unknown method / bad params), never HTTP errors.
+ * (docs/errors.md "HTTP errors": unknown method / bad params), never HTTP errors.
  */
 import { describe, expect, it } from "vitest";
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../../src/jsonrpc/errors";

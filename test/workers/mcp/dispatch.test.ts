@@ -1,6 +1,6 @@
 /**
  * dispatchRequest with small purpose-built servers: what reaches the client when a handler
- * fails (STYLE.md "Errors" and its exposure policy: anything but RpcError is -32603 with only a
+ * fails (docs/errors.md "HTTP errors" and docs/operating.md "Errors: `server.onError`": anything but RpcError is -32603 with only a
  * correlation reference; a failing tool is an isError result that shows the model a ToolError's
  * message and nothing of any other exception), outputSchema enforcement (2025-06-18 "Tools" > Structured Content), and
  * capabilities derived from what is registered.

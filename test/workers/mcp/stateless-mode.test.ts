@@ -1,5 +1,5 @@
 /**
- * The stateless lane (/stateless/mcp, DESIGN "Stateless mode"): no session ids and no Durable
+ * The stateless lane (/stateless/mcp, docs/configuration.md "Configuration"): no session ids and no Durable
  * Object; an interactive tool is answered as a non-resumable SSE stream (no event ids); a
  * handler that needs a server-to-client request fails fast with a clear error instead of hanging.
  */

@@ -137,7 +137,7 @@ async function expectDocumentedAnswer(s: Session, body: FuzzBody, res: Response,
   }
 
   // -32600 answers belong to the invalid entries; every other reply answers a request.
-  // A too deep entry's -32602 says so (README "Limits"); a request's own -32602 never does.
+  // A too deep entry's -32602 says so (docs/configuration.md "Limits"); a request's own -32602 never does.
   const isInvalidAnswer = (r: RpcResponse) =>
     r.error?.code === CODE.INVALID_REQUEST || (r.error?.code === CODE.INVALID_PARAMS && r.error.message.includes("nests deeper"));
   const forInvalid = replies.filter(isInvalidAnswer);

@@ -2,9 +2,9 @@
  * Property: however deep or wide a client nests JSON anywhere in a request — a tool's arguments,
  * `_meta`, the declared capabilities, `inputResponses`, a junk `requestState` beside deep
  * arguments — on every method of both eras, the answer is never a 5xx and never -32603: past
- * README "Limits" (64 levels for a whole message) it is 400 -32602 with the request's id, within
- * it the method's own answer; and nothing reaches the log as an unexpected error. (Issue: a
- * 2026-07-28 interactive call nested ~3,000 deep got 500 with `id: null` from a recursive
+ * docs/configuration.md "Limits" (64 levels for a whole message) it is 400 -32602 with the
+ * request's id, within it the method's own answer; and nothing reaches the log as an unexpected
+ * error. (Issue: a 2026-07-28 interactive call nested ~3,000 deep got 500 with `id: null` from a recursive
  * canonical form; a task's deep input got -32603 from the object RPC's serializer.)
  */
 import fc from "fast-check";

@@ -1,6 +1,6 @@
 /**
  * One client flooding the Tasks extension (issue: 150 anonymous tasks in a second, each kept for
- * the 1 h TTL). README "Limits": a client (CF-Connecting-IP without auth) has at most
+ * the 1 h TTL). docs/configuration.md "Limits": a client (CF-Connecting-IP without auth) has at most
  * `tasks.maxInFlightPerClient` (32) tasks in flight; one more is HTTP 429 with Retry-After and a
  * -31003 error carrying the request id, and no task; a task that reaches a terminal state frees
  * its slot; other clients are not affected. Property: for any interleaving of creations and

@@ -68,7 +68,7 @@ export type Entry =
   | { kind: "request"; id: RpcId; method: string; params: Record<string, unknown> | undefined }
   | { kind: "notification"; method: string }
   | { kind: "response" }
-  /** `code`: -32600, or -32602 for a message nesting deeper than README "Limits" allows. */
+  /** `code`: -32600, or -32602 for a message nesting deeper than docs/configuration.md "Limits" allows. */
   | { kind: "invalid"; id: RpcId | null; code?: number };
 
 export type Body = { kind: "not-json" } | { kind: "empty-batch" } | { kind: "single"; entry: Entry } | { kind: "batch"; entries: Entry[] };
@@ -82,7 +82,7 @@ function validId(v: unknown): RpcId | null {
   return typeof v === "string" || (typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER) ? v : null;
 }
 
-/** README "Limits": the deepest nesting of one message (the message object is level 1). */
+/** docs/configuration.md "Limits": the deepest nesting of one message (the message object is level 1). */
 export const MAX_MESSAGE_DEPTH = 64;
 
 /** The nesting depth of a decoded value (scalars 0), without recursion. */
