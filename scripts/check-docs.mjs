@@ -1,8 +1,9 @@
 // Checks that the README, CONTRIBUTING.md, the CHANGELOG and every page under docs/ link only to
-// files and headings that exist, and that every `docs/<page>.md "<Section>"` a source comment or
-// the CHANGELOG cites names a heading of that page. Part of `npm run lint`. Exit 1 with one line per dead link.
+// files and headings that exist, that every section, file and repository path a comment or a page
+// cites exists (the rules are above the citation pass below), and that each diagram has its source.
+// Part of `npm run lint`. Exit 1 with one line per dead link or citation.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -64,37 +65,129 @@ for (const page of pages) {
     });
 }
 
-// Comments that cite a section: docs/<page>.md "<Section>".
-function* sources(dir) {
+// Citations, in the comments of every .ts/.mjs/.js file and the text of every .md file under the
+// folders below (fenced code blocks of .md files excepted), plus README, CONTRIBUTING and CHANGELOG:
+// - `<file>.md "<Section>"` (also `README "<Section>"`, `DESIGN "<Section>"`, `CONTRIBUTING "<Section>"`):
+//   the file must exist and have a heading with exactly that text. A bare name resolves against the
+//   citing file's folder, then the repository root, then docs/; `DESIGN.md` and `DESIGN` mean
+//   docs/DESIGN.md. A name that resolves nowhere is not in the repository and fails: a private
+//   guide the code once cited is no citation a reader can follow. A section starting with `<` or `…`
+//   is a placeholder, as in this comment. A cited section stays on one line (a quote opened after a
+//   cited name and not closed on its line fails), so every citation is checked.
+// - `<file>.md` alone: the file must resolve the same way, except names a user writes in their own
+//   project (NOT_OURS) and names inside a quoted string (`"references/GUIDE.md"`: example data).
+// - A path from the repository root, `src/…`, `durable-objects/…`, `test/…`, `scripts/…`, `bench/…`,
+//   `docs/…`, `examples/…`, `create-mcp-edge/…`, `conformance/…`, `bin/…`, with an extension or a
+//   trailing `/`: it must exist in the repository or in the project create-mcp-edge scaffolds
+//   (create-mcp-edge/template/, the layout docs describe to a user). Globs (`*`, `{`, `<`), generated or
+//   ignored output (dist/, results/, bench-results/, .wrangler/) and anything inside node_modules/ are
+//   allowed. Partial paths (`session/core.ts`, `held-stream.ts`) are not checked.
+const FOLDERS = ["src", "durable-objects", "test", "scripts", "bench", "docs", "create-mcp-edge", "examples"];
+const NOT_OURS = new Set(["SKILL.md", "AGENTS.md", "CLAUDE.md"]);
+const ALIASES = new Map([
+  ["DESIGN.md", "docs/DESIGN.md"],
+  ["DESIGN", "docs/DESIGN.md"],
+  ["README", "README.md"],
+  ["CONTRIBUTING", "CONTRIBUTING.md"],
+  ["CHANGELOG", "CHANGELOG.md"],
+]);
+const ROOTS = "src|durable-objects|test|scripts|bench|docs|examples|create-mcp-edge|conformance|bin";
+const CITATION = /(?<![\w/.@"-])((?:[\w.-]+\/)*[\w.-]+\.md\b|README|DESIGN|CONTRIBUTING|CHANGELOG|STYLE)(?: "([^"]+)")?/g;
+const PATH = new RegExp(`(?<![\\w/.@~$-])((?:${ROOTS})\\/[\\w./*{}<>,-]*)`, "g");
+const UNCLOSED = /(?:\.md|\bREADME|\bDESIGN|\bCONTRIBUTING|\bCHANGELOG) "[^"]*$/;
+const GENERATED = /(^|\/)(dist|results|bench-results|\.wrangler|node_modules)(\/|$)/;
+
+function* walk(dir) {
   for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== "node_modules") yield* sources(path);
-    } else if (/\.(ts|mjs|js)$/.test(entry.name)) yield path;
-  }
-}
-for (const dir of ["src", "durable-objects", "test", "scripts", "bench"]) {
-  if (!existsSync(join(ROOT, dir))) continue;
-  for (const file of sources(dir)) {
-    const text = readFileSync(join(ROOT, file), "utf8");
-    for (const m of text.matchAll(/(docs\/[\w-]+\.md|README\.md|CONTRIBUTING\.md)(?: "([^"]+)")?/g)) {
-      const [, cited, section] = m;
-      if (!existsSync(join(ROOT, cited))) problems.push(`${relative(ROOT, join(ROOT, file))}: cites ${cited}, which does not exist`);
-      else if (section && !headingsOf(cited).has(section)) problems.push(`${file}: cites ${cited} "${section}", which has no such heading`);
-    }
+      if (!["node_modules", "dist", "results", ".wrangler"].includes(entry.name)) yield* walk(path);
+    } else if (/\.(ts|mjs|js|md)$/.test(entry.name)) yield path;
   }
 }
 
-// Sections the CHANGELOG names in words, as README "Install" or docs/<page>.md "<Section>": a
-// release note must still lead somewhere once the section moves.
-const changelog = readFileSync(join(ROOT, "CHANGELOG.md"), "utf8").split("\n");
-changelog.forEach((line, i) => {
-  for (const [, cited, section] of line.matchAll(/\b(docs\/[\w-]+\.md|README(?:\.md)?|CONTRIBUTING\.md) "([^"]+)"/g)) {
-    const file = cited === "README" ? "README.md" : cited;
-    if (!existsSync(join(ROOT, file))) problems.push(`CHANGELOG.md:${i + 1}: names ${cited}, which does not exist`);
-    else if (!headingsOf(file).has(section)) problems.push(`CHANGELOG.md:${i + 1}: names ${cited} "${section}", which has no such heading`);
+/** The lines a citation may sit on: comments of code, prose of Markdown; others blanked, numbering kept. */
+function proseOf(file) {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  if (file.endsWith(".md")) {
+    let fenced = false;
+    return lines.map((line) => {
+      if (line.startsWith("```")) fenced = !fenced;
+      return fenced ? "" : line;
+    });
   }
-});
+  let block = false;
+  return lines.map((line) => {
+    let out = "";
+    let rest = line;
+    while (rest.length) {
+      if (block) {
+        const close = rest.indexOf("*/");
+        out += ` ${close < 0 ? rest : rest.slice(0, close)}`;
+        if (close < 0) break;
+        block = false;
+        rest = rest.slice(close + 2);
+        continue;
+      }
+      const m = /(^|[^:\\"'`\w])\/\/|\/\*/.exec(rest);
+      if (!m) break;
+      if (m[0].endsWith("/*")) {
+        block = true;
+        rest = rest.slice(m.index + m[0].length);
+      } else {
+        out += ` ${rest.slice(m.index + m[0].length)}`;
+        break;
+      }
+    }
+    return out;
+  });
+}
+
+function resolveCited(name, from) {
+  const alias = ALIASES.get(name);
+  if (alias) return alias;
+  for (const base of [dirname(from), ".", "docs"]) {
+    const file = normalize(join(base, name));
+    if (existsSync(join(ROOT, file))) return file;
+  }
+  return undefined;
+}
+
+const cited = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "CHANGELOG.md",
+  ...FOLDERS.filter((d) => existsSync(join(ROOT, d))).flatMap((d) => [...walk(d)]),
+];
+const counts = { citations: 0, paths: 0 };
+const headingCache = new Map();
+const headings = (file) => headingCache.get(file) ?? headingCache.set(file, headingsOf(file)).get(file);
+for (const file of cited) {
+  proseOf(file).forEach((line, i) => {
+    const where = `${file}:${i + 1}`;
+    if (UNCLOSED.test(line)) problems.push(`${where}: a cited section runs past the line; keep it on one line`);
+    for (const m of line.matchAll(CITATION)) {
+      const [, name, section] = m;
+      const bareWord = !name.endsWith(".md");
+      if ((bareWord && !section) || /^[<…]/.test(section ?? "")) continue;
+      if (NOT_OURS.has(name.split("/").pop()) || GENERATED.test(name)) continue;
+      counts.citations++;
+      const target = resolveCited(name, file);
+      if (!target) problems.push(`${where}: cites ${name}, which is not in the repository`);
+      else if (section && !headings(target).has(section))
+        problems.push(`${where}: cites ${name} "${section}", but ${target} has no such heading`);
+    }
+    for (const [, raw] of line.matchAll(PATH)) {
+      const path = raw.replace(/[.,]+$/, "");
+      if (/[*{<]/.test(path) || GENERATED.test(path)) continue;
+      // A .md path is a citation, checked above.
+      if (!/\.(ts|mjs|js|toml|json|dot|svg|jsonc)$/.test(path) && !path.endsWith("/")) continue;
+      counts.paths++;
+      if (!existsSync(join(ROOT, path)) && !existsSync(join(ROOT, "create-mcp-edge/template", path)))
+        problems.push(`${where}: names ${path}, which does not exist`);
+    }
+  });
+}
 
 // Every diagram has its text source beside it, and every source its rendering (npm run diagrams).
 const diagrams = join(ROOT, "docs", "diagrams");
@@ -111,4 +204,6 @@ if (problems.length) {
   console.error(`${problems.length} dead link(s) or citation(s):\n${problems.join("\n")}`);
   process.exit(1);
 }
-console.log(`docs: ${pages.length} pages, every link and cited section exists`);
+console.log(
+  `docs: ${pages.length} pages' links, ${counts.citations} citations and ${counts.paths} paths in ${cited.length} files: all exist`,
+);
