@@ -183,6 +183,8 @@ export interface HubRpc extends Rpc.DurableObjectBranded {
   publish(events: PublishEvent[], fanout?: Fanout, wait?: boolean, traces?: (string | undefined)[]): Promise<BatchReport | undefined>;
   /** Shard 0: another shard holds a stream or registration now (`epoch` orders its announcements). */
   activate(index: number, epoch: number): Promise<void>;
+  /** Shard 0: that shard holds nobody any more (its announcement of `epoch`); forgotten unless it announced again since. */
+  deactivate(index: number, epoch: number): Promise<void>;
   /** On a shard other than 0 (shard 0 calls it): delivers a batch in order, and says whether the shard holds anyone; `traces`: shard 0's spans. */
   deliver(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport>;
   closeListeners(): Promise<number>;

@@ -89,10 +89,12 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   override async webSocketClose(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
+    await this.releaseIfEmpty();
   }
 
   override async webSocketError(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
+    await this.releaseIfEmpty();
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
@@ -104,11 +106,13 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   async unregister(sessionId: string, topic: HubTopic): Promise<void> {
     await this.registrations.remove(topicKey(topic), sessionId);
+    await this.releaseIfEmpty();
   }
 
   /** A session was terminated or expired: it is no longer registered for anything. */
   async forget(sessionId: string): Promise<void> {
     await this.registrations.forget(sessionId);
+    await this.releaseIfEmpty();
   }
 
   // ---- RPC from publish() ----------------------------------------------------------------
@@ -150,6 +154,16 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   async activate(index: number, epoch: number): Promise<void> {
     this.active.announce(index, epoch);
+  }
+
+  async deactivate(index: number, epoch: number): Promise<void> {
+    this.active.withdraw(index, epoch);
+  }
+
+  /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
+  private async releaseIfEmpty(): Promise<void> {
+    if (this.listeners.count() > 0 || this.registrations.any()) return;
+    await this.presence.release().catch(() => undefined);
   }
 
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone; `traces`: shard 0's spans. */

@@ -26,6 +26,11 @@ export class ActiveShards {
     this.set(index, epoch);
   }
 
+  /** A shard emptied: forgotten unless it announced itself again since (`epoch` of its last announcement). */
+  withdraw(index: number, epoch: number): void {
+    if (this.stored().get(index) === epoch) this.remove(index);
+  }
+
   /** The shards (other than 0) a publish must reach: those that announced, or all of them after a failed call. */
   targets(shards: number): number[] {
     if (!this.failed) return [...this.stored().keys()].filter((i) => i < shards);
@@ -100,6 +105,16 @@ export class ShardPresence {
     const epoch = ++this.epoch;
     await this.coordinator(this.place).activate(this.place.index, epoch);
     if (epoch === this.epoch) this.announced = true;
+  }
+
+  /**
+   * The last stream or registration left: shard 0 forgets this shard at once (its row, and its
+   * table with the last one), instead of at the next publish. One call, only on that transition.
+   */
+  async release(): Promise<void> {
+    if (!this.place || this.place.index === 0 || !this.announced) return;
+    this.announced = false;
+    await this.coordinator(this.place).deactivate(this.place.index, this.epoch);
   }
 
   /** The answer to shard 0; an empty shard will announce itself again at its next stream. */

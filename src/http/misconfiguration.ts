@@ -153,8 +153,11 @@ function missingMigration(name: BindingName, env: unknown): MisconfiguredError {
   return misconfigured(`migration:${name}`, message, { missingMigration: className, binding: name, wranglerToml: toml }, env);
 }
 
-/** workerd's error when a class bound without `new_sqlite_classes` first touches `ctx.storage.sql`. */
-const NO_SQL = /SQL is not enabled for this Durable Object class/;
+/**
+ * workerd's errors when a class bound without `new_sqlite_classes` first touches `ctx.storage.sql`,
+ * or `ctx.storage.kv` (the session keeps its state there).
+ */
+const NO_SQL = /SQL is not enabled for this Durable Object class|storage\.kv \(synchronous KV\) API is only available for SQLite-backed/;
 
 function translate(error: unknown, name: BindingName, env: unknown): unknown {
   return error instanceof Error && NO_SQL.test(error.message) ? missingMigration(name, env) : error;

@@ -94,8 +94,9 @@ describe("hubBus on one hub", { timeout: 30_000 }, () => {
     expect(() => hubBus(env, { topic: "" })).toThrow(/topic must be a string of 1-128 characters/);
   });
 
-  it("names the wrangler.toml lines when the MCP_HUB binding is missing", () => {
+  it("throws the misconfiguration error when the MCP_HUB binding is missing, its reference finding the log line with the fix", () => {
     const bus = hubBus({});
-    expect(() => bus.publish({ kind: "tools_list_changed" })).toThrow(/needs the MCP_HUB Durable Object binding/);
+    // Outside local development the error names no binding (docs/errors.md "Misconfiguration"); the log line does.
+    expect(() => bus.publish({ kind: "tools_list_changed" })).toThrow(/Server misconfigured: .* under reference misconfigured-[0-9a-f]{8}/);
   });
 });
