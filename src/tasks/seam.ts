@@ -6,10 +6,9 @@
  * does refuses what would create or address a task with a misconfiguration naming the fix.
  */
 import { RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
 import type { McpServer, ToolDefinition } from "../mcp/server";
 import type { TaskLane } from "../mcp/dispatch-context";
-import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
 import { misconfigured, requireNamespace } from "../http/misconfiguration";
 import type { EdgeEnv } from "../env";
 
@@ -53,11 +52,7 @@ export function taskLaneFor<Env extends EdgeEnv>(server: McpServer<Env>, env: En
     );
   };
   return {
-    async serve(method: string, _params: Params, hc) {
-      const refusal = checkExtensionMethod(server.extensions, method, hc.clientCapabilities);
-      if (refusal) throw refusal;
-      return missing();
-    },
+    serve: async () => missing(),
     async runIfChosen(tool, _args, hc) {
       const decision = decideTaskExecution(tool, hc.clientCapabilities);
       if (decision instanceof RpcError) throw decision;
