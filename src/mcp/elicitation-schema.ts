@@ -6,8 +6,6 @@
  */
 import { isObject } from "../jsonrpc/parse";
 
-type Obj = Record<string, unknown>;
-
 const STRING_FORMATS = ["email", "uri", "date", "date-time"];
 
 function isStringArray(v: unknown): v is string[] {
