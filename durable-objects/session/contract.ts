@@ -17,6 +17,7 @@ import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/context";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { toRouteParams, type RouteParams } from "../../src/mcp/route-params";
+import { isObject } from "../../src/jsonrpc/parse";
 
 /** What the Worker (and other objects) may call on a session object over Workers RPC. */
 export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
@@ -109,7 +110,7 @@ export function decodeCf(value: string | null): Record<string, unknown> | undefi
   if (value === null) return undefined;
   try {
     const parsed: unknown = JSON.parse(decodeURIComponent(value));
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return isObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -25,6 +25,8 @@ import {
   type TaskStatus,
 } from "../../src/tasks/model";
 import { tasksOfEdge, type ResolvedTaskOptions } from "../../src/tasks/options";
+import { installTaskLane } from "../../src/tasks/seam";
+import { taskLane, visibleTaskIds } from "../../src/tasks/lane";
 import type { McpEdge } from "../../src/edge";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import { routeKey } from "../../src/mcp/route-params";
@@ -393,6 +395,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
  */
 export function taskObject<Env>(edge: McpEdge<Env>): typeof McpTaskObject<Env> {
   const bound = tasksOfEdge(edge);
+  // The Worker's side of tasks comes with the class: a Worker without task tools bundles neither (src/tasks/seam.ts).
+  installTaskLane({ lane: taskLane, visible: visibleTaskIds });
   const server = bound.server as McpServer<Env>;
   const options = bound.options;
   return class McpTask extends McpTaskObject<Env> {

@@ -26,7 +26,7 @@ import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
 import { isInteractiveCall } from "../mcp/routing";
 import { json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
-import { taskLane } from "../tasks/lane";
+import { taskLaneFor } from "../tasks/seam";
 import { servedVersions } from "./era";
 import { WorkerReply } from "./worker-reply";
 import { checkParamHeaders } from "./param-headers";
@@ -86,7 +86,7 @@ export async function serve2026<Env extends EdgeEnv>(
     envelope,
     supportedVersions: servedVersions(rt.options),
     principal,
-    tasks: taskLane(rt.server, env, clientKey),
+    tasks: taskLaneFor(rt.server, env, clientKey),
     request,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.

@@ -4,7 +4,7 @@
  * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
  * are the 2026 lane's; this module gets their results as plain values.
  */
-import { visibleTaskIds } from "../tasks/lane";
+import { visibleTaskIds } from "../tasks/seam";
 import {
   DEFAULT_HUB_SHARD,
   HEADER_LISTEN_OPEN,

@@ -6,6 +6,7 @@
  */
 import type { HeaderParam } from "../mcp/server";
 import { HEADER_MCP_PARAM_PREFIX } from "../wire/headers";
+import { isObject } from "../jsonrpc/parse";
 
 /** The value at a property path of the arguments, or undefined when absent. */
 function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
@@ -55,7 +56,7 @@ function matches(header: string, value: unknown): boolean {
 
 /** The mismatch to report for a tool's `Mcp-Param-*` headers, or undefined when they agree with the arguments. */
 export function checkParamHeaders(headers: Headers, params: readonly HeaderParam[], args: unknown): string | undefined {
-  const record = typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  const record = isObject(args) ? args : {};
   for (const param of params) {
     const name = `${HEADER_MCP_PARAM_PREFIX}${param.header}`;
     const value = valueAt(record, param.path);

@@ -4,25 +4,20 @@
  * enums): a flat object whose properties are primitives or enums. Returns a message naming
  * the first problem, or undefined when the schema is acceptable.
  */
-
-type Obj = Record<string, unknown>;
+import { isObject } from "../jsonrpc/parse";
 
 const STRING_FORMATS = ["email", "uri", "date", "date-time"];
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function isStringArray(v: unknown): v is string[] {
   return Array.isArray(v) && v.every((x) => typeof x === "string");
 }
 
 function isTitledOptions(v: unknown): boolean {
-  return Array.isArray(v) && v.length > 0 && v.every((o) => isObj(o) && typeof o.const === "string" && typeof o.title === "string");
+  return Array.isArray(v) && v.length > 0 && v.every((o) => isObject(o) && typeof o.const === "string" && typeof o.title === "string");
 }
 
 function checkProperty(name: string, p: unknown): string | undefined {
-  if (!isObj(p)) return `property "${name}" must be an object`;
+  if (!isObject(p)) return `property "${name}" must be an object`;
   for (const key of ["title", "description"]) {
     if (p[key] !== undefined && typeof p[key] !== "string") return `property "${name}": "${key}" must be a string`;
   }
@@ -50,7 +45,7 @@ function checkProperty(name: string, p: unknown): string | undefined {
       return undefined;
     case "array": {
       const items = p.items;
-      if (!isObj(items)) return `property "${name}": a multi-select needs "items"`;
+      if (!isObject(items)) return `property "${name}": a multi-select needs "items"`;
       const untitled = items.type === "string" && isStringArray(items.enum) && items.enum.length > 0;
       const titled = isTitledOptions(items.anyOf);
       if (!untitled && !titled)
@@ -64,8 +59,8 @@ function checkProperty(name: string, p: unknown): string | undefined {
 }
 
 export function checkElicitationSchema(schema: unknown): string | undefined {
-  if (!isObj(schema) || schema.type !== "object") return 'requestedSchema must be an object schema ({type: "object", ...})';
-  if (!isObj(schema.properties)) return "requestedSchema needs a properties object";
+  if (!isObject(schema) || schema.type !== "object") return 'requestedSchema must be an object schema ({type: "object", ...})';
+  if (!isObject(schema.properties)) return "requestedSchema needs a properties object";
   for (const [name, p] of Object.entries(schema.properties)) {
     const problem = checkProperty(name, p);
     if (problem) return problem;

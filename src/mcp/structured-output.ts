@@ -8,12 +8,9 @@
  * Every place that runs a tool (Worker, session object, task object) goes through `checkToolOutput`.
  */
 import { toolError } from "./content";
+import { isObject } from "../jsonrpc/parse";
 import type { CompiledSchema, JsonSchema } from "./schema";
 import type { CallToolResult } from "./types";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Whether an output schema's root describes an object (`type: "object"`); anything else needs the 2025 wrap. */
 export function hasObjectRoot(schema: JsonSchema): boolean {
@@ -32,7 +29,7 @@ function establishesBase(id: unknown): boolean {
 /** Moves same-document `$ref`s (`#`, `#/…`) under `#/properties/result`, where the wrap puts the schema. */
 function rebaseRefs(node: unknown, nameMap: boolean): unknown {
   if (Array.isArray(node)) return node.map((item) => rebaseRefs(item, false));
-  if (!isRecord(node)) return node;
+  if (!isObject(node)) return node;
   // A subschema with its own base URI resolves its pointers against itself: leave it whole.
   if (!nameMap && establishesBase(node.$id)) return node;
   const out: Record<string, unknown> = {};
@@ -68,13 +65,13 @@ export async function checkToolOutput(name: string, result: CallToolResult, outp
     if (!checked.ok)
       return { ...toolError(`Tool "${name}" returned structuredContent that does not match its outputSchema: ${checked.message}`) };
   }
-  if (value === undefined || isRecord(value) || result.content.some((block) => block.type === "text")) return result;
+  if (value === undefined || isObject(value) || result.content.some((block) => block.type === "text")) return result;
   return { ...result, content: [...result.content, { type: "text", text: JSON.stringify(value) }] };
 }
 
 /** A result as a 2025-era client must see it: a non-object value, or any value of a wrapped schema, as `{ result }`. */
 export function to2025Result(result: CallToolResult, schemaWrapped: boolean): CallToolResult {
   const value = result.structuredContent;
-  if (value === undefined || (isRecord(value) && !schemaWrapped)) return result;
+  if (value === undefined || (isObject(value) && !schemaWrapped)) return result;
   return { ...result, structuredContent: { result: value } };
 }

@@ -11,6 +11,7 @@ import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import { decideTaskExecution } from "./seam";
 import type { TaskLane } from "../mcp/dispatch-context";
 import type { HandlerContext } from "../mcp/context";
 import type { McpServer, ToolDefinition } from "../mcp/server";
@@ -28,20 +29,6 @@ export type TaskMethod = (typeof TASK_METHODS)[number];
 
 function isTaskMethod(method: string): method is TaskMethod {
   return (TASK_METHODS as readonly string[]).includes(method);
-}
-
-/**
- * How this `tools/call` runs: "task" when the tool may run as a task and this request's client
- * declared the extension; "sync" otherwise; -32021 for a task-only tool whose client did not.
- * (ext-tasks: never a CreateTaskResult to a client that did not declare the extension on its request.)
- */
-export function decideTaskExecution(
-  tool: Pick<ToolDefinition<unknown>, "name" | "task">,
-  clientCapabilities: unknown,
-): "task" | "sync" | RpcError {
-  if (!tool.task) return "sync";
-  if (clientDeclares(clientCapabilities, TASKS_EXTENSION)) return "task";
-  return tool.task.support === "required" ? missingExtensionError(TASKS_EXTENSION, `tool "${tool.name}" runs only as a task`) : "sync";
 }
 
 /** The task namespace, or an error naming the wrangler.toml lines to add (a missing migration too, at the first call). */

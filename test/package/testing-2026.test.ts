@@ -87,4 +87,11 @@ describe("mcp-edge/testing with protocolVersion 2026-07-28", () => {
     expect(error).toBeInstanceOf(TestRpcError);
     expect((error as TestRpcError).code).toBe(-32602);
   });
+
+  it("answers tasks/get with -32601 on a server without task tools (its Worker never calls taskObject)", async () => {
+    const client = createTestClient(worker, { protocolVersion: MODERN });
+    const error = await client.request("tasks/get", { taskId: "ab".repeat(32) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TestRpcError);
+    expect([(error as TestRpcError).code, (error as TestRpcError).message]).toEqual([-32601, "Method not found: tasks/get"]);
+  });
 });

@@ -10,7 +10,8 @@ import type { McpTaskObject } from "../../../durable-objects/task/mcp-task";
 import { demoServer } from "../../../src/demo/server";
 import type { EdgeEnv } from "../../../src/env";
 import { RpcError } from "../../../src/jsonrpc/errors";
-import { createTask, decideTaskExecution, serveTaskMethod, type TaskMethod } from "../../../src/tasks/lane";
+import { createTask, serveTaskMethod, type TaskMethod } from "../../../src/tasks/lane";
+import { decideTaskExecution } from "../../../src/tasks/seam";
 import type { TaskStatus } from "../../../src/tasks/model";
 import { expectResult, statelessCall } from "../../helpers/rpc-expect";
 
