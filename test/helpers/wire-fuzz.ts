@@ -349,6 +349,7 @@ async function readBounded(res: Response, ms: number): Promise<string> {
 interface Answer {
   id?: unknown;
   error?: { code?: unknown };
+  result?: { isError?: unknown };
 }
 
 /** The JSON-RPC messages of an answer: its JSON body, or the data of its SSE events. */
@@ -371,10 +372,16 @@ function messagesOf(text: string, type: string): Answer[] {
 /** What went wrong with one answer, or undefined when it is one docs/errors.md documents. */
 function judge(built: Built, status: number, type: string, text: string): string | undefined {
   if (status >= 500) return `HTTP ${status}`;
-  const leak = INTERNAL.exec(text);
+  const messages = messagesOf(text, type);
+  // What mcp-edge itself says: a body that is not JSON-RPC, every error and every failed tool's
+  // result; a successful result is the server author's content (the demo's skills quote wrangler.toml).
+  const own =
+    messages.length === 0
+      ? text
+      : JSON.stringify(messages.map((m) => m.error ?? (m.result?.isError ? m.result : undefined)).filter(Boolean));
+  const leak = INTERNAL.exec(own);
   if (leak) return `internal text in the answer: ${JSON.stringify(leak[0])}`;
   if (status === 202 || status === 204) return undefined;
-  const messages = messagesOf(text, type);
   if (!type.includes("text/event-stream") && messages.length === 0 && text !== "")
     return `status ${status} with a body that is not JSON-RPC`;
   for (const message of messages) {
