@@ -502,7 +502,7 @@ async function checkListen(doctor) {
       jsonrpc: "2.0",
       id,
       method: "subscriptions/listen",
-      params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+      params: { notifications: listenFilter(doctor), _meta: envelope(listenCapabilities(doctor)) },
     };
     const headers = doctor.headers({ "MCP-Protocol-Version": MODERN, "Mcp-Method": "subscriptions/listen" });
     const res = await fetch(doctor.url, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
@@ -516,7 +516,7 @@ async function checkListen(doctor) {
     const first = await firstEvent(res);
     controller.abort();
     if (first?.method === "notifications/subscriptions/acknowledged")
-      doctor.add("listen", "ok", "subscriptions/listen opens and is acknowledged (the hub answers)");
+      doctor.add("listen", "ok", listenAcknowledged(doctor, first.params?.notifications));
     else
       doctor.add(
         "listen",
@@ -528,6 +528,30 @@ async function checkListen(doctor) {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * What the doctor listens for: tool list changes, and with the Tasks extension a made-up task id
+ * too, because task status comes only through the hub (a Worker without it answers such a listen
+ * with its misconfiguration error, while a listen for list changes alone is acknowledged with the
+ * empty set when the server declares none).
+ */
+function listenFilter(doctor) {
+  const filter = { toolsListChanged: true };
+  if (TASKS in (doctor.discovered?.capabilities?.extensions ?? {})) filter.taskIds = ["mcp-edge-doctor-probe"];
+  return filter;
+}
+
+/** A listen naming task ids declares the Tasks extension, as a task-aware client does. */
+function listenCapabilities(doctor) {
+  return TASKS in (doctor.discovered?.capabilities?.extensions ?? {}) ? { extensions: { [TASKS]: {} } } : {};
+}
+
+function listenAcknowledged(doctor, honoured) {
+  const empty = honoured === undefined || honoured === null || Object.keys(honoured).length === 0;
+  if (empty && !listenMatters(doctor))
+    return "subscriptions/listen is acknowledged with the empty set: the server declares nothing a listen carries, so it needs no hub yet (bind MCP_HUB when it declares list changes, subscriptions or tasks)";
+  return "subscriptions/listen opens and is acknowledged (the hub answers)";
 }
 
 /** Whether the server declares something a listen stream would carry (list changes, resource updates, tasks). */

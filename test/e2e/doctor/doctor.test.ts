@@ -108,13 +108,13 @@ describe("the demo, configured", () => {
 describe("the scaffold (create-mcp-edge/template)", () => {
   const server = serve({ configPath: "test/e2e/doctor/scaffold.wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
 
-  it("passes, finds its interactive tool for the state secret, and warns that listen has no hub", async () => {
+  it("passes, finds its interactive tool for the state secret, and finds listen acknowledged with the empty set (no hub needed)", async () => {
     const run = await runDoctor([server().mcpUrl, "--json"]);
     expect(run.code, JSON.stringify(run.report?.findings.filter((f) => f.status === "fail"))).toBe(0);
     expect(finding(run, "tools-2026")?.message).toContain("2 tool(s)");
     expect(finding(run, "tools-2025")?.message).toContain("2 tool(s)");
     expect(finding(run, "state-secret")).toMatchObject({ status: "ok", message: expect.stringContaining('"greet"') });
-    expect(finding(run, "listen")).toMatchObject({ status: "warn", fix: expect.stringContaining('name = "MCP_HUB"') });
+    expect(finding(run, "listen")).toMatchObject({ status: "ok", message: expect.stringContaining("the empty set") });
     expect(finding(run, "server-card")?.status).toBe("skip");
   });
 });
