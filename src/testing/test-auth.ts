@@ -4,8 +4,8 @@
  * secret, and `mintTestToken()` makes them for a given subject and scopes. Test and development
  * only (docs/auth.md "A principal for local tests"): it verifies nothing without a secret of at
  * least 32 characters, and refuses a `resource` on a host other than localhost unless told.
+ * HS256 on WebCrypto, so `mcp-edge/testing` needs no optional peer (a scaffolded project has no `jose`).
  */
-import { errors, jwtVerify, SignJWT } from "jose";
 import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
 import { TokenError } from "../auth/options";
 
@@ -79,14 +79,52 @@ export async function mintTestToken(options: MintTestTokenOptions): Promise<stri
   const now = Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = { ...options.claims, scope: (options.scopes ?? []).join(" ") };
   if (options.clientId !== undefined) claims.client_id = options.clientId;
-  const jwt = new SignJWT(claims)
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
-    .setIssuer(TEST_TOKEN_ISSUER)
-    .setSubject(options.subject)
-    .setIssuedAt(now)
-    .setExpirationTime(now + (options.expiresInSeconds ?? 3600));
-  if (options.audience !== undefined) jwt.setAudience(options.audience);
-  return jwt.sign(key);
+  Object.assign(claims, { iss: TEST_TOKEN_ISSUER, sub: options.subject, iat: now, exp: now + (options.expiresInSeconds ?? 3600) });
+  if (options.audience !== undefined) claims.aud = options.audience;
+  const signingInput = `${base64url(encode(JSON.stringify({ alg: "HS256", typ: "JWT" })))}.${base64url(encode(JSON.stringify(claims)))}`;
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(key), encode(signingInput));
+  return `${signingInput}.${base64url(new Uint8Array(signature))}`;
+}
+
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
+
+function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenError("not a test token signed with this server's test secret (malformed)");
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** The claims of an HS256 token signed with `secret` by the test issuer, with `sub` and an unexpired `exp`. */
+async function verifyTestToken(token: string, secret: Uint8Array): Promise<Record<string, unknown>> {
+  const malformed = () => new TokenError("not a test token signed with this server's test secret (malformed)");
+  const parts = token.split(".");
+  if (parts.length !== 3) throw malformed();
+  const [head, body, signature] = parts as [string, string, string];
+  let header: { alg?: unknown };
+  let payload: Record<string, unknown>;
+  try {
+    header = JSON.parse(new TextDecoder().decode(fromBase64url(head)));
+    payload = JSON.parse(new TextDecoder().decode(fromBase64url(body)));
+  } catch {
+    throw malformed();
+  }
+  if (header?.alg !== "HS256" || typeof payload !== "object" || payload === null) throw malformed();
+  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), fromBase64url(signature), encode(`${head}.${body}`));
+  if (!valid) throw new TokenError("not a test token signed with this server's test secret (bad signature)");
+  if (payload.iss !== TEST_TOKEN_ISSUER) throw new TokenError("not a test token signed with this server's test secret (issuer)");
+  if (typeof payload.sub !== "string" || typeof payload.exp !== "number") throw malformed();
+  if (payload.exp <= Math.floor(Date.now() / 1000)) throw new TokenError("the test token expired");
+  return payload;
 }
 
 /** The verifier: the secret is read per call (the Worker's env exists only then). */
@@ -95,14 +133,7 @@ function testVerifier(options: TestAuthOptions): TokenVerifier<Record<string, un
   return async (token, context) => {
     const secret = options.secret ?? context.env?.[binding];
     const key = checkSecret(secret, options.secret === undefined ? `binding ${binding}` : "testAuth's secret");
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(token, key, { issuer: TEST_TOKEN_ISSUER, algorithms: ["HS256"], requiredClaims: ["exp", "sub"] }));
-    } catch (error) {
-      if (error instanceof errors.JWTExpired) throw new TokenError("the test token expired");
-      if (error instanceof errors.JOSEError) throw new TokenError(`not a test token signed with this server's test secret (${error.code})`);
-      throw error;
-    }
+    const payload = await verifyTestToken(token, key);
     const scope = payload.scope;
     const verified: VerifiedToken = {
       subject: payload.sub as string,
