@@ -85,7 +85,9 @@ function addAskingTaskTools(server: McpServer<EdgeEnv>): void {
     async (_args, ctx) => {
       const [first, second] = await Promise.all([
         ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
-        ctx.elicit("Your favourite colour?", { type: "object", properties: { colour: { type: "string" } }, required: ["colour"] }),
+        // Optional: conformance tasks-mrtr-input answers both questions with the same content ({ name, confirm }),
+        // and accepted content is checked against the form the handler asked with.
+        ctx.elicit("Your favourite colour?", { type: "object", properties: { colour: { type: "string" } } }),
       ]);
       const name = first.action === "accept" ? String(first.content.name ?? "someone") : "someone";
       const colour = second.action === "accept" ? String(second.content.colour ?? "no colour") : "no colour";

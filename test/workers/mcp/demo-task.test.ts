@@ -125,4 +125,18 @@ describe("the conformance task fixtures", () => {
     await until(taskId, "completed");
     expect(await get(taskId)).toMatchObject({ result: { content: [{ text: "Ann likes red" }] } });
   });
+
+  it("multi_input completes when both keys get the same answer, as conformance tasks-mrtr-input sends it", async () => {
+    const taskId = await start("multi_input");
+    await until(taskId, "input_required");
+    const keys = Object.keys((await get(taskId)).inputRequests as object);
+    for (const [i, key] of keys.entries()) {
+      await call("tasks/update", {
+        taskId,
+        inputResponses: { [key]: { action: "accept", content: { name: `partial-${i + 1}`, confirm: true } } },
+      });
+    }
+    await until(taskId, "completed");
+    expect(await get(taskId)).toMatchObject({ status: "completed" });
+  });
 });
