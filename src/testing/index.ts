@@ -13,6 +13,7 @@ import { headerParams, is2026, MAX_ROUNDS, type HeaderParam, type Client2026, re
 import { SseReader } from "./sse";
 import { DEFAULT_TIMEOUT_MS, LiveNotificationStream, within, type NotificationStream, type TestNotification } from "./streams";
 import { TASKS_EXTENSION, taskClient, type TaskWire, type TestTaskClient } from "./tasks";
+import type { ListenFilter as HubListenFilter } from "../../durable-objects/hub/contract";
 
 export { mintTestToken, testAuth, TEST_AUTH_SECRET_BINDING, type MintTestTokenOptions, type TestAuthOptions } from "./test-auth";
 export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
@@ -66,11 +67,7 @@ export interface CallOptions {
 }
 
 /** What to listen to on 2026-07-28 (`subscriptions/listen`'s `notifications`); a 2025 GET stream gets what the session subscribed to. */
-export interface ListenFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
+export interface ListenFilter extends HubListenFilter {
   /** Needs the Tasks extension: declared for this request when present. */
   taskIds?: string[];
   [key: string]: unknown;
