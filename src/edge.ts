@@ -7,9 +7,9 @@ import { requireSessionNamespace } from "./http/misconfiguration";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
-import type { ServerDefinition } from "./mcp/server";
+import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./options";
-import { bindEdge, setObserver } from "./mcp/observe";
+import { bindEdge, setObserver } from "./mcp/operations/observe";
 import { useHubShards } from "./publish";
 import { bindTasks } from "./tasks/options";
 

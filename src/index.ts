@@ -3,7 +3,7 @@
  * with createMcpEdge, export the Durable Object class it returns. Nothing else is public;
  * the authorization parts are the "mcp-edge/oauth" subpath, test helpers "mcp-edge/testing".
  */
-export { defineServer, ServerDefinition } from "./mcp/server";
+export { defineServer, ServerDefinition } from "./mcp/definition/server";
 export type {
   ServerConfig,
   ToolConfig,
@@ -21,7 +21,7 @@ export type {
   EnabledPredicate,
   ToolHandler,
   Awaitable,
-} from "./mcp/server";
+} from "./mcp/definition/server";
 export type {
   HandlerContext,
   InteractiveContext,
@@ -31,19 +31,19 @@ export type {
   SamplingRequest,
   ElicitUrlOptions,
   AskOptions,
-} from "./mcp/context";
-export type { RequestEnvelope } from "./mcp/envelope";
-export type { RequestInfo, ReadonlyHeaders } from "./mcp/request-info";
-export type { RouteParams } from "./mcp/route-params";
-export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/middleware";
+} from "./mcp/dispatch/context";
+export type { RequestEnvelope } from "./mcp/era-2026/envelope";
+export type { RequestInfo, ReadonlyHeaders } from "./mcp/dispatch/request-info";
+export type { RouteParams } from "./mcp/dispatch/route-params";
+export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/operations/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
-export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/tracing";
-export type { OperationEvent, EventOptions } from "./mcp/observe";
-export type { CacheHint } from "./mcp/caching";
-export type { Icon } from "./mcp/icons";
-export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/content";
-export type * from "./mcp/types";
-export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/schema";
+export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
+export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
+export type { CacheHint } from "./mcp/era-2026/caching";
+export type { Icon } from "./mcp/definition/icons";
+export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/tools/content";
+export type * from "./mcp/definition/types";
+export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/tools/schema";
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
@@ -71,21 +71,28 @@ export {
   clientExtension,
   checkExtensionMethod,
   missingExtensionError,
-} from "./mcp/extensions";
-export { APP_MIME_TYPE, type ToolUi, type ToolVisibility, type UiCsp, type UiPermissions, type UiResourceConfig } from "./mcp/apps";
+} from "./mcp/definition/extensions";
+export {
+  APP_MIME_TYPE,
+  type ToolUi,
+  type ToolVisibility,
+  type UiCsp,
+  type UiPermissions,
+  type UiResourceConfig,
+} from "./mcp/definition/apps";
 export {
   defineSkill,
   type SkillDefinition,
   type SkillConfig,
   type SkillFileInput,
   type SkillFileContent,
-} from "./mcp/skills";
+} from "./mcp/definition/skills";
 export type { TaskStatus } from "./tasks/model";
-export type { TaskSupport, TaskToolOptions } from "./mcp/task-tools";
+export type { TaskSupport, TaskToolOptions } from "./mcp/tools/task-tools";
 export type { TaskOptions } from "./tasks/options";
 export { taskObject, type McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";
-export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/versions";
+export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/definition/versions";
 /** @deprecated Renamed VERSIONS_2026 (the eras are called by their year); kept for code written against 0.2. */
-export { VERSIONS_2026 as MODERN_VERSIONS, type Version2026 as ModernVersion } from "./mcp/versions";
+export { VERSIONS_2026 as MODERN_VERSIONS, type Version2026 as ModernVersion } from "./mcp/definition/versions";

@@ -6,8 +6,8 @@ import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options
 import { DEFAULT_HUB_SHARDS } from "../durable-objects/hub/contract";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
-import type { TracingOptions } from "./mcp/tracing";
-import type { OperationEvent } from "./mcp/observe";
+import type { TracingOptions } from "./mcp/operations/tracing";
+import type { OperationEvent } from "./mcp/operations/observe";
 import type { DiscoveryOptions } from "./http/discovery";
 import { compileRoute, type RoutePattern } from "./http/route-pattern";
 

@@ -25,9 +25,9 @@ import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
 import { requireNamespace } from "./http/misconfiguration";
-import type { HandlerContext } from "./mcp/context";
-import { observationOf } from "./mcp/observe";
-import { routeKey, type RouteParams } from "./mcp/route-params";
+import type { HandlerContext } from "./mcp/dispatch/context";
+import { observationOf } from "./mcp/operations/observe";
+import { routeKey, type RouteParams } from "./mcp/dispatch/route-params";
 
 export type { ListKind, PublishEvent, PublishReport };
 

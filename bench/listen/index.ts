@@ -14,7 +14,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/env";
 import { serveListen } from "../../src/http/listen";
-import { defineServer } from "../../src/mcp/server";
+import { defineServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions } from "../../src/options";
 import { publish, publishAndCount } from "../../src/publish";
 

@@ -9,9 +9,9 @@
 import { z } from "zod";
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/env";
-import { text } from "../../src/mcp/content";
-import { defineServer } from "../../src/mcp/server";
-import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/tracing";
+import { text } from "../../src/mcp/tools/content";
+import { defineServer } from "../../src/mcp/definition/server";
+import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/operations/tracing";
 
 function echoServer(name: string) {
   return defineServer<EdgeEnv>({ name, version: "1.0.0" }).tool(

@@ -31,8 +31,8 @@ import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
-import type { Tracing } from "../../src/mcp/tracing";
-import { tracingOfEdge } from "../../src/mcp/observe";
+import type { Tracing } from "../../src/mcp/operations/tracing";
+import { tracingOfEdge } from "../../src/mcp/operations/observe";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {

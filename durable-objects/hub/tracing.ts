@@ -11,7 +11,7 @@
  * the shard index where known (a listen stream's, shard 0's), and a delivery whose counts are
  * known (another shard's, or shard 0's under publishAndCount) what it delivered.
  */
-import type { OperationSpan, Tracing } from "../../src/mcp/tracing";
+import type { OperationSpan, Tracing } from "../../src/mcp/operations/tracing";
 import { refusalRow, type Refusal } from "../../src/wire/refusals";
 import type { BatchReport, ListenOpen, PublishEvent } from "./contract";
 

@@ -10,7 +10,7 @@ import { INVALID_REQUEST } from "../../src/jsonrpc/errors";
 import { errorMessage, type Message, type RequestMessage, type ResponseMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
-import { toExchange, type Exchange } from "../../src/mcp/exchange";
+import { toExchange, type Exchange } from "../../src/mcp/dispatch/exchange";
 import { encodeSseNamedEvent } from "../../src/wire/sse";
 
 const decoder = new TextDecoder();

@@ -9,10 +9,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
-import { newMeter, observerOf } from "../../src/mcp/observe";
-import type { SessionState } from "../../src/mcp/context";
-import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch";
-import type { McpServer } from "../../src/mcp/server";
+import { newMeter, observerOf } from "../../src/mcp/operations/observe";
+import type { SessionState } from "../../src/mcp/dispatch/context";
+import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch/dispatch";
+import type { McpServer } from "../../src/mcp/definition/server";
 import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { allShards, hubFor, registerWithHub } from "../../src/publish";
@@ -33,8 +33,8 @@ import {
   type SessionObjectRpc,
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
-import { forwardedRequestInfo } from "../../src/mcp/request-info";
-import { routeKey } from "../../src/mcp/route-params";
+import { forwardedRequestInfo } from "../../src/mcp/dispatch/request-info";
+import { routeKey } from "../../src/mcp/dispatch/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";

@@ -4,7 +4,7 @@
  * a position that names no stream or whose events were trimmed, and attaching with no gap.
  * Event ids are `<stream>_<seq>` (event-log.ts writes them).
  */
-import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/versions";
+import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/definition/versions";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { sseEventText } from "../../src/wire/sse";

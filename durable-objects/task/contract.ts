@@ -5,8 +5,8 @@
  */
 import type { Principal } from "../../src/auth/principal";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
-import type { AnyVersion } from "../../src/mcp/versions";
-import type { RequestSnapshot } from "../../src/mcp/request-info";
+import type { AnyVersion } from "../../src/mcp/definition/versions";
+import type { RequestSnapshot } from "../../src/mcp/dispatch/request-info";
 
 export interface CreateTaskInput {
   tool: string;

@@ -9,8 +9,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
-import type { McpServer } from "../../src/mcp/server";
-import { newMeter, observerOf, type Observation } from "../../src/mcp/observe";
+import type { McpServer } from "../../src/mcp/definition/server";
+import { newMeter, observerOf, type Observation } from "../../src/mcp/operations/observe";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import {
   canTransition,
@@ -29,7 +29,7 @@ import { installTaskLane } from "../../src/tasks/seam";
 import { taskLane, visibleTaskIds } from "../../src/tasks/lane";
 import type { McpEdge } from "../../src/edge";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
-import { routeKey } from "../../src/mcp/route-params";
+import { routeKey } from "../../src/mcp/dispatch/route-params";
 import type { EdgeEnv } from "../../src/env";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";

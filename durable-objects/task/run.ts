@@ -5,18 +5,18 @@
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
 import { userStore } from "../../src/user";
-import type { ClientCapabilities } from "../../src/mcp/types";
+import type { ClientCapabilities } from "../../src/mcp/definition/types";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
-import { runTool } from "../../src/mcp/tool-call";
-import { frozenRequestInfo } from "../../src/mcp/request-info";
-import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/observe";
-import type { OperationSpan } from "../../src/mcp/tracing";
-import { reportUnexpected } from "../../src/mcp/unexpected";
-import { callOf, runThrough } from "../../src/mcp/middleware";
-import { ToolError, toolError } from "../../src/mcp/content";
-import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/context";
-import type { McpServer } from "../../src/mcp/server";
+import { runTool } from "../../src/mcp/tools/tool-call";
+import { frozenRequestInfo } from "../../src/mcp/dispatch/request-info";
+import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/operations/observe";
+import type { OperationSpan } from "../../src/mcp/operations/tracing";
+import { reportUnexpected } from "../../src/mcp/operations/unexpected";
+import { callOf, runThrough } from "../../src/mcp/operations/middleware";
+import { ToolError, toolError } from "../../src/mcp/tools/content";
+import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/dispatch/context";
+import type { McpServer } from "../../src/mcp/definition/server";
 import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
 

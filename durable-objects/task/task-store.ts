@@ -12,7 +12,7 @@
  * written (what Durable Objects bill) and the bytes of the JSON stored.
  */
 import type { InputRequest, TaskRecord } from "../../src/tasks/model";
-import type { Meter } from "../../src/mcp/observe";
+import type { Meter } from "../../src/mcp/operations/observe";
 
 export interface AskRow {
   position: number;

@@ -5,7 +5,7 @@
  */
 import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
 import { compileRoute, type RoutePattern } from "../http/route-pattern";
-import { routeKey, type RouteParams } from "../mcp/route-params";
+import { routeKey, type RouteParams } from "../mcp/dispatch/route-params";
 
 const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 

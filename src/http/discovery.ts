@@ -10,10 +10,10 @@
 import { servedVersions } from "./era";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import type { ResolvedOptions } from "../options";
-import type { McpServer } from "../mcp/server";
+import type { McpServer } from "../mcp/definition/server";
 import { refuse } from "../wire/refusals";
 import { compileRoute } from "./route-pattern";
-import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
+import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";

@@ -7,8 +7,8 @@
  */
 import type { NotificationMessage, RequestId, RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
-import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/envelope";
-import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/versions";
+import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/era-2026/envelope";
+import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/definition/versions";
 import type { ResolvedOptions } from "../options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION, MCP_NAME_SOURCES } from "../wire/headers";

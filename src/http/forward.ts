@@ -6,9 +6,9 @@
 import { forwardHeaders } from "../../durable-objects/session/contract";
 import type { Principal } from "../auth/principal";
 import type { Message, Params, RequestMessage } from "../jsonrpc/messages";
-import { observerOf } from "../mcp/observe";
+import { observerOf } from "../mcp/operations/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
-import type { RouteParams } from "../mcp/route-params";
+import type { RouteParams } from "../mcp/dispatch/route-params";
 
 export async function forwardPost(
   server: object,

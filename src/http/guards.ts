@@ -3,7 +3,7 @@
  * request or undefined to continue; none of them reads the body except `readBody`, which
  * enforces the size limit while reading.
  */
-import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions";
+import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/definition/versions";
 import { refuse, type Refusal } from "../wire/refusals";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 

@@ -5,25 +5,25 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
-import type { RequestInfo } from "../mcp/request-info";
-import { NO_PARAMS, routeKey } from "../mcp/route-params";
+import type { RequestInfo } from "../mcp/dispatch/request-info";
+import { NO_PARAMS, routeKey } from "../mcp/dispatch/route-params";
 import { authForRoute } from "../auth/options";
-import { TASKS_EXTENSION } from "../mcp/extensions";
+import { TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { serveListen } from "./listen";
 import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { finish2026Response } from "../mcp/result-2026";
+import { finish2026Response } from "../mcp/era-2026/result-2026";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
-import type { Channel } from "../mcp/context";
-import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch";
-import type { RequestEnvelope } from "../mcp/envelope";
-import { MrtrRound } from "../mcp/mrtr";
-import { LazyAbort } from "../mcp/lazy-abort";
-import { meterEvent, newMeter, observerOf } from "../mcp/observe";
-import { secretProblem, STATE_SECRET_BINDING } from "../mcp/request-state";
-import { isInteractiveCall } from "../mcp/routing";
+import type { Channel } from "../mcp/dispatch/context";
+import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
+import type { RequestEnvelope } from "../mcp/era-2026/envelope";
+import { MrtrRound } from "../mcp/era-2026/mrtr";
+import { LazyAbort } from "../mcp/dispatch/lazy-abort";
+import { meterEvent, newMeter, observerOf } from "../mcp/operations/observe";
+import { secretProblem, STATE_SECRET_BINDING } from "../mcp/era-2026/request-state";
+import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
 import { taskLaneFor } from "../tasks/seam";

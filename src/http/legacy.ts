@@ -4,7 +4,7 @@
  * and its responses travel on the stream. The session object serves both, so older clients
  * get every feature of a session. The Worker only mints the session and forwards.
  */
-import { sessionObjectId } from "../mcp/session-id";
+import { sessionObjectId } from "../mcp/dispatch/session-id";
 import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
@@ -19,7 +19,7 @@ import {
 import { checkScopes } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
-import { toExchange } from "../mcp/exchange";
+import { toExchange } from "../mcp/dispatch/exchange";
 import { rateLimitedBody } from "./rate-limits";
 import { holdStream, upgradeInit } from "./held-stream";
 

@@ -19,7 +19,7 @@ import { encodeSseEvent } from "../wire/sse";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
-import type { McpServer } from "../mcp/server";
+import type { McpServer } from "../mcp/definition/server";
 import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
 import { hubStub } from "../publish";
@@ -27,7 +27,7 @@ import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { isObject } from "../jsonrpc/parse";
-import { observerOf, type Observation } from "../mcp/observe";
+import { observerOf, type Observation } from "../mcp/operations/observe";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
@@ -61,7 +61,7 @@ export interface ListenFeatures {
   shard?: string;
   /** Who the stream counts against: clientKey(request, principal) (default: the subject's, else "ip:unknown"). */
   client?: string;
-  /** The route key of the endpoint it is opened on (src/mcp/route-params.ts; absent or "" for a literal path). */
+  /** The route key of the endpoint it is opened on (src/mcp/dispatch/route-params.ts; absent or "" for a literal path). */
   route?: string;
 }
 

@@ -4,7 +4,7 @@
  * `Mcp-Param-Name`; the server that reads the body checks each such header against the
  * argument (after base64-sentinel decoding) and refuses a missing or different one with -32020.
  */
-import type { HeaderParam } from "../mcp/server";
+import type { HeaderParam } from "../mcp/definition/server";
 import { HEADER_MCP_PARAM_PREFIX } from "../wire/headers";
 import { isObject } from "../jsonrpc/parse";
 

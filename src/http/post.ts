@@ -4,7 +4,7 @@
  * lane-2025.ts (initialize, sessions, stateless) or lane-2026.ts (one claimed request).
  */
 import { parseBody } from "../jsonrpc/parse";
-import { is2026Version } from "../mcp/versions";
+import { is2026Version } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
@@ -16,11 +16,11 @@ import { serve2026, warnIfNoStateSecret } from "./lane-2026";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
 import type { Principal } from "../auth/principal";
-import { requestInfo } from "../mcp/request-info";
-import type { RouteParams } from "../mcp/route-params";
+import { requestInfo } from "../mcp/dispatch/request-info";
+import type { RouteParams } from "../mcp/dispatch/route-params";
 import { rateLimited } from "./rate-limits";
 import { MisconfiguredError } from "./misconfiguration";
-import { reportUnexpected } from "../mcp/unexpected";
+import { reportUnexpected } from "../mcp/operations/unexpected";
 import type { RequestId } from "../jsonrpc/messages";
 
 /**

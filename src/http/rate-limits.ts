@@ -8,11 +8,11 @@
  */
 import type { Principal } from "../auth/principal";
 import { isObject, parseBody } from "../jsonrpc/parse";
-import { toExchange } from "../mcp/exchange";
+import { toExchange } from "../mcp/dispatch/exchange";
 import type { Params, RequestId, RequestMessage } from "../jsonrpc/messages";
-import { requestInfo, type RequestInfo } from "../mcp/request-info";
-import type { RouteParams } from "../mcp/route-params";
-import { targetOf } from "../mcp/middleware";
+import { requestInfo, type RequestInfo } from "../mcp/dispatch/request-info";
+import type { RouteParams } from "../mcp/dispatch/route-params";
+import { targetOf } from "../mcp/operations/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { clientKey } from "./client-key";
 import { misconfigured } from "./misconfiguration";

@@ -6,8 +6,8 @@
  */
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
-import { observerOf } from "../mcp/observe";
-import { sessionObjectId } from "../mcp/session-id";
+import { observerOf } from "../mcp/operations/observe";
+import { sessionObjectId } from "../mcp/dispatch/session-id";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
   HEADER_LAST_EVENT_ID,
@@ -26,11 +26,11 @@ import { MisconfiguredError, disclosingEnv, isLocalRequest } from "./misconfigur
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
-import { NO_PARAMS, type RouteParams } from "../mcp/route-params";
+import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
 import type { RoutePattern } from "./route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "./held-stream";
-import { reportUnexpected } from "../mcp/unexpected";
+import { reportUnexpected } from "../mcp/operations/unexpected";
 
 const ALLOW_HEADERS = [
   "Content-Type",

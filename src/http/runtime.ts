@@ -1,7 +1,7 @@
 /** What every Worker-side module of one mounted MCP server shares. */
 import type { SessionObjectRpc } from "../../durable-objects/session/contract";
 import type { EdgeEnv } from "../env";
-import type { McpServer } from "../mcp/server";
+import type { McpServer } from "../mcp/definition/server";
 import type { ResolvedOptions } from "../options";
 
 export type { EdgeEnv };

@@ -4,19 +4,19 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
-import { requestSnapshot, type RequestSnapshot } from "../mcp/request-info";
-import { routeKey } from "../mcp/route-params";
-import { observationOf } from "../mcp/observe";
+import { requestSnapshot, type RequestSnapshot } from "../mcp/dispatch/request-info";
+import { routeKey } from "../mcp/dispatch/route-params";
+import { observationOf } from "../mcp/operations/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
 import type { Principal } from "../auth/principal";
-import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { decideTaskExecution } from "./seam";
-import type { TaskLane } from "../mcp/dispatch-context";
-import type { HandlerContext } from "../mcp/context";
-import type { McpServer, ToolDefinition } from "../mcp/server";
-import { isWellFormedSessionId } from "../mcp/session-id";
-import { type AnyVersion, VERSIONS_2026 } from "../mcp/versions";
+import type { TaskLane } from "../mcp/dispatch/dispatch-context";
+import type { HandlerContext } from "../mcp/dispatch/context";
+import type { McpServer, ToolDefinition } from "../mcp/definition/server";
+import { isWellFormedSessionId } from "../mcp/dispatch/session-id";
+import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
 import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";

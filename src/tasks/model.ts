@@ -3,10 +3,10 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
-import type { RequestSnapshot } from "../mcp/request-info";
+import type { RequestSnapshot } from "../mcp/dispatch/request-info";
 import type { Principal } from "../auth/principal";
 import type { ErrorObject } from "../jsonrpc/messages";
-import type { AnyVersion } from "../mcp/versions";
+import type { AnyVersion } from "../mcp/definition/versions";
 
 /** A task's record (inputs, then its result) is one SQLite value: at most this many bytes of JSON. */
 export const MAX_TASK_RECORD_BYTES = 2_000_000;

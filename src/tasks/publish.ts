@@ -5,7 +5,7 @@
  */
 import type { EdgeEnv } from "../env";
 import { publish, type PublishEvent } from "../publish";
-import type { RouteParams } from "../mcp/route-params";
+import type { RouteParams } from "../mcp/dispatch/route-params";
 
 /** A `notifications/tasks` message: `params` is the full DetailedTask, as tasks/get would return it. */
 export interface TaskStatusNotification {

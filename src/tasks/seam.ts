@@ -6,9 +6,9 @@
  * does refuses what would create or address a task with a misconfiguration naming the fix.
  */
 import { RpcError } from "../jsonrpc/errors";
-import type { McpServer, ToolDefinition } from "../mcp/server";
-import type { TaskLane } from "../mcp/dispatch-context";
-import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/extensions";
+import type { McpServer, ToolDefinition } from "../mcp/definition/server";
+import type { TaskLane } from "../mcp/dispatch/dispatch-context";
+import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { misconfigured, requireNamespace } from "../http/misconfiguration";
 import type { EdgeEnv } from "../env";
 

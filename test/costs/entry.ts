@@ -8,7 +8,7 @@ import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { taskObject } from "../../durable-objects/task/mcp-task";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
-import type { OperationEvent } from "../../src/mcp/observe";
+import type { OperationEvent } from "../../src/mcp/operations/observe";
 import { metered } from "./meter";
 
 /** Every operation event, as the onEvent hook hears it (one isolate runs the Worker and its objects). */

@@ -10,7 +10,7 @@ import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../durable-objects/hub/contr
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { serveListen, type ListenFeatures } from "../../src/http/listen";
-import type { McpServer } from "../../src/mcp/server";
+import type { McpServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions, type ListenOptions } from "../../src/options";
 import type { EdgeEnv } from "../../src/env";
 import { SseReader } from "./sse";

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/env";
-import { text } from "../../src/mcp/content";
-import { defineServer } from "../../src/mcp/server";
+import { text } from "../../src/mcp/tools/content";
+import { defineServer } from "../../src/mcp/definition/server";
 import { notifyListChanged } from "../../src/notify";
 
 export const flags = { beta: false };

@@ -3,7 +3,7 @@
  * uses (trace.getTracer, trace.setSpanContext, ROOT_CONTEXT) with the API's shapes, and every
  * ended span kept with its name, kind, parent, attributes and status, as an in-memory exporter would.
  */
-import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/tracing";
+import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/operations/tracing";
 
 export interface FinishedSpan {
   name: string;

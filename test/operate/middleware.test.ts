@@ -7,7 +7,7 @@
  * same reference the client was shown.
  */
 import { beforeEach, describe, expect, expectTypeOf, it } from "vitest";
-import { defineServer } from "../../src/mcp/server";
+import { defineServer } from "../../src/mcp/definition/server";
 import { post2026, envelope } from "../helpers/era-2026";
 import { calls, reports, trail } from "./entry";
 import { callIn, PLACES, textOf, toolFor, type Place } from "./helpers";

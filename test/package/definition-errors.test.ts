@@ -29,7 +29,7 @@ describe("schema mistakes at definition", () => {
   });
 
   it("refuses a zod elicitation schema outside the spec's flat subset before anything is sent", async () => {
-    const { toFormRequest } = await import("../../src/mcp/elicitation-request");
+    const { toFormRequest } = await import("../../src/mcp/asks/elicitation-request");
     expect(() => toFormRequest(z.object({ nested: z.object({ a: z.string() }) }))).toThrow(/elicitation schema: property "nested"/);
   });
 });

@@ -8,8 +8,8 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import type { VerifiedToken } from "../../src/auth/options";
-import { defineServer } from "../../src/mcp/server";
-import { text } from "../../src/mcp/content";
+import { defineServer } from "../../src/mcp/definition/server";
+import { text } from "../../src/mcp/tools/content";
 import { BASE } from "../helpers/mcp";
 import { send } from "./helpers";
 

@@ -7,9 +7,9 @@
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../src/env";
-import { text } from "../../src/mcp/content";
-import type { HandlerContext } from "../../src/mcp/context";
-import { defineServer } from "../../src/mcp/server";
+import { text } from "../../src/mcp/tools/content";
+import type { HandlerContext } from "../../src/mcp/dispatch/context";
+import { defineServer } from "../../src/mcp/definition/server";
 
 /** The route parameters each middleware call saw, in order (the test reads and clears it). */
 export const seenByMiddleware: Record<string, string>[] = [];

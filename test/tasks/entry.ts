@@ -4,8 +4,8 @@
  */
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
-import { defineServer } from "../../src/mcp/server";
-import { text, ToolError, toolError } from "../../src/mcp/content";
+import { defineServer } from "../../src/mcp/definition/server";
+import { text, ToolError, toolError } from "../../src/mcp/tools/content";
 import type { EdgeEnv } from "../../src/env";
 import { INTERNAL_ERROR, RpcError } from "../../src/jsonrpc/errors";
 

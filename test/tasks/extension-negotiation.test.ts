@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/env";
-import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/extensions";
-import { defineServer } from "../../src/mcp/server";
+import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/definition/extensions";
+import { defineServer } from "../../src/mcp/definition/server";
 import { createMcpEdge } from "../../src/edge";
 import { runAsTaskIfChosen, serveTaskMethod } from "../../src/tasks/lane";
 import { decideTaskExecution } from "../../src/tasks/seam";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { McpTaskObject, taskObject } from "../../durable-objects/task/mcp-task";
 import { createMcpEdge } from "../../src/edge";
-import { defineServer } from "../../src/mcp/server";
+import { defineServer } from "../../src/mcp/definition/server";
 
 describe("taskObject", () => {
   it("is a task object class for the object createMcpEdge returned", () => {

@@ -1,9 +1,9 @@
 /** completion/complete for prompt arguments and resource template variables (2025-06-18 "Completion"). */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../context";
-import type { DispatchContext } from "../dispatch-context";
-import type { Completer } from "../server";
+import type { HandlerContext } from "../dispatch/context";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { Completer } from "../definition/server";
 import { checkUriLength } from "./resources";
 
 /** The spec caps a completion response at 100 values. */

@@ -4,8 +4,8 @@
  * result's (result-2026.ts), so it is not repeated in the body.
  */
 import type { Params } from "../../jsonrpc/messages";
-import type { DispatchContext } from "../dispatch-context";
-import { extensionsCapability } from "../extensions";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import { extensionsCapability } from "../definition/extensions";
 
 export async function discover<Env>(_params: Params, dc: DispatchContext<Env>): Promise<Params> {
   // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which

@@ -5,10 +5,10 @@
  */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { SessionState } from "../context";
-import type { McpServer } from "../server";
-import { negotiateVersion } from "../versions";
-import type { ClientCapabilities, Implementation } from "../types";
+import type { SessionState } from "../dispatch/context";
+import type { McpServer } from "../definition/server";
+import { negotiateVersion } from "../definition/versions";
+import type { ClientCapabilities, Implementation } from "../definition/types";
 import { isObject } from "../../jsonrpc/parse";
 
 /** The session object stores the client's capabilities and info: they must stay small and shallow. */

@@ -1,10 +1,10 @@
 /** prompts/list and prompts/get (2025-06-18 "Prompts"). */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
-import type { DispatchContext } from "../dispatch-context";
-import { paginate } from "../pagination";
-import { enabledOnly, isEnabled } from "../server";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../dispatch/context";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import { paginate } from "./pagination";
+import { enabledOnly, isEnabled } from "../definition/server";
 
 export async function listPrompts<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
   const all = (await enabledOnly(dc.server.prompts.values(), hc)).map((p) => p.listing);

@@ -1,14 +1,14 @@
 /** resources/list, templates/list, read, subscribe, unsubscribe (2025-06-18 "Resources"). */
 import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
-import type { DispatchContext } from "../dispatch-context";
-import { paginate } from "../pagination";
-import { enabledOnly, isEnabled } from "../server";
-import type { ReadResult, ResourceContentsInput } from "../server";
-import { toBase64 } from "../content";
-import { listResourcePage } from "../resource-listing";
-import type { ResourceContents } from "../types";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../dispatch/context";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import { paginate } from "./pagination";
+import { enabledOnly, isEnabled } from "../definition/server";
+import type { ReadResult, ResourceContentsInput } from "../definition/server";
+import { toBase64 } from "../tools/content";
+import { listResourcePage } from "./resource-listing";
+import type { ResourceContents } from "../definition/types";
 
 /** The static resources, then those the templates with a `list` callback name (resource-listing.ts). */
 export function listResources<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {

@@ -1,14 +1,14 @@
 /**
  * skills/list, skills/get and resources/directory/read (the Skills extension, SEP-2640), over the
- * registry src/mcp/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
+ * registry src/mcp/definition/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
  */
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../caching";
-import type { HandlerContext } from "../context";
-import type { DispatchContext } from "../dispatch-context";
-import { SKILLS_EXTENSION } from "../extensions";
-import { paginate } from "../pagination";
+import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../era-2026/caching";
+import type { HandlerContext } from "../dispatch/context";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import { SKILLS_EXTENSION } from "../definition/extensions";
+import { paginate } from "./pagination";
 import { checkUriLength } from "./resources";
 
 /** What the handlers read: the skills by their SKILL.md URI, and every directory's direct children. */

@@ -1,16 +1,16 @@
 /** tools/list and tools/call (2025-06-18 "Tools"). */
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../context";
-import type { DispatchContext } from "../dispatch-context";
-import type { ToolDefinition } from "../definitions";
-import { paginate } from "../pagination";
-import { enabledOnly, isEnabled } from "../server";
-import { runTool } from "../tool-call";
-import { callOf } from "../middleware";
-import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../extensions";
+import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../dispatch/context";
+import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { ToolDefinition } from "../definition/definitions";
+import { paginate } from "./pagination";
+import { enabledOnly, isEnabled } from "../definition/server";
+import { runTool } from "../tools/tool-call";
+import { callOf } from "../operations/middleware";
+import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../definition/extensions";
 import { isObject } from "../../jsonrpc/parse";
-import { to2025Result } from "../structured-output";
+import { to2025Result } from "../tools/structured-output";
 
 /**
  * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,

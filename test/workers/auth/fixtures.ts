@@ -11,7 +11,7 @@ import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
 import { jwtVerifier } from "../../../src/auth/jwt";
 import type { AuthOptions } from "../../../src/auth/options";
-import type { McpServer } from "../../../src/mcp/server";
+import type { McpServer } from "../../../src/mcp/definition/server";
 import type { EdgeOptions } from "../../../src/options";
 import { ACCEPT_BOTH, initializeParams } from "../../helpers/mcp";
 

@@ -11,7 +11,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { beforeAll, describe, expect, it } from "vitest";
 import { jwtVerifier } from "../../../src/auth/jwt";
 import { defineServer, text } from "../../../src/index";
-import type { McpServer } from "../../../src/mcp/server";
+import type { McpServer } from "../../../src/mcp/definition/server";
 import { envelope, headers2026 } from "../../helpers/era-2026";
 import { edgeFetch, MCP_URL, postTo, RESOURCE, type Fetch } from "./fixtures";
 

@@ -1,5 +1,5 @@
 /**
- * Which asks one `input_required` collects (basic/patterns/mrtr.mdx; src/mcp/mrtr.ts): every ask
+ * Which asks one `input_required` collects (basic/patterns/mrtr.mdx; src/mcp/era-2026/mrtr.ts): every ask
  * the handler makes until its promise chains have gone 32 microtask steps without a new one, so
  * parallel asks a few awaits apart arrive together; an ask that first waits on a timer (or I/O)
  * arrives in the next round, after the client answered the first.
@@ -7,9 +7,9 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
-import { defineServer } from "../../../src/mcp/server";
+import { defineServer } from "../../../src/mcp/definition/server";
 import type { EdgeEnv } from "../../../src/env";
-import { text } from "../../../src/mcp/content";
+import { text } from "../../../src/mcp/tools/content";
 import { toolCall2026 } from "../../helpers/era-2026";
 
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;

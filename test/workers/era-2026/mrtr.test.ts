@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
-import { canonicalArguments, signState, verifyState } from "../../../src/mcp/request-state";
+import { canonicalArguments, signState, verifyState } from "../../../src/mcp/era-2026/request-state";
 import { demoServer } from "../../../src/demo/server";
 import { STATELESS } from "../../helpers/mcp";
 import { expectComplete, expectInputRequired, expect2026Error, post2026, toolCall2026 } from "../../helpers/era-2026";

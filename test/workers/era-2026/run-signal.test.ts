@@ -1,16 +1,16 @@
 /**
  * A handler's `ctx.signal` on the 2026-07-28 lane is made only when the handler reads it
- * (src/mcp/lazy-abort.ts), and behaves like an eager one wherever it is read: a run that stopped
+ * (src/mcp/dispatch/lazy-abort.ts), and behaves like an eager one wherever it is read: a run that stopped
  * to ask (basic/patterns/mrtr.mdx) aborts it with the run's reason, a copy of the context keeps
  * it, and a signal first read after the abort is born aborted.
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
-import { defineServer } from "../../../src/mcp/server";
+import { defineServer } from "../../../src/mcp/definition/server";
 import type { EdgeEnv } from "../../../src/env";
-import { text } from "../../../src/mcp/content";
-import { LazyAbort } from "../../../src/mcp/lazy-abort";
+import { text } from "../../../src/mcp/tools/content";
+import { LazyAbort } from "../../../src/mcp/dispatch/lazy-abort";
 import { toolCall2026 } from "../../helpers/era-2026";
 
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
@@ -76,7 +76,7 @@ it("makes a signal first read after the abort already aborted, with the same rea
 
 it("gives every request's context the same signal getter, so contexts share one shape", async () => {
   // A getter made per request gives each context a hidden class of its own, which keeps the
-  // request's body and context alive until a full garbage collection (src/mcp/handler-context.ts).
+  // request's body and context alive until a full garbage collection (src/mcp/dispatch/handler-context.ts).
   const getters: unknown[] = [];
   const signals: AbortSignal[] = [];
   const server = defineServer<EdgeEnv>({ name: "signal-test", version: "1.0.0" }).tool(

@@ -7,7 +7,7 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
-import { defineServer } from "../../../src/mcp/server";
+import { defineServer } from "../../../src/mcp/definition/server";
 import cardSchema from "../../fixtures/server-card/schema.json";
 import minimalCard from "../../fixtures/server-card/minimal.json";
 import templatedCard from "../../fixtures/server-card/templated-remote.json";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DICE_APP_URI } from "../../../src/demo/extensions";
-import { defineServer } from "../../../src/mcp/server";
+import { defineServer } from "../../../src/mcp/definition/server";
 import { openSession, post } from "../../helpers/mcp";
 import { expectResult, statelessCall } from "../../helpers/rpc-expect";
 

@@ -5,7 +5,7 @@
  * conformance suite's elicitation scenarios send.
  */
 import { describe, expect, it } from "vitest";
-import { checkElicitationSchema } from "../../../src/mcp/elicitation-schema";
+import { checkElicitationSchema } from "../../../src/mcp/asks/elicitation-schema";
 
 const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: "object", properties, ...extra });
 

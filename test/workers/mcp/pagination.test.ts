@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { INVALID_PARAMS } from "../../../src/jsonrpc/errors";
 import type { RequestMessage, ResponseMessage } from "../../../src/jsonrpc/messages";
-import { text } from "../../../src/mcp/content";
-import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
-import { encodeCursor } from "../../../src/mcp/pagination";
-import { defineServer } from "../../../src/mcp/server";
+import { text } from "../../../src/mcp/tools/content";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
+import { encodeCursor } from "../../../src/mcp/handlers/pagination";
+import { defineServer } from "../../../src/mcp/definition/server";
 
 const server = defineServer({ name: "paged", version: "1.0.0", pageSize: 2 });
 for (const n of [1, 2, 3, 4, 5]) server.tool(`tool_${n}`, { description: `tool ${n}` }, () => ({ content: [text(String(n))] }));

@@ -7,8 +7,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
-import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
-import { defineServer, type McpServer } from "../../../src/mcp/server";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
+import { defineServer, type McpServer } from "../../../src/mcp/definition/server";
 
 const seenByPaged: { cursor: string | undefined; pageSize: number }[] = [];
 const PAGES: Record<string, { ids: string[]; next?: string }> = { first: { ids: ["c1", "c2"], next: "p2" }, p2: { ids: ["c3"] } };

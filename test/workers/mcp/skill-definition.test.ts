@@ -1,5 +1,5 @@
 /**
- * defineSkill and server.skill at definition time (src/mcp/skills.ts, src/mcp/frontmatter.ts): the
+ * defineSkill and server.skill at definition time (src/mcp/definition/skills.ts, src/mcp/definition/frontmatter.ts): the
  * frontmatter reader agrees with a full YAML parser (the `yaml` package the conformance suite and
  * many hosts use) on what it accepts and refuses the rest with the line and the fix; the
  * extension's limits are refused naming the limit; digests are computed once; skills/list and
@@ -10,11 +10,11 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
-import { dispatchContext, dispatchRequest } from "../../../src/mcp/dispatch";
-import type { RequestEnvelope } from "../../../src/mcp/envelope";
-import { parseFrontmatter } from "../../../src/mcp/frontmatter";
-import { defineServer, type ServerDefinition } from "../../../src/mcp/server";
-import { defineSkill } from "../../../src/mcp/skills";
+import { dispatchContext, dispatchRequest } from "../../../src/mcp/dispatch/dispatch";
+import type { RequestEnvelope } from "../../../src/mcp/era-2026/envelope";
+import { parseFrontmatter } from "../../../src/mcp/definition/frontmatter";
+import { defineServer, type ServerDefinition } from "../../../src/mcp/definition/server";
+import { defineSkill } from "../../../src/mcp/definition/skills";
 
 const skillMd = (name: string, extra = "") => `---\nname: ${name}\ndescription: Does ${name} things\n${extra}---\n\n# ${name}\n`;
 

@@ -5,12 +5,12 @@
  * listed as { result: <schema> } and the value sent as { result: <value> }.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { text } from "../../../src/mcp/content";
-import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch";
-import { compileSchema } from "../../../src/mcp/schema";
-import { defineServer, type McpServer } from "../../../src/mcp/server";
-import { wrapOutputSchema } from "../../../src/mcp/structured-output";
-import type { CallToolResult } from "../../../src/mcp/types";
+import { text } from "../../../src/mcp/tools/content";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
+import { compileSchema } from "../../../src/mcp/tools/schema";
+import { defineServer, type McpServer } from "../../../src/mcp/definition/server";
+import { wrapOutputSchema } from "../../../src/mcp/tools/structured-output";
+import type { CallToolResult } from "../../../src/mcp/definition/types";
 import { openSession, post } from "../../helpers/mcp";
 import { expectComplete, post2026 } from "../../helpers/era-2026";
 import { expectResult } from "../../helpers/rpc-expect";

@@ -4,7 +4,7 @@
  * and matching a concrete URI back to its variables.
  */
 import { describe, expect, it } from "vitest";
-import { compileUriTemplate } from "../../../src/mcp/uri-template";
+import { compileUriTemplate } from "../../../src/mcp/definition/uri-template";
 
 const RFC_VALUES = { var: "value", hello: "Hello World!", path: "/foo/bar", x: "1024", y: "768" };
 const expand = (template: string, values: Record<string, string> = RFC_VALUES) => compileUriTemplate(template).expand(values);

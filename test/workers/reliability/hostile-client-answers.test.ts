@@ -9,7 +9,7 @@
 /// <reference types="vite/client" />
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { checkCreateMessageResult, checkElicitResult, checkListRootsResult } from "../../../src/mcp/client-answers";
+import { checkCreateMessageResult, checkElicitResult, checkListRootsResult } from "../../../src/mcp/asks/client-answers";
 import { RpcError } from "../../../src/jsonrpc/errors";
 import { isResponseTo, type SseEvent } from "../../helpers/sse";
 import { isRequest, type Session } from "../../helpers/session";

@@ -7,12 +7,12 @@
  * even asks a few awaits apart, collects them all) `ended` resolves and the lane answers
  * `input_required` with every outstanding ask. Keys are the author's, or the ask's call order.
  */
-import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
-import { isObject } from "../jsonrpc/parse";
+import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import { errorMessage, resultMessage, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
+import { isObject } from "../../jsonrpc/parse";
 import { withServerInfo } from "./result-2026";
 import { canonicalArguments, secretProblem, signState, verifyState, type StateBinding } from "./request-state";
-import type { McpServer } from "./server";
+import type { McpServer } from "../definition/server";
 
 /**
  * Microtask steps without a new ask after which a run that asked has ended. Each step runs after

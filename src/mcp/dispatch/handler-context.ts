@@ -7,9 +7,9 @@
  * body, its lane, its context) alive through every young collection until a full one: under
  * load that doubled the Worker's garbage collection time.
  */
-import type { RequestMessage } from "../jsonrpc/messages";
-import { userStore } from "../user";
-import { isObject } from "../jsonrpc/parse";
+import type { RequestMessage } from "../../jsonrpc/messages";
+import { userStore } from "../../user";
+import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
 import type { HandlerContext } from "./context";
 import type { SignalSource } from "./lazy-abort";

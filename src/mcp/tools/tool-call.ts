@@ -6,15 +6,15 @@
  * Exposure policy: only a `ToolError`'s or an `RpcError`'s text reaches the client; any other
  * exception is logged with a reference and the client sees the generic result naming it.
  */
-import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
-import { isObject } from "../jsonrpc/parse";
+import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import { isObject } from "../../jsonrpc/parse";
 import { ToolError, toolError } from "./content";
-import type { InteractiveContext } from "./context";
-import type { ToolDefinition } from "./definitions";
-import type { CallToolResult } from "./types";
+import type { InteractiveContext } from "../dispatch/context";
+import type { ToolDefinition } from "../definition/definitions";
+import type { CallToolResult } from "../definition/types";
 import { checkToolOutput } from "./structured-output";
-import { reportUnexpected, type ErrorListener } from "./unexpected";
-import { reportsInputErrorsAsToolErrors, type AnyVersion } from "./versions";
+import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
+import { reportsInputErrorsAsToolErrors, type AnyVersion } from "../definition/versions";
 
 /** Where the call runs, for the two choices that differ by place and era. */
 export interface ToolCallPlace<Env = unknown> {

@@ -4,9 +4,9 @@
  * once per request by `readEnvelope`; everything on the 2026 lane (dispatch, MRTR, listen,
  * tasks) takes a `RequestEnvelope` instead of looking at `_meta` again.
  */
-import type { Params } from "../jsonrpc/messages";
-import { isLoggingLevel, type ClientCapabilities, type Implementation, type LoggingLevel } from "./types";
-import { isObject } from "../jsonrpc/parse";
+import type { Params } from "../../jsonrpc/messages";
+import { isLoggingLevel, type ClientCapabilities, type Implementation, type LoggingLevel } from "../definition/types";
+import { isObject } from "../../jsonrpc/parse";
 
 const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";

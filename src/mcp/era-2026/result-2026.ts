@@ -4,11 +4,11 @@
  * fields") and, on discover, lists and resources/read, caching hints (server/utilities/caching.mdx).
  * 2025-era results never pass through here, so their wire form is unchanged.
  */
-import { CLIENT_ERROR, code2026 } from "../jsonrpc/errors";
-import { errorMessage, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { CLIENT_ERROR, code2026 } from "../../jsonrpc/errors";
+import { errorMessage, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
 import { combineHints, NO_CACHE, type ResolvedCacheHint } from "./caching";
 import { META_SERVER_INFO } from "./envelope";
-import type { McpServer } from "./server";
+import type { McpServer } from "../definition/server";
 
 /**
  * Adds `_meta["io.modelcontextprotocol/serverInfo"]` to a 2026 result, keeping any `_meta` it has:

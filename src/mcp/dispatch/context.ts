@@ -5,16 +5,22 @@
  * sample fails to compile instead of hanging. Contexts emit intents through a `Channel`; only
  * the lane that owns the channel turns them into wire frames.
  */
-import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
-import type { Params, RequestId } from "../jsonrpc/messages";
-import type { Principal } from "../auth/principal";
+import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import type { Params, RequestId } from "../../jsonrpc/messages";
+import type { Principal } from "../../auth/principal";
 import type { RequestInfo } from "./request-info";
-import type { UserStore } from "../user";
+import type { UserStore } from "../../user";
 import type { SignalSource } from "./lazy-abort";
-import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams, type ElicitUrlOptions } from "./elicitation-request";
-import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
-import type { InferSchema, SchemaInput } from "./schema";
-import type { AnyVersion, ProtocolVersion } from "./versions";
+import {
+  checkFormAnswer,
+  requireElicitationMode,
+  toFormRequest,
+  urlElicitationParams,
+  type ElicitUrlOptions,
+} from "../asks/elicitation-request";
+import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "../asks/client-answers";
+import type { InferSchema, SchemaInput } from "../tools/schema";
+import type { AnyVersion, ProtocolVersion } from "../definition/versions";
 import {
   LOGGING_LEVELS,
   type ClientCapabilities,
@@ -27,7 +33,7 @@ import {
   type LoggingLevel,
   type Root,
   type UrlElicitResult,
-} from "./types";
+} from "../definition/types";
 
 export type { ElicitUrlOptions };
 

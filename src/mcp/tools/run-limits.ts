@@ -3,9 +3,9 @@
  * Worker applies the per-request limit, the session object also its per-session room. Requests
  * beyond the limit are answered one by one with -32003 naming the limit; the others run.
  */
-import { LIMIT_EXCEEDED } from "../jsonrpc/errors";
-import { errorMessage } from "../jsonrpc/messages";
-import type { Exchange } from "./exchange";
+import { LIMIT_EXCEEDED } from "../../jsonrpc/errors";
+import { errorMessage } from "../../jsonrpc/messages";
+import type { Exchange } from "../dispatch/exchange";
 
 export interface RunLimits {
   /** Requests of one POST that may run (`maxRunsPerRequest`). */

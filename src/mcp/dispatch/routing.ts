@@ -6,8 +6,8 @@
  * Object request. Other notifications keep reaching the object, so a notification on an ended
  * session still gets its 404.
  */
-import type { Message } from "../jsonrpc/messages";
-import type { McpServer } from "./server";
+import type { Message } from "../../jsonrpc/messages";
+import type { McpServer } from "../definition/server";
 
 const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 

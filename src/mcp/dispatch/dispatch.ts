@@ -3,21 +3,21 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
-import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
-import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
+import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
 import type { HandlerContext } from "./context";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
-import { reportUnexpected, type ErrorListener } from "./unexpected";
-import { callOf, runThrough } from "./middleware";
-import { ToolError, toolError } from "./content";
-import { callTool, listTools } from "./handlers/tools";
-import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "./handlers/resources";
-import { getPrompt, listPrompts } from "./handlers/prompts";
-import { complete } from "./handlers/completion";
-import { setLogLevel } from "./handlers/logging";
-import { discover } from "./handlers/discover";
-import { finish2026Result } from "./result-2026";
-import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "./observe";
+import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
+import { callOf, runThrough } from "../operations/middleware";
+import { ToolError, toolError } from "../tools/content";
+import { callTool, listTools } from "../handlers/tools";
+import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "../handlers/resources";
+import { getPrompt, listPrompts } from "../handlers/prompts";
+import { complete } from "../handlers/completion";
+import { setLogLevel } from "../handlers/logging";
+import { discover } from "../handlers/discover";
+import { finish2026Result } from "../era-2026/result-2026";
+import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
 import type { SignalSource } from "./lazy-abort";
 import { dispatchedContext } from "./handler-context";
 
@@ -73,7 +73,7 @@ export function is2026Method(method: string): boolean {
 }
 
 /**
- * An extension's method, served in both eras (the Skills extension's, from src/mcp/skills.ts): added
+ * An extension's method, served in both eras (the Skills extension's, from src/mcp/definition/skills.ts): added
  * when a definition first needs it, so the tables of a server that uses no such extension stay as they are.
  * The handler answers -32601 itself for a server in the same isolate that does not serve it.
  */

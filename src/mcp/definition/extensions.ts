@@ -3,8 +3,8 @@
  * server declares, which ones a request's client declared, and the gate that makes an
  * extension's methods exist only when both did. Knows nothing about HTTP or storage.
  */
-import { METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
-import { isObject } from "../jsonrpc/parse";
+import { METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import { isObject } from "../../jsonrpc/parse";
 
 /** The Tasks extension (ext-tasks): `tools/call` may answer `resultType: "task"`. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";

@@ -3,11 +3,11 @@
  * session object's inflight.ts): refused (a batch the version does not allow), 202, JSON, or an
  * SSE stream. Each lane keeps only its transport: what a JSON answer or a stream is made of.
  */
-import type { Refusal } from "../wire/refusals";
+import type { Refusal } from "../../wire/refusals";
 import type { Exchange } from "./exchange";
 import { isInteractiveCall } from "./routing";
-import type { McpServer } from "./server";
-import { acceptsBatches, type AnyVersion } from "./versions";
+import type { McpServer } from "../definition/server";
+import { acceptsBatches, type AnyVersion } from "../definition/versions";
 
 export type AnswerPlan =
   | { kind: "refuse"; refusal: Refusal }

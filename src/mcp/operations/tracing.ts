@@ -9,7 +9,7 @@
  * session object in an internal header, and a task's record keeps the span of the request that
  * created it, so one call is one trace. Without `tracing` nothing of this runs (observe.ts decides).
  */
-import type { Params } from "../jsonrpc/messages";
+import type { Params } from "../../jsonrpc/messages";
 
 /** The parts of `@opentelemetry/api` mcp-edge uses (structurally: pass the module itself). */
 export interface OtelApi {

@@ -5,13 +5,13 @@
  * template that returned an array) or the template's own cursor (one that pages itself).
  * A page fills from consecutive sources; a template's own page is never split.
  */
-import { INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
-import type { HandlerContext } from "./context";
-import type { ListedResource, ResourceTemplateDefinition, TemplateListPage } from "./definitions";
-import { checkIcons } from "./icons";
-import { enabledOnly, isEnabled, type McpServer } from "./server";
-import { withoutUndefined } from "./definitions";
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import type { HandlerContext } from "../dispatch/context";
+import type { ListedResource, ResourceTemplateDefinition, TemplateListPage } from "../definition/definitions";
+import { checkIcons } from "../definition/icons";
+import { enabledOnly, isEnabled, type McpServer } from "../definition/server";
+import { withoutUndefined } from "../definition/definitions";
 
 const LIST = "resources";
 /** A template's own cursor travels inside ours: bounded so ours stays a reasonable size. */

@@ -5,9 +5,9 @@
  * only ever sees an answer that passed; a bad one is a -32007 naming the field, never a
  * JavaScript message. Unknown extra fields pass through, as the schemas allow.
  */
-import { CLIENT_ERROR, RpcError } from "../jsonrpc/errors";
-import type { ElicitResult, Root } from "./types";
-import { isObject } from "../jsonrpc/parse";
+import { CLIENT_ERROR, RpcError } from "../../jsonrpc/errors";
+import type { ElicitResult, Root } from "../definition/types";
+import { isObject } from "../../jsonrpc/parse";
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * enums): a flat object whose properties are primitives or enums. Returns a message naming
  * the first problem, or undefined when the schema is acceptable.
  */
-import { isObject } from "../jsonrpc/parse";
+import { isObject } from "../../jsonrpc/parse";
 
 const STRING_FORMATS = ["email", "uri", "date", "date-time"];
 

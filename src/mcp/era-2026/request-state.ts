@@ -7,7 +7,7 @@
  * crypto operation per request). Format: `<payload>.<mac>`, both base64url. There is no
  * built-in key: without a secret no state is minted or accepted.
  */
-import type { Params } from "../jsonrpc/messages";
+import type { Params } from "../../jsonrpc/messages";
 
 /** The binding that names the secret; `wrangler secret put MCP_STATE_SECRET` in production. */
 export const STATE_SECRET_BINDING = "MCP_STATE_SECRET";

@@ -3,8 +3,8 @@
  * client sent, and entries that were not valid messages; and the body that answers them (a
  * single response, or an array for a batch — JSON-RPC 2.0 §6).
  */
-import { errorMessage, toWire, type Message, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
-import type { ParsedBody, ParsedEntry } from "../jsonrpc/parse";
+import { errorMessage, toWire, type Message, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
+import type { ParsedBody, ParsedEntry } from "../../jsonrpc/parse";
 
 export interface Exchange {
   batch: boolean;

@@ -3,15 +3,15 @@
  * server, env, era envelope, channel, session operations). Handlers import this file, the
  * dispatcher imports the handlers: the types live apart so neither imports the other.
  */
-import type { Principal } from "../auth/principal";
-import type { Params } from "../jsonrpc/messages";
+import type { Principal } from "../../auth/principal";
+import type { Params } from "../../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "./context";
-import type { RequestEnvelope } from "./envelope";
-import type { McpServer } from "./server";
-import type { ToolDefinition } from "./definitions";
-import type { Meter } from "./observe";
-import type { ClientCapabilities, LoggingLevel } from "./types";
-import type { AnyVersion } from "./versions";
+import type { RequestEnvelope } from "../era-2026/envelope";
+import type { McpServer } from "../definition/server";
+import type { ToolDefinition } from "../definition/definitions";
+import type { Meter } from "../operations/observe";
+import type { ClientCapabilities, LoggingLevel } from "../definition/types";
+import type { AnyVersion } from "../definition/versions";
 import type { RequestInfo } from "./request-info";
 
 /** Session state changes only the session object can make. */

@@ -4,11 +4,11 @@
  * is checked against it, and the URL mode request is built in its era's shape (2025-11-25 with an
  * `elicitationId`, 2026-07-28 without).
  */
-import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
+import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
-import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "./schema";
-import type { ClientCapabilities } from "./types";
+import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "../tools/schema";
+import type { ClientCapabilities } from "../definition/types";
 
 export interface ElicitUrlOptions {
   /**

@@ -3,10 +3,10 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
-import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "./schema";
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "../tools/schema";
 import { compileUriTemplate } from "./uri-template";
-import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
-import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
+import type { HandlerContext, InteractiveContext, SessionInfo } from "../dispatch/context";
+import { resolveCacheHint, type ResolvedCacheHint } from "../era-2026/caching";
 import {
   declareExtension,
   extensionsCapability,
@@ -16,11 +16,11 @@ import {
   type ExtensionSettings,
 } from "./extensions";
 import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
-import { resolveTaskOption } from "./task-tools";
-import type { ErrorHook, Middleware } from "./middleware";
+import { resolveTaskOption } from "../tools/task-tools";
+import type { ErrorHook, Middleware } from "../operations/middleware";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
-import { hasObjectRoot, wrapOutputSchema } from "./structured-output";
+import { hasObjectRoot, wrapOutputSchema } from "../tools/structured-output";
 import type { SkillDefinition } from "./skills";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";

@@ -8,9 +8,9 @@
  * Every place that runs a tool (Worker, session object, task object) goes through `checkToolOutput`.
  */
 import { toolError } from "./content";
-import { isObject } from "../jsonrpc/parse";
+import { isObject } from "../../jsonrpc/parse";
 import type { CompiledSchema, JsonSchema } from "./schema";
-import type { CallToolResult } from "./types";
+import type { CallToolResult } from "../definition/types";
 
 /** Whether an output schema's root describes an object (`type: "object"`); anything else needs the 2025 wrap. */
 export function hasObjectRoot(schema: JsonSchema): boolean {

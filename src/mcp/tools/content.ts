@@ -1,5 +1,13 @@
 /** Small constructors for tool and prompt content, so handlers read as what they return. */
-import type { AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceContents, ResourceLink, TextContent } from "./types";
+import type {
+  AudioContent,
+  CallToolResult,
+  EmbeddedResource,
+  ImageContent,
+  ResourceContents,
+  ResourceLink,
+  TextContent,
+} from "../definition/types";
 
 export function text(value: string): TextContent {
   return { type: "text", text: value };

@@ -6,8 +6,8 @@
  * throw a `ToolError` / `RpcError` to refuse. With none registered the dispatcher never builds a call.
  * Also the operator's error hook (`server.onError`): every unexpected exception with its reference.
  */
-import type { Params } from "../jsonrpc/messages";
-import type { HandlerContext } from "./context";
+import type { Params } from "../../jsonrpc/messages";
+import type { HandlerContext } from "../dispatch/context";
 
 /** Methods whose call names a definition: the tool, the prompt, the resource URI. */
 type NamedMethod = "tools/call" | "prompts/get" | "resources/read";

@@ -3,8 +3,8 @@
  * belongs to and an offset; clients must not parse it. A cursor that does not decode, or that
  * belongs to another list, is -32602.
  */
-import { INVALID_PARAMS, RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
 
 export function encodeCursor(list: string, offset: number): string {
   return btoa(`${list}:${offset}`).replace(/=+$/, "");

@@ -4,11 +4,11 @@
  * computed on first use and kept), its files served as `skill://` resources, and the directory
  * index `resources/directory/read` answers from. Only a server that calls defineSkill bundles this.
  */
-import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "./caching";
+import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../era-2026/caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
-import { directoryRead, getSkill, listSkills, type SkillRegistry } from "./handlers/skills";
-import { METHOD_NOT_FOUND, RpcError } from "../jsonrpc/errors";
-import { addExtensionMethod } from "./dispatch";
+import { directoryRead, getSkill, listSkills, type SkillRegistry } from "../handlers/skills";
+import { METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
+import { addExtensionMethod } from "../dispatch/dispatch";
 import { SKILLS_EXTENSION } from "./extensions";
 import type { ServerDefinition } from "./server";
 
