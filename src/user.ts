@@ -35,7 +35,7 @@ export function userStore(env: unknown, principal: Pick<Principal, "subject"> | 
   return new PrincipalStore(env, principal);
 }
 
-/** Methods on the prototype: building one per request (every handler context has one) allocates one small object. */
+/** One per handler context: docs/engine-notes.md "Classes for what a request builds". */
 class PrincipalStore implements UserStore {
   #stub: DurableObjectStub<UserRpc> | undefined;
 

@@ -3,15 +3,7 @@
  * the internal URLs and headers of requests it forwards with `fetch`, and how the verified
  * principal travels. `src/env.ts`, `src/http/*` and the object import this file, never each
  * other. Nothing here runs on its own; both sides agree on it.
- *
- * Why POST/GET/DELETE still go through `fetch` with internal URLs rather than typed RPC methods
- * returning a `Response` (measured 2026-11-23 in workerd via Miniflare 5, one Worker and one
- * SQLite object, sequential calls, ms per call as the median of three rounds of 8,000): a JSON
- * answer costs 0.075 by fetch and 0.096 by RPC (RPC ~25% slower); a 10-event SSE answer read
- * to its end costs 0.29 by fetch and 0.31 by RPC. Both carry the stream, and a client that
- * cancels the body reaches the object either way (its writer fails on the next keep-alive).
- * The round trips are the same (one call per forwarded request), so RPC would win nothing
- * but the principal header; it is slower, so fetch stays. Re-measure when workerd changes.
+ * POST/GET/DELETE go through `fetch`: docs/engine-notes.md "fetch, not RPC, for a forwarded request".
  */
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/dispatch/context";

@@ -3,13 +3,7 @@
  * as JSON or on its own SSE stream; every handler run with an abort signal that cancellation
  * and termination reach; the client's responses and notifications; server-to-client requests
  * waiting for their answers (pending.ts). Stream storage and sending are the core's.
- *
- * The body is parsed here a second time (the Worker parsed it to route it). Measured (Node 22,
- * V8 as in workerd): parseBody costs 0.8 µs for a 200-byte tools/call, 3.4 µs at 10 KB, 609 µs
- * at 1 MB, of which JSON.parse alone is 0.5 / 3.1 / 593 µs. The body must stay a body (not a
- * header), so the object must JSON.parse it anyway; skipping only the validation would save
- * about 0.3 µs and trust what crossed a process boundary, and sending the parsed messages by
- * RPC instead costs a structured clone of the same size. So the second parse stays.
+ * The body is parsed here again: docs/engine-notes.md "The session object parses the body again".
  */
 import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
@@ -263,7 +257,7 @@ export class InflightRequests<Env> {
       if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
     };
     const pending = this.pending;
-    // Methods, not arrow properties: the bundler names every arrow it assigns, one runtime call each, per request.
+    // docs/engine-notes.md "Methods, not arrow properties"
     return {
       async notify(method: string, params: Params) {
         emit(notification(method, params));

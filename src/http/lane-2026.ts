@@ -75,7 +75,7 @@ export async function serve2026<Env extends EdgeEnv>(
   let round: MrtrRound;
   try {
     const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
-    // Synchronous unless a requestState is verified: awaiting a plain round costs one microtask, not three.
+    // Synchronous unless a requestState is verified (docs/engine-notes.md "Microtask turns").
     round = await MrtrRound.open(message, settings);
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
@@ -153,7 +153,7 @@ async function runInteractive<Env extends EdgeEnv>(
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   // Cost counters, only when the server is observed: the SSE events this reply sends (nothing is stored here).
   const meter = observerOf(rt.server) ? newMeter() : undefined;
-  // Methods, not arrow properties: the bundler names every arrow it assigns, one runtime call each, per request.
+  // docs/engine-notes.md "Methods, not arrow properties"
   const channel: Channel = {
     notify(method, params) {
       meterEvent(meter);

@@ -119,7 +119,7 @@ export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, 
   return new WorkerTaskLane(server, env, clientKey);
 }
 
-/** One per 2026-07-28 request: methods on the prototype, so building it costs one small object. */
+/** One per 2026-07-28 request: docs/engine-notes.md "Classes for what a request builds". */
 class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
   constructor(
     private readonly server: McpServer<Env>,

@@ -355,7 +355,7 @@ export function isEnabled<Env>(
   definition: { enabled: EnabledPredicate<Env> | undefined },
   ctx: HandlerContext<Env>,
 ): boolean | Promise<boolean> {
-  // Not an async function: callers await the answer anyway, and an async wrapper adds two microtask turns to it.
+  // Not an async function: docs/engine-notes.md "Microtask turns"
   return definition.enabled ? definition.enabled(ctx) : true;
 }
 

@@ -3,11 +3,7 @@
  * expansion `{var}`, reserved `{+var}`, fragment `{#var}`, path segments `{/var}`, labels
  * `{.var}` and form queries `{?a,b}` / `{&a}`. Matching turns a concrete URI back into
  * variables; a template compiles once into a regular expression.
- *
- * Hand-written on purpose: the kept RFC 6570 library for JavaScript (`url-template` 3.1.1, 1.7 KB
- * minified, 0.8 KB gzipped) only expands, and matching is what resources/read needs; the RFC
- * defines no matching. Using it for `expand` alone would keep this file and add a dependency
- * whose encoding choices could change what `expand` returns today (this file: 1.7 KB minified).
+ * Hand-written on purpose (docs/engine-notes.md "What a server bundles").
  */
 
 interface Expression {

@@ -269,7 +269,7 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
  */
 export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
   return Object.assign(base, notifier(base, channel), {
-    // A method, not an arrow cast to the overloads: the bundler names a cast arrow with a runtime call on every request.
+    // A method, not an arrow cast to the overloads: docs/engine-notes.md "Methods, not arrow properties"
     async sample(params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions): Promise<never> {
       requireCapability(base, channel, "sampling", "sampling/createMessage");
       const withTools = params.tools !== undefined || params.toolChoice !== undefined;

@@ -1,11 +1,7 @@
 /**
  * The handler context of a dispatched request (dispatch.ts). Its `signal` is an own enumerable
- * getter, so `{ ...ctx }` still carries a signal, and the signal is made only when first read
- * (lazy-abort.ts). The getter is one function for every context: a getter written in an object
- * literal is a new closure per request, and V8 gives an object with an accessor of its own a
- * hidden class of its own. Those classes live in the old generation and hold their request (its
- * body, its lane, its context) alive through every young collection until a full one: under
- * load that doubled the Worker's garbage collection time.
+ * getter, one for every context, made only when first read (lazy-abort.ts;
+ * docs/engine-notes.md "One getter for every handler context").
  */
 import type { RequestMessage } from "../../jsonrpc/messages";
 import { userStore } from "../../user";
@@ -41,7 +37,7 @@ export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchCont
     request: dc.request,
     user: userStore(dc.env, dc.principal),
   } as Record<PropertyKey, unknown>;
-  // A store after the literal, not a computed key in it: V8 builds a computed key in a runtime call.
+  // docs/engine-notes.md "Keyed stores, not computed keys"
   ctx[SOURCE] = source;
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
 }

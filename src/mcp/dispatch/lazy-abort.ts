@@ -1,8 +1,6 @@
 /**
- * A request's abort signal, made on first read. In workerd making an AbortController is a
- * runtime call, and aborting one costs about 20 µs (the reason becomes a runtime exception); a
- * run whose handler never reads `ctx.signal` (most runs) pays for neither. Aborted before anyone
- * read it, the signal is born aborted, with the same reason.
+ * A request's abort signal, made on first read (docs/engine-notes.md "An abort signal made on first read").
+ * Aborted before anyone read it, the signal is born aborted, with the same reason.
  */
 export class LazyAbort {
   private controller: AbortController | undefined;

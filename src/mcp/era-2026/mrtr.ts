@@ -15,12 +15,8 @@ import { canonicalArguments, secretProblem, signState, verifyState, type StateBi
 import type { McpServer } from "../definition/server";
 
 /**
- * Microtask steps without a new ask after which a run that asked has ended. Each step runs after
- * every microtask queued before it, so a chain of awaits advances one await per step; an ask that
- * waits on I/O or a timer comes in the next round (the client retries, then the run asks it).
- * Not a timer, which costs a turn of the runtime's event loop (about 5 % of a round's CPU), and not
- * queueMicrotask, which in workerd wraps every callback in a runtime object (32 of them cost more
- * than the timer): `await null` is V8's own step.
+ * Microtask steps without a new ask after which a run that asked has ended; an ask that waits on
+ * I/O or a timer comes in the next round (docs/engine-notes.md "Counting quiet microtask steps in an MRTR run").
  */
 const QUIET_STEPS = 32;
 

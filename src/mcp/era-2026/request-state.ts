@@ -152,7 +152,7 @@ export async function signState(
 ): Promise<string> {
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
   const { subject, method, name, args } = binding;
-  // Named fields, not a rest copy of the binding: the same JSON, built without a runtime call.
+  // Named fields, not a rest copy of the binding: docs/engine-notes.md "Keyed stores, not computed keys"
   const payload: StatePayload = { v: 2, subject, method, name, exp: now + ttlMs, nonce, answers, argsPrint: argsPrint(args) };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret), signedBytes(body, args)));

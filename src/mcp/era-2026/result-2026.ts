@@ -17,7 +17,7 @@ import type { McpServer } from "../definition/server";
 export function withServerInfo<Env>(result: Params, server: McpServer<Env>, full = false): Params {
   const meta: Record<string, unknown> =
     typeof result._meta === "object" && result._meta !== null && !Array.isArray(result._meta) ? { ...result._meta } : {};
-  // A keyed store, not a computed key in the literal (which the engine builds with a runtime call).
+  // docs/engine-notes.md "Keyed stores, not computed keys"
   meta[META_SERVER_INFO] = full ? server.info : server.identity;
   return { ...result, _meta: meta };
 }

@@ -146,7 +146,7 @@ export class Observer {
   }
 }
 
-/** One operation being observed (a class: no closures allocated per operation); the event is built at its end. */
+/** One operation being observed; the event is built at its end (docs/engine-notes.md "Classes for what a request builds"). */
 class ObservedOperation implements Observation {
   private readonly started = Date.now();
   private doRequests = 0;
@@ -283,7 +283,7 @@ export function tracingOfEdge(edge: object): Tracing | undefined {
 }
 
 // The observation of the request a handler context serves, for the hops it starts (a task's
-// creation): a symbol-keyed property of the context (a WeakMap entry per request costs the GC more).
+// creation): a symbol-keyed property of the context (docs/engine-notes.md "A symbol on the context, not a WeakMap").
 const OBSERVATION = Symbol("mcp-edge.observation");
 
 export function bindObservation(ctx: object, observation: Observation): void {

@@ -134,7 +134,7 @@ export class Tracing {
   }
 }
 
-/** One operation's span (a class: no closures allocated per operation). */
+/** One operation's span (docs/engine-notes.md "Classes for what a request builds"). */
 class TracedOperation implements OperationSpan {
   #traceparent: string | undefined;
 
