@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "Two lanes: the Worker and the session object": each kind of request costs a known number of calls to the
+ * DESIGN.md "The Worker first, an object only for state": each kind of request costs a known number of calls to the
  * session object. The Worker is driven with the real MCP_SESSION namespace wrapped so every
  * stub call (RPC or fetch) is counted.
  */
