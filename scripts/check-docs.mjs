@@ -1,6 +1,7 @@
 // Checks that the README, CONTRIBUTING.md, the CHANGELOG and every page under docs/ link only to
 // files and headings that exist, that every section, file and repository path a comment or a page
-// cites exists (the rules are above the citation pass below), and that each diagram has its source.
+// cites exists (the rules are above the citation pass below), that CONTRIBUTING.md's layout has a line
+// for every source folder, and that each diagram has its source.
 // Part of `npm run lint`. Exit 1 with one line per dead link or citation.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
@@ -65,9 +66,12 @@ for (const page of pages) {
     });
 }
 
-// Citations, in the comments of every .ts/.mjs/.js file and the text of every .md file under the
-// folders below (fenced code blocks of .md files excepted), plus README, CONTRIBUTING and CHANGELOG:
-// - `<file>.md "<Section>"` (also `README "<Section>"`, `DESIGN "<Section>"`, `CONTRIBUTING "<Section>"`):
+// Citations, in the comments of every .ts/.mts/.mjs/.js/.dot file (`//`, `/* */`), of every .toml/.yml
+// file and .ci/run (`#`), every line of a .jsonc file (its lint messages are prose), and the text of every .md file under the folders below (fenced
+// code blocks of .md files excepted), plus the root pages and the root's configuration files:
+// - `<file>.md "<Section>"` (also `README "<Section>"`, `DESIGN "<Section>"`, `CONTRIBUTING "<Section>"`,
+//   and the possessive `<file>.md's "<Section>"`, `README's "<Section>"`; a name ending one line with
+//   its quoted section opening the next line is one citation):
 //   the file must exist and have a heading with exactly that text. A bare name resolves against the
 //   citing file's folder, then the repository root, then docs/; `DESIGN.md` and `DESIGN` mean
 //   docs/DESIGN.md. A name that resolves nowhere is not in the repository and fails: a private
@@ -92,9 +96,12 @@ const ALIASES = new Map([
   ["CHANGELOG", "CHANGELOG.md"],
 ]);
 const ROOTS = "src|durable-objects|test|scripts|bench|docs|examples|create-mcp-edge|conformance|bin";
-const CITATION = /(?<![\w/.@"-])((?:[\w.-]+\/)*[\w.-]+\.md\b|README|DESIGN|CONTRIBUTING|CHANGELOG|STYLE)(?: "([^"]+)")?/g;
+const CITATION = /(?<![\w/.@"-])((?:[\w.-]+\/)*[\w.-]+\.md\b|README|DESIGN|CONTRIBUTING|CHANGELOG|STYLE)(?:'s)?(?: "([^"]+)")?/g;
+// A cited name at the end of a line whose section opens the next one (joined before CITATION runs).
+const NAME_AT_END = /(?:\.md|\bREADME|\bDESIGN|\bCONTRIBUTING|\bCHANGELOG|\bSTYLE)(?:'s)?\s*$/;
+const SECTION_AT_START = /^[\s*#/]*("[^"]+")/;
 const PATH = new RegExp(`(?<![\\w/.@~$-])((?:${ROOTS})\\/[\\w./*{}<>,-]*)`, "g");
-const UNCLOSED = /(?:\.md|\bREADME|\bDESIGN|\bCONTRIBUTING|\bCHANGELOG) "[^"]*$/;
+const UNCLOSED = /(?:\.md|\bREADME|\bDESIGN|\bCONTRIBUTING|\bCHANGELOG)(?:'s)? "[^"]*$/;
 const GENERATED = /(^|\/)(dist|results|bench-results|\.wrangler|node_modules)(\/|$)/;
 
 function* walk(dir) {
@@ -102,7 +109,7 @@ function* walk(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!["node_modules", "dist", "results", ".wrangler"].includes(entry.name)) yield* walk(path);
-    } else if (/\.(ts|mjs|js|md)$/.test(entry.name)) yield path;
+    } else if (/\.(ts|mts|mjs|js|md|dot|jsonc|toml|yml)$/.test(entry.name)) yield path;
   }
 }
 
@@ -116,6 +123,9 @@ function proseOf(file) {
       return fenced ? "" : line;
     });
   }
+  // A .jsonc file is read whole: its lint messages are prose a developer reads, and globs there are no comments.
+  if (file.endsWith(".jsonc")) return lines;
+  if (/\.(toml|yml)$/.test(file) || file === ".ci/run") return lines.map((line) => /(?:^|\s)#(.*)$/.exec(line)?.[1] ?? "");
   let block = false;
   return lines.map((line) => {
     let out = "";
@@ -157,16 +167,21 @@ const cited = [
   "README.md",
   "CONTRIBUTING.md",
   "CHANGELOG.md",
+  ...readdirSync(ROOT).filter((f) => /^(wrangler.*\.toml|vitest.*\.ts|biome\.jsonc|tsconfig.*\.json)$/.test(f)),
+  ...[".ci/run"].filter((f) => existsSync(join(ROOT, f))),
   ...FOLDERS.filter((d) => existsSync(join(ROOT, d))).flatMap((d) => [...walk(d)]),
 ];
 const counts = { citations: 0, paths: 0 };
 const headingCache = new Map();
 const headings = (file) => headingCache.get(file) ?? headingCache.set(file, headingsOf(file)).get(file);
 for (const file of cited) {
-  proseOf(file).forEach((line, i) => {
+  const prose = proseOf(file);
+  prose.forEach((line, i) => {
     const where = `${file}:${i + 1}`;
     if (UNCLOSED.test(line)) problems.push(`${where}: a cited section runs past the line; keep it on one line`);
-    for (const m of line.matchAll(CITATION)) {
+    const next = NAME_AT_END.test(line) && SECTION_AT_START.exec(prose[i + 1] ?? "");
+    const joined = next ? `${line.trimEnd()} ${next[1]}` : line;
+    for (const m of joined.matchAll(CITATION)) {
       const [, name, section] = m;
       const bareWord = !name.endsWith(".md");
       if ((bareWord && !section) || /^[<…]/.test(section ?? "")) continue;
@@ -187,6 +202,25 @@ for (const file of cited) {
         problems.push(`${where}: names ${path}, which does not exist`);
     }
   });
+}
+
+// CONTRIBUTING.md's "Project layout" is the map of record: every folder of src/ and durable-objects/
+// has its line there (a folder the map names that is not in the tree yet is the merger's to check).
+{
+  const text = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8");
+  const start = text.indexOf("## Project layout");
+  const map = text.slice(start, text.indexOf("\n## ", start + 1));
+  const named = new Set([...map.matchAll(/^((?:src|durable-objects)\/[\w./-]*\/)/gm)].map((m) => m[1]));
+  const folders = (dir) =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .flatMap((e) => [`${dir}/${e.name}/`, ...folders(`${dir}/${e.name}`)]);
+  for (const folder of ["src", "durable-objects"].flatMap(folders)) {
+    // Folders at the map's depth (src/*/, src/mcp/*/, durable-objects/*/) need their own line; deeper ones their parent's.
+    const atDepth = /^(src\/(mcp\/)?|durable-objects\/)[\w.-]+\/$/.test(folder);
+    const covered = named.has(folder) || (!atDepth && [...named].some((n) => folder.startsWith(n) && n.split("/").length > 2));
+    if (!covered) problems.push(`CONTRIBUTING.md "Project layout": no line for ${folder}`);
+  }
 }
 
 // Every diagram has its text source beside it, and every source its rendering (npm run diagrams).

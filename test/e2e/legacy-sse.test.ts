@@ -1,6 +1,6 @@
 // A 2024-11-05 client over the legacy HTTP+SSE transport (GET /sse sends an `endpoint` event;
 // the client POSTs to that endpoint; responses come on the SSE stream), per DESIGN.md
-// "Protocol revisions". The SDK client always asks for its latest revision in initialize, so a
+// "Protocol eras on one endpoint". The SDK client always asks for its latest revision in initialize, so a
 // thin wrapper around SSEClientTransport asks for 2024-11-05 instead, as an older client would.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
