@@ -2,12 +2,10 @@
  * The SSE connections currently attached to the session: one writer per stream number,
  * keep-alive comments on each, and close. Owns connections only — what was sent is the event
  * log's business, so a stream with no connection simply has nothing written here.
- * Frames are written in order; those sent while an earlier write is still being taken by the
- * client are coalesced into the next write (each write costs a trip through the runtime's
- * pipes, a frame costs a memcpy), so a burst of events leaves as a few large chunks.
- * Keep-alives come from one timer for all connections (a timer per stream cost as much as the
- * stream's events): every half `keepAliveMs` it writes a comment to each connection that wrote
- * nothing since the last tick, so no connection goes `keepAliveMs` without a byte.
+ * Frames are written in order, a burst coalesced into a few large writes; keep-alives come from
+ * one timer for all connections (docs/engine-notes.md "Coalesced writes and one keep-alive timer"):
+ * every half `keepAliveMs` it writes a comment to each connection that wrote nothing since the
+ * last tick, so no connection goes `keepAliveMs` without a byte.
  * With `maxBufferedBytes`, a connection whose client stopped taking frames holds at most that
  * many bytes: the frame that would pass it goes to `onOverflow` instead (the hub ends the stream);
  * with `maxTotalBufferedBytes`, when all connections together would pass it, the one holding
@@ -234,8 +232,7 @@ export class LiveStreams {
 
   /** One tick: a comment on every connection that has been quiet since the previous tick. */
   private keepAlive(): void {
-    // Stopped at the first quiet tick, not at every close: one stream after another would
-    // otherwise start and stop a timer per request.
+    // Stopped at the first quiet tick, not at every close (docs/engine-notes.md "Coalesced writes and one keep-alive timer").
     if (this.connections.size === 0) {
       if (this.ticker !== undefined) clearInterval(this.ticker);
       this.ticker = undefined;
