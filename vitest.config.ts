@@ -198,6 +198,8 @@ export default defineConfig({
         resolve: {
           alias: [
             { find: /^mcp-edge\/testing$/, replacement: sourceFile("./src/testing/index.ts") },
+            { find: /^mcp-edge\/types$/, replacement: sourceFile("./src/types.ts") },
+            { find: /^mcp-edge\/extensions$/, replacement: sourceFile("./src/extensions.ts") },
             { find: /^mcp-edge$/, replacement: sourceFile("./src/index.ts") },
           ],
         },

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // Type-checks every ```ts / ```typescript block of README.md and docs/*.md (part of `npm run lint`),
 // so an example a user copies compiles. Each block is its own module, checked as a user's project
-// would check it: "mcp-edge", "mcp-edge/oauth" and "mcp-edge/testing" are the package's own entry
-// points (mapped to src/, so no build is needed), with zod, the Workers types and the Vitest
-// integration's "cloudflare:test". One TypeScript program holds every block; only the blocks'
+// would check it: "mcp-edge" and every subpath package.json exports ("mcp-edge/types",
+// "mcp-edge/oauth", "mcp-edge/testing", …) are the package's own entry points (mapped to src/,
+// so no build is needed), with zod, the Workers types and the Vitest integration's "cloudflare:test". One TypeScript program holds every block; only the blocks'
 // own diagnostics are asked for, which keeps the check to a few seconds.
 //
 // It also keeps docs/server.md's "Every export" list true: the list between its markers is generated
-// from the three entry points; `--write-exports` rewrites it, the check fails when it is stale.
+// from the entry points; `--write-exports` rewrites it, the check fails when it is stale.
 //
 // A block that continues the page (it uses `server`, `edge`, `env` or the package's exports without
-// declaring them) is marked ```ts fragment: it is still checked, with every export of the three entry
+// declaring them) is marked ```ts fragment: it is still checked, with every export of the entry
 // points, zod's `z`, `Env`, `server`, `edge` and `env` in scope (those it declares itself excepted).
 // A block that is not code at all (an excerpt with "…") is marked `<!-- fragment -->` on the line
 // just above its fence, and skipped. Exit 1 with each failing block's file, line and message.
@@ -168,7 +168,10 @@ const list = exported
         .sort((a, b) => a.localeCompare(b))
         .map((n) => `\`${n}\``)
         .join(", ");
-    return `- \`${specifier}\` (${values.length + types.length})\n  - values: ${names(values)}\n  - types: ${names(types)}`;
+    const lines = [`- \`${specifier}\` (${values.length + types.length})`];
+    if (values.length) lines.push(`  - values: ${names(values)}`);
+    if (types.length) lines.push(`  - types: ${names(types)}`);
+    return lines.join("\n");
   })
   .join("\n");
 const page = readFileSync(EXPORTS_PAGE, "utf8");

@@ -56,8 +56,21 @@ const withAuth = join(root, "examples", "with-auth");
 install(minimal);
 tsc(minimal, ["--noEmit"]);
 
-// A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off.
+// A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off, for the
+// example and for a file that imports from every entry point a server author may use.
 const strict = join(minimal, "tsconfig.consumer-strict.json");
+const entryPoints = join(minimal, "src", "entry-points.ts");
+writeFileSync(
+  entryPoints,
+  [
+    'export { defineServer, type HandlerContext } from "mcp-edge";',
+    'export { errorCodes, LATEST_VERSION, type CallToolResult, type JsonSchema } from "mcp-edge/types";',
+    'export { clientDeclares, TASKS_EXTENSION } from "mcp-edge/extensions";',
+    'export { hubBus } from "mcp-edge/bus";',
+    'export { createTestClient } from "mcp-edge/testing";',
+    "",
+  ].join("\n"),
+);
 writeFileSync(
   strict,
   JSON.stringify({
@@ -80,14 +93,22 @@ writeFileSync(
       skipLibCheck: false,
       noEmit: true,
     },
-    files: ["src/index.ts"],
+    files: ["src/index.ts", "src/entry-points.ts"],
   }),
 );
 try {
   tsc(minimal, ["-p", strict]);
 } finally {
   rmSync(strict, { force: true });
+  rmSync(entryPoints, { force: true });
 }
+// The subpaths of plain values load at run time through package.json "exports" (Node's resolution).
+run(minimal, process.execPath, [
+  "--input-type=module",
+  "-e",
+  'const t = await import("mcp-edge/types"); const x = await import("mcp-edge/extensions");' +
+    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);',
+]);
 node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
 
 // 3. wrangler dev, as the README's step 4, and the official SDK client against it.

@@ -1,9 +1,12 @@
 /**
- * mcp-edge's public API (the package's "." export): define a server, serve it from a Worker
- * with createMcpEdge, export the Durable Object class it returns. Nothing else is public;
- * the authorization parts are the "mcp-edge/oauth" subpath, test helpers "mcp-edge/testing".
+ * mcp-edge's front face (the package's "." export): what defining and serving a server needs.
+ * Define it, serve it from a Worker with createMcpEdge, export its Durable Object classes,
+ * answer with content helpers and errors, publish changes; and the types a server author
+ * writes against. Everything else public is a subpath: the wire's types and constants
+ * "mcp-edge/types", extension plumbing "mcp-edge/extensions", authorization "mcp-edge/oauth",
+ * the SDK v2 bus "mcp-edge/bus", test helpers "mcp-edge/testing".
  */
-export { defineServer, ServerDefinition } from "./mcp/definition/server";
+export { defineServer, type ServerDefinition } from "./mcp/definition/server";
 export type {
   ServerConfig,
   ToolConfig,
@@ -32,7 +35,6 @@ export type {
   ElicitUrlOptions,
   AskOptions,
 } from "./mcp/dispatch/context";
-export type { RequestEnvelope } from "./mcp/era-2026/envelope";
 export type { RequestInfo, ReadonlyHeaders } from "./mcp/dispatch/request-info";
 export type { RouteParams } from "./mcp/dispatch/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/operations/middleware";
@@ -41,11 +43,8 @@ export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } f
 export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
 export type { CacheHint } from "./mcp/era-2026/caching";
 export type { Icon } from "./mcp/definition/icons";
-export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError, toBase64 } from "./mcp/tools/content";
-export type * from "./mcp/definition/types";
-export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/tools/schema";
+export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError } from "./mcp/tools/content";
 export { RpcError } from "./jsonrpc/errors";
-export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export type { McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
@@ -63,23 +62,7 @@ export { McpUser } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { DiscoveryOptions } from "./http/discovery";
-export {
-  TASKS_EXTENSION,
-  UI_EXTENSION,
-  SKILLS_EXTENSION,
-  clientDeclares,
-  clientExtension,
-  checkExtensionMethod,
-  missingExtensionError,
-} from "./mcp/definition/extensions";
-export {
-  APP_MIME_TYPE,
-  type ToolUi,
-  type ToolVisibility,
-  type UiCsp,
-  type UiPermissions,
-  type UiResourceConfig,
-} from "./mcp/definition/apps";
+export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
 export {
   defineSkill,
   type SkillDefinition,
@@ -93,6 +76,3 @@ export type { TaskOptions } from "./tasks/options";
 export { taskObject, type McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";
-export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/definition/versions";
-/** @deprecated Renamed VERSIONS_2026 (the eras are called by their year); kept for code written against 0.2. */
-export { VERSIONS_2026 as MODERN_VERSIONS, type Version2026 as ModernVersion } from "./mcp/definition/versions";

@@ -5,7 +5,8 @@
  * prompt: the same handler code asks through MRTR on 2026-07-28 and through the session
  * object on 2025-era sessions. `key` only names an ask in the 2026 `inputRequests` map.
  */
-import { text, type EdgeEnv, type ElicitResult, type ServerDefinition as McpServer } from "../index";
+import { text, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
+import type { ElicitResult } from "../types";
 
 const NAME_SCHEMA = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
 

@@ -4,15 +4,8 @@
  * fixtures keep the exact names and texts the suite checks.
  */
 import { z } from "zod";
-import {
-  text,
-  toolError,
-  type CreateMessageWithToolsParams,
-  type EdgeEnv,
-  type ElicitResult,
-  type ServerDefinition,
-  type ToolUseContent,
-} from "../index";
+import { text, toolError, type EdgeEnv, type ServerDefinition } from "../index";
+import type { CreateMessageWithToolsParams, ElicitResult, ToolUseContent } from "../types";
 import { READ_ONLY } from "./assets";
 
 /** Plain sleep for the fixtures' small pauses. */

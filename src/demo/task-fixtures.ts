@@ -3,7 +3,8 @@
  * for, with the names and arguments its scenarios use: a sync `greet`, and task tools that
  * finish, fail as a tool, fail with a protocol error, wait to be cancelled, and ask for input.
  */
-import { errorCodes, RpcError, text, toolError, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
+import { RpcError, text, toolError, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
+import { errorCodes } from "../types";
 
 const { INTERNAL_ERROR } = errorCodes;
 

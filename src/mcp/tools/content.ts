@@ -1,6 +1,7 @@
 /** Small constructors for tool and prompt content, so handlers read as what they return. */
 import type {
   AudioContent,
+  BlobResourceContents,
   CallToolResult,
   EmbeddedResource,
   ImageContent,
@@ -25,8 +26,13 @@ export function resourceLink(uri: string, name: string, extra: Omit<ResourceLink
   return { type: "resource_link", uri, name, ...extra };
 }
 
-export function embeddedResource(resource: ResourceContents): EmbeddedResource {
-  return { type: "resource", resource };
+/** A resource inside a result; its `blob` may be bytes (sent as base64), as in a read handler's result. */
+export function embeddedResource(
+  resource: ResourceContents | (Omit<BlobResourceContents, "blob"> & { blob: Uint8Array }),
+): EmbeddedResource {
+  if ("blob" in resource && typeof resource.blob !== "string")
+    return { type: "resource", resource: { ...resource, blob: toBase64(resource.blob) } };
+  return { type: "resource", resource: resource as ResourceContents };
 }
 
 /** A tool failure the model should see (`isError: true`), as opposed to a protocol error. */

@@ -1,0 +1,16 @@
+/**
+ * `mcp-edge/extensions`: the plumbing of MCP extensions, for a server that reads or checks them
+ * itself. The identifiers of the extensions mcp-edge implements (Tasks, Apps, Skills), what a
+ * client declared in its capabilities, the error for a method the client did not negotiate, and
+ * the MIME type of an Apps page (which `server.uiResource` sets for you).
+ */
+export {
+  TASKS_EXTENSION,
+  UI_EXTENSION,
+  SKILLS_EXTENSION,
+  clientDeclares,
+  clientExtension,
+  checkExtensionMethod,
+  missingExtensionError,
+} from "./mcp/definition/extensions";
+export { APP_MIME_TYPE } from "./mcp/definition/apps";

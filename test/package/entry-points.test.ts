@@ -1,0 +1,42 @@
+/**
+ * What each entry point offers at run time, as a user's `import … from` sees it: "mcp-edge" the
+ * values that define and serve a server, "mcp-edge/types" the wire's constants, and
+ * "mcp-edge/extensions" the extension plumbing (docs/server.md "Why a name is where it is").
+ * A name added to or moved between them is a decision: change this list with the CHANGELOG.
+ */
+import { describe, expect, it } from "vitest";
+import * as extensions from "../../src/extensions";
+import * as face from "../../src/index";
+import * as types from "../../src/types";
+
+const names = (module: object) => Object.keys(module).sort();
+
+describe("the package's entry points", () => {
+  it('"mcp-edge" offers what defining and serving a server needs, and nothing of the wire or extensions', () => {
+    expect(names(face)).toEqual(
+      [
+        ...["defineServer", "defineSkill", "createMcpEdge", "hubObject", "taskObject", "McpHub", "McpUser"],
+        ...["text", "image", "audio", "resourceLink", "embeddedResource", "toolError", "ToolError", "RpcError"],
+        ...["publish", "publishAndCount", "closeListenStreams", "notifyListChanged", "notifyResourceUpdated"],
+      ].sort(),
+    );
+  });
+
+  it('"mcp-edge/types" holds the protocol revisions and the JSON-RPC error codes', () => {
+    expect(names(types)).toEqual(["LATEST_VERSION", "SUPPORTED_VERSIONS", "VERSIONS_2026", "errorCodes"]);
+    expect(types.errorCodes.INVALID_PARAMS).toBe(-32602);
+    expect(types.VERSIONS_2026).toContain("2026-07-28");
+  });
+
+  it('"mcp-edge/extensions" holds the extension identifiers and the checks of what a client declared', () => {
+    expect(names(extensions)).toEqual(
+      [
+        ...["TASKS_EXTENSION", "UI_EXTENSION", "SKILLS_EXTENSION", "APP_MIME_TYPE"],
+        ...["clientDeclares", "clientExtension", "checkExtensionMethod", "missingExtensionError"],
+      ].sort(),
+    );
+    const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    expect(extensions.clientDeclares(capabilities, extensions.TASKS_EXTENSION)).toBe(true);
+    expect(extensions.clientDeclares(capabilities, extensions.UI_EXTENSION)).toBe(false);
+  });
+});
