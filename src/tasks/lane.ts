@@ -15,14 +15,14 @@ import { decideTaskExecution } from "./seam";
 import type { TaskLane } from "../mcp/dispatch/dispatch-context";
 import type { HandlerContext } from "../mcp/dispatch/context";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
-import { isWellFormedSessionId } from "../mcp/dispatch/session-id";
+import { isWellFormedSessionId } from "../platform/addresses";
 import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
 import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 import { isObject } from "../jsonrpc/parse";
-import { requireNamespace } from "../http/misconfiguration";
+import { requireNamespace } from "../platform/bindings";
 
 const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];

@@ -8,7 +8,7 @@
  * load that doubled the Worker's garbage collection time.
  */
 import type { RequestMessage } from "../../jsonrpc/messages";
-import { userStore } from "../../user";
+import { userStoreOf } from "./user-seam";
 import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
 import type { HandlerContext } from "./context";
@@ -39,7 +39,7 @@ export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchCont
     meta: isObject(meta) ? meta : undefined,
     principal: dc.principal,
     request: dc.request,
-    user: userStore(dc.env, dc.principal),
+    user: userStoreOf(dc.env, dc.principal),
   } as Record<PropertyKey, unknown>;
   // A store after the literal, not a computed key in it: V8 builds a computed key in a runtime call.
   ctx[SOURCE] = source;
