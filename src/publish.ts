@@ -32,9 +32,10 @@ export interface PublishOptions {
   /** The hub's name (default: the server's one hub). */
   shard?: string;
   /**
-   * How many objects the hub spreads over: the server's `listen.shards` (default 16, its
-   * default). A publish reaches every shard that holds anyone whatever this says (shard 0 keeps
-   * them); closeListenStreams calls exactly this many, so pass it there when `listen.shards` is not 16.
+   * How many objects the hub spreads over: the server's `listen.shards` (default 16, that
+   * option's default). Pass it when `listen.shards` is not 16: a publish reaches every shard
+   * that holds anyone anyway (shard 0 keeps them), but after a failed call to a shard shard 0
+   * calls every shard up to this count, and closeListenStreams calls exactly this many.
    */
   shards?: number;
   /**
