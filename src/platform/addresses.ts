@@ -26,6 +26,11 @@ export function sessionObjectId(namespace: { idFromString(id: string): DurableOb
   }
 }
 
+/** The object id for a task id (minted by the task namespace, like a session id), or undefined when malformed or forged. */
+export function taskObjectId(namespace: { idFromString(id: string): DurableObjectId }, taskId: string): DurableObjectId | undefined {
+  return sessionObjectId(namespace, taskId);
+}
+
 /** Every server has one hub (of `listen.shards` objects) unless it names others (docs/subscriptions.md "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
