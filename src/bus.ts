@@ -16,18 +16,13 @@
  *   `onerror`), `maxBufferedBytes` per stream, 32 MiB per shard. A stream the hub ends (a
  *   deploy, or the stream fell behind) is opened again, a few times, while the SDK listens.
  */
-import {
-  DEFAULT_HUB_SHARD,
-  DEFAULT_HUB_SHARDS,
-  HEADER_LISTEN_OPEN,
-  HUB_LISTEN_URL,
-  type ListenOpen,
-  type PublishEvent,
-} from "../durable-objects/hub/contract";
-import { holdStream, upgradeInit } from "./http/held-stream";
-import { requireNamespace } from "./http/misconfiguration";
+import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL, type HubRpc, type ListenOpen, type PublishEvent } from "../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS } from "./platform/addresses";
+import { hubStub } from "./platform/hub-shards";
+import { holdStream, upgradeInit } from "./platform/held-stream";
+import { requireNamespace } from "./platform/bindings";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
-import { hubStub, publish, publishAndCount } from "./publish";
+import { publish, publishAndCount } from "./publish";
 
 /** A change event of the SDK's `ServerEventBus` (`@modelcontextprotocol/server` 2.4), same shape. */
 export type BusEvent = (
@@ -211,7 +206,7 @@ class Follower {
       maxBufferedBytes: this.o.maxBufferedBytes,
       at: { name: this.o.hub, index },
     };
-    const hub = hubStub(this.env, this.o.hub, "the MCP SDK bus (mcp-edge/bus)", index);
+    const hub = hubStub<HubRpc>(this.env, { name: this.o.hub, index }, "the MCP SDK bus (mcp-edge/bus)");
     // The shard answers with a hibernatable socket, as for any listen stream; holdStream turns it
     // into the SSE stream read below. The filter is the socket's first message (an upgrade has no body).
     const { filter, ...head } = open;

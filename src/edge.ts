@@ -3,15 +3,16 @@
  * Durable Object class. Export both from your Worker entry; compose with your own routes
  * through `fallback` or `handle`.
  */
-import { requireSessionNamespace } from "./http/misconfiguration";
+import { requireSessionNamespace } from "./platform/bindings";
 import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./options";
 import { bindEdge, setObserver } from "./mcp/operations/observe";
-import { useHubShards } from "./publish";
 import { bindTasks } from "./tasks/options";
+import { installUserStores } from "./mcp/dispatch/user-seam";
+import { userStore } from "./user";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -39,9 +40,8 @@ export interface McpEdge<Env> {
 // bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
+  installUserStores(userStore);
   setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
-  // publish() and the session object find the hub's shards by this count (no runtime at hand there).
-  useHubShards(resolved.listen.shards);
   const rt: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,

@@ -38,7 +38,7 @@ export type {
 export type { RequestInfo, ReadonlyHeaders } from "./mcp/dispatch/request-info";
 export type { RouteParams } from "./mcp/dispatch/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/operations/middleware";
-export type { RateLimitRule, RateLimitedCall } from "./http/rate-limits";
+export type { RateLimitRule, RateLimitedCall } from "./options";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
 export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
 export type { CacheHint } from "./mcp/era-2026/caching";
@@ -61,7 +61,7 @@ export { McpHub, hubObject } from "../durable-objects/hub/mcp-hub";
 export { McpUser } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
-export type { DiscoveryOptions } from "./http/discovery";
+export type { DiscoveryOptions } from "./options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
 export {
   defineSkill,

@@ -3,13 +3,62 @@
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
-import { DEFAULT_HUB_SHARDS } from "../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARDS } from "./platform/addresses";
 import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
-import { resolveRateLimits, type RateLimitRule } from "./http/rate-limits";
 import type { TracingOptions } from "./mcp/operations/tracing";
 import type { OperationEvent } from "./mcp/operations/observe";
-import type { DiscoveryOptions } from "./http/discovery";
-import { compileRoute, type RoutePattern } from "./http/route-pattern";
+import { compileRoute, type RoutePattern } from "./mcp/dispatch/route-pattern";
+import type { Principal } from "./auth/principal";
+import type { Params } from "./jsonrpc/messages";
+import { isObject } from "./jsonrpc/parse";
+import type { RequestInfo } from "./mcp/dispatch/request-info";
+
+/** Discovery for this endpoint (off unless given): the Server Card, the AI Catalog, the registry key. */
+export interface DiscoveryOptions {
+  /**
+   * The card's `name`, reverse-DNS `namespace/name` (e.g. "com.example/weather"). Default: the
+   * server's name when it has that form (use it there too, so `serverInfo.name` agrees).
+   */
+  name?: string;
+  /** The AI Catalog entry's identifier (default `urn:air:<host>:mcp:<name after the slash>`). */
+  identifier?: string;
+  /** Serve `/.well-known/ai-catalog.json` listing the card (default true). */
+  catalog?: boolean;
+  /** `Cache-Control: public, max-age=<seconds>` of the documents (default 3600). */
+  maxAgeSeconds?: number;
+  /** Where the server's source lives (the card's `repository`). */
+  repository?: { url: string; source: string; id?: string; subfolder?: string };
+  /**
+   * The MCP Registry's HTTP domain verification record, served as-is at
+   * `/.well-known/mcp-registry-auth`: `v=MCPv1; k=ed25519; p=<public key>` (from `mcp-publisher`).
+   */
+  registryAuth?: string;
+}
+
+/** Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them). */
+/** One request as a rule sees it, before anything ran: enough to choose it and key it. */
+export interface RateLimitedCall<Env = unknown> {
+  method: string;
+  /** The tool or prompt name, or the resource URI (tools/call, prompts/get, resources/read); else undefined. */
+  name: string | undefined;
+  params: Params;
+  /** With auth: who sent it. */
+  principal: Principal | undefined;
+  /** The HTTP request, as handlers see it (ctx.request), with `params`: the route's parameters (a key per tenant). */
+  request: RequestInfo;
+  env: Env;
+}
+
+export interface RateLimitRule<Env = unknown> {
+  /** The `name` of a `[[ratelimits]]` binding in wrangler.toml. */
+  binding: string;
+  /** Which requests this rule counts (default: every request). */
+  match?(call: RateLimitedCall<Env>): boolean;
+  /** Whose budget a request spends (default: "sub:<subject>" with auth, else "ip:<CF-Connecting-IP>"). */
+  key?(call: RateLimitedCall<Env>): string;
+  /** The binding's `simple.period` in seconds, sent as Retry-After (default 60). */
+  period?: 10 | 60;
+}
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -170,6 +219,8 @@ export interface ResolvedSessionOptions {
   maxConcurrentRuns: number;
   /** The top-level `maxRunsPerRequest`, which the session object enforces too. */
   maxRunsPerRequest: number;
+  /** `listen.shards`: the hub's shards a 2025-era session registers with. */
+  hubShards: number;
 }
 
 export interface ResolvedOptions {
@@ -215,7 +266,7 @@ function whole(name: string, value: number | undefined, fallback: number): numbe
 
 const DEFAULT_MAX_RUNS_PER_REQUEST = 100;
 
-function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAULT_MAX_RUNS_PER_REQUEST): ResolvedSessionOptions {
+function resolveSessionOptions(s: SessionOptions, maxRunsPerRequest: number, hubShards: number): ResolvedSessionOptions {
   return {
     idleTimeoutMs: positive("session.idleTimeoutMs", s.idleTimeoutMs, 30 * 60_000),
     requestTimeoutMs: positive("session.requestTimeoutMs", s.requestTimeoutMs, 60_000),
@@ -229,6 +280,7 @@ function resolveSessionOptions(s: SessionOptions = {}, maxRunsPerRequest = DEFAU
     maxSubscriptions: positive("session.maxSubscriptions", s.maxSubscriptions, 1000),
     maxConcurrentRuns: positive("session.maxConcurrentRuns", s.maxConcurrentRuns, 256),
     maxRunsPerRequest,
+    hubShards,
   };
 }
 
@@ -297,6 +349,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     if (o[name]?.includes(":")) throw new TypeError(`mcp-edge option ${name} "${o[name]}" cannot take route parameters`);
   }
   const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
+  const listen = resolveListenOptions(o.listen);
   return {
     path,
     route,
@@ -310,8 +363,8 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     allowedOrigins: o.allowedOrigins ?? [],
     maxBodyBytes: positive("maxBodyBytes", o.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
     maxRunsPerRequest,
-    session: resolveSessionOptions(o.session, maxRunsPerRequest),
-    listen: resolveListenOptions(o.listen),
+    session: resolveSessionOptions(o.session ?? {}, maxRunsPerRequest, listen.shards),
+    listen,
     auth: resolveRoutedAuth(o.auth, route, statelessRoute),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
@@ -319,4 +372,19 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     rateLimits: resolveRateLimits(o.rateLimits),
     discovery: o.discovery,
   };
+}
+
+/** Checks the rules when createMcpEdge is called: a rule without a binding name is a programming error. */
+function resolveRateLimits<Env>(rules: readonly RateLimitRule<Env>[] | undefined): readonly RateLimitRule<Env>[] {
+  if (rules === undefined) return [];
+  if (!Array.isArray(rules)) throw new TypeError("mcp-edge option rateLimits must be a list of { binding, match?, key?, period? }");
+  for (const rule of rules) {
+    if (!isObject(rule) || typeof rule.binding !== "string" || rule.binding === "")
+      throw new TypeError(
+        'mcp-edge option rateLimits: each rule needs binding, the name of a [[ratelimits]] binding (e.g. "MCP_RATE_LIMIT")',
+      );
+    if (rule.period !== undefined && rule.period !== 10 && rule.period !== 60)
+      throw new TypeError("mcp-edge option rateLimits: period is 10 or 60 (the binding's simple.period)");
+  }
+  return rules;
 }

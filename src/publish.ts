@@ -4,27 +4,24 @@
  * of the hub, which hands it to every other shard that holds anyone; each delivers it to the 2026-07-28 listen streams it serves that
  * opted in and to the 2025-era sessions registered with it (docs/subscriptions.md "Subscriptions and the hub").
  * Which shard serves what: listen streams by client (src/http/listen.ts), 2025 registrations by
- * resource URI (list changes by session id): hubFor below.
+ * resource URI (list changes by session id): src/platform/hub-shards.ts.
  */
 import * as workers from "cloudflare:workers";
 import {
-  DEFAULT_HUB_SHARD,
-  DEFAULT_HUB_SHARDS,
   eventWeight,
-  hubObjectId,
   type Fanout,
-  shardOf,
-  type HubTopic,
+  type HubRpc,
   type ListKind,
   type PublishEvent,
   type PublishReport,
 } from "../durable-objects/hub/contract";
-import type { HubRpc } from "../durable-objects/hub/contract";
-import { Outbox } from "../durable-objects/hub/outbox";
+import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "./platform/addresses";
+import { requireNamespace } from "./platform/bindings";
+import { allShards } from "./platform/hub-shards";
+import { Outbox } from "./platform/outbox";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
-import { requireNamespace } from "./http/misconfiguration";
 import type { HandlerContext } from "./mcp/dispatch/context";
 import { observationOf } from "./mcp/operations/observe";
 import { routeKey, type RouteParams } from "./mcp/dispatch/route-params";
@@ -35,8 +32,10 @@ export interface PublishOptions {
   /** The hub's name (default: the server's one hub). */
   shard?: string;
   /**
-   * How many objects the hub spreads over: the server's `listen.shards`. Needed only where no
-   * createMcpEdge ran in this Worker (or it ran with another count); default: that option's value.
+   * How many objects the hub spreads over: the server's `listen.shards` (default 16, that
+   * option's default). Pass it when `listen.shards` is not 16: a publish reaches every shard
+   * that holds anyone anyway (shard 0 keeps them), but after a failed call to a shard shard 0
+   * calls every shard up to this count, and closeListenStreams calls exactly this many.
    */
   shards?: number;
   /**
@@ -52,44 +51,9 @@ export interface PublishOptions {
   route?: RouteParams;
 }
 
-/** `listen.shards` of the server created in this isolate (createMcpEdge sets it); publish's default. */
-let hubShards = DEFAULT_HUB_SHARDS;
-
-/** createMcpEdge: the server's `listen.shards`, so publish and the session object use the same count. */
-export function useHubShards(shards: number): void {
-  hubShards = shards;
-}
-
-function currentHubShards(options: PublishOptions = {}): number {
-  return options.shards ?? hubShards;
-}
-
-/** One shard of a hub; throws an error naming the wrangler.toml lines when the binding is missing. */
-export function hubStub(env: EdgeEnv, shard: string = DEFAULT_HUB_SHARD, needed = "publish", index = 0): DurableObjectStub<HubRpc> {
-  // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
-  const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", needed);
-  return namespace.get(hubObjectId(namespace, shard, index));
-}
-
-/** The shard a 2025-era session's registration lives on: by resource URI, list changes by session. */
-export function hubFor(env: EdgeEnv, sessionId: string, topic: HubTopic, needed: string): DurableObjectStub<HubRpc> {
-  return hubStub(env, DEFAULT_HUB_SHARD, needed, registrationShard(sessionId, topic));
-}
-
-function registrationShard(sessionId: string, topic: HubTopic): number {
-  return shardOf("uri" in topic ? "uri:" + topic.uri : "session:" + sessionId, hubShards);
-}
-
-/** Registers a 2025-era session with the shard of its topic (which tells shard 0 it holds someone). */
-export function registerWithHub(env: EdgeEnv, sessionId: string, topic: HubTopic, needed: string): Promise<void> {
-  const index = registrationShard(sessionId, topic);
-  return hubStub(env, DEFAULT_HUB_SHARD, needed, index).register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index });
-}
-
-/** Every shard of the hub, for a call that must reach all of them (publish, shutdown, forget). */
-export function allShards(env: EdgeEnv, options: PublishOptions = {}, needed = "publish"): DurableObjectStub<HubRpc>[] {
-  const shards = currentHubShards(options);
-  return Array.from({ length: shards }, (_, index) => hubStub(env, options.shard, needed, index));
+/** The hub's shard count for a publish: the `shards` option, else listen.shards' default. */
+function shardCount(options: PublishOptions): number {
+  return options.shards ?? DEFAULT_HUB_SHARDS;
 }
 
 const LISTS: readonly ListKind[] = ["tools", "resources", "prompts"];
@@ -177,7 +141,7 @@ function target(env: EdgeEnv, event: PublishEvent, options: PublishOptions): { n
   if (options.route !== undefined && (typeof options.route !== "object" || options.route === null))
     throw new TypeError("mcp-edge publish: route must be the route's parameters, e.g. ctx.request.params");
   const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
-  return { namespace, fanout: { name: options.shard ?? DEFAULT_HUB_SHARD, shards: currentHubShards(options) } };
+  return { namespace, fanout: { name: options.shard ?? DEFAULT_HUB_SHARD, shards: shardCount(options) } };
 }
 
 /** The event with the `route` option's key on it (the hub compares keys), or as given. */
@@ -248,6 +212,7 @@ export async function publishAndCount(env: EdgeEnv, given: PublishEvent, options
  * `subscriptions/listen` request's `complete` result, then closes. Returns how many were open.
  */
 export async function closeListenStreams(env: EdgeEnv, options: PublishOptions = {}): Promise<number> {
-  const counts = await Promise.all(allShards(env, options, "closeListenStreams").map((hub) => hub.closeListeners()));
+  const hub = { name: options.shard, shards: shardCount(options), needed: "closeListenStreams" };
+  const counts = await Promise.all(allShards<HubRpc>(env, hub).map((shard) => shard.closeListeners()));
   return counts.reduce((a, b) => a + b, 0);
 }

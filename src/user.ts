@@ -5,30 +5,14 @@
  * is called, so a handler that never uses it costs nothing. Anonymous requests are refused: a
  * store shared by everyone without a token would be nobody's.
  */
-import { userObjectId, type UserListOptions, type UserOp, type UserRpc } from "../durable-objects/user/contract";
+import type { UserRpc } from "../durable-objects/user/contract";
 import type { Principal } from "./auth/principal";
 import { INVALID_REQUEST, RpcError } from "./jsonrpc/errors";
-import { requireNamespace } from "./http/misconfiguration";
+import type { UserListOptions, UserOp, UserStore } from "./mcp/dispatch/user-seam";
+import { userObjectId } from "./platform/addresses";
+import { requireNamespace } from "./platform/bindings";
 
-export type { UserListOptions, UserOp };
-
-/** What a handler keeps for its user: get/put/delete/list by key, and all-or-nothing transactions. */
-export interface UserStore {
-  /** The principal's subject; throws for an anonymous request, as every method does. */
-  readonly subject: string;
-  get<T = unknown>(key: string): Promise<T | undefined>;
-  /** Stores any structured-cloneable value (SQLite-backed: at most 2 MB a value, 2 KiB a key). */
-  put(key: string, value: unknown): Promise<void>;
-  /** Whether the key existed. */
-  delete(key: string): Promise<boolean>;
-  /** Entries in key order: `prefix`, `start` (inclusive), `limit` (default and most 1,000). */
-  list<T = unknown>(options?: UserListOptions): Promise<Map<string, T>>;
-  /**
-   * Applies the puts and deletes all at once, or none when a `{ check, equals }` step finds
-   * another value (returns false): read, compute, then write only if nothing changed meanwhile.
-   */
-  transaction(ops: UserOp[]): Promise<boolean>;
-}
+export type { UserListOptions, UserOp, UserStore };
 
 /** The store of the request's principal; every call throws (clearly) without one or without the binding. */
 export function userStore(env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {

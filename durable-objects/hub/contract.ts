@@ -1,44 +1,11 @@
 /**
- * The contract between Workers (and other objects) and the subscription hub: how a hub is
- * addressed (a hub name and a shard index → `idFromName("hub:" + name)` for shard 0,
- * `"hub:" + name + "#" + index` for the others), which shard serves what, what can be
- * published, and what a listen stream asks of the hub. Both sides import this file; neither
- * imports the other.
+ * The contract between Workers (and other objects) and the subscription hub: what can be
+ * published, what a listen stream asks of the hub, and what the hub asks of a session. How a
+ * hub shard is addressed and which shard serves what is src/platform/addresses.ts. Both sides
+ * import this file; neither imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
-
-/** Every server has one hub (of `listen.shards` objects) unless it names others (docs/subscriptions.md "Subscriptions and the hub"). */
-export const DEFAULT_HUB_SHARD = "default";
-
-/** Hub objects a hub spreads over unless `listen.shards` says otherwise: 16 × 1,000 streams each. */
-export const DEFAULT_HUB_SHARDS = 16;
-
-/**
- * The object of one shard of a hub. A name, not a minted id: every Worker must find the same
- * objects. Shard 0 keeps the unsharded name, so a hub of one shard is the hub it always was.
- */
-export function hubObjectId(
-  namespace: { idFromName(name: string): DurableObjectId },
-  shard: string = DEFAULT_HUB_SHARD,
-  index = 0,
-): DurableObjectId {
-  return namespace.idFromName(index === 0 ? "hub:" + shard : `hub:${shard}#${index}`);
-}
-
-/** FNV-1a over a string: a stable, even spread of keys over shards (not a security boundary). */
-function hash(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** The shard that holds a key's registrations or streams: the same on every Worker. */
-export function shardOf(key: string, shards: number): number {
-  return shards <= 1 ? 0 : hash(key) % shards;
-}
+import type { HubTopic } from "../../src/platform/addresses";
 
 export type ListKind = "tools" | "resources" | "prompts";
 
@@ -147,8 +114,14 @@ export const HEADER_LISTEN_OPEN = "X-Mcp-Edge-Listen";
 /** A 2025-era session's answer when the hub hands it an event. */
 export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | "other-route";
 
-/** A 2025-era session's registration: a resource URI it subscribed to, or list changes. */
-export type HubTopic = { uri: string } | { lists: true };
+/**
+ * What the hub calls on a 2025-era session it holds a registration of (the session object's
+ * contract includes it): the hub names what it needs here and imports no session code.
+ */
+export interface SessionUpdatesRpc extends Rpc.DurableObjectBranded {
+  resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery>;
+  listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery>;
+}
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
@@ -163,11 +136,17 @@ export function listenCompleteResult(id: RequestId, serverInfo: Record<string, u
   return { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } };
 }
 
+/** The bindings a hub object reads (a Worker's env has them, src/env.ts). */
+export interface HubEnv {
+  MCP_HUB?: DurableObjectNamespace<HubRpc>;
+  MCP_SESSION?: DurableObjectNamespace<SessionUpdatesRpc>;
+}
+
 /** What the Worker (and other objects) may call on the hub over Workers RPC; McpHub implements it. */
 export interface HubRpc extends Rpc.DurableObjectBranded {
   /**
    * Listen streams: POST HUB_LISTEN_URL with a ListenOpen body and `Upgrade: websocket` answers
-   * 101 with the stream's hibernatable socket (src/http/held-stream.ts holds the client's side).
+   * 101 with the stream's hibernatable socket (src/platform/held-stream.ts holds the client's side).
    */
   fetch(request: Request): Promise<Response>;
   /** `at`: which shard of the default hub this is (it tells shard 0 it holds someone). */

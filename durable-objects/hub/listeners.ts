@@ -1,6 +1,6 @@
 /**
  * The hub's 2026-07-28 listen streams. Each is held by the Worker invocation that answered the
- * client (src/http/held-stream.ts: keep-alives, the byte bound, the `complete` result at its
+ * client (src/platform/held-stream.ts: keep-alives, the byte bound, the `complete` result at its
  * end) and reaches this shard as a hibernatable WebSocket (durable-objects/shared/held-sockets.ts),
  * so a shard whose streams are idle sleeps. What survives a sleep lives on the socket: tags for
  * the kind and the client (the per-client cap is counted from them, never from memory), and an

@@ -3,30 +3,29 @@
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object; as shard 0
- * it hands each batch to the other shards through an ordered outbox per shard (outbox.ts).
+ * it hands each batch to the other shards through an ordered outbox per shard (src/platform/outbox.ts).
  * Exported as is it traces nothing; `hubObject(edge)` is the same class with the server's
  * tracer (tracing.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import type { SessionObjectRpc } from "../session/contract";
-import type { EdgeEnv } from "../../src/env";
 import {
   eventWeight,
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
-  hubObjectId,
   type BatchReport,
   type Fanout,
+  type HubEnv,
   type HubRpc,
-  type HubTopic,
   type ListenOpen,
   type PublishEvent,
   type ShardPlace,
   type ShardReport,
+  type SessionUpdatesRpc,
   type UpdateDelivery,
 } from "./contract";
+import { hubObjectId, type HubTopic } from "../../src/platform/addresses";
 import { ActiveShards, ShardPresence } from "./shards";
-import { Outbox } from "./outbox";
+import { Outbox } from "../../src/platform/outbox";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
@@ -35,7 +34,7 @@ import type { Tracing } from "../../src/mcp/operations/tracing";
 import { tracingOfEdge } from "../../src/mcp/operations/observe";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
-export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
+export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   private readonly listeners: ListenStreams;
   private readonly registrations: Registrations;
   /** As shard 0: which other shards hold anyone. */
@@ -49,7 +48,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   constructor(
     ctx: DurableObjectState,
-    env: EdgeEnv,
+    env: HubEnv,
     /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
     private readonly tracing?: Tracing,
   ) {
@@ -60,7 +59,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
-    const namespace = this.env.MCP_HUB as DurableObjectNamespace<HubRpc>;
+    const namespace = this.env.MCP_HUB!;
     return namespace.get(hubObjectId(namespace, name, index));
   }
 
@@ -252,7 +251,7 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const stale: string[] = [];
     const delivered = await Promise.all(
       ids.map(async (sessionId) => {
-        const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
+        const stub: DurableObjectStub<SessionUpdatesRpc> = namespace.get(namespace.idFromString(sessionId));
         const call =
           event.type === "resourceUpdated"
             ? stub.resourceUpdated(event.uri, traceparent, event.route)
@@ -276,7 +275,7 @@ const McpHubBase = McpHub;
 export function hubObject(edge: object): typeof McpHub {
   const tracing = tracingOfEdge(edge);
   return class McpHub extends McpHubBase {
-    constructor(ctx: DurableObjectState, env: EdgeEnv) {
+    constructor(ctx: DurableObjectState, env: HubEnv) {
       super(ctx, env, tracing);
     }
   };

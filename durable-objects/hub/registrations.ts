@@ -9,7 +9,7 @@
  * WITHOUT ROWID, topic = "uri:<uri>" or "lists"; an index on session_id so a terminated
  * session is forgotten with one statement.
  */
-import type { HubTopic } from "./contract";
+import type { HubTopic } from "../../src/platform/addresses";
 
 const TABLE = "hub_registrations";
 const SCHEMA = `CREATE TABLE IF NOT EXISTS ${TABLE} (topic TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (topic, session_id)) WITHOUT ROWID;

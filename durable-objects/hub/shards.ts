@@ -33,7 +33,8 @@ export class ActiveShards {
 
   /** The shards (other than 0) a publish must reach: those that announced, or all of them after a failed call. */
   targets(shards: number): number[] {
-    if (!this.failed) return [...this.stored().keys()].filter((i) => i < shards);
+    // Every shard that announced itself, even past `shards`: a publish that passed no count (or another) still reaches it.
+    if (!this.failed) return [...this.stored().keys()];
     const all = Array.from({ length: shards - 1 }, (_, i) => i + 1);
     if (this.unanswered?.shards !== shards) this.unanswered = { shards, left: new Set(all) };
     return all;

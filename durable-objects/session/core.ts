@@ -12,7 +12,7 @@ import type { ResolvedSessionOptions } from "../../src/options";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord } from "./session-record";
 import { SessionTables } from "./session-tables";
-import { LiveStreams } from "./streams";
+import { LiveStreams } from "../../src/platform/live-streams";
 import type { HeldSockets } from "../shared/held-sockets";
 import { sseEventText } from "../../src/wire/sse";
 

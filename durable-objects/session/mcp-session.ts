@@ -14,9 +14,9 @@ import type { SessionState } from "../../src/mcp/dispatch/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
-import type { ListKind, UpdateDelivery } from "../hub/contract";
-import { allShards, hubFor, registerWithHub } from "../../src/publish";
-import type { EdgeEnv } from "../../src/env";
+import type { HubRpc, ListKind, UpdateDelivery } from "../hub/contract";
+import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
+import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
 import { initialize } from "../../src/mcp/handlers/initialize";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
@@ -167,14 +167,25 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
   private async registerForListChanges(): Promise<void> {
-    if (this.server.listChanged) await registerWithHub(this.env as EdgeEnv, this.ctx.id.toString(), { lists: true }, "listChanged");
+    if (this.server.listChanged) await this.register({ lists: true }, "listChanged");
+  }
+
+  /** This session's shard of the hub for a topic (by its URI, list changes by session), which learns it holds someone. */
+  private register(topic: HubTopic, needed: string): Promise<void> {
+    const sessionId = this.ctx.id.toString();
+    const { stub, index } = hubFor<HubRpc>(this.env, { sessionId, topic }, this.hubShards(needed));
+    return stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index });
+  }
+
+  private hubShards(needed: string): HubShards {
+    return { shards: this.core.options.hubShards, needed };
   }
 
   /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
   private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
     const id = this.ctx.id.toString();
-    if (subscribed) return registerWithHub(this.env as EdgeEnv, id, { uri }, "resources/subscribe");
-    return hubFor(this.env as EdgeEnv, id, { uri }, "resources/subscribe").unregister(id, { uri });
+    if (subscribed) return this.register({ uri }, "resources/subscribe");
+    return hubFor<HubRpc>(this.env, { sessionId: id, topic: { uri } }, this.hubShards("resources/subscribe")).stub.unregister(id, { uri });
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
@@ -183,7 +194,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (!this.server.listChanged && this.core.record.countSubscriptions() === 0) return Promise.resolve();
     // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
     const id = this.ctx.id.toString();
-    return Promise.all(allShards(this.env as EdgeEnv, {}, "resources/subscribe").map((hub) => hub.forget(id)))
+    return Promise.all(allShards<HubRpc>(this.env, this.hubShards("resources/subscribe")).map((hub) => hub.forget(id)))
       .then(() => undefined)
       .catch((error: unknown) => {
         // The hub forgets a session it finds gone at its next update anyway.

@@ -10,7 +10,7 @@ import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { sseEventText } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "./event-log";
 import type { HeldSockets } from "../shared/held-sockets";
-import type { LiveStreams } from "./streams";
+import type { LiveStreams } from "../../src/platform/live-streams";
 import { refuse } from "../../src/wire/refusals";
 
 /** What replay needs from its session object: the log, the connections and the stream limits. */

@@ -6,7 +6,7 @@
  * a sleep lives on the socket: its tags (the kind, the stream, the client) and its attachment.
  * Nothing here is kept in memory: counts and lookups ask the runtime (`getWebSockets(tag)`).
  *
- * The wire between the two ends (src/http/held-stream.ts is the other end): the object sends SSE
+ * The wire between the two ends (src/platform/held-stream.ts is the other end): the object sends SSE
  * frames as text, as written to the client, one per message; it ends a stream gracefully by closing the
  * socket with HELD_END; the Worker closes the socket when its client leaves. At a cap the object
  * may probe a socket (HELD_PROBE): the Worker answers HELD_PRESENT when its client is still there

@@ -1,16 +1,11 @@
 /**
  * The per-client ledger of tasks in flight (`tasks.maxInFlightPerClient`): a role of the task
- * class, played by the object named after a client key (`ledgerName`), so the cap needs no binding
+ * class, played by the object named after a client key (`ledgerObjectId`, src/platform/addresses.ts), so the cap needs no binding
  * of its own. One row per task in flight: its id and when its TTL ends. A task releases its row
  * when it reaches a terminal state or expires; a row whose task vanished without releasing (a
  * lost object) stops counting at that task's expiry, so the cap never locks a client out for
  * longer than a task may live. An empty ledger deletes its storage.
  */
-
-/** The name of the ledger object of a client key (the key is `sub:…` or `ip:…`, src/http/client-key.ts). */
-export function ledgerName(clientKey: string): string {
-  return `mcp-edge:tasks-in-flight:${clientKey}`;
-}
 
 export class ClientLedger {
   private ready = false;

@@ -33,7 +33,8 @@ import { routeKey } from "../../src/mcp/dispatch/route-params";
 import type { EdgeEnv } from "../../src/env";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
-import { ClientLedger, ledgerName } from "./ledger";
+import { ClientLedger } from "./ledger";
+import { ledgerObjectId } from "../../src/platform/addresses";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
 
@@ -329,7 +330,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   /** The ledger object of a client key (same namespace, another role). */
   private ledgerOf(clientKey: string): DurableObjectStub<TaskObjectRpc> {
     const namespace = (this.env as EdgeEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc>;
-    return namespace.get(namespace.idFromName(ledgerName(clientKey)));
+    return namespace.get(ledgerObjectId(namespace, clientKey));
   }
 
   /** The task no longer counts against its client's cap (terminal or expired); idempotent. */

@@ -4,7 +4,7 @@
  * its URL and the paths it is served at. Token verification itself is a pluggable function.
  */
 import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
-import { compileRoute, type RoutePattern } from "../http/route-pattern";
+import { compileRoute, type RoutePattern } from "../mcp/dispatch/route-pattern";
 import { routeKey, type RouteParams } from "../mcp/dispatch/route-params";
 
 const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";

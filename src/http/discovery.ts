@@ -9,10 +9,10 @@
  */
 import { servedVersions } from "./era";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
-import type { ResolvedOptions } from "../options";
+import type { DiscoveryOptions, ResolvedOptions } from "../options";
 import type { McpServer } from "../mcp/definition/server";
 import { refuse } from "../wire/refusals";
-import { compileRoute } from "./route-pattern";
+import { compileRoute } from "../mcp/dispatch/route-pattern";
 import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
@@ -24,28 +24,6 @@ const REGISTRY_AUTH_PATH = "/.well-known/mcp-registry-auth";
 const CARD_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
 // What `mcp-publisher` prints for HTTP domain verification, e.g. "v=MCPv1; k=ed25519; p=<base64 key>".
 const REGISTRY_RECORD = /^v=MCPv1; k=[a-z0-9]{1,32}; p=[A-Za-z0-9+/]{16,2048}={0,2}$/;
-
-/** Discovery for this endpoint (off unless given): the Server Card, the AI Catalog, the registry key. */
-export interface DiscoveryOptions {
-  /**
-   * The card's `name`, reverse-DNS `namespace/name` (e.g. "com.example/weather"). Default: the
-   * server's name when it has that form (use it there too, so `serverInfo.name` agrees).
-   */
-  name?: string;
-  /** The AI Catalog entry's identifier (default `urn:air:<host>:mcp:<name after the slash>`). */
-  identifier?: string;
-  /** Serve `/.well-known/ai-catalog.json` listing the card (default true). */
-  catalog?: boolean;
-  /** `Cache-Control: public, max-age=<seconds>` of the documents (default 3600). */
-  maxAgeSeconds?: number;
-  /** Where the server's source lives (the card's `repository`). */
-  repository?: { url: string; source: string; id?: string; subfolder?: string };
-  /**
-   * The MCP Registry's HTTP domain verification record, served as-is at
-   * `/.well-known/mcp-registry-auth`: `v=MCPv1; k=ed25519; p=<public key>` (from `mcp-publisher`).
-   */
-  registryAuth?: string;
-}
 
 interface ResolvedDiscovery {
   name: string;

@@ -23,7 +23,7 @@ import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatc
 import { initialize } from "../mcp/handlers/initialize";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/tools/run-limits";
-import { sessionObjectId } from "../mcp/dispatch/session-id";
+import { sessionObjectId } from "../platform/addresses";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";

@@ -4,7 +4,7 @@
  * and its responses travel on the stream. The session object serves both, so older clients
  * get every feature of a session. The Worker only mints the session and forwards.
  */
-import { sessionObjectId } from "../mcp/dispatch/session-id";
+import { sessionObjectId } from "../platform/addresses";
 import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
@@ -21,7 +21,7 @@ import type { Principal } from "../auth/principal";
 import { parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";
 import { rateLimitedBody } from "./rate-limits";
-import { holdStream, upgradeInit } from "./held-stream";
+import { holdStream, upgradeInit } from "../platform/held-stream";
 
 /** Auth: the principal header for the session object (these internal requests never carry client headers). */
 function principalHeaders(principal: Principal | undefined): Record<string, string> {
@@ -40,7 +40,7 @@ export async function openLegacyStream<Env extends EdgeEnv>(
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
-  // The stream is held here; the session object sleeps behind its socket between messages (held-stream.ts).
+  // The stream is held here; the session object sleeps behind its socket between messages (src/platform/held-stream.ts).
   const answer = await namespace
     .get(id)
     .fetch(

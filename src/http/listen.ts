@@ -6,15 +6,15 @@
  */
 import { visibleTaskIds } from "../tasks/seam";
 import {
-  DEFAULT_HUB_SHARD,
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
   listenCompleteResult,
-  shardOf,
+  type HubRpc,
   type ListenFilter,
   type ListenOpen,
 } from "../../durable-objects/hub/contract";
-import { holdStream, upgradeInit } from "./held-stream";
+import { DEFAULT_HUB_SHARD, shardOf } from "../platform/addresses";
+import { holdStream, upgradeInit } from "../platform/held-stream";
 import { encodeSseEvent } from "../wire/sse";
 import { INVALID_PARAMS } from "../jsonrpc/errors";
 import type { Params, RequestId } from "../jsonrpc/messages";
@@ -22,7 +22,7 @@ import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
 import type { McpServer } from "../mcp/definition/server";
 import type { ResolvedListenOptions } from "../options";
 import type { EdgeEnv } from "../env";
-import { hubStub } from "../publish";
+import { hubStub } from "../platform/hub-shards";
 import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../wire/json";
 import { refuse } from "../wire/refusals";
@@ -148,9 +148,9 @@ async function openListen<Env extends EdgeEnv>(
     open.traceparent = span.traceparent;
     span.countDoRequests();
   }
-  const hub = hubStub(env, open.at?.name, "subscriptions/listen", place.index);
+  const hub = hubStub<HubRpc>(env, { name: open.at?.name, index: place.index }, "subscriptions/listen");
   // The shard answers with a hibernatable socket; this invocation holds the client's stream
-  // (held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
+  // (src/platform/held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
   const { filter, serverInfo, ...head } = open;
   const headers: Record<string, string> = { [HEADER_LISTEN_OPEN]: JSON.stringify(head) };
   if (open.traceparent) headers.traceparent = open.traceparent;

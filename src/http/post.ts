@@ -19,7 +19,7 @@ import type { Principal } from "../auth/principal";
 import { requestInfo } from "../mcp/dispatch/request-info";
 import type { RouteParams } from "../mcp/dispatch/route-params";
 import { rateLimited } from "./rate-limits";
-import { MisconfiguredError } from "./misconfiguration";
+import { MisconfiguredError } from "../platform/bindings";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 import type { RequestId } from "../jsonrpc/messages";
 

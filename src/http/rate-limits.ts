@@ -9,37 +9,14 @@
 import type { Principal } from "../auth/principal";
 import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";
-import type { Params, RequestId, RequestMessage } from "../jsonrpc/messages";
-import { requestInfo, type RequestInfo } from "../mcp/dispatch/request-info";
+import type { RequestId, RequestMessage } from "../jsonrpc/messages";
+import { requestInfo } from "../mcp/dispatch/request-info";
 import type { RouteParams } from "../mcp/dispatch/route-params";
 import { targetOf } from "../mcp/operations/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { clientKey } from "./client-key";
-import { misconfigured } from "./misconfiguration";
-
-/** One request as a rule sees it, before anything ran: enough to choose it and key it. */
-export interface RateLimitedCall<Env = unknown> {
-  method: string;
-  /** The tool or prompt name, or the resource URI (tools/call, prompts/get, resources/read); else undefined. */
-  name: string | undefined;
-  params: Params;
-  /** With auth: who sent it. */
-  principal: Principal | undefined;
-  /** The HTTP request, as handlers see it (ctx.request), with `params`: the route's parameters (a key per tenant). */
-  request: RequestInfo;
-  env: Env;
-}
-
-export interface RateLimitRule<Env = unknown> {
-  /** The `name` of a `[[ratelimits]]` binding in wrangler.toml. */
-  binding: string;
-  /** Which requests this rule counts (default: every request). */
-  match?(call: RateLimitedCall<Env>): boolean;
-  /** Whose budget a request spends (default: "sub:<subject>" with auth, else "ip:<CF-Connecting-IP>"). */
-  key?(call: RateLimitedCall<Env>): string;
-  /** The binding's `simple.period` in seconds, sent as Retry-After (default 60). */
-  period?: 10 | 60;
-}
+import { misconfigured } from "../platform/bindings";
+import type { RateLimitRule, RateLimitedCall } from "../options";
 
 /** What Workers' Rate Limiting binding offers (`env.<binding>.limit`). */
 interface RateLimiter {
@@ -121,19 +98,4 @@ export async function rateLimitedBody<Env>(
 function tooMany<Env>(rule: RateLimitRule<Env>, id: RequestId, modern: boolean): Response {
   const refusal = { reason: "rate-limited", retryAfterSeconds: rule.period ?? 60 } as const;
   return modern ? refuse2026(refusal, id) : refuse(refusal, id);
-}
-
-/** Checks the rules when createMcpEdge is called: a rule without a binding name is a programming error. */
-export function resolveRateLimits<Env>(rules: readonly RateLimitRule<Env>[] | undefined): readonly RateLimitRule<Env>[] {
-  if (rules === undefined) return [];
-  if (!Array.isArray(rules)) throw new TypeError("mcp-edge option rateLimits must be a list of { binding, match?, key?, period? }");
-  for (const rule of rules) {
-    if (!isObject(rule) || typeof rule.binding !== "string" || rule.binding === "")
-      throw new TypeError(
-        'mcp-edge option rateLimits: each rule needs binding, the name of a [[ratelimits]] binding (e.g. "MCP_RATE_LIMIT")',
-      );
-    if (rule.period !== undefined && rule.period !== 10 && rule.period !== 60)
-      throw new TypeError("mcp-edge option rateLimits: period is 10 or 60 (the binding's simple.period)");
-  }
-  return rules;
 }

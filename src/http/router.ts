@@ -7,7 +7,7 @@
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { observerOf } from "../mcp/operations/observe";
-import { sessionObjectId } from "../mcp/dispatch/session-id";
+import { sessionObjectId } from "../platform/addresses";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
   HEADER_LAST_EVENT_ID,
@@ -22,14 +22,14 @@ import { openLegacyStream, postLegacyMessage } from "./legacy";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
-import { MisconfiguredError, disclosingEnv, isLocalRequest } from "./misconfiguration";
+import { MisconfiguredError, disclosingEnv, isLocalRequest } from "../platform/bindings";
 import type { Principal } from "../auth/principal";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
 import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
-import type { RoutePattern } from "./route-pattern";
+import type { RoutePattern } from "../mcp/dispatch/route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
-import { holdStream } from "./held-stream";
+import { holdStream } from "../platform/held-stream";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 
 const ALLOW_HEADERS = [
@@ -142,7 +142,7 @@ async function forwardToSession<Env extends EdgeEnv>(
   try {
     const forwarded = forwardRequest(request, principal, params);
     if (request.method !== "GET") return await namespace.get(id).fetch(forwarded);
-    // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (held-stream.ts).
+    // The standalone stream (or its resumption) is held here; the session object sleeps behind its socket (src/platform/held-stream.ts).
     const headers = new Headers(forwarded.headers);
     headers.set("Upgrade", "websocket");
     const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));

@@ -15,14 +15,14 @@ import { decideTaskExecution } from "./seam";
 import type { TaskLane } from "../mcp/dispatch/dispatch-context";
 import type { HandlerContext } from "../mcp/dispatch/context";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
-import { isWellFormedSessionId } from "../mcp/dispatch/session-id";
+import { isWellFormedSessionId, taskObjectId } from "../platform/addresses";
 import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
 import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
 import { isObject } from "../jsonrpc/parse";
-import { requireNamespace } from "../http/misconfiguration";
+import { requireNamespace } from "../platform/bindings";
 
 const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -166,14 +166,11 @@ class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
 /** A task id names an object this namespace minted; anything else is refused without waking one. */
 function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<TaskObjectRpc> {
   const notFound = new RpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found");
+  // A malformed id is refused before the binding is looked at (no misconfiguration for a forged id).
   if (typeof taskId !== "string" || !isWellFormedSessionId(taskId)) throw notFound;
   const namespace = taskNamespace(env);
-  let id: DurableObjectId;
-  try {
-    id = namespace.idFromString(taskId);
-  } catch {
-    throw notFound;
-  }
+  const id = taskObjectId(namespace, taskId);
+  if (!id) throw notFound;
   return namespace.get(id);
 }
 

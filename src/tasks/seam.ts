@@ -9,7 +9,7 @@ import { RpcError } from "../jsonrpc/errors";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
 import type { TaskLane } from "../mcp/dispatch/dispatch-context";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { misconfigured, requireNamespace } from "../http/misconfiguration";
+import { misconfigured, requireNamespace } from "../platform/bindings";
 import type { EdgeEnv } from "../env";
 
 /** What taskObject(edge) installs: the lane of one request, and the task ids a listener may follow. */

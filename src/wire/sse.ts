@@ -10,7 +10,7 @@ export function encodeSseEvent(data: string, id?: string, retryMs?: number): Uin
   return encoder.encode(sseEventText(data, id, retryMs));
 }
 
-/** The same frame as text (what an object sends to the Worker holding the stream, src/http/held-stream.ts). */
+/** The same frame as text (what an object sends to the Worker holding the stream, src/platform/held-stream.ts). */
 export function sseEventText(data: string, id?: string, retryMs?: number): string {
   let frame = "";
   if (id !== undefined) frame += `id: ${id}\n`;

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../src/platform/addresses";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { serveListen, type ListenFeatures } from "../../src/http/listen";

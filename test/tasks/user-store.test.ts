@@ -4,7 +4,7 @@
  * object), on 2026-07-28 (the Worker, no session) and in a task run; each principal sees only
  * their own, whichever lane wrote it, and an anonymous request is refused with a clear error.
  */
-import { disclosingEnv } from "../../src/http/misconfiguration";
+import { disclosingEnv } from "../../src/platform/bindings";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";

@@ -9,7 +9,7 @@ import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CA
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import type { Principal } from "../../auth/principal";
 import type { RequestInfo } from "./request-info";
-import type { UserStore } from "../../user";
+import type { UserStore } from "./user-seam";
 import type { SignalSource } from "./lazy-abort";
 import {
   checkFormAnswer,

@@ -4,7 +4,7 @@
  * docs/engine-notes.md "One getter for every handler context").
  */
 import type { RequestMessage } from "../../jsonrpc/messages";
-import { userStore } from "../../user";
+import { userStoreOf } from "./user-seam";
 import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
 import type { HandlerContext } from "./context";
@@ -35,7 +35,7 @@ export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchCont
     meta: isObject(meta) ? meta : undefined,
     principal: dc.principal,
     request: dc.request,
-    user: userStore(dc.env, dc.principal),
+    user: userStoreOf(dc.env, dc.principal),
   } as Record<PropertyKey, unknown>;
   // docs/engine-notes.md "Keyed stores, not computed keys"
   ctx[SOURCE] = source;

@@ -1,11 +1,11 @@
 /**
- * The bounds under the hub's slow-reader policy (durable-objects/session/streams.ts): one connection
+ * The bounds under the hub's slow-reader policy (src/platform/live-streams.ts): one connection
  * holds at most `maxBufferedBytes` unsent, all connections together at most
  * `maxTotalBufferedBytes`, and past the total the connection holding the most is the one handed
  * to onOverflow, so many slow readers cannot add up to an object's memory.
  */
 import { describe, expect, it } from "vitest";
-import { LiveStreams } from "../../../durable-objects/session/streams";
+import { LiveStreams } from "../../../src/platform/live-streams";
 
 const frame = (bytes: number) => new Uint8Array(bytes);
 

@@ -8,7 +8,7 @@ import { demoServer } from "../../../src/demo/server";
 import { closeListenStreams, publish, publishAndCount } from "../../../src/publish";
 import { serveListen } from "../../../src/http/listen";
 import { createTask } from "../../../src/tasks/lane";
-import { disclosingEnv } from "../../../src/http/misconfiguration";
+import { disclosingEnv } from "../../../src/platform/bindings";
 import { resolveListenOptions } from "../../../src/options";
 import type { EdgeEnv } from "../../../src/env";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../../helpers/listen";

@@ -4,14 +4,14 @@
  * every shard; a burst travels as a few batches, not one call per event; and what the caller
  * can get wrong still throws at once.
  */
-import { disclosingEnv } from "../../../src/http/misconfiguration";
+import { disclosingEnv } from "../../../src/platform/bindings";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { publish, publishAndCount } from "../../../src/publish";
-import { shardOf } from "../../../durable-objects/hub/contract";
+import { shardOf } from "../../../src/platform/addresses";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
-import { Outbox } from "../../../durable-objects/hub/outbox";
+import { Outbox } from "../../../src/platform/outbox";
 import { edgeEnv, hubStubOf, openListen } from "../../helpers/listen";
 import { post, STATELESS } from "../../helpers/mcp";
 import type { SseReader } from "../../helpers/sse";

@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../../src/demo/server";
 import { publish, publishAndCount } from "../../../src/publish";
 import type { McpHub } from "../../../durable-objects/hub/mcp-hub";
-import { shardOf } from "../../../durable-objects/hub/contract";
+import { shardOf } from "../../../src/platform/addresses";
 import type { ListenOptions } from "../../../src/options";
 import { edgeEnv, hubStubOf, listen, openListen, SUBSCRIPTION_ID, updatesRead } from "../../helpers/listen";
 import type { SseReader } from "../../helpers/sse";

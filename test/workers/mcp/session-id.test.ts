@@ -4,7 +4,7 @@
  * one the namespace did not mint is refused by idFromString.
  */
 import { describe, expect, it } from "vitest";
-import { isWellFormedSessionId, sessionObjectId } from "../../../src/mcp/dispatch/session-id";
+import { isWellFormedSessionId, sessionObjectId } from "../../../src/platform/addresses";
 import { sessionNamespace } from "../../helpers/rpc-expect";
 
 describe("isWellFormedSessionId", () => {

@@ -11,7 +11,7 @@
  * with `maxTotalBufferedBytes`, when all connections together would pass it, the one holding
  * the most goes to `onOverflow` first, so many slow readers cannot add up to an object's memory.
  */
-import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../../src/wire/sse";
+import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../wire/sse";
 
 /** The most one coalesced write holds; a burst larger than this leaves in several writes. */
 const MAX_WRITE_BYTES = 256 * 1024;

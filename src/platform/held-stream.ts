@@ -11,7 +11,7 @@
  * with Last-Event-ID or listens again. The Worker is billed for CPU only: its timers cost nothing
  * while idle.
  */
-import { LiveStreams } from "../../durable-objects/session/streams";
+import { LiveStreams } from "./live-streams";
 import { HELD_PRESENT, HELD_PROBE } from "../../durable-objects/shared/held-sockets";
 
 const encoder = new TextEncoder();

@@ -4,7 +4,7 @@
  * whole, non-empty path segment, percent-decoded; other segments match exactly. A literal path
  * matches only itself (the router finds it by one map lookup), with or without a trailing slash.
  */
-import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
+import { NO_PARAMS, type RouteParams } from "./route-params";
 
 export interface RoutePattern {
   /** The pattern as given, e.g. "/mcp/:tenant". */
