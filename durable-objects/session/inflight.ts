@@ -215,8 +215,8 @@ export class InflightRequests<Env> {
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
       const meter = observerOf(this.host.server) ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
-      const dc = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
-      const response = await dispatchRequest(request, dc, abort);
+      const dispatch = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
+      const response = await dispatchRequest(request, dispatch, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!abort.aborted) {
         try {

@@ -51,11 +51,11 @@ function secretOf(env: unknown): unknown {
 const warned = new WeakSet<object>();
 
 /** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
-export function warnIfNoStateSecret(rt: object, env: unknown): void {
-  if (warned.has(rt)) return;
+export function warnIfNoStateSecret(runtime: object, env: unknown): void {
+  if (warned.has(runtime)) return;
   const problem = secretProblem(secretOf(env));
   if (!problem) return;
-  warned.add(rt);
+  warned.add(runtime);
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
@@ -65,16 +65,16 @@ export async function serve2026<Env extends EdgeEnv>(
   message: RequestMessage,
   envelope: RequestEnvelope,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   principal?: Principal,
   clientKey?: string,
   request?: RequestInfo,
 ): Promise<Response> {
-  const before = beforeDispatch(headers, message, envelope, env, rt, principal, request);
+  const before = beforeDispatch(headers, message, envelope, env, runtime, principal, request);
   if (before) return before;
   let round: MrtrRound;
   try {
-    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
+    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
     // Synchronous unless a requestState is verified: awaiting a plain round costs one microtask, not three.
     round = await MrtrRound.open(message, settings);
   } catch (error) {
@@ -84,17 +84,17 @@ export async function serve2026<Env extends EdgeEnv>(
   const lane: Lane2026 = {
     era: "2026",
     envelope,
-    supportedVersions: servedVersions(rt.options),
+    supportedVersions: servedVersions(runtime.options),
     principal,
-    tasks: taskLaneFor(rt.server, env, clientKey),
+    tasks: taskLaneFor(runtime.server, env, clientKey),
     request,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
-  if (!isInteractiveCall(message, rt.server)) {
-    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new LazyAbort()));
+  if (!isInteractiveCall(message, runtime.server)) {
+    return jsonAnswer(await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort()));
   }
-  return runInteractive(message, lane, round, env, rt);
+  return runInteractive(message, lane, round, env, runtime);
 }
 
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
@@ -109,26 +109,30 @@ function beforeDispatch<Env extends EdgeEnv>(
   message: RequestMessage,
   envelope: RequestEnvelope,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   principal: Principal | undefined,
   request: RequestInfo | undefined,
 ): Response | Promise<Response> | undefined {
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
-  if (principal && rt.options.auth) {
-    const denied = checkScopes([message], principal, authForRoute(rt.options.auth, request?.params ?? NO_PARAMS));
+  if (principal && runtime.options.auth) {
+    const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, request?.params ?? NO_PARAMS));
     if (denied) return denied;
   }
   if (listen) {
-    const tasks = rt.server.extensions.has(TASKS_EXTENSION);
+    const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
     const client = clientKey({ headers }, principal);
     // The stream belongs to its route: a publish for another route's listeners skips it.
     const route = routeKey(request?.params);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client, route });
+    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, runtime, principal?.subject, {
+      tasks,
+      client,
+      route,
+    });
   }
   if (message.method === "tools/call") {
-    const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
+    const tool = typeof message.params?.name === "string" ? runtime.server.tools.get(message.params.name) : undefined;
     const mismatch =
       tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
     if (mismatch) return refuse2026({ reason: "header-mismatch", message: mismatch }, id);
@@ -146,13 +150,13 @@ async function runInteractive<Env extends EdgeEnv>(
   lane: Lane2026,
   round: MrtrRound,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
 ): Promise<Response> {
   const controller = new LazyAbort();
-  const reply = new WorkerReply(rt.options.session.keepAliveMs);
+  const reply = new WorkerReply(runtime.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   // Cost counters, only when the server is observed: the SSE events this reply sends (nothing is stored here).
-  const meter = observerOf(rt.server) ? newMeter() : undefined;
+  const meter = observerOf(runtime.server) ? newMeter() : undefined;
   // Methods, not arrow properties: the bundler names every arrow it assigns, one runtime call each, per request.
   const channel: Channel = {
     notify(method, params) {
@@ -169,7 +173,7 @@ async function runInteractive<Env extends EdgeEnv>(
     },
     requestUnavailable: undefined,
   };
-  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel, meter }), controller);
+  const done = dispatchRequest(message, dispatchContext(runtime.server, env, { ...lane, channel, meter }), controller);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
@@ -177,12 +181,12 @@ async function runInteractive<Env extends EdgeEnv>(
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
   if (first === "stream") {
     void outcome
-      .then((o) => finalize(o, controller, round, rt))
+      .then((o) => finalize(o, controller, round, runtime))
       .then((response) => reply.finish(toWire(finish2026Response(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }
-  return jsonAnswer(await finalize(first, controller, round, rt));
+  return jsonAnswer(await finalize(first, controller, round, runtime));
 }
 
 /** The run's answer: its response, or `input_required` once it stopped to ask (its signal aborts then). */
@@ -190,9 +194,9 @@ async function finalize<Env extends EdgeEnv>(
   o: Outcome,
   controller: LazyAbort,
   round: MrtrRound,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
 ): Promise<ResponseMessage> {
   if (o.kind === "done") return o.response;
   controller.abort(RUN_ENDED_TO_ASK);
-  return round.inputRequired(rt.server);
+  return round.inputRequired(runtime.server);
 }

@@ -31,13 +31,13 @@ function principalHeaders(principal: Principal | undefined): Record<string, stri
 export async function openLegacyStream<Env extends EdgeEnv>(
   request: Request,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   messagesPath: string,
   principal?: Principal,
 ): Promise<Response> {
   const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
   // The stream is held here; the session object sleeps behind its socket between messages (held-stream.ts).
@@ -49,32 +49,32 @@ export async function openLegacyStream<Env extends EdgeEnv>(
         upgradeInit({ method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
       ),
     );
-  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
+  return holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
 }
 
 export async function postLegacyMessage<Env extends EdgeEnv>(
   request: Request,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   principal?: Principal,
 ): Promise<Response> {
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
   if (sessionId === null) return refuse({ reason: "legacy-session-id-required" });
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found", legacy: true });
-  const body = await readBody(request, rt.options.maxBodyBytes);
+  const body = await readBody(request, runtime.options.maxBodyBytes);
   if (!body.ok) return body.response;
-  if (principal && rt.options.auth) {
+  if (principal && runtime.options.auth) {
     // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
     const parsed = parseBody(body.text);
-    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, rt.options.auth) : undefined;
+    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, runtime.options.auth) : undefined;
     if (denied) return denied;
   }
   // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
-  const limited = await rateLimitedBody(rt.options.rateLimits, env, request, body.text, principal);
+  const limited = await rateLimitedBody(runtime.options.rateLimits, env, request, body.text, principal);
   if (limited) return limited;
   return namespace.get(id).fetch(
     new Request(LEGACY_POST_URL, {

@@ -86,16 +86,16 @@ export async function serveListen<Env extends EdgeEnv>(
   message: { id: RequestId; params: Params | undefined },
   clientCapabilities: Record<string, unknown>,
   env: Env,
-  rt: ListenRuntime<Env>,
+  runtime: ListenRuntime<Env>,
   subject: string | undefined,
   features: ListenFeatures = {},
 ): Promise<Response> {
-  const observer = observerOf(rt.server);
-  if (!observer) return openListen(message, clientCapabilities, env, rt, subject, features, undefined);
+  const observer = observerOf(runtime.server);
+  if (!observer) return openListen(message, clientCapabilities, env, runtime, subject, features, undefined);
   const operation = { method: "subscriptions/listen", params: message.params ?? {}, requestId: message.id, protocolVersion: "2026-07-28" };
   const span = observer.start(operation, "worker", env);
   try {
-    const response = await openListen(message, clientCapabilities, env, rt, subject, features, span);
+    const response = await openListen(message, clientCapabilities, env, runtime, subject, features, span);
     // A refusal is JSON (a stream is SSE): its JSON-RPC error marks the span.
     if (response.headers.get("Content-Type")?.startsWith("application/json")) {
       const error = ((await response.clone().json()) as { error?: { code: number; message: string } }).error;
@@ -114,27 +114,27 @@ async function openListen<Env extends EdgeEnv>(
   message: { id: RequestId; params: Params | undefined },
   clientCapabilities: Record<string, unknown>,
   env: Env,
-  rt: ListenRuntime<Env>,
+  runtime: ListenRuntime<Env>,
   subject: string | undefined,
   features: ListenFeatures,
   span: Observation | undefined,
 ): Promise<Response> {
-  const checked = checkListen(message, clientCapabilities, rt, features);
+  const checked = checkListen(message, clientCapabilities, runtime, features);
   if (!checked.ok) return checked.response;
   // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
-  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...rt.server.identity });
+  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...runtime.server.identity });
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);
     checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject, features.route);
   }
-  const options = withEnvCap(rt.options.listen, env);
+  const options = withEnvCap(runtime.options.listen, env);
   // One client's streams live on one shard (its cap is counted there); clients spread over all.
   const place = placeListen(features.client ?? (subject !== undefined ? `sub:${subject}` : "ip:unknown"), options);
   const open: ListenOpen = {
     id: message.id,
     filter: checked.filter,
-    serverInfo: { ...rt.server.identity },
+    serverInfo: { ...runtime.server.identity },
     keepAliveMs: options.keepAliveMs,
     maxStreams: options.maxStreams,
     client: place.client,
@@ -227,7 +227,7 @@ const LIST_FLAGS = [
 function checkListen<Env>(
   message: { id: RequestId; params: Params | undefined },
   capabilities: Record<string, unknown>,
-  rt: ListenRuntime<Env>,
+  runtime: ListenRuntime<Env>,
   features: ListenFeatures,
 ): Checked {
   const { id, params } = message;
@@ -237,10 +237,10 @@ function checkListen<Env>(
       id,
       'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
     );
-  const max = rt.options.listen.maxSubscriptions;
+  const max = runtime.options.listen.maxSubscriptions;
   const filter: ListenFilter = {};
   let size = 0;
-  const { server } = rt;
+  const { server } = runtime;
   const has = {
     tools: server.tools.size > 0,
     prompts: server.prompts.size > 0,

@@ -31,14 +31,14 @@ import type { RequestId } from "../jsonrpc/messages";
 export async function handlePost<Env>(
   request: Request,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   sessions: boolean,
   principal?: Principal,
   params?: RouteParams,
 ): Promise<Response> {
   let id: RequestId | null = null;
   try {
-    return await servePost(request, env, rt, sessions, principal, params, (readable) => {
+    return await servePost(request, env, runtime, sessions, principal, params, (readable) => {
       id = readable;
     });
   } catch (error) {
@@ -51,19 +51,19 @@ export async function handlePost<Env>(
 async function servePost<Env>(
   request: Request,
   env: Env,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   sessions: boolean,
   principal: Principal | undefined,
   params: RouteParams | undefined,
   readId: (id: RequestId | null) => void,
 ): Promise<Response> {
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
-  const body = await readBody(request, rt.options.maxBodyBytes);
+  const body = await readBody(request, runtime.options.maxBodyBytes);
   if (!body.ok) {
     if (early) return refuse(early);
     // Unread, the body cannot say its era: a 2026-07-28 version header gets that era's limit code.
     const claims2026 = is2026Version(request.headers.get(HEADER_PROTOCOL_VERSION));
-    return claims2026 ? refuse2026({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
+    return claims2026 ? refuse2026({ reason: "payload-too-large", limit: runtime.options.maxBodyBytes }, undefined) : body.response;
   }
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
@@ -79,21 +79,21 @@ async function servePost<Env>(
   // The era is decided here, once, from the body (DESIGN.md "Protocol eras on one endpoint"); the header never decides it.
   if (!parsed.batch && parsed.entry.ok && "id" in parsed.entry.message) readId(parsed.entry.message.id);
   // The session endpoint needs the session binding whatever the era (router.ts): checked here, where the id is known.
-  if (sessions) rt.sessionNamespace(env as Env & EdgeEnv);
-  const decision = decideEra(request.headers, parsed, rt.options);
+  if (sessions) runtime.sessionNamespace(env as Env & EdgeEnv);
+  const decision = decideEra(request.headers, parsed, runtime.options);
   switch (decision.era) {
     case "refused":
       return decision.era2026 ? refuse2026(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
-      warnIfNoStateSecret(rt, env);
+      warnIfNoStateSecret(runtime, env);
       return (
-        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true, params)) ??
+        (await rateLimited(runtime.options.rateLimits, env, request, [decision.message], principal, true, params)) ??
         serve2026(
           request.headers,
           decision.message,
           decision.envelope,
           env as Env & EdgeEnv,
-          rt as EdgeRuntime<Env & EdgeEnv>,
+          runtime as EdgeRuntime<Env & EdgeEnv>,
           principal,
           clientKey(request, principal),
           requestInfo(request, params),
@@ -103,6 +103,6 @@ async function servePost<Env>(
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
       return accepted();
     case "2025":
-      return serve2025(request, parsed, body.text, env, rt, sessions, principal, params);
+      return serve2025(request, parsed, body.text, env, runtime, sessions, principal, params);
   }
 }

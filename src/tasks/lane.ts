@@ -127,38 +127,38 @@ class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
     private readonly clientKey: string | undefined,
   ) {}
 
-  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params> {
+  serve(method: string, params: Params, handlerContext: HandlerContext<unknown>): Promise<Params> {
     if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
     // Observed: one request to the task's object (counted also when a malformed id is refused before it).
-    observationOf(hc)?.countDoRequests();
+    observationOf(handlerContext)?.countDoRequests();
     return serveTaskMethod(
       this.server,
       this.env,
       method,
       params,
-      hc.principal?.subject,
-      hc.clientCapabilities,
-      routeKey(hc.request?.params),
+      handlerContext.principal?.subject,
+      handlerContext.clientCapabilities,
+      routeKey(handlerContext.request?.params),
     );
   }
 
   async runIfChosen(
     tool: ToolDefinition<never>,
     args: Record<string, unknown>,
-    hc: HandlerContext<unknown>,
+    handlerContext: HandlerContext<unknown>,
     gathered: Record<string, unknown> | undefined,
   ): Promise<Params | undefined> {
     const created = await runAsTaskIfChosen(this.server, this.env, tool, args, {
-      principal: hc.principal,
+      principal: handlerContext.principal,
       clientKey: this.clientKey,
-      clientCapabilities: hc.clientCapabilities,
-      requestMeta: hc.meta,
+      clientCapabilities: handlerContext.clientCapabilities,
+      requestMeta: handlerContext.meta,
       gathered,
-      request: hc.request && requestSnapshot(hc.request),
-      traceparent: observationOf(hc)?.traceparent,
-      protocolVersion: hc.protocolVersion,
+      request: handlerContext.request && requestSnapshot(handlerContext.request),
+      traceparent: observationOf(handlerContext)?.traceparent,
+      protocolVersion: handlerContext.protocolVersion,
     });
-    if (created) observationOf(hc)?.countDoRequests();
+    if (created) observationOf(handlerContext)?.countDoRequests();
     return created;
   }
 }

@@ -27,12 +27,12 @@ export interface SessionOps {
  */
 export interface TaskLane {
   /** Answers tasks/get, tasks/update or tasks/cancel. */
-  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params>;
+  serve(method: string, params: Params, handlerContext: HandlerContext<unknown>): Promise<Params>;
   /** The CreateTaskResult when this call becomes a task; undefined to run it synchronously. */
   runIfChosen(
     tool: ToolDefinition<never>,
     args: Record<string, unknown>,
-    hc: HandlerContext<unknown>,
+    handlerContext: HandlerContext<unknown>,
     gathered: Record<string, unknown> | undefined,
   ): Promise<Params | undefined>;
 }
@@ -141,4 +141,4 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
   };
 }
 
-export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;
+export type MethodHandler = <Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>) => Promise<Params>;

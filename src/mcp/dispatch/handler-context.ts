@@ -27,19 +27,19 @@ const SIGNAL: PropertyDescriptor = {
 };
 
 /** The handler's `ctx` of one dispatched request. */
-export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchContext<Env>, source: SignalSource): HandlerContext<Env> {
+export function dispatchedContext<Env>(request: RequestMessage, dispatch: DispatchContext<Env>, source: SignalSource): HandlerContext<Env> {
   const meta = request.params?._meta;
   const ctx = {
-    env: dc.env,
+    env: dispatch.env,
     requestId: request.id,
-    era: dc.envelope ? "2026" : "2025",
-    protocolVersion: dc.protocolVersion,
-    clientCapabilities: dc.clientCapabilities,
-    session: dc.session,
+    era: dispatch.envelope ? "2026" : "2025",
+    protocolVersion: dispatch.protocolVersion,
+    clientCapabilities: dispatch.clientCapabilities,
+    session: dispatch.session,
     meta: isObject(meta) ? meta : undefined,
-    principal: dc.principal,
-    request: dc.request,
-    user: userStore(dc.env, dc.principal),
+    principal: dispatch.principal,
+    request: dispatch.request,
+    user: userStore(dispatch.env, dispatch.principal),
   } as Record<PropertyKey, unknown>;
   // A store after the literal, not a computed key in it: V8 builds a computed key in a runtime call.
   ctx[SOURCE] = source;

@@ -110,8 +110,8 @@ export class Observer {
     this.tracing = tracing ? new Tracing(tracing) : undefined;
   }
 
-  start(op: Operation, place: Place, env: unknown): Observation {
-    return new ObservedOperation(this.tracing?.start(op), op, place, env, this);
+  start(operation: Operation, place: Place, env: unknown): Observation {
+    return new ObservedOperation(this.tracing?.start(operation), operation, place, env, this);
   }
 
   /** Whether anyone hears events (else none is built). */
@@ -156,7 +156,7 @@ class ObservedOperation implements Observation {
 
   constructor(
     private readonly span: OperationSpan | undefined,
-    private readonly op: Operation,
+    private readonly operation: Operation,
     private readonly place: Place,
     private readonly env: unknown,
     private readonly observer: Observer,
@@ -219,12 +219,12 @@ class ObservedOperation implements Observation {
       this.span.end();
     }
     if (!this.observer.hasSink) return;
-    const { op } = this;
-    const target = targetOf(op.method, op.params);
+    const { operation } = this;
+    const target = targetOf(operation.method, operation.params);
     this.observer.emit(
       {
         place: this.place,
-        method: op.method,
+        method: operation.method,
         name: target,
         outcome: this.outcome,
         errorCode: this.errorCode,
@@ -234,8 +234,8 @@ class ObservedOperation implements Observation {
         rowsWritten: this.rowsWritten(),
         bytesWritten: this.meter?.bytesWritten ?? 0,
         openStreams: this.meter?.openStreams ?? 0,
-        sessionId: op.sessionId,
-        protocolVersion: op.protocolVersion,
+        sessionId: operation.sessionId,
+        protocolVersion: operation.protocolVersion,
       },
       this.env,
     );
