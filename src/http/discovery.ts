@@ -89,9 +89,9 @@ function serverCard(
   server: McpServer<unknown>,
   options: ResolvedOptions,
   discovery: ResolvedDiscovery,
-  origin: string,
-  params: RouteParams,
+  at: { origin: string; params: RouteParams },
 ): object {
+  const { origin, params } = at;
   const { version, description, title, icons, websiteUrl } = server.info;
   const remotes: Record<string, unknown>[] = [
     { type: "streamable-http", url: origin + options.route.fill(params), supportedProtocolVersions: [...servedVersions(options)] },
@@ -172,7 +172,7 @@ export function createDiscovery<Env extends EdgeEnv>(
         return document(request, JSON.stringify(catalog), CATALOG_TYPE, discovery.cacheControl);
       }
       const params = routed ? (cardRoute.match(pathname) ?? NO_PARAMS) : NO_PARAMS;
-      const card = serverCard(runtime.server as McpServer<unknown>, runtime.options, discovery, origin, params);
+      const card = serverCard(runtime.server as McpServer<unknown>, runtime.options, discovery, { origin, params });
       return document(request, JSON.stringify(card), SERVER_CARD_TYPE, discovery.cacheControl);
     },
   };

@@ -7,7 +7,6 @@
  */
 import { checkScopes } from "../auth/authenticate";
 import { authForRoute } from "../auth/options";
-import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
@@ -29,42 +28,40 @@ import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { forwardPost } from "./forward";
-import { requestInfo } from "../mcp/dispatch/request-info";
-import { NO_PARAMS, routeKey, type RouteParams } from "../mcp/dispatch/route-params";
+import { routeKey } from "../mcp/dispatch/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
+import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 
 const STATELESS_REASON = "this server runs in stateless mode, so there is no session to carry the client's answer";
 
-/** Serves a POST the front door decided is a 2025-era one. `body`: its text, forwarded as is to the session object. */
-export async function serve2025<Env>(
-  request: Request,
-  parsed: Parsed,
-  body: string,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  sessions: boolean,
-  principal?: Principal,
-  params: RouteParams = NO_PARAMS,
-): Promise<Response> {
+/** A 2025-era POST body: what it parsed to, and its text, forwarded as is to the session object. */
+export interface Body2025 {
+  parsed: Parsed;
+  text: string;
+}
+
+/** Serves a POST the front door decided is a 2025-era one: `edge`, the request's one value; `body`, what it carried. */
+export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Promise<Response> {
+  const { request, env, runtime, principal, params, sessions } = edge;
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
-  const exchange = toExchange(parsed);
+  const exchange = toExchange(body.parsed);
   // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
   if (principal && runtime.options.auth) {
     const denied = checkScopes(exchange.requests, principal, authForRoute(runtime.options.auth, params));
     if (denied) return denied;
   }
-  const limited = await rateLimited(runtime.options.rateLimits, env, request, exchange.requests, principal, false, params);
+  const limited = await rateLimited(edge, exchange.requests, false);
   if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
-    return sessions ? initializeSession(init, env, runtime, principal, routeKey(params)) : initializeStateless(init, runtime);
+    return sessions ? initializeSession(edge, init) : initializeStateless(init, runtime);
   }
 
   if (!sessions) {
@@ -76,24 +73,16 @@ export async function serve2025<Env>(
       session: undefined,
       protocolVersion: version,
       principal,
-      request: requestInfo(request, params),
+      request: edge.info,
     });
     return answer(exchange, dispatch, runtime);
   }
 
-  return serveInSession(request, exchange, body, env, runtime, principal, params);
+  return serveInSession(edge, exchange, body.text);
 }
-
 /** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
-async function serveInSession<Env>(
-  request: Request,
-  exchange: Exchange,
-  body: string,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  params: RouteParams,
-): Promise<Response> {
+async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, body: string): Promise<Response> {
+  const { request, env, runtime, principal, params } = edge;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
@@ -106,7 +95,7 @@ async function serveInSession<Env>(
   if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
-    return forwardPost(runtime.server, env, stub, request, body, principal, exchange.requests, exchange.others, params);
+    return forwardPost(edge, stub, exchange, body);
   }
   // Only `notifications/initialized` (every other notification went to the object above): 202 and
   // no object request. The session id's form was checked; whether the session still exists is not
@@ -125,9 +114,8 @@ async function serveInSession<Env>(
     session,
     protocolVersion: state.protocolVersion,
     principal,
-    request: requestInfo(request, params),
-    // The `confirm` above: one Durable Object request (the cost counters).
-    doRequests: 1,
+    request: edge.info,
+    // The `confirm` above: one Durable Object request (the cost counters).    doRequests: 1,
   });
   return answer(exchange, dispatch, runtime);
 }
@@ -197,13 +185,9 @@ function runInitialize<Env>(
   }
 }
 
-async function initializeSession<Env>(
-  init: RequestMessage,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  route: string,
-): Promise<Response> {
+async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {
+  const { env, runtime, principal } = edge;
+  const route = routeKey(edge.params);
   const { response, state } = runInitialize(init, runtime, true);
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);

@@ -5,20 +5,16 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
-import type { RequestInfo } from "../mcp/dispatch/request-info";
-import { NO_PARAMS, routeKey } from "../mcp/dispatch/route-params";
+import { routeKey } from "../mcp/dispatch/route-params";
 import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { serveListen } from "./listen";
-import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
-import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/dispatch/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
-import type { RequestEnvelope } from "../mcp/era-2026/envelope";
 import { MrtrRound } from "../mcp/era-2026/mrtr";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { meterEvent, newMeter, observerOf } from "../mcp/operations/observe";
@@ -27,7 +23,8 @@ import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
 import { taskLaneFor } from "../tasks/seam";
-import { servedVersions } from "./era";
+import { servedVersions, type EraDecision } from "./era";
+import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
@@ -59,19 +56,15 @@ export function warnIfNoStateSecret(runtime: object, env: unknown): void {
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
-/** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
-export async function serve2026<Env extends EdgeEnv>(
-  headers: Headers,
-  message: RequestMessage,
-  envelope: RequestEnvelope,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal?: Principal,
-  clientKey?: string,
-  request?: RequestInfo,
-): Promise<Response> {
-  const before = beforeDispatch(headers, message, envelope, env, runtime, principal, request);
+/** The era decision of a claimed request: its message and its `_meta` envelope (era.ts). */
+type Claimed = Extract<EraDecision, { era: "2026" }>;
+
+/** Serves one claimed 2026-07-28 request: `edge`, the request's one value; `claimed`, what the era decision read from it. */
+export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Promise<Response> {
+  const before = beforeDispatch(edge, claimed);
   if (before) return before;
+  const { env, runtime, principal } = edge;
+  const { message, envelope } = claimed;
   let round: MrtrRound;
   try {
     const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
@@ -86,17 +79,16 @@ export async function serve2026<Env extends EdgeEnv>(
     envelope,
     supportedVersions: servedVersions(runtime.options),
     principal,
-    tasks: taskLaneFor(runtime.server, env, clientKey),
-    request,
+    tasks: taskLaneFor(runtime.server, env, edge.clientKey),
+    request: edge.info,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, runtime.server)) {
     return jsonAnswer(await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort()));
   }
-  return runInteractive(message, lane, round, env, runtime);
+  return runInteractive(edge, { message, lane, round });
 }
-
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
 
 /**
@@ -104,37 +96,29 @@ type Lane2026 = Extract<LaneContext, { era: "2026" }>;
  * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
  * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
  */
-function beforeDispatch<Env extends EdgeEnv>(
-  headers: Headers,
-  message: RequestMessage,
-  envelope: RequestEnvelope,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  request: RequestInfo | undefined,
-): Response | Promise<Response> | undefined {
+function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Response | Promise<Response> | undefined {
+  const { runtime, principal } = edge;
+  const { message, envelope } = claimed;
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && runtime.options.auth) {
-    const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, request?.params ?? NO_PARAMS));
+    const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, edge.params));
     if (denied) return denied;
   }
   if (listen) {
     const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
-    const client = clientKey({ headers }, principal);
     // The stream belongs to its route: a publish for another route's listeners skips it.
-    const route = routeKey(request?.params);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, runtime, principal?.subject, {
-      tasks,
-      client,
-      route,
-    });
+    const route = routeKey(edge.params);
+    const listening = { message: { id, params: message.params }, clientCapabilities: envelope.clientCapabilities, env: edge.env, runtime };
+    return serveListen({ ...listening, subject: principal?.subject }, { tasks, client: edge.clientKey, route });
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? runtime.server.tools.get(message.params.name) : undefined;
     const mismatch =
-      tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
+      tool && tool.headerParams.length > 0
+        ? checkParamHeaders(edge.request.headers, tool.headerParams, message.params?.arguments)
+        : undefined;
     if (mismatch) return refuse2026({ reason: "header-mismatch", message: mismatch }, id);
   }
   return undefined;
@@ -146,12 +130,11 @@ function beforeDispatch<Env extends EdgeEnv>(
  * stream is the client's cancellation (streamable-http.mdx "Cancellation").
  */
 async function runInteractive<Env extends EdgeEnv>(
-  message: RequestMessage,
-  lane: Lane2026,
-  round: MrtrRound,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
+  edge: EdgeRequest<Env>,
+  run: { message: RequestMessage; lane: Lane2026; round: MrtrRound },
 ): Promise<Response> {
+  const { env, runtime } = edge;
+  const { message, lane, round } = run;
   const controller = new LazyAbort();
   const reply = new WorkerReply(runtime.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));

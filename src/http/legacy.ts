@@ -7,7 +7,8 @@
 import { sessionObjectId } from "../mcp/dispatch/session-id";
 import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
-import type { EdgeEnv, EdgeRuntime } from "./runtime";
+import type { EdgeEnv } from "./runtime";
+import type { EdgeRequest } from "./edge-request";
 
 import {
   encodePrincipal,
@@ -28,13 +29,9 @@ function principalHeaders(principal: Principal | undefined): Record<string, stri
   return principal ? { [HEADER_PRINCIPAL]: encodePrincipal(principal) } : {};
 }
 
-export async function openLegacyStream<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  messagesPath: string,
-  principal?: Principal,
-): Promise<Response> {
+/** GET /sse: a new session and its one stream, whose first event names `messagesPath` to POST to. */
+export async function openLegacyStream<Env extends EdgeEnv>(edge: EdgeRequest<Env>, messagesPath: string): Promise<Response> {
+  const { request, env, runtime, principal } = edge;
   const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
   const namespace = runtime.sessionNamespace(env);
@@ -52,12 +49,9 @@ export async function openLegacyStream<Env extends EdgeEnv>(
   return holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
 }
 
-export async function postLegacyMessage<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal?: Principal,
-): Promise<Response> {
+/** POST /messages?sessionId=…: one message for the session's object, answered 202 there; its responses go on the stream. */
+export async function postLegacyMessage<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Promise<Response> {
+  const { request, env, runtime, principal } = edge;
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
@@ -74,7 +68,7 @@ export async function postLegacyMessage<Env extends EdgeEnv>(
     if (denied) return denied;
   }
   // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
-  const limited = await rateLimitedBody(runtime.options.rateLimits, env, request, body.text, principal);
+  const limited = await rateLimitedBody(edge, body.text);
   if (limited) return limited;
   return namespace.get(id).fetch(
     new Request(LEGACY_POST_URL, {

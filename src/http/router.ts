@@ -23,10 +23,10 @@ import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError, disclosingEnv, isLocalRequest } from "./misconfiguration";
-import type { Principal } from "../auth/principal";
+import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
-import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
+import { NO_PARAMS } from "../mcp/dispatch/route-params";
 import type { RoutePattern } from "./route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "./held-stream";
@@ -121,13 +121,8 @@ function methodNotAllowed(allow: string): Response {
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
-async function forwardToSession<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  runtime: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  params: RouteParams,
-): Promise<Response> {
+async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Promise<Response> {
+  const { request, env, runtime, principal, params } = edge;
   const refused =
     checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
@@ -155,39 +150,41 @@ async function forwardToSession<Env extends EdgeEnv>(
   }
 }
 
-/** A route's handler: the request, the env, and the parameters the endpoint's path took from it. */
-type RouteHandler<Env> = (request: Request, env: Env, params: RouteParams) => Promise<Response>;
+/** A route's handler: what arrived (the request, the env, the parameters the endpoint's path took from it). */
+type RouteHandler<Env> = (arrival: Arrival<Env>) => Promise<Response>;
 
 /**
  * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
- * handed the verified principal; with a resource that names route parameters, the gate of the
- * request's own route (its resource and metadata URL). Without auth, the handler itself with no principal.
+ * handed the request's one value (edge-request.ts) with the verified principal; with a resource
+ * that names route parameters, the gate of the request's own route (its resource and metadata
+ * URL). Without auth, the handler with no principal. `sessions`: whether the endpoint serves sessions.
  */
 function guarded<Env extends EdgeEnv>(
   runtime: EdgeRuntime<Env>,
-  handler: (request: Request, env: Env, principal: Principal | undefined, params: RouteParams) => Promise<Response>,
+  sessions: boolean,
+  handler: (edge: EdgeRequest<Env>) => Promise<Response>,
 ): RouteHandler<Env> {
   const auth = runtime.options.auth;
-  if (!auth) return (request, env, params) => handler(request, env, undefined, params);
-  return async (request, env, params) => {
-    const outcome = await authenticate(request, authForRoute(auth, params), env);
-    return outcome.ok ? handler(request, env, outcome.principal, params) : outcome.response;
+  if (!auth) return (arrival) => handler(edgeRequest(arrival, runtime, undefined, sessions));
+  return async (arrival) => {
+    const outcome = await authenticate(arrival.request, authForRoute(auth, arrival.params), arrival.env);
+    return outcome.ok ? handler(edgeRequest(arrival, runtime, outcome.principal, sessions)) : outcome.response;
   };
 }
-
 /**
  * The itty-router handler of a route handler: the parameters read from the path by the
  * endpoint's pattern (itty-router's own are not decoded), 404 when a value does not decode.
  */
 function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
-  if (route.names.length === 0) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
-  return (request: IRequest, env: Env) => {
+  if (route.names.length === 0)
+    return (request: IRequest, env: Env, ctx: ExecutionContext) =>
+      handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  return (request: IRequest, env: Env, ctx: ExecutionContext) => {
     const params = route.match(new URL(request.url).pathname);
     if (!params) return refuse({ reason: "not-found", endpoint: runtime.options.path });
-    return handler(request as unknown as Request, env, params);
+    return handler({ request: request as unknown as Request, env, ctx, params });
   };
 }
-
 /**
  * Answers one request. With `fallthrough`, a path mcp-edge does not serve resolves undefined
  * before any check, so the Worker's own routes can answer it; without, it gets 404.
@@ -250,17 +247,23 @@ interface PostRoutes<Env> {
   patterns: { route: RoutePattern; post: RouteHandler<Env> }[];
 }
 
+/** The routes being mounted: itty-router's, and the endpoints' POSTs found before it. */
+interface EdgeRoutes<Env extends EdgeEnv> {
+  router: EdgeRouter<Env>;
+  posts: PostRoutes<Env>;
+}
+
 /** The MCP endpoint at `route`: POST always; GET and DELETE with sessions; 405 for the rest. */
 function mountEndpoint<Env extends EdgeEnv>(
-  router: EdgeRouter<Env>,
-  posts: PostRoutes<Env>,
+  routes: EdgeRoutes<Env>,
   runtime: EdgeRuntime<Env>,
   route: RoutePattern,
   sessions: boolean,
 ): void {
+  const { router, posts } = routes;
   const path = route.path;
   const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-  const post = guarded(runtime, (request, env, principal, params) => handlePost(request, env, runtime, sessions, principal, params));
+  const post = guarded(runtime, sessions, handlePost);
   // The exact path by lookup (or its pattern); itty-router still matches the rest of what it matches (`/mcp/`).
   if (route.names.length === 0) posts.exact.set(path, post);
   else posts.patterns.push({ route, post });
@@ -269,11 +272,7 @@ function mountEndpoint<Env extends EdgeEnv>(
     preflight(request, origin, allow),
   );
   if (sessions) {
-    const forward = routed(
-      runtime,
-      route,
-      guarded(runtime, (request, env, principal, params) => forwardToSession(request, env, runtime, principal, params)),
-    );
+    const forward = routed(runtime, route, guarded(runtime, sessions, forwardToSession));
     router.get(path, forward);
     router.delete(path, forward);
   }
@@ -285,15 +284,10 @@ function mountEndpoint<Env extends EdgeEnv>(
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
-  router.get(
-    legacySsePath,
-    literal(guarded(runtime, (request, env, principal) => openLegacyStream(request, env, runtime, legacyMessagesPath, principal))),
-  );
-  router.post(
-    legacyMessagesPath,
-    literal(guarded(runtime, (request, env, principal) => postLegacyMessage(request, env, runtime, principal))),
-  );
+  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env, ctx: ExecutionContext) =>
+    handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  router.get(legacySsePath, literal(guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath))));
+  router.post(legacyMessagesPath, literal(guarded(runtime, true, postLegacyMessage)));
   router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, "GET, OPTIONS"),
   );
@@ -316,9 +310,10 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
   if (runtime.options.auth) mountMetadata(router, runtime, runtime.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
   const serves2025 = runtime.options.eras.era2025;
-  mountEndpoint(router, posts, runtime, runtime.options.route, runtime.options.sessions && serves2025);
+  const routes = { router, posts };
+  mountEndpoint(routes, runtime, runtime.options.route, runtime.options.sessions && serves2025);
   if (runtime.options.sessions && serves2025) mountLegacyTransport(router, runtime);
-  if (runtime.options.statelessRoute) mountEndpoint(router, posts, runtime, runtime.options.statelessRoute, false);
+  if (runtime.options.statelessRoute) mountEndpoint(routes, runtime, runtime.options.statelessRoute, false);
   router.all("*", () => refuse({ reason: "not-found", endpoint: runtime.options.path }));
 
   return async (request, deployedEnv, ctx, fallthrough) => {
@@ -349,7 +344,7 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
     }
     const response: Response =
       request.method === "POST"
-        ? await postTo(posts, request, env, pathname, () => router.fetch(request, env, ctx, checked))
+        ? await postTo(posts, { request, env, ctx, params: NO_PARAMS }, pathname, () => router.fetch(request, env, ctx, checked))
         : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
@@ -361,18 +356,12 @@ function isEndpoint<Env>(posts: PostRoutes<Env>, pathname: string): boolean {
 }
 
 /** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */
-function postTo<Env>(
-  posts: PostRoutes<Env>,
-  request: Request,
-  env: Env,
-  pathname: string,
-  other: () => Promise<Response>,
-): Promise<Response> {
+function postTo<Env>(posts: PostRoutes<Env>, arrival: Arrival<Env>, pathname: string, other: () => Promise<Response>): Promise<Response> {
   const exact = posts.exact.get(pathname);
-  if (exact) return exact(request, env, NO_PARAMS).catch(failed);
+  if (exact) return exact(arrival).catch(failed);
   for (const { route, post } of posts.patterns) {
     const params = route.match(pathname);
-    if (params) return post(request, env, params).catch(failed);
+    if (params) return post({ ...arrival, params }).catch(failed);
   }
   return other();
 }
@@ -387,6 +376,6 @@ function mountMetadata<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: Ed
   if (!route) return;
   router.get(
     route.path,
-    routed(runtime, route, async (_request, _env, params) => metadataResponse(authForRoute(auth, params))),
+    routed(runtime, route, async ({ params }) => metadataResponse(authForRoute(auth, params))),
   );
 }

@@ -111,7 +111,7 @@ export class Observer {
   }
 
   start(operation: Operation, place: Place, env: unknown): Observation {
-    return new ObservedOperation(this.tracing?.start(operation), operation, place, env, this);
+    return new ObservedOperation(this.tracing?.start(operation), operation, this, { place, env });
   }
 
   /** Whether anyone hears events (else none is built). */
@@ -157,9 +157,8 @@ class ObservedOperation implements Observation {
   constructor(
     private readonly span: OperationSpan | undefined,
     private readonly operation: Operation,
-    private readonly place: Place,
-    private readonly env: unknown,
     private readonly observer: Observer,
+    private readonly at: { place: Place; env: unknown },
   ) {}
 
   get traceparent(): string | undefined {
@@ -208,7 +207,7 @@ class ObservedOperation implements Observation {
   end(): void {
     if (this.span) {
       // The cost counters as span attributes (mcp-edge's own names).
-      this.span.attribute("mcp_edge.place", this.place);
+      this.span.attribute("mcp_edge.place", this.at.place);
       this.span.attribute("mcp_edge.do_requests", this.doRequests);
       if (this.meter) {
         this.span.attribute("mcp_edge.sse_events", this.meter.sseEvents);
@@ -223,7 +222,7 @@ class ObservedOperation implements Observation {
     const target = targetOf(operation.method, operation.params);
     this.observer.emit(
       {
-        place: this.place,
+        place: this.at.place,
         method: operation.method,
         name: target,
         outcome: this.outcome,
@@ -237,7 +236,7 @@ class ObservedOperation implements Observation {
         sessionId: operation.sessionId,
         protocolVersion: operation.protocolVersion,
       },
-      this.env,
+      this.at.env,
     );
   }
 }
