@@ -40,6 +40,8 @@ export interface TaskLane {
 export interface DispatchContext<Env> {
   server: McpServer<Env>;
   env: Env;
+  /** The request's era, decided once by the Worker: "2026" exactly when `envelope` is present. */
+  era: "2025" | "2026";
   /** Whether the runtime runs with sessions (decides `resources.subscribe`). */
   sessions: boolean;
   session: SessionInfo | undefined;
@@ -110,6 +112,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     return {
       server,
       env,
+      era: "2026",
       sessions: false,
       session: undefined,
       protocolVersion: lane.envelope.protocolVersion as AnyVersion,
@@ -127,6 +130,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
   return {
     server,
     env,
+    era: "2025",
     sessions: lane.sessions,
     session: lane.session,
     protocolVersion: lane.protocolVersion,

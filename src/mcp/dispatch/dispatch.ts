@@ -3,13 +3,12 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
-import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
-import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
+import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
+import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
 import type { HandlerContext } from "./context";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
 import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
-import { callOf, runThrough } from "../operations/middleware";
-import { ToolError, toolError } from "../tools/content";
+import { refusalOf, throughMiddleware, wrappedCall } from "../operations/middleware";
 import { callTool, listTools } from "../handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "../handlers/resources";
 import { getPrompt, listPrompts } from "../handlers/prompts";
@@ -19,7 +18,7 @@ import { discover } from "../handlers/discover";
 import { finish2026Result } from "../era-2026/result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
 import type { SignalSource } from "./lazy-abort";
-import { dispatchedContext } from "./handler-context";
+import { handlerContext } from "./handler-context";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -148,24 +147,20 @@ async function answerRequest<Env>(
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
   const params = request.params ?? {};
-  const handlerContext = dispatchedContext(request, dispatch, abort);
-  if (span) bindObservation(handlerContext, span);
-  // Zero cost without middleware or an error hook: no call is built.
+  const ctx = handlerContext(dispatch, request, abort);
+  if (span) bindObservation(ctx, span);
+  // Zero cost without middleware or an error hook: no call is built, and the handler is called as is.
   const server = dispatch.server;
-  const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, handlerContext) : undefined;
+  const call = wrappedCall(server, request.method, params, ctx);
   try {
-    const result =
-      call && server.middleware.length > 0
-        ? await runThrough(server.middleware, call, () => handler(params, dispatch, handlerContext))
-        : await handler(params, dispatch, handlerContext);
+    const result = call
+      ? await throughMiddleware(server, call, () => handler(params, dispatch, ctx))
+      : await handler(params, dispatch, ctx);
     return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, result, server) : result);
   } catch (error) {
-    // A middleware's ToolError refuses the call: a failing tool result on tools/call, -32600 elsewhere.
-    if (error instanceof ToolError) {
-      if (request.method !== "tools/call") return errorMessage(request.id, { code: INVALID_REQUEST, message: error.message });
-      const refused: Params = { ...toolError(error.message) };
-      return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, refused, server) : refused);
-    }
+    const refused = refusalOf(error, request.method);
+    if (refused && "error" in refused) return errorMessage(request.id, refused.error);
+    if (refused) return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, refused.result, server) : refused.result);
     return errorMessage(request.id, toErrorObject(error, request, { hook: server.errorHook, call }));
   }
 }

@@ -1,13 +1,14 @@
 /**
- * The handler context of a dispatched request (dispatch.ts). Its `signal` is an own enumerable
- * getter, so `{ ...ctx }` still carries a signal, and the signal is made only when first read
- * (lazy-abort.ts). The getter is one function for every context: a getter written in an object
- * literal is a new closure per request, and V8 gives an object with an accessor of its own a
- * hidden class of its own. Those classes live in the old generation and hold their request (its
- * body, its lane, its context) alive through every young collection until a full one: under
- * load that doubled the Worker's garbage collection time.
+ * The one builder of a handler's `ctx`, wherever its request runs: the Worker's lanes and the
+ * session object (through dispatch.ts) and a task's run (durable-objects/task/run.ts). Its
+ * `signal` is an own enumerable getter, so `{ ...ctx }` still carries a signal, and the signal is
+ * made only when first read (lazy-abort.ts). The getter is one function for every context: a
+ * getter written in an object literal is a new closure per request, and V8 gives an object with an
+ * accessor of its own a hidden class of its own. Those classes live in the old generation and hold
+ * their request (its body, its lane, its context) alive through every young collection until a
+ * full one: under load that doubled the Worker's garbage collection time.
  */
-import type { RequestMessage } from "../../jsonrpc/messages";
+import type { Params, RequestId } from "../../jsonrpc/messages";
 import { userStore } from "../../user";
 import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
@@ -17,7 +18,7 @@ import type { SignalSource } from "./lazy-abort";
 /** Where a context's getter finds its request's signal (a symbol: no handler reads it by name). */
 const SOURCE = Symbol();
 
-/** The one `signal` getter of every dispatched context. */
+/** The one `signal` getter of every context. */
 const SIGNAL: PropertyDescriptor = {
   get(this: { [SOURCE]: SignalSource }): AbortSignal {
     return this[SOURCE].signal;
@@ -26,22 +27,34 @@ const SIGNAL: PropertyDescriptor = {
   configurable: true,
 };
 
-/** The handler's `ctx` of one dispatched request. */
-export function dispatchedContext<Env>(request: RequestMessage, dispatch: DispatchContext<Env>, source: SignalSource): HandlerContext<Env> {
+/** What a context says about where its request runs: a dispatch context has it all, a task's run builds it from its record. */
+export type ContextSource<Env> = Pick<
+  DispatchContext<Env>,
+  "env" | "era" | "protocolVersion" | "clientCapabilities" | "session" | "principal" | "request"
+>;
+
+/** The request a context answers: its id (a task's id in its run) and its params, whose `_meta` the context carries. */
+export interface ContextRequest {
+  id: RequestId;
+  params?: Params;
+}
+
+/** The handler's `ctx` of one request; `signal` read from `abort` when the handler first reads it. */
+export function handlerContext<Env>(from: ContextSource<Env>, request: ContextRequest, abort: SignalSource): HandlerContext<Env> {
   const meta = request.params?._meta;
   const ctx = {
-    env: dispatch.env,
+    env: from.env,
     requestId: request.id,
-    era: dispatch.envelope ? "2026" : "2025",
-    protocolVersion: dispatch.protocolVersion,
-    clientCapabilities: dispatch.clientCapabilities,
-    session: dispatch.session,
+    era: from.era,
+    protocolVersion: from.protocolVersion,
+    clientCapabilities: from.clientCapabilities,
+    session: from.session,
     meta: isObject(meta) ? meta : undefined,
-    principal: dispatch.principal,
-    request: dispatch.request,
-    user: userStore(dispatch.env, dispatch.principal),
+    principal: from.principal,
+    request: from.request,
+    user: userStore(from.env, from.principal),
   } as Record<PropertyKey, unknown>;
   // A store after the literal, not a computed key in it: V8 builds a computed key in a runtime call.
-  ctx[SOURCE] = source;
+  ctx[SOURCE] = abort;
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
 }
