@@ -49,7 +49,7 @@ const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** What serveListen needs of the mounted server (an EdgeRuntime has it). */
-export interface ListenRuntime<Env> {
+interface ListenRuntime<Env> {
   server: McpServer<Env>;
   options: { listen: ResolvedListenOptions };
 }

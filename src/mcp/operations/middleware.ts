@@ -69,7 +69,7 @@ export function callOf<Env>(method: string, params: Params, ctx: HandlerContext<
 }
 
 /** Runs `call` through `chain` (first registered outermost) and finally `handler`. */
-export function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall<Env>, handler: () => Promise<Params>): Promise<Params> {
+function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall<Env>, handler: () => Promise<Params>): Promise<Params> {
   const step = (i: number): Promise<Params> => {
     const middleware = chain[i];
     if (!middleware) return handler();
