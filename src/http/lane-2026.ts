@@ -89,6 +89,7 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   }
   return runInteractive(edge, { message, lane, round });
 }
+
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
 
 /**
@@ -110,8 +111,14 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
     const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
     // The stream belongs to its route: a publish for another route's listeners skips it.
     const route = routeKey(edge.params);
-    const listening = { message: { id, params: message.params }, clientCapabilities: envelope.clientCapabilities, env: edge.env, runtime };
-    return serveListen({ ...listening, subject: principal?.subject }, { tasks, client: edge.clientKey, route });
+    const listening = {
+      message: { id, params: message.params },
+      clientCapabilities: envelope.clientCapabilities,
+      env: edge.env,
+      runtime,
+      subject: principal?.subject,
+    };
+    return serveListen(listening, { tasks, client: edge.clientKey, route });
   }
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? runtime.server.tools.get(message.params.name) : undefined;

@@ -25,10 +25,10 @@ export interface TaskAudience {
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
  * streams opened by the task's owner, on the task's route. Without the hub's binding (MCP_HUB) nothing listens, and
  * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
- * `to.trace`: the task's run (W3C traceparent), which the hub's spans continue.
+ * `audience.trace`: the task's run (W3C traceparent), which the hub's spans continue.
  */
-export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, to: TaskAudience): Promise<void> {
-  const { owner, trace, route } = to;
+export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, audience: TaskAudience): Promise<void> {
+  const { owner, trace, route } = audience;
   if (!env.MCP_HUB) return;
   const event: PublishEvent =
     owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };
