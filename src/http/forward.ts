@@ -10,16 +10,16 @@ import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import type { Exchange } from "../mcp/dispatch/exchange";
 import type { EdgeRequest } from "./edge-request";
 
-/** `body`: the POST's text, forwarded as is; `exchange`: what it parsed to (names the hop's observation). */ export async function forwardPost<
-  Env,
->(
+/** `body`: the POST's text, forwarded as is; `exchange`: what it parsed to (names the hop's observation). */
+export async function forwardPost<Env>(
   edge: EdgeRequest<Env>,
   stub: { fetch(request: Request): Promise<Response> },
   exchange: Pick<Exchange, "requests" | "others">,
   body: string,
 ): Promise<Response> {
   const { request, env, principal, params } = edge;
-  const { requests, others } = exchange; // One observation for the hop (one Durable Object request), named after the POST's (first)
+  const { requests, others } = exchange;
+  // One observation for the hop (one Durable Object request), named after the POST's (first)
   // request, else its first notification or client response ("response"); the object's span is its child.
   const other = others[0];
   const first: { method: string; params?: Params; id?: RequestMessage["id"] } | undefined =

@@ -115,7 +115,8 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
     protocolVersion: state.protocolVersion,
     principal,
     request: edge.info,
-    // The `confirm` above: one Durable Object request (the cost counters).    doRequests: 1,
+    // The `confirm` above: one Durable Object request (the cost counters).
+    doRequests: 1,
   });
   return answer(exchange, dispatch, runtime);
 }
