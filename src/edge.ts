@@ -42,14 +42,14 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const resolved = resolveOptions(options);
   installUserStores(userStore);
   setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
-  const rt: EdgeRuntime<Env & EdgeEnv> = {
+  const runtime: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
       return requireSessionNamespace(env);
     },
   };
-  const route = createRouter(rt);
+  const route = createRouter(runtime);
   const fallback = options.fallback;
   const handle = (request: Request, env: Env, ctx: ExecutionContext) => route(request, env as Env & EdgeEnv, ctx, true);
   const edge: McpEdge<Env> = {

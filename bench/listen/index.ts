@@ -50,7 +50,8 @@ export default {
       const params = { notifications: { resourceSubscriptions: [uri] } };
       const client = url.searchParams.get("client") ?? undefined;
       const options = { listen: resolveListenOptions({ shards, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
-      return serveListen({ id: "bench", params }, {}, env, { server, options }, undefined, client ? { client } : {});
+      const listening = { message: { id: "bench", params }, clientCapabilities: {}, env, runtime: { server, options }, subject: undefined };
+      return serveListen(listening, client ? { client } : {});
     }
     if (url.pathname === "/publish") {
       const event = { type: "resourceUpdated", uri } as const;

@@ -125,7 +125,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
    */
   async publish(events: PublishEvent[], fanout?: Fanout, wait = false, traces?: (string | undefined)[]): Promise<BatchReport | undefined> {
     if (!this.tracing) return this.fanOut(events, fanout, wait);
-    return tracedBatch(this.tracing, events, traces, 0, (spans) => {
+    return tracedBatch(this.tracing, { events, parents: traces, shard: 0 }, (spans) => {
       // Each event's span, for the shards it is handed on to (sendTo).
       for (const [i, span] of spans.entries()) this.traceOf.set(events[i] as PublishEvent, span.traceparent);
       return this.fanOut(events, fanout, wait);
@@ -168,7 +168,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone; `traces`: shard 0's spans. */
   async deliver(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
     if (!this.tracing) return this.deliverShard(events);
-    return tracedBatch(this.tracing, events, traces, undefined, (spans) =>
+    return tracedBatch(this.tracing, { events, parents: traces, shard: undefined }, (spans) =>
       this.deliverShard(
         events,
         spans.map((span) => span.traceparent),

@@ -29,16 +29,15 @@ function methodOf(event: PublishEvent): string {
 
 /**
  * Runs one delivery of a batch (shard 0's publish or another shard's deliver) inside a span per
- * event, each the child of that event's parent (`parents[i]`, when known); `run` gets the spans
+ * event, each the child of that event's parent (`batch.parents[i]`, when known); `run` gets the spans
  * for the hops it makes (shard 0 to the other shards). Counts are set when the report has them.
  */
 export async function tracedBatch<R extends BatchReport | undefined>(
   tracing: Tracing,
-  events: PublishEvent[],
-  parents: (string | undefined)[] | undefined,
-  shard: number | undefined,
+  batch: { events: PublishEvent[]; parents: (string | undefined)[] | undefined; shard: number | undefined },
   run: (spans: OperationSpan[]) => Promise<R>,
 ): Promise<R> {
+  const { events, parents, shard } = batch;
   const spans = events.map((event, i) => {
     const params = event.type === "resourceUpdated" ? { uri: event.uri } : {};
     const span = tracing.start({ method: methodOf(event), params, parent: parents?.[i] }, "client");

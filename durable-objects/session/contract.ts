@@ -108,19 +108,26 @@ export function decodeCf(value: string | null): Record<string, unknown> | undefi
   }
 }
 
+/** What the Worker tells the session object about a forwarded request, beside the client's own headers. */
+export interface ForwardedFacts {
+  /** With auth: who sent it (replaces the Authorization header). */
+  principal: Principal | undefined;
+  /** The request's `cf` (a POST, whose calls read `ctx.request.cf`). */
+  cf?: unknown;
+  /** The Worker's span for the hop, which the object's span continues. */
+  traceparent?: string;
+  /** The endpoint's route parameters. */
+  params?: RouteParams;
+}
+
 /**
  * The headers to forward to the session object: any client-supplied internal header removed,
  * with a principal the Authorization header replaced by it (the object needs who, not the
  * token), and the request's `cf` when given (a POST, whose calls read `ctx.request.cf`).
  * Returns `headers` itself when there is nothing to change.
  */
-export function forwardHeaders(
-  headers: Headers,
-  principal: Principal | undefined,
-  cf?: unknown,
-  traceparent?: string,
-  params?: RouteParams,
-): Headers {
+export function forwardHeaders(headers: Headers, forwarded: ForwardedFacts): Headers {
+  const { principal, cf, traceparent, params } = forwarded;
   const routed = params !== undefined && Object.keys(params).length > 0;
   if (
     !principal &&
@@ -150,6 +157,6 @@ export function forwardHeaders(
 
 /** The same request with `forwardHeaders` applied (the request itself when nothing changes). */
 export function forwardRequest(request: Request, principal: Principal | undefined, params?: RouteParams): Request {
-  const headers = forwardHeaders(request.headers, principal, undefined, undefined, params);
+  const headers = forwardHeaders(request.headers, { principal, params });
   return headers === request.headers ? request : new Request(request, { headers });
 }

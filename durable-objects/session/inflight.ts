@@ -43,6 +43,13 @@ export interface Origin {
   traceparent?: string;
 }
 
+/** One POST in the session object, as it arrived: the session's state then, who sent it, and where from. */
+interface SessionPost {
+  state: SessionState;
+  principal: Principal | undefined;
+  origin: Origin;
+}
+
 export class InflightRequests<Env> {
   private readonly pending: PendingRequests;
   private readonly work = new Map<string, { controller: LazyAbort }>();
@@ -63,6 +70,7 @@ export class InflightRequests<Env> {
 
   /** Answers a POST's body in a live session: 202, JSON, or a POST stream (`state` as of its arrival). */
   async handlePost(text: string, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Promise<Response> {
+    const post: SessionPost = { state, principal, origin };
     const parsed = parseBody(text);
     if (!parsed.ok)
       return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
@@ -77,14 +85,12 @@ export class InflightRequests<Env> {
         return accepted();
       case "json": {
         const responses = await Promise.all(
-          exchange.requests.map((r) =>
-            this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(state, undefined, principal, origin), abort)),
-          ),
+          exchange.requests.map((r) => this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(post, undefined), abort))),
         );
         return json(replyBody(exchange, responses));
       }
       case "stream":
-        return this.openPostStream(exchange, state, principal, origin);
+        return this.openPostStream(exchange, post);
     }
   }
 
@@ -125,7 +131,7 @@ export class InflightRequests<Env> {
     const state = this.host.core.state;
     if (state === null) return;
     this.host.core.log.addInflight(stream, idKey(request.id));
-    void this.run(stream, request, state, principal);
+    void this.run(stream, request, { state, principal, origin: {} });
   }
 
   /** Resolves once no handler runs (also those that ignored their signal after termination). */
@@ -170,7 +176,7 @@ export class InflightRequests<Env> {
     );
   }
 
-  private openPostStream(exchange: Exchange, state: SessionState, principal: Principal | undefined, origin: Origin = {}): Response {
+  private openPostStream(exchange: Exchange, post: SessionPost): Response {
     const core = this.host.core;
     const { maxStreams, retryMs, pollAfterMs } = core.options;
     if (core.openStreams() >= maxStreams) {
@@ -178,7 +184,7 @@ export class InflightRequests<Env> {
     }
     const stream = core.log.openStream("post");
     core.log.enforceStreamCap(maxStreams);
-    const polling = usesSsePolling(state.protocolVersion);
+    const polling = usesSsePolling(post.state.protocolVersion);
     for (const request of exchange.requests) core.log.addInflight(stream, idKey(request.id));
     const response = core.live.attach(stream);
     if (polling) core.live.send(stream, encodeSseEvent("", formatEventId(stream, 0), retryMs));
@@ -186,7 +192,7 @@ export class InflightRequests<Env> {
     if (polling && pollAfterMs !== undefined) {
       setTimeout(() => core.endStream(stream), pollAfterMs);
     }
-    const all = exchange.requests.map((request) => this.run(stream, request, state, principal, origin));
+    const all = exchange.requests.map((request) => this.run(stream, request, post));
     void Promise.allSettled(all).then(() => {
       if (core.terminated) return;
       core.log.markDone(stream, Date.now());
@@ -197,20 +203,14 @@ export class InflightRequests<Env> {
   }
 
   /** Runs one request on a stream; its response (or nothing, if cancelled) is stored, then sent. */
-  private async run(
-    stream: number,
-    request: RequestMessage,
-    state: SessionState,
-    principal: Principal | undefined,
-    origin: Origin = {},
-  ): Promise<void> {
+  private async run(stream: number, request: RequestMessage, post: SessionPost): Promise<void> {
     const core = this.host.core;
     const key = idKey(request.id);
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
       const meter = observerOf(this.host.server) ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
-      const dc = this.dispatchContext(state, this.channelFor(stream, meter), principal, origin, meter);
-      const response = await dispatchRequest(request, dc, abort);
+      const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
+      const response = await dispatchRequest(request, dispatch, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!abort.aborted) {
         try {
@@ -227,13 +227,8 @@ export class InflightRequests<Env> {
     }).finally(() => core.log.removeInflight(stream, key));
   }
 
-  private dispatchContext(
-    state: SessionState,
-    channel: Channel | undefined,
-    principal: Principal | undefined,
-    origin: Origin,
-    meter?: Meter,
-  ): DispatchContext<Env> {
+  private dispatchContext(post: SessionPost, channel: Channel | undefined, meter?: Meter): DispatchContext<Env> {
+    const { state, principal, origin } = post;
     const session: SessionInfo = { ...state, id: this.host.sessionId };
     return dispatchContext(this.host.server, this.host.env, {
       era: "2025",

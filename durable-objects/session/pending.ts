@@ -32,7 +32,7 @@ export class PendingRequests {
     return this.waiters.size;
   }
 
-  request(method: string, signal: AbortSignal, io: SendRequest): Promise<Params> {
+  request(method: string, signal: AbortSignal, sending: SendRequest): Promise<Params> {
     if (this.waiters.size >= this.max) {
       return Promise.reject(new RpcError(LIMIT_EXCEEDED, `Too many pending server requests (limit ${this.max}); ${method} was not sent`));
     }
@@ -46,12 +46,12 @@ export class PendingRequests {
       };
       const timer = setTimeout(() => {
         finish();
-        io.cancel(id, "timed out");
+        sending.cancel(id, "timed out");
         reject(new RpcError(REQUEST_TIMEOUT, `${method}: the client did not answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
       const onAbort = () => {
         finish();
-        io.cancel(id, "the request that asked for it was cancelled");
+        sending.cancel(id, "the request that asked for it was cancelled");
         reject(new RpcError(REQUEST_CANCELLED, `${method} was cancelled`));
       };
       signal.addEventListener("abort", onAbort);
@@ -66,7 +66,7 @@ export class PendingRequests {
         },
       });
       try {
-        io.send(id);
+        sending.send(id);
       } catch (error) {
         // Not sent (e.g. too large to store): nothing to wait for, and nothing to cancel later.
         finish();

@@ -350,7 +350,11 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     // One Durable Object request (the hub's shard 0), part of the run's trace.
     if ((this.env as EdgeEnv).MCP_HUB) this.billed?.countDoRequests();
     this.ctx.waitUntil(
-      publishTaskStatus(this.env as EdgeEnv, message, r.owner, this.billed?.traceparent ?? r.traceparent, r.request?.params).then(
+      publishTaskStatus(this.env as EdgeEnv, message, {
+        owner: r.owner,
+        trace: this.billed?.traceparent ?? r.traceparent,
+        route: r.request?.params,
+      }).then(
         () => undefined,
         (error: unknown) => console.error(`mcp-edge: publishing task ${r.taskId} status failed`, error),
       ),

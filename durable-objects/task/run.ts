@@ -4,18 +4,17 @@
  * task's `inputRequests`) answered by `tasks/update`, and the outcome the run reports. A run
  * never writes the task record itself: it reports through its host, which ignores stale runs.
  */
-import { userStore } from "../../src/user";
 import type { ClientCapabilities } from "../../src/mcp/definition/types";
-import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
+import { INTERNAL_ERROR, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tools/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/dispatch/request-info";
 import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/operations/observe";
 import type { OperationSpan } from "../../src/mcp/operations/tracing";
 import { reportUnexpected } from "../../src/mcp/operations/unexpected";
-import { callOf, runThrough } from "../../src/mcp/operations/middleware";
-import { ToolError, toolError } from "../../src/mcp/tools/content";
-import { createInteractiveContext, type Channel, type HandlerContext, type InteractiveContext } from "../../src/mcp/dispatch/context";
+import { refusalOf, throughMiddleware, wrappedCall } from "../../src/mcp/operations/middleware";
+import { createInteractiveContext, type Channel, type InteractiveContext } from "../../src/mcp/dispatch/context";
+import { handlerContext } from "../../src/mcp/dispatch/handler-context";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
 import type { TaskStore } from "./task-store";
@@ -126,52 +125,42 @@ export class TaskRun<Env> {
     const signal = this.controller.signal;
     const ctx = this.context(record);
     const server = this.host.server;
-    // The task's run is the tools/call its creating request made: middleware wraps it here too.
-    const wrapped = server.middleware.length > 0 || server.errorHook !== undefined;
-    const call = wrapped ? callOf("tools/call", { name: record.tool, arguments: record.args }, ctx) : undefined;
+    // The task's run is the tools/call its creating request made: middleware wraps it here too (middleware.ts).
+    const call = wrappedCall(server, "tools/call", { name: record.tool, arguments: record.args }, ctx);
     const place = { protocolVersion: record.protocolVersion, era: "2026", task: true, listener: { hook: server.errorHook, call } } as const;
     const run = async (): Promise<Params> => ({ ...(await runTool(tool, record.args, ctx, place)) });
     try {
-      const result = call && server.middleware.length > 0 ? await runThrough(server.middleware, call, run) : await run();
+      const result = await throughMiddleware(server, call, run);
       return { status: "completed", result: { ...result } };
     } catch (error) {
       if (signal.aborted) return { status: "cancelled", statusMessage: "Cancelled by the client" };
       // A JSON-RPC error (the author's RpcError, or -32603 for a result that is no CallToolResult) fails the task.
       if (error instanceof RpcError)
         return { status: "failed", error: error.toJSON(), statusMessage: `Tool execution failed: ${error.message}` };
-      // A middleware's refusal: a failing tool result, as in a synchronous call.
-      if (error instanceof ToolError) return { status: "completed", result: { ...toolError(error.message) } };
+      // A middleware's refusal: a failing tool result, as in a synchronous call (the same rule).
+      const refused = refusalOf(error, "tools/call");
+      if (refused && "result" in refused) return { status: "completed", result: refused.result };
       throw error;
     }
   }
 
   private context(record: TaskRecord): InteractiveContext<Env> {
-    const base: HandlerContext<Env> = {
+    const source = {
       env: this.host.env,
-      signal: this.controller.signal,
-      // A task has no request of its own after creation: its id stands for it.
-      requestId: record.taskId,
-      protocolVersion: record.protocolVersion,
-      session: undefined,
-      meta: record.meta,
-      principal: record.principal,
-      request: record.request && frozenRequestInfo(record.request),
-      user: userStore(this.host.env, record.principal),
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",
+      protocolVersion: record.protocolVersion,
       clientCapabilities: record.clientCapabilities as ClientCapabilities,
-    };
+      session: undefined,
+      principal: record.principal,
+      request: record.request && frozenRequestInfo(record.request),
+    } as const;
+    // A task has no request of its own after creation: its id stands for it.
+    const base = handlerContext(source, { id: record.taskId, params: { _meta: record.meta } }, this.controller);
     // A publish from the handler (`publish(env, event, { trace: ctx })`) continues the run's trace.
     if (this.observation) bindObservation(base, this.observation);
     const ctx = createInteractiveContext(base, this.channel(record));
     if (record.gathered !== undefined) ctx.gathered = record.gathered;
-    let last = -Infinity;
-    // ext-tasks: progress notifications are not sent for tasks; progress shows as the status message.
-    ctx.progress = async (progress, total, message) => {
-      if (!(progress > last)) throw new RpcError(INVALID_PARAMS, `progress must increase: ${progress} after ${last}`);
-      last = progress;
-      this.host.progressed(this, message ?? (total !== undefined ? `${progress}/${total}` : String(progress)));
-    };
     return ctx;
   }
 
@@ -184,6 +173,10 @@ export class TaskRun<Env> {
       logLevel: () => undefined,
       requestUnavailable: undefined,
       clientCapabilities: record.clientCapabilities,
+      // ext-tasks: progress notifications are not sent for tasks; progress shows as the status message.
+      progressed: async (progress, total, message) => {
+        this.host.progressed(this, message ?? (total !== undefined ? `${progress}/${total}` : String(progress)));
+      },
     };
   }
 

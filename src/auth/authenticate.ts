@@ -79,22 +79,25 @@ async function checkScheme(
   request: Request,
   auth: ResolvedAuth,
   env: unknown,
-  scheme: Scheme,
-  token: string,
+  presented: { scheme: Scheme; token: string },
 ): Promise<{ ok: true; proofKey?: string } | { ok: false; response: Response }> {
+  const { scheme, token } = presented;
   const dpop = auth.dpop;
   if (scheme === "DPoP" && !dpop) return { ok: false, response: unauthenticated(auth) };
   if (scheme === "Bearer" && dpop?.required) {
     const description = "this resource accepts only DPoP-bound access tokens (Authorization: DPoP)";
-    return { ok: false, response: refuse(auth, "invalid_token", description, undefined, "DPoP") };
+    return { ok: false, response: refuse(auth, "invalid_token", description, { scheme: "DPoP" }) };
   }
   if (scheme !== "DPoP" || !dpop) return { ok: true };
   const proof = await dpop.check(request, token, env);
   if (proof.ok) return { ok: true, proofKey: proof.jkt };
   // RFC 9449 §9: ask for a proof carrying the server's nonce; the client retries with it.
   if (proof.nonce !== undefined)
-    return { ok: false, response: refuse(auth, "use_dpop_nonce", proof.description, undefined, "DPoP", { "DPoP-Nonce": proof.nonce }) };
-  return { ok: false, response: refuse(auth, "invalid_dpop_proof", proof.description, undefined, "DPoP") };
+    return {
+      ok: false,
+      response: refuse(auth, "use_dpop_nonce", proof.description, { scheme: "DPoP", headers: { "DPoP-Nonce": proof.nonce } }),
+    };
+  return { ok: false, response: refuse(auth, "invalid_dpop_proof", proof.description, { scheme: "DPoP" }) };
 }
 
 /** RFC 9449 §7.1 / §7.2: a DPoP token only with its key's proof; a bound token never as a bearer token. */
@@ -107,11 +110,13 @@ function bindingRefusal(
   if (!auth.dpop) return undefined;
   const bound = boundKey(claims);
   if (scheme === "DPoP" && bound === undefined)
-    return refuse(auth, "invalid_token", "the access token is not bound to a key (no cnf.jkt)", undefined, scheme);
+    return refuse(auth, "invalid_token", "the access token is not bound to a key (no cnf.jkt)", { scheme });
   if (scheme === "DPoP" && bound !== proofKey)
-    return refuse(auth, "invalid_token", "the access token is bound to a different key than the DPoP proof's", undefined, scheme);
+    return refuse(auth, "invalid_token", "the access token is bound to a different key than the DPoP proof's", { scheme });
   if (scheme === "Bearer" && bound !== undefined)
-    return refuse(auth, "invalid_token", "this access token is DPoP-bound: send it as Authorization: DPoP with a proof", undefined, "DPoP");
+    return refuse(auth, "invalid_token", "this access token is DPoP-bound: send it as Authorization: DPoP with a proof", {
+      scheme: "DPoP",
+    });
   return undefined;
 }
 
@@ -135,25 +140,27 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
       break;
   }
   const { scheme, token } = parsed;
-  const proof = await checkScheme(request, auth, env, scheme, token);
+  const proof = await checkScheme(request, auth, env, { scheme, token });
   if (!proof.ok) return fail(proof.response);
   let verified: VerifiedToken | null;
   try {
     verified = await auth.verify(token, { resource: auth.resource, env });
   } catch (error) {
-    if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description, undefined, scheme));
+    if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description, { scheme }));
     console.error("mcp-edge: token verification failed", error);
     return fail(unavailable());
   }
-  if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid", undefined, scheme));
+  if (!verified) return fail(refuse(auth, "invalid_token", "the access token is invalid", { scheme }));
   const problem = problemWith(verified, auth.resource, Math.floor(Date.now() / 1000));
-  if (problem) return fail(refuse(auth, "invalid_token", problem, undefined, scheme));
+  if (problem) return fail(refuse(auth, "invalid_token", problem, { scheme }));
   const unbound = bindingRefusal(auth, scheme, verified.claims ?? {}, proof.proofKey);
   if (unbound) return fail(unbound);
   const principal = toPrincipal(verified);
   const missing = auth.requiredScopes.filter((s) => !principal.scopes.includes(s));
   if (missing.length > 0) {
-    return fail(refuse(auth, "insufficient_scope", `this server needs the scope ${missing.join(" ")}`, auth.requiredScopes, scheme));
+    return fail(
+      refuse(auth, "insufficient_scope", `this server needs the scope ${missing.join(" ")}`, { scopes: auth.requiredScopes, scheme }),
+    );
   }
   return { ok: true, principal };
 }
@@ -187,7 +194,7 @@ export function checkScopes(requests: readonly RequestMessage[], principal: Prin
     const what =
       request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
     const scheme: Scheme = auth.dpop && boundKey(principal.claims) !== undefined ? "DPoP" : "Bearer";
-    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, all, scheme);
+    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, { scopes: all, scheme });
   }
   return undefined;
 }

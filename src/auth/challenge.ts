@@ -16,13 +16,15 @@ function quotable(text: string): string {
   return text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
 }
 
-function challenge(
-  auth: ResolvedAuth,
-  error?: AuthError,
-  description?: string,
-  scopes?: readonly string[],
-  scheme: Scheme = "Bearer",
-): string {
+/** What a challenge names: the error and its description, and the scopes to ask for (all optional). */
+interface Problem {
+  error?: AuthError;
+  description?: string;
+  scopes?: readonly string[];
+}
+
+function challenge(auth: ResolvedAuth, scheme: Scheme, problem: Problem): string {
+  const { error, description, scopes } = problem;
   const parts = [`resource_metadata="${auth.metadataUrl}"`];
   if (error) parts.push(`error="${error}"`);
   if (error && description) parts.push(`error_description="${quotable(description)}"`);
@@ -37,9 +39,9 @@ function challenge(
  * resource also takes DPoP and the refusal is a Bearer one, a bare DPoP challenge offering it
  * (RFC 9449 §7.1: a resource accepting both schemes may send both).
  */
-function challenges(auth: ResolvedAuth, scheme: Scheme, error?: AuthError, description?: string, scopes?: readonly string[]): string {
-  const main = challenge(auth, error, description, scopes, scheme);
-  if (scheme === "Bearer" && auth.dpop) return `${main}, ${challenge(auth, undefined, undefined, scopes, "DPoP")}`;
+function challenges(auth: ResolvedAuth, scheme: Scheme, problem: Problem): string {
+  const main = challenge(auth, scheme, problem);
+  if (scheme === "Bearer" && auth.dpop) return `${main}, ${challenge(auth, "DPoP", { scopes: problem.scopes })}`;
   return main;
 }
 
@@ -51,22 +53,23 @@ function firstScheme(auth: ResolvedAuth): Scheme {
 /** 401 for a request without credentials: no error code (RFC 6750 §3.1), the baseline scopes to ask for. */
 export function unauthenticated(auth: ResolvedAuth): Response {
   return refuseRequest({ reason: "unauthenticated" }, null, {
-    "WWW-Authenticate": challenges(auth, firstScheme(auth), undefined, undefined, auth.requiredScopes),
+    "WWW-Authenticate": challenges(auth, firstScheme(auth), { scopes: auth.requiredScopes }),
   });
 }
 
+/** How a refusal is made: the scopes it names, the scheme it concerns, extra headers (all optional). */
+export interface RefusalDetails {
+  scopes?: readonly string[];
+  scheme?: Scheme;
+  headers?: Record<string, string>;
+}
+
 /** 400 invalid_request, 401 invalid_token / invalid_dpop_proof or 403 insufficient_scope, with the matching challenge. */
-export function refuse(
-  auth: ResolvedAuth,
-  error: AuthError,
-  description: string,
-  scopes?: readonly string[],
-  scheme?: Scheme,
-  headers: Record<string, string> = {},
-): Response {
+export function refuse(auth: ResolvedAuth, error: AuthError, description: string, details: RefusalDetails = {}): Response {
+  const { scopes, scheme, headers = {} } = details;
   const wanted = scopes ?? (error === "insufficient_scope" || error === "invalid_request" ? undefined : auth.requiredScopes);
   return refuseRequest({ reason: "bearer-refused", error, description }, null, {
-    "WWW-Authenticate": challenges(auth, scheme ?? firstScheme(auth), error, description, wanted),
+    "WWW-Authenticate": challenges(auth, scheme ?? firstScheme(auth), { error, description, scopes: wanted }),
     ...headers,
   });
 }

@@ -67,9 +67,9 @@ function serverCard(
   server: McpServer<unknown>,
   options: ResolvedOptions,
   discovery: ResolvedDiscovery,
-  origin: string,
-  params: RouteParams,
+  at: { origin: string; params: RouteParams },
 ): object {
+  const { origin, params } = at;
   const { version, description, title, icons, websiteUrl } = server.info;
   const remotes: Record<string, unknown>[] = [
     { type: "streamable-http", url: origin + options.route.fill(params), supportedProtocolVersions: [...servedVersions(options)] },
@@ -121,10 +121,13 @@ export interface Discovery {
 }
 
 /** Discovery for one mounted server, or undefined when `discovery` is not set; throws at setup on a bad option. */
-export function createDiscovery<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, options: DiscoveryOptions | undefined): Discovery | undefined {
+export function createDiscovery<Env extends EdgeEnv>(
+  runtime: EdgeRuntime<Env>,
+  options: DiscoveryOptions | undefined,
+): Discovery | undefined {
   if (options === undefined) return undefined;
-  const discovery = resolveDiscovery(options, rt.server as McpServer<unknown>);
-  const cardRoute = compileRoute("path", `${rt.options.path.replace(/\/$/, "")}/server-card`);
+  const discovery = resolveDiscovery(options, runtime.server as McpServer<unknown>);
+  const cardRoute = compileRoute("path", `${runtime.options.path.replace(/\/$/, "")}/server-card`);
   const cardPath = cardRoute.path;
   const routed = cardRoute.names.length > 0;
   if (routed && options.catalog === true)
@@ -147,7 +150,7 @@ export function createDiscovery<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, optio
         return document(request, JSON.stringify(catalog), CATALOG_TYPE, discovery.cacheControl);
       }
       const params = routed ? (cardRoute.match(pathname) ?? NO_PARAMS) : NO_PARAMS;
-      const card = serverCard(rt.server as McpServer<unknown>, rt.options, discovery, origin, params);
+      const card = serverCard(runtime.server as McpServer<unknown>, runtime.options, discovery, { origin, params });
       return document(request, JSON.stringify(card), SERVER_CARD_TYPE, discovery.cacheControl);
     },
   };

@@ -4,29 +4,27 @@
  * and with tracing on, the Worker's own span for the hop, which the object's span continues.
  */
 import { forwardHeaders } from "../../durable-objects/session/contract";
-import type { Principal } from "../auth/principal";
-import type { Message, Params, RequestMessage } from "../jsonrpc/messages";
+import type { Params, RequestMessage } from "../jsonrpc/messages";
 import { observerOf } from "../mcp/operations/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
-import type { RouteParams } from "../mcp/dispatch/route-params";
+import type { Exchange } from "../mcp/dispatch/exchange";
+import type { EdgeRequest } from "./edge-request";
 
-export async function forwardPost(
-  server: object,
-  env: unknown,
+/** `body`: the POST's text, forwarded as is; `exchange`: what it parsed to (names the hop's observation). */
+export async function forwardPost<Env>(
+  edge: EdgeRequest<Env>,
   stub: { fetch(request: Request): Promise<Response> },
-  request: Request,
+  exchange: Pick<Exchange, "requests" | "others">,
   body: string,
-  principal: Principal | undefined,
-  requests: readonly RequestMessage[],
-  others: readonly Message[] = [],
-  params?: RouteParams,
 ): Promise<Response> {
+  const { request, env, principal, params } = edge;
+  const { requests, others } = exchange;
   // One observation for the hop (one Durable Object request), named after the POST's (first)
   // request, else its first notification or client response ("response"); the object's span is its child.
   const other = others[0];
   const first: { method: string; params?: Params; id?: RequestMessage["id"] } | undefined =
     requests[0] ?? (other && (other.kind === "notification" ? other : { method: "response" }));
-  const observer = first ? observerOf(server) : undefined;
+  const observer = first ? observerOf(edge.runtime.server) : undefined;
   const span =
     observer && first
       ? observer.start(
@@ -42,7 +40,7 @@ export async function forwardPost(
         )
       : undefined;
   span?.countDoRequests();
-  const headers = forwardHeaders(request.headers, principal, request.cf, span?.traceparent, params);
+  const headers = forwardHeaders(request.headers, { principal, cf: request.cf, traceparent: span?.traceparent, params });
   try {
     return await stub.fetch(new Request(request.url, { method: "POST", headers, body }));
   } catch (error) {

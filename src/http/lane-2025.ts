@@ -7,7 +7,6 @@
  */
 import { checkScopes } from "../auth/authenticate";
 import { authForRoute } from "../auth/options";
-import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
@@ -29,84 +28,74 @@ import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { forwardPost } from "./forward";
-import { requestInfo } from "../mcp/dispatch/request-info";
-import { NO_PARAMS, routeKey, type RouteParams } from "../mcp/dispatch/route-params";
+import { routeKey } from "../mcp/dispatch/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
+import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 
 const STATELESS_REASON = "this server runs in stateless mode, so there is no session to carry the client's answer";
 
-/** Serves a POST the front door decided is a 2025-era one. `body`: its text, forwarded as is to the session object. */
-export async function serve2025<Env>(
-  request: Request,
-  parsed: Parsed,
-  body: string,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  sessions: boolean,
-  principal?: Principal,
-  params: RouteParams = NO_PARAMS,
-): Promise<Response> {
+/** A 2025-era POST body: what it parsed to, and its text, forwarded as is to the session object. */
+export interface Body2025 {
+  parsed: Parsed;
+  text: string;
+}
+
+/** Serves a POST the front door decided is a 2025-era one: `edge`, the request's one value; `body`, what it carried. */
+export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Promise<Response> {
+  const { request, env, runtime, principal, params, sessions } = edge;
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
-  const exchange = toExchange(parsed);
+  const exchange = toExchange(body.parsed);
   // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
-  if (principal && rt.options.auth) {
-    const denied = checkScopes(exchange.requests, principal, authForRoute(rt.options.auth, params));
+  if (principal && runtime.options.auth) {
+    const denied = checkScopes(exchange.requests, principal, authForRoute(runtime.options.auth, params));
     if (denied) return denied;
   }
-  const limited = await rateLimited(rt.options.rateLimits, env, request, exchange.requests, principal, false, params);
+  const limited = await rateLimited(edge, exchange.requests, false);
   if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
-    return sessions ? initializeSession(init, env, rt, principal, routeKey(params)) : initializeStateless(init, rt);
+    return sessions ? initializeSession(edge, init) : initializeStateless(init, runtime);
   }
 
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
-    const dc = dispatchContext(rt.server, env, {
+    const dispatch = dispatchContext(runtime.server, env, {
       era: "2025",
       sessions: false,
       session: undefined,
       protocolVersion: version,
       principal,
-      request: requestInfo(request, params),
+      request: edge.info,
     });
-    return answer(exchange, dc, rt);
+    return answer(exchange, dispatch, runtime);
   }
 
-  return serveInSession(request, exchange, body, env, rt, principal, params);
+  return serveInSession(edge, exchange, body.text);
 }
-
 /** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
-async function serveInSession<Env>(
-  request: Request,
-  exchange: Exchange,
-  body: string,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  params: RouteParams,
-): Promise<Response> {
+async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, body: string): Promise<Response> {
+  const { request, env, runtime, principal, params } = edge;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
   }
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return sessionNotFound();
   const stub = namespace.get(id);
 
-  if (messagesOf(exchange).some((m) => needsSession(m, rt.server))) {
+  if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
-    return forwardPost(rt.server, env, stub, request, body, principal, exchange.requests, exchange.others, params);
+    return forwardPost(edge, stub, exchange, body);
   }
   // Only `notifications/initialized` (every other notification went to the object above): 202 and
   // no object request. The session id's form was checked; whether the session still exists is not
@@ -119,17 +108,17 @@ async function serveInSession<Env>(
   const state = (await stub.confirm(principal?.subject, route)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return sessionNotFound();
   const session: SessionInfo = { ...state, id: sessionId };
-  const dc = dispatchContext(rt.server, env, {
+  const dispatch = dispatchContext(runtime.server, env, {
     era: "2025",
     sessions: true,
     session,
     protocolVersion: state.protocolVersion,
     principal,
-    request: requestInfo(request, params),
+    request: edge.info,
     // The `confirm` above: one Durable Object request (the cost counters).
     doRequests: 1,
   });
-  return answer(exchange, dc, rt);
+  return answer(exchange, dispatch, runtime);
 }
 
 function sessionNotFound(): Response {
@@ -137,20 +126,22 @@ function sessionNotFound(): Response {
 }
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
-async function answer<Env>(all: Exchange, dc: DispatchContext<Env>, rt: EdgeRuntime<Env>): Promise<Response> {
-  const plan = planAnswer(all, dc.protocolVersion, dc.server, (e) => limitRuns(e, { perRequest: rt.options.maxRunsPerRequest }));
+async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtime: EdgeRuntime<Env>): Promise<Response> {
+  const plan = planAnswer(all, dispatch.protocolVersion, dispatch.server, (e) =>
+    limitRuns(e, { perRequest: runtime.options.maxRunsPerRequest }),
+  );
   if (plan.kind === "refuse") return refuse(plan.refusal);
   if (plan.kind === "accepted") return accepted();
   const { exchange } = plan;
-  if (plan.kind === "stream") return streamAnswer(exchange, dc, rt.options.session.keepAliveMs);
+  if (plan.kind === "stream") return streamAnswer(exchange, dispatch, runtime.options.session.keepAliveMs);
   // A JSON answer has no stream the client could close, so its signal never aborts.
   const abort = new LazyAbort();
-  const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dc, abort)));
+  const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dispatch, abort)));
   return json(replyBody(exchange, responses));
 }
 
 /** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */
-function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAliveMs: number): Response {
+function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, keepAliveMs: number): Response {
   const reply = new WorkerReply(keepAliveMs);
   const controller = new LazyAbort();
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
@@ -168,7 +159,7 @@ function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAli
     requestUnavailable: STATELESS_REASON,
   };
   reply.start();
-  const streamed = { ...dc, channel };
+  const streamed = { ...dispatch, channel };
   const work = (async () => {
     for (const response of exchange.invalid) await reply.notify(toWire(response));
     await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller)))));
@@ -178,36 +169,32 @@ function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAli
   return reply.response();
 }
 
-function initializeStateless<Env>(init: RequestMessage, rt: EdgeRuntime<Env>): Response {
-  return json(toWire(runInitialize(init, rt, false).response));
+function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env>): Response {
+  return json(toWire(runInitialize(init, runtime, false).response));
 }
 
 function runInitialize<Env>(
   init: RequestMessage,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
   sessions: boolean,
 ): { response: ResponseMessage; state?: SessionState } {
   try {
-    const { result, state } = initialize(rt.server, init.params, sessions);
+    const { result, state } = initialize(runtime.server, init.params, sessions);
     return { response: resultMessage(init.id, result), state };
   } catch (error) {
     return { response: errorMessage(init.id, toErrorObject(error, init)) };
   }
 }
 
-async function initializeSession<Env>(
-  init: RequestMessage,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  route: string,
-): Promise<Response> {
-  const { response, state } = runInitialize(init, rt, true);
+async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {
+  const { env, runtime, principal } = edge;
+  const route = routeKey(edge.params);
+  const { response, state } = runInitialize(init, runtime, true);
   if (!state) return json(toWire(response));
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
   // The cost counters: initialize is one Durable Object request (`init`); the object's own event counts its rows.
-  const span = observerOf(rt.server)?.start(
+  const span = observerOf(runtime.server)?.start(
     {
       method: "initialize",
       params: init.params ?? {},

@@ -5,20 +5,16 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
-import type { RequestInfo } from "../mcp/dispatch/request-info";
-import { NO_PARAMS, routeKey } from "../mcp/dispatch/route-params";
+import { routeKey } from "../mcp/dispatch/route-params";
 import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { serveListen } from "./listen";
-import { clientKey } from "./client-key";
 import { checkScopes } from "../auth/authenticate";
-import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/dispatch/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
-import type { RequestEnvelope } from "../mcp/era-2026/envelope";
 import { MrtrRound } from "../mcp/era-2026/mrtr";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { meterEvent, newMeter, observerOf } from "../mcp/operations/observe";
@@ -27,7 +23,8 @@ import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
 import { taskLaneFor } from "../tasks/seam";
-import { servedVersions } from "./era";
+import { servedVersions, type EraDecision } from "./era";
+import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
@@ -51,30 +48,26 @@ function secretOf(env: unknown): unknown {
 const warned = new WeakSet<object>();
 
 /** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
-export function warnIfNoStateSecret(rt: object, env: unknown): void {
-  if (warned.has(rt)) return;
+export function warnIfNoStateSecret(runtime: object, env: unknown): void {
+  if (warned.has(runtime)) return;
   const problem = secretProblem(secretOf(env));
   if (!problem) return;
-  warned.add(rt);
+  warned.add(runtime);
   console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
-/** Serves one claimed 2026-07-28 request. `principal`: the authenticated caller, with auth. */
-export async function serve2026<Env extends EdgeEnv>(
-  headers: Headers,
-  message: RequestMessage,
-  envelope: RequestEnvelope,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal?: Principal,
-  clientKey?: string,
-  request?: RequestInfo,
-): Promise<Response> {
-  const before = beforeDispatch(headers, message, envelope, env, rt, principal, request);
+/** The era decision of a claimed request: its message and its `_meta` envelope (era.ts). */
+type Claimed = Extract<EraDecision, { era: "2026" }>;
+
+/** Serves one claimed 2026-07-28 request: `edge`, the request's one value; `claimed`, what the era decision read from it. */
+export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Promise<Response> {
+  const before = beforeDispatch(edge, claimed);
   if (before) return before;
+  const { env, runtime, principal } = edge;
+  const { message, envelope } = claimed;
   let round: MrtrRound;
   try {
-    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: rt.options.mrtrStateTtlMs };
+    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
     // Synchronous unless a requestState is verified (docs/engine-notes.md "Microtask turns").
     round = await MrtrRound.open(message, settings);
   } catch (error) {
@@ -84,17 +77,17 @@ export async function serve2026<Env extends EdgeEnv>(
   const lane: Lane2026 = {
     era: "2026",
     envelope,
-    supportedVersions: servedVersions(rt.options),
+    supportedVersions: servedVersions(runtime.options),
     principal,
-    tasks: taskLaneFor(rt.server, env, clientKey),
-    request,
+    tasks: taskLaneFor(runtime.server, env, edge.clientKey),
+    request: edge.info,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
-  if (!isInteractiveCall(message, rt.server)) {
-    return jsonAnswer(await dispatchRequest(message, dispatchContext(rt.server, env, lane), new LazyAbort()));
+  if (!isInteractiveCall(message, runtime.server)) {
+    return jsonAnswer(await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort()));
   }
-  return runInteractive(message, lane, round, env, rt);
+  return runInteractive(edge, { message, lane, round });
 }
 
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;
@@ -104,33 +97,35 @@ type Lane2026 = Extract<LaneContext, { era: "2026" }>;
  * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
  * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
  */
-function beforeDispatch<Env extends EdgeEnv>(
-  headers: Headers,
-  message: RequestMessage,
-  envelope: RequestEnvelope,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  request: RequestInfo | undefined,
-): Response | Promise<Response> | undefined {
+function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Response | Promise<Response> | undefined {
+  const { runtime, principal } = edge;
+  const { message, envelope } = claimed;
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
-  if (principal && rt.options.auth) {
-    const denied = checkScopes([message], principal, authForRoute(rt.options.auth, request?.params ?? NO_PARAMS));
+  if (principal && runtime.options.auth) {
+    const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, edge.params));
     if (denied) return denied;
   }
   if (listen) {
-    const tasks = rt.server.extensions.has(TASKS_EXTENSION);
-    const client = clientKey({ headers }, principal);
+    const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
     // The stream belongs to its route: a publish for another route's listeners skips it.
-    const route = routeKey(request?.params);
-    return serveListen({ id, params: message.params }, envelope.clientCapabilities, env, rt, principal?.subject, { tasks, client, route });
+    const route = routeKey(edge.params);
+    const listening = {
+      message: { id, params: message.params },
+      clientCapabilities: envelope.clientCapabilities,
+      env: edge.env,
+      runtime,
+      subject: principal?.subject,
+    };
+    return serveListen(listening, { tasks, client: edge.clientKey, route });
   }
   if (message.method === "tools/call") {
-    const tool = typeof message.params?.name === "string" ? rt.server.tools.get(message.params.name) : undefined;
+    const tool = typeof message.params?.name === "string" ? runtime.server.tools.get(message.params.name) : undefined;
     const mismatch =
-      tool && tool.headerParams.length > 0 ? checkParamHeaders(headers, tool.headerParams, message.params?.arguments) : undefined;
+      tool && tool.headerParams.length > 0
+        ? checkParamHeaders(edge.request.headers, tool.headerParams, message.params?.arguments)
+        : undefined;
     if (mismatch) return refuse2026({ reason: "header-mismatch", message: mismatch }, id);
   }
   return undefined;
@@ -142,17 +137,16 @@ function beforeDispatch<Env extends EdgeEnv>(
  * stream is the client's cancellation (streamable-http.mdx "Cancellation").
  */
 async function runInteractive<Env extends EdgeEnv>(
-  message: RequestMessage,
-  lane: Lane2026,
-  round: MrtrRound,
-  env: Env,
-  rt: EdgeRuntime<Env>,
+  edge: EdgeRequest<Env>,
+  run: { message: RequestMessage; lane: Lane2026; round: MrtrRound },
 ): Promise<Response> {
+  const { env, runtime } = edge;
+  const { message, lane, round } = run;
   const controller = new LazyAbort();
-  const reply = new WorkerReply(rt.options.session.keepAliveMs);
+  const reply = new WorkerReply(runtime.options.session.keepAliveMs);
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   // Cost counters, only when the server is observed: the SSE events this reply sends (nothing is stored here).
-  const meter = observerOf(rt.server) ? newMeter() : undefined;
+  const meter = observerOf(runtime.server) ? newMeter() : undefined;
   // docs/engine-notes.md "Methods, not arrow properties"
   const channel: Channel = {
     notify(method, params) {
@@ -169,7 +163,7 @@ async function runInteractive<Env extends EdgeEnv>(
     },
     requestUnavailable: undefined,
   };
-  const done = dispatchRequest(message, dispatchContext(rt.server, env, { ...lane, channel, meter }), controller);
+  const done = dispatchRequest(message, dispatchContext(runtime.server, env, { ...lane, channel, meter }), controller);
   const outcome: Promise<Outcome> = Promise.race([
     done.then((response): Outcome => ({ kind: "done", response })),
     round.run.ended.then((): Outcome => ({ kind: "ended" })),
@@ -177,12 +171,12 @@ async function runInteractive<Env extends EdgeEnv>(
   const first = await Promise.race([outcome, reply.opened.then(() => "stream" as const)]);
   if (first === "stream") {
     void outcome
-      .then((o) => finalize(o, controller, round, rt))
+      .then((o) => finalize(o, controller, round, runtime))
       .then((response) => reply.finish(toWire(finish2026Response(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }
-  return jsonAnswer(await finalize(first, controller, round, rt));
+  return jsonAnswer(await finalize(first, controller, round, runtime));
 }
 
 /** The run's answer: its response, or `input_required` once it stopped to ask (its signal aborts then). */
@@ -190,9 +184,9 @@ async function finalize<Env extends EdgeEnv>(
   o: Outcome,
   controller: LazyAbort,
   round: MrtrRound,
-  rt: EdgeRuntime<Env>,
+  runtime: EdgeRuntime<Env>,
 ): Promise<ResponseMessage> {
   if (o.kind === "done") return o.response;
   controller.abort(RUN_ENDED_TO_ASK);
-  return round.inputRequired(rt.server);
+  return round.inputRequired(runtime.server);
 }

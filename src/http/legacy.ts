@@ -7,7 +7,8 @@
 import { sessionObjectId } from "../platform/addresses";
 import { checkAccept, checkContentType, readBody } from "./guards";
 import { refuse } from "../wire/refusals";
-import type { EdgeEnv, EdgeRuntime } from "./runtime";
+import type { EdgeEnv } from "./runtime";
+import type { EdgeRequest } from "./edge-request";
 
 import {
   encodePrincipal,
@@ -28,16 +29,12 @@ function principalHeaders(principal: Principal | undefined): Record<string, stri
   return principal ? { [HEADER_PRINCIPAL]: encodePrincipal(principal) } : {};
 }
 
-export async function openLegacyStream<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  messagesPath: string,
-  principal?: Principal,
-): Promise<Response> {
+/** GET /sse: a new session and its one stream, whose first event names `messagesPath` to POST to. */
+export async function openLegacyStream<Env extends EdgeEnv>(edge: EdgeRequest<Env>, messagesPath: string): Promise<Response> {
+  const { request, env, runtime, principal } = edge;
   const refused = checkAccept(request, ["text/event-stream"]);
   if (refused) return refused;
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
   const endpoint = `${messagesPath}?sessionId=${id.toString()}`;
   // The stream is held here; the session object sleeps behind its socket between messages (src/platform/held-stream.ts).
@@ -49,32 +46,29 @@ export async function openLegacyStream<Env extends EdgeEnv>(
         upgradeInit({ method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
       ),
     );
-  return holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
+  return holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
 }
 
-export async function postLegacyMessage<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal?: Principal,
-): Promise<Response> {
+/** POST /messages?sessionId=…: one message for the session's object, answered 202 there; its responses go on the stream. */
+export async function postLegacyMessage<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Promise<Response> {
+  const { request, env, runtime, principal } = edge;
   const refused = checkContentType(request);
   if (refused) return refused;
   const sessionId = new URL(request.url).searchParams.get("sessionId");
   if (sessionId === null) return refuse({ reason: "legacy-session-id-required" });
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found", legacy: true });
-  const body = await readBody(request, rt.options.maxBodyBytes);
+  const body = await readBody(request, runtime.options.maxBodyBytes);
   if (!body.ok) return body.response;
-  if (principal && rt.options.auth) {
+  if (principal && runtime.options.auth) {
     // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
     const parsed = parseBody(body.text);
-    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, rt.options.auth) : undefined;
+    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, runtime.options.auth) : undefined;
     if (denied) return denied;
   }
   // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
-  const limited = await rateLimitedBody(rt.options.rateLimits, env, request, body.text, principal);
+  const limited = await rateLimitedBody(edge, body.text);
   if (limited) return limited;
   return namespace.get(id).fetch(
     new Request(LEGACY_POST_URL, {

@@ -49,7 +49,7 @@ const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** What serveListen needs of the mounted server (an EdgeRuntime has it). */
-export interface ListenRuntime<Env> {
+interface ListenRuntime<Env> {
   server: McpServer<Env>;
   options: { listen: ResolvedListenOptions };
 }
@@ -65,6 +65,19 @@ export interface ListenFeatures {
   route?: string;
 }
 
+/**
+ * One `subscriptions/listen` request as the Worker serves it: the request's id and params, the
+ * capabilities it declared in `_meta`, the env, the mounted server, and the authenticated
+ * principal's subject, if any (the 2026 lane builds it from the request's one value, edge-request.ts).
+ */
+export interface ListenRequest<Env> {
+  message: { id: RequestId; params: Params | undefined };
+  clientCapabilities: Record<string, unknown>;
+  env: Env;
+  runtime: ListenRuntime<Env>;
+  subject: string | undefined;
+}
+
 /** The shard and the per-shard client key and cap a client's next stream is served with. */
 function placeListen(client: string, options: ResolvedListenOptions): { index: number; client: string; maxPerClient: number } {
   const cap = options.maxStreamsPerClient;
@@ -78,24 +91,17 @@ type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Respo
 
 /**
  * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the hub's SSE stream
- * (acknowledgement first, then the opted-in notifications). `clientCapabilities` are the ones
- * this request declared in `_meta`; `subject` is the authenticated principal's, if any.
+ * (acknowledgement first, then the opted-in notifications).
  * Observed servers (observe.ts) get a span and an event for it, ended when the hub answers.
  */
-export async function serveListen<Env extends EdgeEnv>(
-  message: { id: RequestId; params: Params | undefined },
-  clientCapabilities: Record<string, unknown>,
-  env: Env,
-  rt: ListenRuntime<Env>,
-  subject: string | undefined,
-  features: ListenFeatures = {},
-): Promise<Response> {
-  const observer = observerOf(rt.server);
-  if (!observer) return openListen(message, clientCapabilities, env, rt, subject, features, undefined);
+export async function serveListen<Env extends EdgeEnv>(listen: ListenRequest<Env>, features: ListenFeatures = {}): Promise<Response> {
+  const { message, env, runtime } = listen;
+  const observer = observerOf(runtime.server);
+  if (!observer) return openListen(listen, features, undefined);
   const operation = { method: "subscriptions/listen", params: message.params ?? {}, requestId: message.id, protocolVersion: "2026-07-28" };
   const span = observer.start(operation, "worker", env);
   try {
-    const response = await openListen(message, clientCapabilities, env, rt, subject, features, span);
+    const response = await openListen(listen, features, span);
     // A refusal is JSON (a stream is SSE): its JSON-RPC error marks the span.
     if (response.headers.get("Content-Type")?.startsWith("application/json")) {
       const error = ((await response.clone().json()) as { error?: { code: number; message: string } }).error;
@@ -111,30 +117,27 @@ export async function serveListen<Env extends EdgeEnv>(
 }
 
 async function openListen<Env extends EdgeEnv>(
-  message: { id: RequestId; params: Params | undefined },
-  clientCapabilities: Record<string, unknown>,
-  env: Env,
-  rt: ListenRuntime<Env>,
-  subject: string | undefined,
+  listen: ListenRequest<Env>,
   features: ListenFeatures,
   span: Observation | undefined,
 ): Promise<Response> {
-  const checked = checkListen(message, clientCapabilities, rt, features);
+  const { message, env, runtime, subject } = listen;
+  const checked = checkListen(message, listen.clientCapabilities, runtime, features);
   if (!checked.ok) return checked.response;
   // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
-  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...rt.server.identity });
+  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...runtime.server.identity });
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);
     checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject, features.route);
   }
-  const options = withEnvCap(rt.options.listen, env);
+  const options = withEnvCap(runtime.options.listen, env);
   // One client's streams live on one shard (its cap is counted there); clients spread over all.
   const place = placeListen(features.client ?? (subject !== undefined ? `sub:${subject}` : "ip:unknown"), options);
   const open: ListenOpen = {
     id: message.id,
     filter: checked.filter,
-    serverInfo: { ...rt.server.identity },
+    serverInfo: { ...runtime.server.identity },
     keepAliveMs: options.keepAliveMs,
     maxStreams: options.maxStreams,
     client: place.client,
@@ -148,9 +151,15 @@ async function openListen<Env extends EdgeEnv>(
     open.traceparent = span.traceparent;
     span.countDoRequests();
   }
-  const hub = hubStub<HubRpc>(env, { name: open.at?.name, index: place.index }, "subscriptions/listen");
-  // The shard answers with a hibernatable socket; this invocation holds the client's stream
-  // (src/platform/held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
+  return holdListen(env, open, place.index);
+}
+
+/**
+ * The hub's shard answers with a hibernatable socket; this invocation holds the client's stream
+ * (src/platform/held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
+ */
+async function holdListen(env: EdgeEnv, open: ListenOpen, index: number): Promise<Response> {
+  const hub = hubStub<HubRpc>(env, { name: open.at?.name, index }, "subscriptions/listen");
   const { filter, serverInfo, ...head } = open;
   const headers: Record<string, string> = { [HEADER_LISTEN_OPEN]: JSON.stringify(head) };
   if (open.traceparent) headers.traceparent = open.traceparent;
@@ -158,9 +167,9 @@ async function openListen<Env extends EdgeEnv>(
   return holdStream(answer, {
     first: JSON.stringify(filter),
     awaitFirst: true,
-    keepAliveMs: options.keepAliveMs,
-    maxBufferedBytes: options.maxBufferedBytes,
-    last: encodeSseEvent(JSON.stringify(listenCompleteResult(message.id, open.serverInfo))),
+    keepAliveMs: open.keepAliveMs,
+    maxBufferedBytes: open.maxBufferedBytes,
+    last: encodeSseEvent(JSON.stringify(listenCompleteResult(open.id, open.serverInfo))),
     headers: SSE_EXTRA_HEADERS,
   });
 }
@@ -227,7 +236,7 @@ const LIST_FLAGS = [
 function checkListen<Env>(
   message: { id: RequestId; params: Params | undefined },
   capabilities: Record<string, unknown>,
-  rt: ListenRuntime<Env>,
+  runtime: ListenRuntime<Env>,
   features: ListenFeatures,
 ): Checked {
   const { id, params } = message;
@@ -237,10 +246,10 @@ function checkListen<Env>(
       id,
       'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
     );
-  const max = rt.options.listen.maxSubscriptions;
+  const max = runtime.options.listen.maxSubscriptions;
   const filter: ListenFilter = {};
   let size = 0;
-  const { server } = rt;
+  const { server } = runtime;
   const has = {
     tools: server.tools.size > 0,
     prompts: server.prompts.size > 0,

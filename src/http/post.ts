@@ -6,39 +6,27 @@
 import { parseBody } from "../jsonrpc/parse";
 import { is2026Version } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
-import type { EdgeRuntime } from "./runtime";
 import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
 import { accepted } from "../wire/json";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
-import { clientKey } from "./client-key";
 import { serve2026, warnIfNoStateSecret } from "./lane-2026";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
-import type { Principal } from "../auth/principal";
-import { requestInfo } from "../mcp/dispatch/request-info";
-import type { RouteParams } from "../mcp/dispatch/route-params";
+import type { EdgeRequest } from "./edge-request";
 import { rateLimited } from "./rate-limits";
 import { MisconfiguredError } from "../platform/bindings";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 import type { RequestId } from "../jsonrpc/messages";
 
 /**
- * `principal`: who sent the request, when the server has auth (checked by the router first);
- * `params`: the route parameters of the endpoint's path (none for a literal path).
+ * `edge`: the request's one value (edge-request.ts), its principal checked by the router first.
  * A deployment mistake met on the way (a missing binding) is answered with the request's id.
  */
-export async function handlePost<Env>(
-  request: Request,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  sessions: boolean,
-  principal?: Principal,
-  params?: RouteParams,
-): Promise<Response> {
+export async function handlePost<Env>(edge: EdgeRequest<Env>): Promise<Response> {
   let id: RequestId | null = null;
   try {
-    return await servePost(request, env, rt, sessions, principal, params, (readable) => {
+    return await servePost(edge, (readable) => {
       id = readable;
     });
   } catch (error) {
@@ -48,22 +36,15 @@ export async function handlePost<Env>(
   }
 }
 
-async function servePost<Env>(
-  request: Request,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  sessions: boolean,
-  principal: Principal | undefined,
-  params: RouteParams | undefined,
-  readId: (id: RequestId | null) => void,
-): Promise<Response> {
+async function servePost<Env>(edge: EdgeRequest<Env>, readId: (id: RequestId | null) => void): Promise<Response> {
+  const { request, env, runtime } = edge;
   const early = contentTypeRefusal(request) ?? acceptRefusal(request, ["application/json", "text/event-stream"]);
-  const body = await readBody(request, rt.options.maxBodyBytes);
+  const body = await readBody(request, runtime.options.maxBodyBytes);
   if (!body.ok) {
     if (early) return refuse(early);
     // Unread, the body cannot say its era: a 2026-07-28 version header gets that era's limit code.
     const claims2026 = is2026Version(request.headers.get(HEADER_PROTOCOL_VERSION));
-    return claims2026 ? refuse2026({ reason: "payload-too-large", limit: rt.options.maxBodyBytes }, undefined) : body.response;
+    return claims2026 ? refuse2026({ reason: "payload-too-large", limit: runtime.options.maxBodyBytes }, undefined) : body.response;
   }
   const parsed = parseBody(body.text);
   // The body is read even for a refused Content-Type or Accept, only so that a refused 2026 request gets its own id back.
@@ -79,30 +60,18 @@ async function servePost<Env>(
   // The era is decided here, once, from the body (DESIGN.md "Protocol eras on one endpoint"); the header never decides it.
   if (!parsed.batch && parsed.entry.ok && "id" in parsed.entry.message) readId(parsed.entry.message.id);
   // The session endpoint needs the session binding whatever the era (router.ts): checked here, where the id is known.
-  if (sessions) rt.sessionNamespace(env as Env & EdgeEnv);
-  const decision = decideEra(request.headers, parsed, rt.options);
+  if (edge.sessions) runtime.sessionNamespace(env as Env & EdgeEnv);
+  const decision = decideEra(request.headers, parsed, runtime.options);
   switch (decision.era) {
     case "refused":
       return decision.era2026 ? refuse2026(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
-      warnIfNoStateSecret(rt, env);
-      return (
-        (await rateLimited(rt.options.rateLimits, env, request, [decision.message], principal, true, params)) ??
-        serve2026(
-          request.headers,
-          decision.message,
-          decision.envelope,
-          env as Env & EdgeEnv,
-          rt as EdgeRuntime<Env & EdgeEnv>,
-          principal,
-          clientKey(request, principal),
-          requestInfo(request, params),
-        )
-      );
+      warnIfNoStateSecret(runtime, env);
+      return (await rateLimited(edge, [decision.message], true)) ?? serve2026(edge as EdgeRequest<Env & EdgeEnv>, decision);
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
       return accepted();
     case "2025":
-      return serve2025(request, parsed, body.text, env, rt, sessions, principal, params);
+      return serve2025(edge, { parsed, text: body.text });
   }
 }

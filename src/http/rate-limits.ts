@@ -6,15 +6,12 @@
  * call over its limit never starts anywhere (Worker, session object, task) and costs no Durable
  * Object request: the answer is HTTP 429 with Retry-After and a JSON-RPC error for its id.
  */
-import type { Principal } from "../auth/principal";
 import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";
 import type { RequestId, RequestMessage } from "../jsonrpc/messages";
-import { requestInfo } from "../mcp/dispatch/request-info";
-import type { RouteParams } from "../mcp/dispatch/route-params";
+import type { EdgeRequest } from "./edge-request";
 import { targetOf } from "../mcp/operations/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
-import { clientKey } from "./client-key";
 import { misconfigured } from "../platform/bindings";
 import type { RateLimitRule, RateLimitedCall } from "../options";
 
@@ -36,14 +33,10 @@ function limiterOf(env: unknown, binding: string): RateLimiter {
 }
 
 /** Whether `call` is over one of `rules`' limits: the rule it is over, else undefined. Stops at the first. */
-async function overLimit<Env>(
-  rules: readonly RateLimitRule<Env>[],
-  call: RateLimitedCall<Env>,
-  raw: Request,
-): Promise<RateLimitRule<Env> | undefined> {
+async function overLimit(rules: readonly RateLimitRule[], call: RateLimitedCall, defaultKey: string): Promise<RateLimitRule | undefined> {
   for (const rule of rules) {
     if (rule.match && !rule.match(call)) continue;
-    const key = rule.key ? rule.key(call) : clientKey(raw, call.principal);
+    const key = rule.key ? rule.key(call) : defaultKey;
     const { success } = await limiterOf(call.env, rule.binding).limit({ key });
     if (!success) return rule;
   }
@@ -55,47 +48,37 @@ async function overLimit<Env>(
  * else undefined. `modern`: a 2026-07-28 request (its refusal shape). Free without rules.
  */
 export async function rateLimited<Env>(
-  rules: readonly RateLimitRule<Env>[],
-  env: Env,
-  request: Request,
+  edge: EdgeRequest<Env>,
   requests: readonly RequestMessage[],
-  principal: Principal | undefined,
   modern = false,
-  routeParams?: RouteParams,
 ): Promise<Response | undefined> {
+  const rules = edge.runtime.options.rateLimits;
   if (rules.length === 0) return undefined;
-  // ctx.request as handlers will see it, route parameters included: a key may be per tenant.
-  const info = requestInfo(request, routeParams);
   for (const message of requests) {
     const params = message.params ?? {};
-    const call: RateLimitedCall<Env> = {
+    // ctx.request as handlers will see it, route parameters included: a key may be per tenant.
+    const call: RateLimitedCall = {
       method: message.method,
       name: targetOf(message.method, params),
       params,
-      principal,
-      request: info,
-      env,
+      principal: edge.principal,
+      request: edge.info,
+      env: edge.env,
     };
-    const rule = await overLimit(rules, call, request);
+    const rule = await overLimit(rules, call, edge.clientKey);
     if (rule) return tooMany(rule, message.id, modern);
   }
   return undefined;
 }
 
 /** `rateLimited` for a body not parsed yet (the 2024-11-05 transport's POST): parsed only when there are rules. */
-export async function rateLimitedBody<Env>(
-  rules: readonly RateLimitRule<Env>[],
-  env: Env,
-  request: Request,
-  body: string,
-  principal: Principal | undefined,
-): Promise<Response | undefined> {
-  if (rules.length === 0) return undefined;
+export async function rateLimitedBody<Env>(edge: EdgeRequest<Env>, body: string): Promise<Response | undefined> {
+  if (edge.runtime.options.rateLimits.length === 0) return undefined;
   const parsed = parseBody(body);
-  return parsed.ok ? rateLimited(rules, env, request, toExchange(parsed).requests, principal) : undefined;
+  return parsed.ok ? rateLimited(edge, toExchange(parsed).requests) : undefined;
 }
 
-function tooMany<Env>(rule: RateLimitRule<Env>, id: RequestId, modern: boolean): Response {
+function tooMany(rule: RateLimitRule, id: RequestId, modern: boolean): Response {
   const refusal = { reason: "rate-limited", retryAfterSeconds: rule.period ?? 60 } as const;
   return modern ? refuse2026(refusal, id) : refuse(refusal, id);
 }

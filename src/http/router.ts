@@ -23,10 +23,10 @@ import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError, disclosingEnv, isLocalRequest } from "../platform/bindings";
-import type { Principal } from "../auth/principal";
+import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
-import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
+import { NO_PARAMS } from "../mcp/dispatch/route-params";
 import type { RoutePattern } from "../mcp/dispatch/route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "../platform/held-stream";
@@ -81,15 +81,15 @@ function splitList(value: string | undefined): string[] {
  * The Host/Origin policy: the options plus the env's lists. Built once per distinct env value
  * (in practice once per isolate), not on every request.
  */
-function policySource<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): (env: Env) => OriginPolicy {
+function policySource<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): (env: Env) => OriginPolicy {
   let cached: { hosts: string | undefined; origins: string | undefined; policy: OriginPolicy } | undefined;
   return (env) => {
     const hosts = env.MCP_ALLOWED_HOSTS;
     const origins = env.MCP_ALLOWED_ORIGINS;
     if (cached && cached.hosts === hosts && cached.origins === origins) return cached.policy;
     const policy: OriginPolicy = {
-      allowedHosts: [...rt.options.allowedHosts, ...splitList(hosts).map((h) => h.toLowerCase())],
-      allowedOrigins: [...rt.options.allowedOrigins, ...splitList(origins)],
+      allowedHosts: [...runtime.options.allowedHosts, ...splitList(hosts).map((h) => h.toLowerCase())],
+      allowedOrigins: [...runtime.options.allowedOrigins, ...splitList(origins)],
     };
     cached = { hosts, origins, policy };
     return policy;
@@ -121,23 +121,18 @@ function methodNotAllowed(allow: string): Response {
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
-async function forwardToSession<Env extends EdgeEnv>(
-  request: Request,
-  env: Env,
-  rt: EdgeRuntime<Env>,
-  principal: Principal | undefined,
-  params: RouteParams,
-): Promise<Response> {
+async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Promise<Response> {
+  const { request, env, runtime, principal, params } = edge;
   const refused =
     checkProtocolVersionHeader(request) ?? (request.method === "GET" ? checkAccept(request, ["text/event-stream"]) : undefined);
   if (refused) return refused;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
-  const namespace = rt.sessionNamespace(env);
+  const namespace = runtime.sessionNamespace(env);
   const id = sessionObjectId(namespace, sessionId);
   if (!id) return refuse({ reason: "session-not-found" });
   // The cost counters: one Durable Object request, an event named after the HTTP method ("GET", "DELETE").
-  const span = observerOf(rt.server)?.start({ method: request.method, params: {}, sessionId }, "forward", env);
+  const span = observerOf(runtime.server)?.start({ method: request.method, params: {}, sessionId }, "forward", env);
   span?.countDoRequests();
   try {
     const forwarded = forwardRequest(request, principal, params);
@@ -146,7 +141,7 @@ async function forwardToSession<Env extends EdgeEnv>(
     const headers = new Headers(forwarded.headers);
     headers.set("Upgrade", "websocket");
     const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
-    return await holdStream(answer, { keepAliveMs: rt.options.session.keepAliveMs });
+    return await holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
   } catch (error) {
     span?.threw(error);
     throw error;
@@ -155,39 +150,41 @@ async function forwardToSession<Env extends EdgeEnv>(
   }
 }
 
-/** A route's handler: the request, the env, and the parameters the endpoint's path took from it. */
-type RouteHandler<Env> = (request: Request, env: Env, params: RouteParams) => Promise<Response>;
+/** A route's handler: what arrived (the request, the env, the parameters the endpoint's path took from it). */
+type RouteHandler<Env> = (arrival: Arrival<Env>) => Promise<Response>;
 
 /**
  * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
- * handed the verified principal; with a resource that names route parameters, the gate of the
- * request's own route (its resource and metadata URL). Without auth, the handler itself with no principal.
+ * handed the request's one value (edge-request.ts) with the verified principal; with a resource
+ * that names route parameters, the gate of the request's own route (its resource and metadata
+ * URL). Without auth, the handler with no principal. `sessions`: whether the endpoint serves sessions.
  */
 function guarded<Env extends EdgeEnv>(
-  rt: EdgeRuntime<Env>,
-  handler: (request: Request, env: Env, principal: Principal | undefined, params: RouteParams) => Promise<Response>,
+  runtime: EdgeRuntime<Env>,
+  sessions: boolean,
+  handler: (edge: EdgeRequest<Env>) => Promise<Response>,
 ): RouteHandler<Env> {
-  const auth = rt.options.auth;
-  if (!auth) return (request, env, params) => handler(request, env, undefined, params);
-  return async (request, env, params) => {
-    const outcome = await authenticate(request, authForRoute(auth, params), env);
-    return outcome.ok ? handler(request, env, outcome.principal, params) : outcome.response;
+  const auth = runtime.options.auth;
+  if (!auth) return (arrival) => handler(edgeRequest(arrival, runtime, undefined, sessions));
+  return async (arrival) => {
+    const outcome = await authenticate(arrival.request, authForRoute(auth, arrival.params), arrival.env);
+    return outcome.ok ? handler(edgeRequest(arrival, runtime, outcome.principal, sessions)) : outcome.response;
   };
 }
-
 /**
  * The itty-router handler of a route handler: the parameters read from the path by the
  * endpoint's pattern (itty-router's own are not decoded), 404 when a value does not decode.
  */
-function routed<Env extends EdgeEnv>(rt: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
-  if (route.names.length === 0) return (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
-  return (request: IRequest, env: Env) => {
+function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
+  if (route.names.length === 0)
+    return (request: IRequest, env: Env, ctx: ExecutionContext) =>
+      handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  return (request: IRequest, env: Env, ctx: ExecutionContext) => {
     const params = route.match(new URL(request.url).pathname);
-    if (!params) return refuse({ reason: "not-found", endpoint: rt.options.path });
-    return handler(request as unknown as Request, env, params);
+    if (!params) return refuse({ reason: "not-found", endpoint: runtime.options.path });
+    return handler({ request: request as unknown as Request, env, ctx, params });
   };
 }
-
 /**
  * Answers one request. With `fallthrough`, a path mcp-edge does not serve resolves undefined
  * before any check, so the Worker's own routes can answer it; without, it gets 404.
@@ -198,8 +195,8 @@ export type EdgeHandler<Env> = (request: Request, env: Env, ctx: ExecutionContex
  * Every path this server answers: the endpoint(s), the legacy transport, the auth metadata.
  * Literal paths by lookup; those naming parameters by their patterns (`owns`, `isSessionPath`).
  */
-function ownedPaths<Env extends EdgeEnv>(rt: EdgeRuntime<Env>) {
-  const { options } = rt;
+function ownedPaths<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>) {
+  const { options } = runtime;
   const sessionPaths = new Set<string>();
   const patterns: RoutePattern[] = [];
   const add = (set: Set<string>, route: RoutePattern) => (route.names.length > 0 ? patterns.push(route) : set.add(route.path));
@@ -250,30 +247,32 @@ interface PostRoutes<Env> {
   patterns: { route: RoutePattern; post: RouteHandler<Env> }[];
 }
 
+/** The routes being mounted: itty-router's, and the endpoints' POSTs found before it. */
+interface EdgeRoutes<Env extends EdgeEnv> {
+  router: EdgeRouter<Env>;
+  posts: PostRoutes<Env>;
+}
+
 /** The MCP endpoint at `route`: POST always; GET and DELETE with sessions; 405 for the rest. */
 function mountEndpoint<Env extends EdgeEnv>(
-  router: EdgeRouter<Env>,
-  posts: PostRoutes<Env>,
-  rt: EdgeRuntime<Env>,
+  routes: EdgeRoutes<Env>,
+  runtime: EdgeRuntime<Env>,
   route: RoutePattern,
   sessions: boolean,
 ): void {
+  const { router, posts } = routes;
   const path = route.path;
   const allow = sessions ? "GET, POST, DELETE, OPTIONS" : "POST, OPTIONS";
-  const post = guarded(rt, (request, env, principal, params) => handlePost(request, env, rt, sessions, principal, params));
+  const post = guarded(runtime, sessions, handlePost);
   // The exact path by lookup (or its pattern); itty-router still matches the rest of what it matches (`/mcp/`).
   if (route.names.length === 0) posts.exact.set(path, post);
   else posts.patterns.push({ route, post });
-  router.post(path, routed(rt, route, post));
+  router.post(path, routed(runtime, route, post));
   router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, allow),
   );
   if (sessions) {
-    const forward = routed(
-      rt,
-      route,
-      guarded(rt, (request, env, principal, params) => forwardToSession(request, env, rt, principal, params)),
-    );
+    const forward = routed(runtime, route, guarded(runtime, sessions, forwardToSession));
     router.get(path, forward);
     router.delete(path, forward);
   }
@@ -282,15 +281,13 @@ function mountEndpoint<Env extends EdgeEnv>(
 }
 
 /** The legacy 2024-11-05 HTTP+SSE transport (`/sse` and `/messages`), when configured. */
-function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>): void {
-  const { legacySsePath, legacyMessagesPath } = rt.options;
+function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
+  const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env) => handler(request as unknown as Request, env, NO_PARAMS);
-  router.get(
-    legacySsePath,
-    literal(guarded(rt, (request, env, principal) => openLegacyStream(request, env, rt, legacyMessagesPath, principal))),
-  );
-  router.post(legacyMessagesPath, literal(guarded(rt, (request, env, principal) => postLegacyMessage(request, env, rt, principal))));
+  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env, ctx: ExecutionContext) =>
+    handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  router.get(legacySsePath, literal(guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath))));
+  router.post(legacyMessagesPath, literal(guarded(runtime, true, postLegacyMessage)));
   router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, "GET, OPTIONS"),
   );
@@ -300,23 +297,24 @@ function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: 
 }
 
 /** Builds the fetch handler for one server. */
-export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHandler<Env> {
-  const policyFor = policySource(rt);
-  const paths = ownedPaths(rt);
-  const discovery = createDiscovery(rt, rt.options.discovery);
+export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): EdgeHandler<Env> {
+  const policyFor = policySource(runtime);
+  const paths = ownedPaths(runtime);
+  const discovery = createDiscovery(runtime, runtime.options.discovery);
   // The session endpoints need the session binding, checked at the first request whatever its
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
-  const needsSession = (pathname: string) => rt.options.eras.era2025 && paths.isSessionPath(pathname);
+  const needsSession = (pathname: string) => runtime.options.eras.era2025 && paths.isSessionPath(pathname);
   const router = newRouter<Env>();
   const posts: PostRoutes<Env> = { exact: new Map(), patterns: [] };
-  if (rt.options.auth) mountMetadata(router, rt, rt.options.auth);
+  if (runtime.options.auth) mountMetadata(router, runtime, runtime.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
-  const serves2025 = rt.options.eras.era2025;
-  mountEndpoint(router, posts, rt, rt.options.route, rt.options.sessions && serves2025);
-  if (rt.options.sessions && serves2025) mountLegacyTransport(router, rt);
-  if (rt.options.statelessRoute) mountEndpoint(router, posts, rt, rt.options.statelessRoute, false);
-  router.all("*", () => refuse({ reason: "not-found", endpoint: rt.options.path }));
+  const serves2025 = runtime.options.eras.era2025;
+  const routes = { router, posts };
+  mountEndpoint(routes, runtime, runtime.options.route, runtime.options.sessions && serves2025);
+  if (runtime.options.sessions && serves2025) mountLegacyTransport(router, runtime);
+  if (runtime.options.statelessRoute) mountEndpoint(routes, runtime, runtime.options.statelessRoute, false);
+  router.all("*", () => refuse({ reason: "not-found", endpoint: runtime.options.path }));
 
   return async (request, deployedEnv, ctx, fallthrough) => {
     const url = new URL(request.url);
@@ -338,7 +336,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     const endpointPost = request.method === "POST" && isEndpoint(posts, pathname);
     if (request.method !== "OPTIONS" && !endpointPost && needsSession(pathname)) {
       try {
-        rt.sessionNamespace(env);
+        runtime.sessionNamespace(env);
       } catch (error) {
         if (error instanceof MisconfiguredError) return withCors(refuse(error.refusal), checked);
         throw error;
@@ -346,7 +344,7 @@ export function createRouter<Env extends EdgeEnv>(rt: EdgeRuntime<Env>): EdgeHan
     }
     const response: Response =
       request.method === "POST"
-        ? await postTo(posts, request, env, pathname, () => router.fetch(request, env, ctx, checked))
+        ? await postTo(posts, { request, env, ctx, params: NO_PARAMS }, pathname, () => router.fetch(request, env, ctx, checked))
         : await router.fetch(request, env, ctx, checked);
     return withCors(response, checked);
   };
@@ -358,18 +356,12 @@ function isEndpoint<Env>(posts: PostRoutes<Env>, pathname: string): boolean {
 }
 
 /** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */
-function postTo<Env>(
-  posts: PostRoutes<Env>,
-  request: Request,
-  env: Env,
-  pathname: string,
-  other: () => Promise<Response>,
-): Promise<Response> {
+function postTo<Env>(posts: PostRoutes<Env>, arrival: Arrival<Env>, pathname: string, other: () => Promise<Response>): Promise<Response> {
   const exact = posts.exact.get(pathname);
-  if (exact) return exact(request, env, NO_PARAMS).catch(failed);
+  if (exact) return exact(arrival).catch(failed);
   for (const { route, post } of posts.patterns) {
     const params = route.match(pathname);
-    if (params) return post(request, env, params).catch(failed);
+    if (params) return post({ ...arrival, params }).catch(failed);
   }
   return other();
 }
@@ -378,12 +370,12 @@ function postTo<Env>(
  * RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL;
  * for a resource naming route parameters, at each route's path-suffixed URL, naming that route's resource.
  */
-function mountMetadata<Env extends EdgeEnv>(router: EdgeRouter<Env>, rt: EdgeRuntime<Env>, auth: ResolvedAuth): void {
+function mountMetadata<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>, auth: ResolvedAuth): void {
   for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
   const route = auth.metadataRoute;
   if (!route) return;
   router.get(
     route.path,
-    routed(rt, route, async (_request, _env, params) => metadataResponse(authForRoute(auth, params))),
+    routed(runtime, route, async ({ params }) => metadataResponse(authForRoute(auth, params))),
   );
 }

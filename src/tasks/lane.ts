@@ -102,12 +102,12 @@ export async function createTask<Env extends EdgeEnv>(server: McpServer<Env>, en
  * throws -32021 for a task-only tool whose request did not declare the extension.
  */
 export async function runAsTaskIfChosen<Env extends EdgeEnv>(
-  server: McpServer<Env>,
-  env: Env,
+  place: TaskPlace<Env>,
   tool: Pick<ToolDefinition<Env>, "name" | "task">,
   args: Record<string, unknown>,
   request: Omit<CreateTaskRequest, "tool" | "args">,
 ): Promise<Params | undefined> {
+  const { server, env } = place;
   const decision = decideTaskExecution(tool, request.clientCapabilities);
   if (decision instanceof RpcError) throw decision;
   if (decision === "sync") return undefined;
@@ -122,43 +122,40 @@ export function taskLane<Env extends EdgeEnv>(server: McpServer<Env>, env: Env, 
 /** One per 2026-07-28 request: docs/engine-notes.md "Classes for what a request builds". */
 class WorkerTaskLane<Env extends EdgeEnv> implements TaskLane {
   constructor(
-    private readonly server: McpServer<Env>,
-    private readonly env: Env,
+    readonly server: McpServer<Env>,
+    readonly env: Env,
     private readonly clientKey: string | undefined,
   ) {}
 
-  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params> {
+  serve(method: string, params: Params, handlerContext: HandlerContext<unknown>): Promise<Params> {
     if (!isTaskMethod(method)) return Promise.reject(new RpcError(INVALID_PARAMS, `not a Tasks method: ${method}`));
     // Observed: one request to the task's object (counted also when a malformed id is refused before it).
-    observationOf(hc)?.countDoRequests();
-    return serveTaskMethod(
-      this.server,
-      this.env,
-      method,
-      params,
-      hc.principal?.subject,
-      hc.clientCapabilities,
-      routeKey(hc.request?.params),
-    );
+    observationOf(handlerContext)?.countDoRequests();
+    const asker = {
+      subject: handlerContext.principal?.subject,
+      clientCapabilities: handlerContext.clientCapabilities,
+      route: routeKey(handlerContext.request?.params),
+    };
+    return serveTaskMethod(this, method, params, asker);
   }
 
   async runIfChosen(
     tool: ToolDefinition<never>,
     args: Record<string, unknown>,
-    hc: HandlerContext<unknown>,
+    handlerContext: HandlerContext<unknown>,
     gathered: Record<string, unknown> | undefined,
   ): Promise<Params | undefined> {
-    const created = await runAsTaskIfChosen(this.server, this.env, tool, args, {
-      principal: hc.principal,
+    const created = await runAsTaskIfChosen(this, tool, args, {
+      principal: handlerContext.principal,
       clientKey: this.clientKey,
-      clientCapabilities: hc.clientCapabilities,
-      requestMeta: hc.meta,
+      clientCapabilities: handlerContext.clientCapabilities,
+      requestMeta: handlerContext.meta,
       gathered,
-      request: hc.request && requestSnapshot(hc.request),
-      traceparent: observationOf(hc)?.traceparent,
-      protocolVersion: hc.protocolVersion,
+      request: handlerContext.request && requestSnapshot(handlerContext.request),
+      traceparent: observationOf(handlerContext)?.traceparent,
+      protocolVersion: handlerContext.protocolVersion,
     });
-    if (created) observationOf(hc)?.countDoRequests();
+    if (created) observationOf(handlerContext)?.countDoRequests();
     return created;
   }
 }
@@ -174,21 +171,35 @@ function taskStub(env: EdgeEnv, taskId: unknown): DurableObjectStub<TaskObjectRp
   return namespace.get(id);
 }
 
+/** Where a task lives: the server that defines its tool, and the env with the task namespace. */
+export interface TaskPlace<Env> {
+  readonly server: McpServer<Env>;
+  readonly env: Env;
+}
+
+/**
+ * Who asks about a task: the principal's `subject` (undefined without auth), the capabilities its
+ * request declared, and its `route` key ("" or absent for a literal path).
+ */
+export interface TaskAsker {
+  subject: string | undefined;
+  clientCapabilities: unknown;
+  route?: string;
+}
+
 /**
  * Answers `tasks/get`, `tasks/update` or `tasks/cancel`: -32601 when the server declares no
  * task tools, -32021 when this request's client did not declare the extension, -32602 for an
- * unknown, expired, another principal's or another route's task. `principalSubject` is undefined
- * without auth; `route`: the request's route key ("" for a literal path).
+ * unknown, expired, another principal's or another route's task.
  */
 export async function serveTaskMethod<Env extends EdgeEnv>(
-  server: McpServer<Env>,
-  env: Env,
+  place: TaskPlace<Env>,
   method: TaskMethod,
   params: Params | undefined,
-  principalSubject: string | undefined,
-  clientCapabilities: unknown,
-  route = "",
+  asker: TaskAsker,
 ): Promise<Params> {
+  const { server, env } = place;
+  const { clientCapabilities, route = "" } = asker;
   const refusal = checkExtensionMethod(server.extensions, method, clientCapabilities);
   if (refusal) throw refusal;
   const p = params ?? {};
@@ -210,7 +221,7 @@ export async function serveTaskMethod<Env extends EdgeEnv>(
     responses = given as InputResponses;
   }
   const stub = taskStub(env, p.taskId);
-  const subject = principalSubject ?? null;
+  const subject = asker.subject ?? null;
   switch (method) {
     case "tasks/get":
       return fromReply(await stub.taskGet(subject, route));

@@ -13,20 +13,22 @@ export interface TaskStatusNotification {
   params: Record<string, unknown> & { taskId: string; status: string };
 }
 
+/** Who may hear of a task's status: its owner (null without auth), its route, and the trace it continues. */
+export interface TaskAudience {
+  owner: string | null;
+  trace?: string;
+  route?: RouteParams;
+}
+
 /**
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
  * streams opened by the task's owner, on the task's route. Without the hub's binding (MCP_HUB) nothing listens, and
  * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
- * `trace`: the task's run (W3C traceparent), which the hub's spans continue.
+ * `audience.trace`: the task's run (W3C traceparent), which the hub's spans continue.
  */
-export async function publishTaskStatus(
-  env: EdgeEnv,
-  notification: TaskStatusNotification,
-  owner: string | null,
-  trace?: string,
-  route?: RouteParams,
-): Promise<void> {
+export async function publishTaskStatus(env: EdgeEnv, notification: TaskStatusNotification, audience: TaskAudience): Promise<void> {
+  const { owner, trace, route } = audience;
   if (!env.MCP_HUB) return;
   const event: PublishEvent =
     owner === null ? { type: "taskStatus", task: notification.params } : { type: "taskStatus", task: notification.params, owner };

@@ -53,8 +53,8 @@ export function taskLaneFor<Env extends EdgeEnv>(server: McpServer<Env>, env: En
   };
   return {
     serve: async () => missing(),
-    async runIfChosen(tool, _args, hc) {
-      const decision = decideTaskExecution(tool, hc.clientCapabilities);
+    async runIfChosen(tool, _args, handlerContext) {
+      const decision = decideTaskExecution(tool, handlerContext.clientCapabilities);
       if (decision instanceof RpcError) throw decision;
       return decision === "sync" ? undefined : missing();
     },

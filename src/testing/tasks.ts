@@ -106,9 +106,13 @@ export function taskClient(wire: TaskWire): TestTaskClient {
     async cancel(taskId) {
       await call("tasks/cancel", { taskId });
     },
-    waitFor: (taskId, statuses, options = {}) => poll(client, taskId, [statuses].flat(), options.timeoutMs ?? wire.timeoutMs, false),
+    waitFor: (taskId, statuses, options = {}) =>
+      poll(client, taskId, [statuses].flat(), { timeoutMs: options.timeoutMs ?? wire.timeoutMs, answer: false }),
     async result(taskId, options = {}) {
-      const done = await poll(client, taskId, TERMINAL, options.timeoutMs ?? wire.timeoutMs, options.answer !== false);
+      const done = await poll(client, taskId, TERMINAL, {
+        timeoutMs: options.timeoutMs ?? wire.timeoutMs,
+        answer: options.answer !== false,
+      });
       if (done.status === "completed") return done.result ?? { content: [] };
       if (done.status === "failed")
         throw wire.rpcError(done.error?.code ?? -32603, done.error?.message ?? "the task failed", done.error?.data);
@@ -123,9 +127,9 @@ async function poll(
   client: TestTaskClient,
   taskId: string,
   statuses: readonly TestTaskStatus[],
-  timeoutMs: number,
-  answer: boolean,
+  how: { timeoutMs: number; answer: boolean },
 ): Promise<TestTask> {
+  const { timeoutMs, answer } = how;
   const deadline = Date.now() + timeoutMs;
   let last: TestTask | undefined;
   for (;;) {

@@ -46,11 +46,13 @@ export function listen(call: ListenCall): Promise<Response> {
   const params =
     call.notifications === undefined ? { _meta: listenParams({}, capabilities)._meta } : listenParams(call.notifications, capabilities);
   return serveListen(
-    { id: call.id ?? "listen-1", params },
-    capabilities,
-    edgeEnv,
-    { server: call.server, options: { listen: resolveListenOptions(call.options) } },
-    call.subject,
+    {
+      message: { id: call.id ?? "listen-1", params },
+      clientCapabilities: capabilities,
+      env: edgeEnv,
+      runtime: { server: call.server, options: { listen: resolveListenOptions(call.options) } },
+      subject: call.subject,
+    },
     call.features,
   );
 }

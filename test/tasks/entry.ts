@@ -81,6 +81,19 @@ tasksServer
     }
     return { content: [text(`answered ${answered}`)] };
   })
+  .interactiveTool(
+    "progress_steps",
+    { description: "Reports progress 1 of 2, tries to go back to 1, then waits ms", input: waitInput, task: "optional" },
+    async ({ ms }, ctx) => {
+      await ctx.progress(1, 2);
+      const back = await ctx.progress(1, 2).then(
+        () => "accepted",
+        (error: RpcError) => `${error.code} ${error.message}`,
+      );
+      await scheduler.wait(Number(ms), { signal: ctx.signal });
+      return { content: [text(back)] };
+    },
+  )
   .tool("only_task", { description: "Runs only as a task", task: "required" }, () => ({ content: [text("as a task")] }))
   .tool("plain", { description: "Not a task tool" }, () => ({ content: [text("plain")] }))
   .tool(

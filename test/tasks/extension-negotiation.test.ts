@@ -18,6 +18,7 @@ import { tasksServer } from "./entry";
 
 const UI = "io.modelcontextprotocol/ui";
 const tool = (name: string) => tasksServer.tools.get(name) as NonNullable<ReturnType<typeof tasksServer.tools.get>>;
+const tasksPlace = { server: tasksServer, env: edgeEnv };
 
 describe("reading a client's declaration", () => {
   it("finds an extension in capabilities.extensions, {} included, and nothing elsewhere", () => {
@@ -54,11 +55,11 @@ describe("deciding whether a call becomes a task", () => {
 
 describe("the one call a tools/call lane makes", () => {
   it("creates the task for a declaring client, runs synchronously otherwise, refuses a task-only tool", async () => {
-    const created = await runAsTaskIfChosen(tasksServer, edgeEnv, tool("tool_error"), {}, { clientCapabilities: CAPS });
+    const created = await runAsTaskIfChosen(tasksPlace, tool("tool_error"), {}, { clientCapabilities: CAPS });
     expect(created).toMatchObject({ resultType: "task", status: "working" });
-    expect(await runAsTaskIfChosen(tasksServer, edgeEnv, tool("tool_error"), {}, { clientCapabilities: {} })).toBeUndefined();
-    expect(await runAsTaskIfChosen(tasksServer, edgeEnv, tool("plain"), {}, { clientCapabilities: CAPS })).toBeUndefined();
-    expect((await refusal(runAsTaskIfChosen(tasksServer, edgeEnv, tool("only_task"), {}, { clientCapabilities: {} }))).code).toBe(-32021);
+    expect(await runAsTaskIfChosen(tasksPlace, tool("tool_error"), {}, { clientCapabilities: {} })).toBeUndefined();
+    expect(await runAsTaskIfChosen(tasksPlace, tool("plain"), {}, { clientCapabilities: CAPS })).toBeUndefined();
+    expect((await refusal(runAsTaskIfChosen(tasksPlace, tool("only_task"), {}, { clientCapabilities: {} }))).code).toBe(-32021);
   });
 });
 
@@ -66,7 +67,12 @@ describe("extension methods", () => {
   it("tasks/* answer -32021 when this request's client did not declare the extension", async () => {
     for (const method of ["tasks/get", "tasks/update", "tasks/cancel"] as const) {
       const error = await refusal(
-        serveTaskMethod(tasksServer, edgeEnv, method, { taskId: "a".repeat(64), inputResponses: {} }, undefined, { elicitation: {} }),
+        serveTaskMethod(
+          tasksPlace,
+          method,
+          { taskId: "a".repeat(64), inputResponses: {} },
+          { subject: undefined, clientCapabilities: { elicitation: {} } },
+        ),
       );
       expect(error.code, method).toBe(-32021);
     }
@@ -74,13 +80,22 @@ describe("extension methods", () => {
 
   it("do not exist on a server without task tools: -32601", async () => {
     const plain = defineServer<EdgeEnv>({ name: "p", version: "1" });
-    const error = await refusal(serveTaskMethod(plain, edgeEnv, "tasks/get", { taskId: "a".repeat(64) }, undefined, CAPS));
+    const error = await refusal(
+      serveTaskMethod(
+        { server: plain, env: edgeEnv },
+        "tasks/get",
+        { taskId: "a".repeat(64) },
+        { subject: undefined, clientCapabilities: CAPS },
+      ),
+    );
     expect(error.code).toBe(-32601);
     expect(checkExtensionMethod(plain.extensions, "tools/list", {})).toBeUndefined();
   });
 
   it("need a string taskId", async () => {
-    expect((await refusal(serveTaskMethod(tasksServer, edgeEnv, "tasks/get", {}, undefined, CAPS))).code).toBe(-32602);
+    expect((await refusal(serveTaskMethod(tasksPlace, "tasks/get", {}, { subject: undefined, clientCapabilities: CAPS }))).code).toBe(
+      -32602,
+    );
   });
 });
 

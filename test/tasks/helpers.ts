@@ -34,7 +34,7 @@ export async function create(tool: string, args: Json = {}, opts: { principal?: 
 }
 
 function method(m: TaskMethod, params: Json, subject?: string, caps: unknown = CAPS): Promise<Json> {
-  return serveTaskMethod(tasksServer, edgeEnv, m, params, subject, caps);
+  return serveTaskMethod({ server: tasksServer, env: edgeEnv }, m, params, { subject, clientCapabilities: caps });
 }
 
 export const get = (taskId: string, subject?: string) => method("tasks/get", { taskId }, subject);

@@ -105,6 +105,20 @@ describe("terminal states", () => {
   });
 });
 
+describe("progress", () => {
+  it("shows a task's progress as its statusMessage, and refuses progress that does not increase", async () => {
+    const { taskId } = (await create("progress_steps", { ms: 200 })) as { taskId: string };
+    let working = await get(taskId);
+    for (let i = 0; i < 50 && working.statusMessage !== "1/2" && working.status === "working"; i++) {
+      await scheduler.wait(20);
+      working = await get(taskId);
+    }
+    expect(working).toMatchObject({ status: "working", statusMessage: "1/2" });
+    expect(await until(taskId, "completed", "failed")).toBe("completed");
+    expect(await get(taskId)).toMatchObject({ result: { content: [{ type: "text", text: "-32602 progress must increase: 1 after 1" }] } });
+  });
+});
+
 describe("input_required", () => {
   it("lists every outstanding ask, the same keys on every poll", async () => {
     const { taskId } = (await create("ask_two")) as { taskId: string };

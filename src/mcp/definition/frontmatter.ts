@@ -74,7 +74,7 @@ function parseLines(lines: string[]): Frontmatter {
 }
 
 function set(target: Record<string, unknown>, key: string, value: unknown, at: string): void {
-  if (key === "__proto__" || TYPED.some((re) => re.test(key))) throw new FrontmatterError(`${at}: "${key}" cannot be a key here`);
+  if (key === "__proto__" || TYPED.some((pattern) => pattern.test(key))) throw new FrontmatterError(`${at}: "${key}" cannot be a key here`);
   if (Object.hasOwn(target, key)) throw new FrontmatterError(`${at}: "${key}" appears twice`);
   target[key] = value;
 }
@@ -89,7 +89,7 @@ function scalar(raw: string | undefined, at: string, key: string): string {
   const hint = `quote it ("${key}: \\"…\\"")`;
   if (INDICATOR_START.test(value)) throw new FrontmatterError(`${at}: the value of "${key}" starts with "${value[0]}"; ${hint}`);
   if (/:(?:[ \t]|$)/.test(value)) throw new FrontmatterError(`${at}: the value of "${key}" contains ": "; ${hint}`);
-  if (TYPED.some((re) => re.test(value)))
+  if (TYPED.some((pattern) => pattern.test(value)))
     throw new FrontmatterError(`${at}: YAML reads the value of "${key}" (${value}) as something other than a string; ${hint}`);
   return value;
 }

@@ -251,9 +251,15 @@ function registryOf<Env>(server: ServerDefinition<Env>): SkillRegistry {
   registries.set(server, registry);
   // An author's own declaration stands (e.g. `{}` to leave directory reads out); else directory reads are declared.
   if (!server.extensions.has(SKILLS_EXTENSION)) server.extension(SKILLS_EXTENSION, { directoryRead: true });
-  addExtensionMethod("skills/list", (params, dc, hc) => listSkills(served(dc.server, "skills/list"), params, dc, hc));
-  addExtensionMethod("skills/get", (params, dc, hc) => getSkill(served(dc.server, "skills/get"), params, dc, hc));
-  addExtensionMethod("resources/directory/read", (params, dc) => directoryRead(served(dc.server, "resources/directory/read"), params, dc));
+  addExtensionMethod("skills/list", (params, dispatch, handlerContext) =>
+    listSkills(served(dispatch.server, "skills/list"), params, dispatch, handlerContext),
+  );
+  addExtensionMethod("skills/get", (params, dispatch, handlerContext) =>
+    getSkill(served(dispatch.server, "skills/get"), params, dispatch, handlerContext),
+  );
+  addExtensionMethod("resources/directory/read", (params, dispatch) =>
+    directoryRead(served(dispatch.server, "resources/directory/read"), params, dispatch),
+  );
   return registry;
 }
 

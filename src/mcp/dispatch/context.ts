@@ -147,6 +147,11 @@ export interface Channel {
   readonly requestUnavailable: string | undefined;
   /** The capabilities the request's client declared, where they are not the session's (a task keeps its creator's). */
   readonly clientCapabilities?: ClientCapabilities;
+  /**
+   * Where progress goes in a lane that sends no `notifications/progress` (a task shows it as its
+   * status message, ext-tasks); absent: progress is a notification, sent when the request has a progressToken.
+   */
+  progressed?(progress: number, total: number | undefined, message: string | undefined): Promise<void>;
 }
 
 /**
@@ -240,13 +245,16 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
   const progressToken = base.meta?.progressToken;
   let lastProgress = -Infinity;
   return {
+    // The one progress rule, for every lane: each value must exceed the last.
     async progress(progress, total, message) {
-      if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+      const token = typeof progressToken === "string" || typeof progressToken === "number";
+      if (!token && !channel.progressed) return;
       // 2025-06-18 "Progress": the progress value MUST increase with each notification.
       if (!(progress > lastProgress)) {
         throw new RpcError(INVALID_PARAMS, `progress must increase: ${progress} after ${lastProgress}`);
       }
       lastProgress = progress;
+      if (channel.progressed) return channel.progressed(progress, total, message);
       const params: Params = { progressToken, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;

@@ -27,12 +27,12 @@ export interface SessionOps {
  */
 export interface TaskLane {
   /** Answers tasks/get, tasks/update or tasks/cancel. */
-  serve(method: string, params: Params, hc: HandlerContext<unknown>): Promise<Params>;
+  serve(method: string, params: Params, handlerContext: HandlerContext<unknown>): Promise<Params>;
   /** The CreateTaskResult when this call becomes a task; undefined to run it synchronously. */
   runIfChosen(
     tool: ToolDefinition<never>,
     args: Record<string, unknown>,
-    hc: HandlerContext<unknown>,
+    handlerContext: HandlerContext<unknown>,
     gathered: Record<string, unknown> | undefined,
   ): Promise<Params | undefined>;
 }
@@ -40,6 +40,8 @@ export interface TaskLane {
 export interface DispatchContext<Env> {
   server: McpServer<Env>;
   env: Env;
+  /** The request's era, decided once by the Worker: "2026" exactly when `envelope` is present. */
+  era: "2025" | "2026";
   /** Whether the runtime runs with sessions (decides `resources.subscribe`). */
   sessions: boolean;
   session: SessionInfo | undefined;
@@ -110,6 +112,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
     return {
       server,
       env,
+      era: "2026",
       sessions: false,
       session: undefined,
       protocolVersion: lane.envelope.protocolVersion as AnyVersion,
@@ -127,6 +130,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
   return {
     server,
     env,
+    era: "2025",
     sessions: lane.sessions,
     session: lane.session,
     protocolVersion: lane.protocolVersion,
@@ -141,4 +145,4 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
   };
 }
 
-export type MethodHandler = <Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>) => Promise<Params>;
+export type MethodHandler = <Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>) => Promise<Params>;

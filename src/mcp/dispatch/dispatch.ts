@@ -3,13 +3,12 @@
  * in the session Durable Object, which differ only in the `DispatchContext` they pass (the
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
-import { INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
-import { errorMessage, resultMessage, toWire, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
+import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
+import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
 import type { HandlerContext } from "./context";
 import type { DispatchContext, MethodHandler } from "./dispatch-context";
 import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
-import { callOf, runThrough } from "../operations/middleware";
-import { ToolError, toolError } from "../tools/content";
+import { refusalOf, throughMiddleware, wrappedCall } from "../operations/middleware";
 import { callTool, listTools } from "../handlers/tools";
 import { listResources, listResourceTemplates, readResource, subscribeResource, unsubscribeResource } from "../handlers/resources";
 import { getPrompt, listPrompts } from "../handlers/prompts";
@@ -19,7 +18,7 @@ import { discover } from "../handlers/discover";
 import { finish2026Result } from "../era-2026/result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
 import type { SignalSource } from "./lazy-abort";
-import { dispatchedContext } from "./handler-context";
+import { handlerContext } from "./handler-context";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
 
@@ -61,9 +60,9 @@ const METHODS_2026: Record<string, MethodHandler> = {
 
 /** A tasks/* method: answered by the task's own Durable Object, through the lane's task seam. */
 function taskMethod(method: string): MethodHandler {
-  return (params, dc, hc) => {
-    if (!dc.tasks) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
-    return dc.tasks.serve(method, params, hc as HandlerContext<unknown>);
+  return (params, dispatch, handlerContext) => {
+    if (!dispatch.tasks) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+    return dispatch.tasks.serve(method, params, handlerContext as HandlerContext<unknown>);
   };
 }
 
@@ -90,39 +89,43 @@ export function isKnownMethod(method: string): boolean {
  * Answers one request (not `initialize`, which the lanes handle because it creates sessions).
  * `abort`: where the handler's `ctx.signal` comes from, read only when the handler reads it.
  */
-export function dispatchRequest<Env>(request: RequestMessage, dc: DispatchContext<Env>, abort: SignalSource): Promise<ResponseMessage> {
-  const observer = observerOf(dc.server);
-  return observer ? observedRequest(observer, request, dc, abort) : answerRequest(request, dc, abort);
+export function dispatchRequest<Env>(
+  request: RequestMessage,
+  dispatch: DispatchContext<Env>,
+  abort: SignalSource,
+): Promise<ResponseMessage> {
+  const observer = observerOf(dispatch.server);
+  return observer ? observedRequest(observer, request, dispatch, abort) : answerRequest(request, dispatch, abort);
 }
 
 /** The request inside its observation (observe.ts: span and event), which the response's outcome marks. */
 async function observedRequest<Env>(
   observer: Observer,
   request: RequestMessage,
-  dc: DispatchContext<Env>,
+  dispatch: DispatchContext<Env>,
   abort: SignalSource,
 ): Promise<ResponseMessage> {
   const operation = {
     method: request.method,
     params: request.params ?? {},
     requestId: request.id,
-    sessionId: dc.session?.id,
-    protocolVersion: dc.protocolVersion,
-    parent: dc.traceparent,
+    sessionId: dispatch.session?.id,
+    protocolVersion: dispatch.protocolVersion,
+    parent: dispatch.traceparent,
   };
   // The session object's dispatches have channel and ops; a Worker lane's do not (2025) or have no ops (2026).
-  const span = observer.start(operation, dc.ops ? "session" : "worker", dc.env);
-  const unbilled = dc.unbilledDoRequests;
+  const span = observer.start(operation, dispatch.ops ? "session" : "worker", dispatch.env);
+  const unbilled = dispatch.unbilledDoRequests;
   if (unbilled && unbilled.count > 0) {
     span.countDoRequests(unbilled.count);
     unbilled.count = 0;
   }
   try {
-    const response = await answerRequest(request, dc, abort, span);
-    if (dc.meter) {
+    const response = await answerRequest(request, dispatch, abort, span);
+    if (dispatch.meter) {
       // In the session object a streamed request's response is one more stored event.
-      if (dc.ops && dc.channel) meterEvent(dc.meter, JSON.stringify(toWire(response)));
-      span.measure(dc.meter);
+      if (dispatch.ops && dispatch.channel) meterEvent(dispatch.meter, JSON.stringify(toWire(response)));
+      span.measure(dispatch.meter);
     }
     if (response.kind === "error") span.failed(response.error.code, response.error.message);
     else if (response.result.isError === true) span.toolFailed();
@@ -134,34 +137,30 @@ async function observedRequest<Env>(
 
 async function answerRequest<Env>(
   request: RequestMessage,
-  dc: DispatchContext<Env>,
+  dispatch: DispatchContext<Env>,
   abort: SignalSource,
   span?: Observation,
 ): Promise<ResponseMessage> {
-  const table = dc.envelope ? METHODS_2026 : METHODS;
+  const table = dispatch.envelope ? METHODS_2026 : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
   if (!handler) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
   const params = request.params ?? {};
-  const hc = dispatchedContext(request, dc, abort);
-  if (span) bindObservation(hc, span);
-  // Zero cost without middleware or an error hook: no call is built.
-  const server = dc.server;
-  const call = server.middleware.length > 0 || server.errorHook ? callOf(request.method, params, hc) : undefined;
+  const ctx = handlerContext(dispatch, request, abort);
+  if (span) bindObservation(ctx, span);
+  // Zero cost without middleware or an error hook: no call is built, and the handler is called as is.
+  const server = dispatch.server;
+  const call = wrappedCall(server, request.method, params, ctx);
   try {
-    const result =
-      call && server.middleware.length > 0
-        ? await runThrough(server.middleware, call, () => handler(params, dc, hc))
-        : await handler(params, dc, hc);
-    return resultMessage(request.id, dc.envelope ? finish2026Result(request, result, server) : result);
+    const result = call
+      ? await throughMiddleware(server, call, () => handler(params, dispatch, ctx))
+      : await handler(params, dispatch, ctx);
+    return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, result, server) : result);
   } catch (error) {
-    // A middleware's ToolError refuses the call: a failing tool result on tools/call, -32600 elsewhere.
-    if (error instanceof ToolError) {
-      if (request.method !== "tools/call") return errorMessage(request.id, { code: INVALID_REQUEST, message: error.message });
-      const refused: Params = { ...toolError(error.message) };
-      return resultMessage(request.id, dc.envelope ? finish2026Result(request, refused, server) : refused);
-    }
+    const refused = refusalOf(error, request.method);
+    if (refused && "error" in refused) return errorMessage(request.id, refused.error);
+    if (refused) return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, refused.result, server) : refused.result);
     return errorMessage(request.id, toErrorObject(error, request, { hook: server.errorHook, call }));
   }
 }

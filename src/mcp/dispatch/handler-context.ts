@@ -1,9 +1,10 @@
 /**
- * The handler context of a dispatched request (dispatch.ts). Its `signal` is an own enumerable
- * getter, one for every context, made only when first read (lazy-abort.ts;
+ * The one builder of a handler's `ctx`, wherever its request runs: the Worker's lanes and the
+ * session object (through dispatch.ts) and a task's run (durable-objects/task/run.ts). Its `signal`
+ * is an own enumerable getter made only when first read (lazy-abort.ts;
  * docs/engine-notes.md "One getter for every handler context").
  */
-import type { RequestMessage } from "../../jsonrpc/messages";
+import type { Params, RequestId } from "../../jsonrpc/messages";
 import { userStoreOf } from "./user-seam";
 import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "./dispatch-context";
@@ -13,7 +14,7 @@ import type { SignalSource } from "./lazy-abort";
 /** Where a context's getter finds its request's signal (a symbol: no handler reads it by name). */
 const SOURCE = Symbol();
 
-/** The one `signal` getter of every dispatched context. */
+/** The one `signal` getter of every context. */
 const SIGNAL: PropertyDescriptor = {
   get(this: { [SOURCE]: SignalSource }): AbortSignal {
     return this[SOURCE].signal;
@@ -22,22 +23,34 @@ const SIGNAL: PropertyDescriptor = {
   configurable: true,
 };
 
-/** The handler's `ctx` of one dispatched request. */
-export function dispatchedContext<Env>(request: RequestMessage, dc: DispatchContext<Env>, source: SignalSource): HandlerContext<Env> {
+/** What a context says about where its request runs: a dispatch context has it all, a task's run builds it from its record. */
+export type ContextSource<Env> = Pick<
+  DispatchContext<Env>,
+  "env" | "era" | "protocolVersion" | "clientCapabilities" | "session" | "principal" | "request"
+>;
+
+/** The request a context answers: its id (a task's id in its run) and its params, whose `_meta` the context carries. */
+export interface ContextRequest {
+  id: RequestId;
+  params?: Params;
+}
+
+/** The handler's `ctx` of one request; `signal` read from `abort` when the handler first reads it. */
+export function handlerContext<Env>(from: ContextSource<Env>, request: ContextRequest, abort: SignalSource): HandlerContext<Env> {
   const meta = request.params?._meta;
   const ctx = {
-    env: dc.env,
+    env: from.env,
     requestId: request.id,
-    era: dc.envelope ? "2026" : "2025",
-    protocolVersion: dc.protocolVersion,
-    clientCapabilities: dc.clientCapabilities,
-    session: dc.session,
+    era: from.era,
+    protocolVersion: from.protocolVersion,
+    clientCapabilities: from.clientCapabilities,
+    session: from.session,
     meta: isObject(meta) ? meta : undefined,
-    principal: dc.principal,
-    request: dc.request,
-    user: userStoreOf(dc.env, dc.principal),
+    principal: from.principal,
+    request: from.request,
+    user: userStoreOf(from.env, from.principal),
   } as Record<PropertyKey, unknown>;
   // docs/engine-notes.md "Keyed stores, not computed keys"
-  ctx[SOURCE] = source;
+  ctx[SOURCE] = abort;
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
 }

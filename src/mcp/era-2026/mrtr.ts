@@ -153,7 +153,7 @@ export class MrtrRound {
       // The fix is the server operator's, but the first to meet this is the developer's own client.
       return errorMessage(id, { code: INTERNAL_ERROR, message: `This server cannot ask the client for input: ${problem}` });
     }
-    const requestState = await signState(this.settings.secret as string, this.binding(), this.run.used, this.settings.ttlMs);
+    const requestState = await signState(this.settings.secret as string, this.binding(), this.run.used, { ttlMs: this.settings.ttlMs });
     const inputRequests = Object.fromEntries([...this.run.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }]));
     return resultMessage(id, withServerInfo({ resultType: "input_required", inputRequests, requestState }, server));
   }

@@ -142,14 +142,14 @@ function signedBytes(body: string, args: string): Uint8Array {
   return encoder.encode(`${body}.${args}`);
 }
 
-/** Mints a state carrying `answers`, valid for `ttlMs`. */
+/** Mints a state carrying `answers`, valid for `validity.ttlMs` from `validity.now` (default: now). */
 export async function signState(
   secret: string,
   binding: StateBinding,
   answers: Record<string, Params>,
-  ttlMs: number,
-  now = Date.now(),
+  validity: { ttlMs: number; now?: number },
 ): Promise<string> {
+  const { ttlMs, now = Date.now() } = validity;
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(12)));
   const { subject, method, name, args } = binding;
   // Named fields, not a rest copy of the binding: docs/engine-notes.md "Keyed stores, not computed keys"

@@ -9,19 +9,19 @@ import { checkUriLength } from "./resources";
 /** The spec caps a completion response at 100 values. */
 const MAX_VALUES = 100;
 
-function findCompleter<Env>(ref: Record<string, unknown>, argument: string, dc: DispatchContext<Env>): Completer<Env> | undefined {
+function findCompleter<Env>(ref: Record<string, unknown>, argument: string, dispatch: DispatchContext<Env>): Completer<Env> | undefined {
   if (ref.type === "ref/prompt") {
     if (typeof ref.name !== "string") throw new RpcError(INVALID_PARAMS, 'completion/complete: ref/prompt needs a "name"');
-    const prompt = dc.server.prompts.get(ref.name);
+    const prompt = dispatch.server.prompts.get(ref.name);
     if (!prompt) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
     return prompt.arguments.find((a) => a.name === argument)?.complete;
   }
   if (ref.type === "ref/resource") {
     if (typeof ref.uri !== "string") throw new RpcError(INVALID_PARAMS, 'completion/complete: ref/resource needs a "uri"');
     checkUriLength(ref.uri, "completion/complete");
-    const template = dc.server.templates.find((t) => t.template.template === ref.uri);
+    const template = dispatch.server.templates.find((t) => t.template.template === ref.uri);
     if (!template) {
-      if (dc.server.resources.has(ref.uri)) return undefined;
+      if (dispatch.server.resources.has(ref.uri)) return undefined;
       throw new RpcError(INVALID_PARAMS, `Unknown resource template: ${ref.uri}`);
     }
     // The argument name is the client's: only the template's own completers count (never "constructor").
@@ -30,7 +30,7 @@ function findCompleter<Env>(ref: Record<string, unknown>, argument: string, dc: 
   throw new RpcError(INVALID_PARAMS, 'completion/complete: "ref.type" must be "ref/prompt" or "ref/resource"');
 }
 
-export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+export async function complete<Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>): Promise<Params> {
   const { ref, argument, context } = params;
   if (typeof ref !== "object" || ref === null || Array.isArray(ref))
     throw new RpcError(INVALID_PARAMS, 'completion/complete needs a "ref" object');
@@ -40,7 +40,7 @@ export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc
   if (typeof name !== "string" || typeof value !== "string") {
     throw new RpcError(INVALID_PARAMS, 'completion/complete: "argument" needs string "name" and "value"');
   }
-  const completer = findCompleter(ref as Record<string, unknown>, name, dc);
+  const completer = findCompleter(ref as Record<string, unknown>, name, dispatch);
   if (!completer) return { completion: { values: [], hasMore: false } };
   const given = typeof context === "object" && context !== null ? (context as Record<string, unknown>).arguments : undefined;
   // Keys are the client's: fromEntries defines own fields, so a "__proto__" key stays a field.
@@ -48,6 +48,6 @@ export async function complete<Env>(params: Params, dc: DispatchContext<Env>, hc
     typeof given === "object" && given !== null
       ? Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
       : {};
-  const all = await completer(value, { ...hc, arguments: resolved });
+  const all = await completer(value, { ...handlerContext, arguments: resolved });
   return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } };
 }

@@ -7,19 +7,19 @@ import type { Params } from "../../jsonrpc/messages";
 import type { DispatchContext } from "../dispatch/dispatch-context";
 import { extensionsCapability } from "../definition/extensions";
 
-export async function discover<Env>(_params: Params, dc: DispatchContext<Env>): Promise<Params> {
+export async function discover<Env>(_params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which
   // the hub object serves: declared only when this Worker has the hub's binding (MCP_HUB).
-  const hub = (dc.env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
-  const capabilities = dc.server.capabilities(typeof hub === "object" && hub !== null);
-  const extensions = extensionsCapability(dc.server.extensions, "2026");
+  const hub = (dispatch.env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
+  const capabilities = dispatch.server.capabilities(typeof hub === "object" && hub !== null);
+  const extensions = extensionsCapability(dispatch.server.extensions, "2026");
   if (extensions) capabilities.extensions = extensions;
   const result: Params = {
-    supportedVersions: [...(dc.supportedVersions ?? [dc.protocolVersion])],
+    supportedVersions: [...(dispatch.supportedVersions ?? [dispatch.protocolVersion])],
     capabilities,
-    ttlMs: dc.server.cache.ttlMs,
-    cacheScope: dc.server.cache.cacheScope,
+    ttlMs: dispatch.server.cache.ttlMs,
+    cacheScope: dispatch.server.cache.cacheScope,
   };
-  if (dc.server.instructions) result.instructions = dc.server.instructions;
+  if (dispatch.server.instructions) result.instructions = dispatch.server.instructions;
   return result;
 }

@@ -6,17 +6,21 @@ import type { DispatchContext } from "../dispatch/dispatch-context";
 import { paginate } from "./pagination";
 import { enabledOnly, isEnabled } from "../definition/server";
 
-export async function listPrompts<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  const all = (await enabledOnly(dc.server.prompts.values(), hc)).map((p) => p.listing);
-  const { page, nextCursor } = paginate("prompts", all, params, dc.server.pageSize);
+export async function listPrompts<Env>(
+  params: Params,
+  dispatch: DispatchContext<Env>,
+  handlerContext: HandlerContext<Env>,
+): Promise<Params> {
+  const all = (await enabledOnly(dispatch.server.prompts.values(), handlerContext)).map((p) => p.listing);
+  const { page, nextCursor } = paginate("prompts", all, params, dispatch.server.pageSize);
   return nextCursor ? { prompts: page, nextCursor } : { prompts: page };
 }
 
-export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+export async function getPrompt<Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>): Promise<Params> {
   const name = params.name;
   if (typeof name !== "string") throw new RpcError(INVALID_PARAMS, 'prompts/get needs a string "name"');
-  const prompt = dc.server.prompts.get(name);
-  if (!prompt || !(await isEnabled(prompt, hc))) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
+  const prompt = dispatch.server.prompts.get(name);
+  if (!prompt || !(await isEnabled(prompt, handlerContext))) throw new RpcError(INVALID_PARAMS, `Unknown prompt: ${name}`);
   const raw = params.arguments ?? {};
   if (typeof raw !== "object" || raw === null || Array.isArray(raw))
     throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": "arguments" must be an object`);
@@ -29,9 +33,12 @@ export async function getPrompt<Env>(params: Params, dc: DispatchContext<Env>, h
   const args = Object.fromEntries(entries) as Record<string, string>;
   const missing = prompt.arguments.filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
   if (missing.length > 0) throw new RpcError(INVALID_PARAMS, `prompts/get "${name}": missing required argument(s): ${missing.join(", ")}`);
-  if (prompt.interactive && !dc.channel) throw new Error(`interactive prompt "${name}" reached a lane without a channel`);
+  if (prompt.interactive && !dispatch.channel) throw new Error(`interactive prompt "${name}" reached a lane without a channel`);
   // A simple prompt's get gets the plain context; the cast only widens what its type already hides.
-  const ctx = prompt.interactive && dc.channel ? createInteractiveContext(hc, dc.channel) : (hc as InteractiveContext<Env>);
+  const ctx =
+    prompt.interactive && dispatch.channel
+      ? createInteractiveContext(handlerContext, dispatch.channel)
+      : (handlerContext as InteractiveContext<Env>);
   const result = await prompt.get(args, ctx);
   return { ...result };
 }

@@ -76,17 +76,22 @@ interface SourceRead {
   resume: Position | undefined;
 }
 
-async function readSource<Env>(server: McpServer<Env>, position: Position, room: number, hc: HandlerContext<Env>): Promise<SourceRead> {
+async function readSource<Env>(
+  server: McpServer<Env>,
+  position: Position,
+  room: number,
+  handlerContext: HandlerContext<Env>,
+): Promise<SourceRead> {
   if (position.source === 0) {
-    const all = (await enabledOnly(server.resources.values(), hc)).map((r) => r.listing);
+    const all = (await enabledOnly(server.resources.values(), handlerContext)).map((r) => r.listing);
     const offset = "offset" in position ? position.offset : 0;
     const end = offset + room;
     return { entries: all.slice(offset, end), resume: end < all.length ? { source: 0, offset: end } : undefined };
   }
   const t = server.templates[position.source - 1];
-  if (!t?.list || !(await isEnabled(t, hc))) return { entries: [], resume: undefined };
+  if (!t?.list || !(await isEnabled(t, handlerContext))) return { entries: [], resume: undefined };
   const cursor = "cursor" in position ? position.cursor : undefined;
-  const answer: ListedResource[] | TemplateListPage = await t.list({ ...hc, cursor, pageSize: room });
+  const answer: ListedResource[] | TemplateListPage = await t.list({ ...handlerContext, cursor, pageSize: room });
   if (Array.isArray(answer)) {
     // The whole list: mcp-edge pages it by offset.
     const offset = "offset" in position ? position.offset : 0;
@@ -113,11 +118,11 @@ function nextSource<Env>(server: McpServer<Env>, source: number): Position | und
  * One page of `resources/list`: static resources first, then what each listing template names.
  * The page before the end may be followed by an empty last page when a later template lists nothing.
  */
-export async function listResourcePage<Env>(server: McpServer<Env>, params: Params, hc: HandlerContext<Env>): Promise<Params> {
+export async function listResourcePage<Env>(server: McpServer<Env>, params: Params, handlerContext: HandlerContext<Env>): Promise<Params> {
   let position: Position | undefined = decode(params.cursor, server.templates.length + 1);
   const page: Record<string, unknown>[] = [];
   for (let reads = 0; position && page.length < server.pageSize && reads < MAX_READS_PER_PAGE; reads++) {
-    const read: SourceRead = await readSource(server, position, server.pageSize - page.length, hc);
+    const read: SourceRead = await readSource(server, position, server.pageSize - page.length, handlerContext);
     page.push(...read.entries);
     position = read.resume ?? nextSource(server, position.source);
   }

@@ -11,13 +11,17 @@ import { listResourcePage } from "./resource-listing";
 import type { ResourceContents } from "../definition/types";
 
 /** The static resources, then those the templates with a `list` callback name (resource-listing.ts). */
-export function listResources<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  return listResourcePage(dc.server, params, hc);
+export function listResources<Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>): Promise<Params> {
+  return listResourcePage(dispatch.server, params, handlerContext);
 }
 
-export async function listResourceTemplates<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
-  const all = (await enabledOnly(dc.server.templates, hc)).map((t) => t.listing);
-  const { page, nextCursor } = paginate("templates", all, params, dc.server.pageSize);
+export async function listResourceTemplates<Env>(
+  params: Params,
+  dispatch: DispatchContext<Env>,
+  handlerContext: HandlerContext<Env>,
+): Promise<Params> {
+  const all = (await enabledOnly(dispatch.server.templates, handlerContext)).map((t) => t.listing);
+  const { page, nextCursor } = paginate("templates", all, params, dispatch.server.pageSize);
   return nextCursor ? { resourceTemplates: page, nextCursor } : { resourceTemplates: page };
 }
 
@@ -54,44 +58,52 @@ function normalise(uri: string, mimeType: string | undefined, result: ReadResult
 }
 
 /** Finds the definition serving a URI: a static resource first, then the first matching template. */
-export async function readResource<Env>(params: Params, dc: DispatchContext<Env>, hc: HandlerContext<Env>): Promise<Params> {
+export async function readResource<Env>(
+  params: Params,
+  dispatch: DispatchContext<Env>,
+  handlerContext: HandlerContext<Env>,
+): Promise<Params> {
   const uri = requireUri(params, "resources/read");
   // A disabled definition does not exist for this caller.
-  const fixed = dc.server.resources.get(uri);
-  if (fixed && (await isEnabled(fixed, hc))) {
-    if (fixed.interactive && !dc.channel) throw new Error(`interactive resource "${uri}" reached a lane without a channel`);
+  const fixed = dispatch.server.resources.get(uri);
+  if (fixed && (await isEnabled(fixed, handlerContext))) {
+    if (fixed.interactive && !dispatch.channel) throw new Error(`interactive resource "${uri}" reached a lane without a channel`);
     // A simple read gets the plain context; the cast only widens what its type already hides.
-    const ctx = fixed.interactive && dc.channel ? createInteractiveContext(hc, dc.channel) : (hc as InteractiveContext<Env>);
+    const ctx =
+      fixed.interactive && dispatch.channel
+        ? createInteractiveContext(handlerContext, dispatch.channel)
+        : (handlerContext as InteractiveContext<Env>);
     return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, ctx)) };
   }
-  for (const t of dc.server.templates) {
+  for (const t of dispatch.server.templates) {
     const variables = t.template.match(uri);
-    if (variables && (await isEnabled(t, hc))) return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, hc)) };
+    if (variables && (await isEnabled(t, handlerContext)))
+      return { contents: normalise(uri, t.mimeType, await t.read(uri, variables, handlerContext)) };
   }
   // 2026-07-28 server/resources.mdx "Error Handling" (SEP-2164): -32602; -32002 is the 2025 era's code.
-  throw new RpcError(hc.era === "2026" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  throw new RpcError(handlerContext.era === "2026" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
 }
 
-function requireKnownResource<Env>(uri: string, dc: DispatchContext<Env>): void {
-  if (dc.server.resources.has(uri) || dc.server.templates.some((t) => t.template.match(uri))) return;
+function requireKnownResource<Env>(uri: string, dispatch: DispatchContext<Env>): void {
+  if (dispatch.server.resources.has(uri) || dispatch.server.templates.some((t) => t.template.match(uri))) return;
   throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
 }
 
-function requireOps<Env>(dc: DispatchContext<Env>, method: string) {
-  if (!dc.ops) throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} needs a session; this server runs in stateless mode`);
-  return dc.ops;
+function requireOps<Env>(dispatch: DispatchContext<Env>, method: string) {
+  if (!dispatch.ops) throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} needs a session; this server runs in stateless mode`);
+  return dispatch.ops;
 }
 
-export async function subscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+export async function subscribeResource<Env>(params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/subscribe");
-  const ops = requireOps(dc, "resources/subscribe");
-  requireKnownResource(uri, dc);
+  const ops = requireOps(dispatch, "resources/subscribe");
+  requireKnownResource(uri, dispatch);
   await ops.subscribe(uri);
   return {};
 }
 
-export async function unsubscribeResource<Env>(params: Params, dc: DispatchContext<Env>): Promise<Params> {
+export async function unsubscribeResource<Env>(params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/unsubscribe");
-  await requireOps(dc, "resources/unsubscribe").unsubscribe(uri);
+  await requireOps(dispatch, "resources/unsubscribe").unsubscribe(uri);
   return {};
 }

@@ -22,8 +22,8 @@ function requireUri(params: Params, method: string): string {
   return checkUriLength(params.uri, method);
 }
 
-function withHint<Env>(result: Params, registry: SkillRegistry, hc: HandlerContext<Env>): Params {
-  if (hc.era !== "2026") return result;
+function withHint<Env>(result: Params, registry: SkillRegistry, handlerContext: HandlerContext<Env>): Params {
+  if (handlerContext.era !== "2026") return result;
   // The least cacheable of the skills' hints.
   const { ttlMs, cacheScope } = combineHints(registry.skills.values(), NO_CACHE);
   return { ...result, ttlMs, cacheScope };
@@ -32,36 +32,36 @@ function withHint<Env>(result: Params, registry: SkillRegistry, hc: HandlerConte
 export async function listSkills<Env>(
   registry: SkillRegistry,
   params: Params,
-  dc: DispatchContext<Env>,
-  hc: HandlerContext<Env>,
+  dispatch: DispatchContext<Env>,
+  handlerContext: HandlerContext<Env>,
 ): Promise<Params> {
-  const { page, nextCursor } = paginate("skills", [...registry.skills.values()], params, dc.server.pageSize);
+  const { page, nextCursor } = paginate("skills", [...registry.skills.values()], params, dispatch.server.pageSize);
   const skills = await Promise.all(page.map((s) => s.entry()));
-  return withHint(nextCursor ? { skills, nextCursor } : { skills }, registry, hc);
+  return withHint(nextCursor ? { skills, nextCursor } : { skills }, registry, handlerContext);
 }
 
 export async function getSkill<Env>(
   registry: SkillRegistry,
   params: Params,
   _dc: DispatchContext<Env>,
-  hc: HandlerContext<Env>,
+  handlerContext: HandlerContext<Env>,
 ): Promise<Params> {
   const uri = requireUri(params, "skills/get");
   const skill = registry.skills.get(uri);
   if (!skill) throw new RpcError(INVALID_PARAMS, `No skill is served at ${uri}`, { uri });
-  return withHint({ skill: await skill.entry() }, registry, hc);
+  return withHint({ skill: await skill.entry() }, registry, handlerContext);
 }
 
-export async function directoryRead<Env>(registry: SkillRegistry, params: Params, dc: DispatchContext<Env>): Promise<Params> {
+export async function directoryRead<Env>(registry: SkillRegistry, params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   // Only a server that declares directoryRead serves the method (an author may declare the extension as `{}`).
-  if (dc.server.extensions.get(SKILLS_EXTENSION)?.settings.directoryRead !== true)
+  if (dispatch.server.extensions.get(SKILLS_EXTENSION)?.settings.directoryRead !== true)
     throw new RpcError(METHOD_NOT_FOUND, "Method not found: resources/directory/read");
   const uri = requireUri(params, "resources/directory/read");
   const children = registry.directories.get(uri);
   if (!children) {
-    const what = dc.server.resources.has(uri) ? `${uri} is not a directory resource` : `No directory is served at ${uri}`;
+    const what = dispatch.server.resources.has(uri) ? `${uri} is not a directory resource` : `No directory is served at ${uri}`;
     throw new RpcError(INVALID_PARAMS, what, { uri });
   }
-  const { page, nextCursor } = paginate("directory", [...children.values()], params, dc.server.pageSize);
+  const { page, nextCursor } = paginate("directory", [...children.values()], params, dispatch.server.pageSize);
   return nextCursor ? { resources: page, nextCursor } : { resources: page };
 }

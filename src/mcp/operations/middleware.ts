@@ -6,8 +6,10 @@
  * throw a `ToolError` / `RpcError` to refuse. With none registered the dispatcher never builds a call.
  * Also the operator's error hook (`server.onError`): every unexpected exception with its reference.
  */
-import type { Params } from "../../jsonrpc/messages";
+import { INVALID_REQUEST } from "../../jsonrpc/errors";
+import type { ErrorObject, Params } from "../../jsonrpc/messages";
 import type { HandlerContext } from "../dispatch/context";
+import { ToolError, toolError } from "../tools/content";
 
 /** Methods whose call names a definition: the tool, the prompt, the resource URI. */
 type NamedMethod = "tools/call" | "prompts/get" | "resources/read";
@@ -67,7 +69,7 @@ export function callOf<Env>(method: string, params: Params, ctx: HandlerContext<
 }
 
 /** Runs `call` through `chain` (first registered outermost) and finally `handler`. */
-export function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall<Env>, handler: () => Promise<Params>): Promise<Params> {
+function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall<Env>, handler: () => Promise<Params>): Promise<Params> {
   const step = (i: number): Promise<Params> => {
     const middleware = chain[i];
     if (!middleware) return handler();
@@ -79,4 +81,45 @@ export function runThrough<Env>(chain: readonly Middleware<Env>[], call: McpCall
     });
   };
   return step(0);
+}
+
+/** What the wrap reads of a server: its middleware and its error hook. */
+export interface Wrapping<Env> {
+  readonly middleware: readonly Middleware<Env>[];
+  readonly errorHook: ErrorHook<Env> | undefined;
+}
+
+/**
+ * The call a request makes, built only when the server has middleware or an error hook (zero cost
+ * without): undefined otherwise, and for a named method without its name (callOf).
+ */
+export function wrappedCall<Env>(
+  server: Wrapping<Env>,
+  method: string,
+  params: Params,
+  ctx: HandlerContext<Env>,
+): McpCall<Env> | undefined {
+  return server.middleware.length > 0 || server.errorHook !== undefined ? callOf(method, params, ctx) : undefined;
+}
+
+/**
+ * The one middleware wrap, wherever a request runs (the Worker, the session object, a task's run):
+ * `handler` inside the server's middleware when there is a call to wrap, else `handler` alone.
+ */
+export function throughMiddleware<Env>(
+  server: Wrapping<Env>,
+  call: McpCall<Env> | undefined,
+  handler: () => Promise<Params>,
+): Promise<Params> {
+  return call && server.middleware.length > 0 ? runThrough(server.middleware, call, handler) : handler();
+}
+
+/**
+ * The wrap's error rule, the same in every place: a middleware's `ToolError` refuses the call, as a
+ * failing tool result on `tools/call` and as -32600 elsewhere. Undefined for any other error.
+ */
+export function refusalOf(error: unknown, method: string): { result: Params } | { error: ErrorObject } | undefined {
+  if (!(error instanceof ToolError)) return undefined;
+  if (method !== "tools/call") return { error: { code: INVALID_REQUEST, message: error.message } };
+  return { result: { ...toolError(error.message) } };
 }

@@ -110,8 +110,8 @@ export class Observer {
     this.tracing = tracing ? new Tracing(tracing) : undefined;
   }
 
-  start(op: Operation, place: Place, env: unknown): Observation {
-    return new ObservedOperation(this.tracing?.start(op), op, place, env, this);
+  start(operation: Operation, place: Place, env: unknown): Observation {
+    return new ObservedOperation(this.tracing?.start(operation), operation, this, { place, env });
   }
 
   /** Whether anyone hears events (else none is built). */
@@ -156,10 +156,9 @@ class ObservedOperation implements Observation {
 
   constructor(
     private readonly span: OperationSpan | undefined,
-    private readonly op: Operation,
-    private readonly place: Place,
-    private readonly env: unknown,
+    private readonly operation: Operation,
     private readonly observer: Observer,
+    private readonly at: { place: Place; env: unknown },
   ) {}
 
   get traceparent(): string | undefined {
@@ -208,7 +207,7 @@ class ObservedOperation implements Observation {
   end(): void {
     if (this.span) {
       // The cost counters as span attributes (mcp-edge's own names).
-      this.span.attribute("mcp_edge.place", this.place);
+      this.span.attribute("mcp_edge.place", this.at.place);
       this.span.attribute("mcp_edge.do_requests", this.doRequests);
       if (this.meter) {
         this.span.attribute("mcp_edge.sse_events", this.meter.sseEvents);
@@ -219,12 +218,12 @@ class ObservedOperation implements Observation {
       this.span.end();
     }
     if (!this.observer.hasSink) return;
-    const { op } = this;
-    const target = targetOf(op.method, op.params);
+    const { operation } = this;
+    const target = targetOf(operation.method, operation.params);
     this.observer.emit(
       {
-        place: this.place,
-        method: op.method,
+        place: this.at.place,
+        method: operation.method,
         name: target,
         outcome: this.outcome,
         errorCode: this.errorCode,
@@ -234,10 +233,10 @@ class ObservedOperation implements Observation {
         rowsWritten: this.rowsWritten(),
         bytesWritten: this.meter?.bytesWritten ?? 0,
         openStreams: this.meter?.openStreams ?? 0,
-        sessionId: op.sessionId,
-        protocolVersion: op.protocolVersion,
+        sessionId: operation.sessionId,
+        protocolVersion: operation.protocolVersion,
       },
-      this.env,
+      this.at.env,
     );
   }
 }

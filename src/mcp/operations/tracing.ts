@@ -87,8 +87,8 @@ function parseTraceparent(value: unknown): OtelSpanContext | undefined {
   return { traceId: m[1] as string, spanId: m[2] as string, traceFlags: Number.parseInt(m[3] as string, 16), isRemote: true };
 }
 
-function formatTraceparent(sc: OtelSpanContext): string {
-  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+function formatTraceparent(spanContext: OtelSpanContext): string {
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${(spanContext.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 }
 
 const NAMED: Readonly<Record<string, [field: string, attribute: string, inName: boolean]>> = {
@@ -111,22 +111,23 @@ export class Tracing {
    * `kind` "client": an operation the server initiates (the hub's delivery of a notification:
    * the semantic conventions' `mcp.client` span, "reported by the MCP server when server initiates the operation").
    */
-  start(op: Operation, kind: "server" | "client" = "server"): OperationSpan {
-    const attributes: Record<string, string | number | boolean> = { "mcp.method.name": op.method };
-    let name = op.method;
-    const named = Object.hasOwn(NAMED, op.method) ? NAMED[op.method] : undefined;
-    const target = named ? op.params[named[0]] : undefined;
+  start(operation: Operation, kind: "server" | "client" = "server"): OperationSpan {
+    const attributes: Record<string, string | number | boolean> = { "mcp.method.name": operation.method };
+    let name = operation.method;
+    const named = Object.hasOwn(NAMED, operation.method) ? NAMED[operation.method] : undefined;
+    const target = named ? operation.params[named[0]] : undefined;
     if (named && typeof target === "string") {
       attributes[named[1]] = target;
-      if (named[2]) name = `${op.method} ${target}`;
+      if (named[2]) name = `${operation.method} ${target}`;
     }
-    if (op.method === "tools/call") attributes["gen_ai.operation.name"] = "execute_tool";
-    if (op.requestId !== undefined) attributes["jsonrpc.request.id"] = String(op.requestId);
-    if (op.sessionId !== undefined) attributes["mcp.session.id"] = op.sessionId;
-    if (op.protocolVersion !== undefined) attributes["mcp.protocol.version"] = op.protocolVersion;
-    const meta = op.params._meta;
+    if (operation.method === "tools/call") attributes["gen_ai.operation.name"] = "execute_tool";
+    if (operation.requestId !== undefined) attributes["jsonrpc.request.id"] = String(operation.requestId);
+    if (operation.sessionId !== undefined) attributes["mcp.session.id"] = operation.sessionId;
+    if (operation.protocolVersion !== undefined) attributes["mcp.protocol.version"] = operation.protocolVersion;
+    const meta = operation.params._meta;
     const remote =
-      parseTraceparent(op.parent) ?? parseTraceparent(typeof meta === "object" && meta !== null ? (meta as Params).traceparent : undefined);
+      parseTraceparent(operation.parent) ??
+      parseTraceparent(typeof meta === "object" && meta !== null ? (meta as Params).traceparent : undefined);
     const api = this.options.api;
     const parent = remote ? api.trace.setSpanContext(api.ROOT_CONTEXT, remote) : api.ROOT_CONTEXT;
     const spanKind = kind === "server" ? SPAN_KIND_SERVER : SPAN_KIND_CLIENT;

@@ -195,7 +195,7 @@ describe("MRTR: requestState integrity", () => {
   it("refuses an expired state, and one issued to another principal (request-state.ts, clock passed in)", async () => {
     const secret = "another-test-secret-0123456789abcdef";
     const binding = { subject: "alice", method: "tools/call", name: "t", args: canonicalArguments({ a: 1 }) };
-    const state = await signState(secret, binding, {}, 1000, 0);
+    const state = await signState(secret, binding, {}, { ttlMs: 1000, now: 0 });
     expect(await verifyState(secret, state, binding, 999)).toEqual({ ok: true, answers: {} });
     expect(await verifyState(secret, state, binding, 1000)).toMatchObject({ ok: false, problem: expect.stringContaining("expired") });
     expect(await verifyState(secret, state, { ...binding, subject: "mallory" }, 500)).toMatchObject({
@@ -208,7 +208,7 @@ describe("MRTR: requestState integrity", () => {
   it("binds arguments independently of key order, and refuses other arguments as another request", async () => {
     const secret = "another-test-secret-0123456789abcdef";
     const bind = (args: unknown) => ({ subject: "alice", method: "tools/call", name: "t", args: canonicalArguments(args) });
-    const state = await signState(secret, bind({ a: 1, b: [1, { c: 2, d: 3 }] }), {}, 1000, 0);
+    const state = await signState(secret, bind({ a: 1, b: [1, { c: 2, d: 3 }] }), {}, { ttlMs: 1000, now: 0 });
     expect(await verifyState(secret, state, bind({ b: [1, { d: 3, c: 2 }], a: 1 }), 500)).toEqual({ ok: true, answers: {} });
     expect(await verifyState(secret, state, bind({ a: 2, b: [1, { c: 2, d: 3 }] }), 500)).toMatchObject({
       ok: false,

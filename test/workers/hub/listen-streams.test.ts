@@ -316,11 +316,13 @@ describe("a server without the MCP_HUB binding", () => {
     const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     await expect(
       serveListen(
-        { id: 1, params: { notifications: { taskIds: ["ab".repeat(32)] } } },
-        capabilities,
-        disclosingEnv(withTasks),
-        { server, options: { listen: resolveListenOptions() } },
-        undefined,
+        {
+          message: { id: 1, params: { notifications: { taskIds: ["ab".repeat(32)] } } },
+          clientCapabilities: capabilities,
+          env: disclosingEnv(withTasks),
+          runtime: { server, options: { listen: resolveListenOptions() } },
+          subject: undefined,
+        },
         { tasks: true },
       ),
     ).rejects.toThrow(/subscriptions\/listen needs the MCP_HUB Durable Object binding/);

@@ -25,7 +25,8 @@ function until(taskId: string, ...statuses: TaskStatus[]): Promise<TaskStatus | 
 }
 const start = async (tool: string, args: Json = {}) =>
   (await createTask(demoServer, edgeEnv, { tool, args, clientCapabilities: CAPS })).taskId as string;
-const call = (method: TaskMethod, params: Json) => serveTaskMethod(demoServer, edgeEnv, method, params, undefined, CAPS);
+const call = (method: TaskMethod, params: Json) =>
+  serveTaskMethod({ server: demoServer, env: edgeEnv }, method, params, { subject: undefined, clientCapabilities: CAPS });
 const get = (taskId: string) => call("tasks/get", { taskId });
 
 describe("build_report as a task", () => {
