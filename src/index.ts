@@ -1,8 +1,10 @@
 /**
  * mcp-edge's public API (the package's "." export): define a server, serve it from a Worker
- * with createMcpEdge, export the Durable Object class it returns. Nothing else is public;
+ * with createMcpEdge, export the Durable Object classes made from it (sessionObject(edge), ...). Nothing else is public;
  * the authorization parts are the "mcp-edge/oauth" subpath, test helpers "mcp-edge/testing".
  */
+import { McpHub as HubClass } from "../durable-objects/hub/mcp-hub";
+import { McpUser as UserClass } from "../durable-objects/user/mcp-user";
 export { defineServer, ServerDefinition } from "./mcp/definition/server";
 export type {
   ServerConfig,
@@ -47,7 +49,7 @@ export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferS
 export { RpcError } from "./jsonrpc/errors";
 export * as errorCodes from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
-export type { McpSessionObject } from "../durable-objects/session/mcp-session";
+export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export {
   publish,
@@ -58,8 +60,16 @@ export {
   type PublishOptions,
   type ListKind,
 } from "./publish";
-export { McpHub, hubObject } from "../durable-objects/hub/mcp-hub";
-export { McpUser } from "../durable-objects/user/mcp-user";
+export { hubObject } from "../durable-objects/hub/mcp-hub";
+export { userObject } from "../durable-objects/user/mcp-user";
+/** @deprecated Use `export const McpHub = hubObject(edge)`, the idiom of every object class; goes in the next minor release. */
+export const McpHub = HubClass;
+/** @deprecated Use `hubObject(edge)`'s class. */
+export type McpHub = HubClass;
+/** @deprecated Use `export const McpUser = userObject(edge)`, the idiom of every object class; goes in the next minor release. */
+export const McpUser = UserClass;
+/** @deprecated Use `userObject(edge)`'s class. */
+export type McpUser = UserClass;
 export type { UserStore, UserOp, UserListOptions } from "./user";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { DiscoveryOptions } from "./http/discovery";

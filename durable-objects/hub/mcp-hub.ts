@@ -4,8 +4,8 @@
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object; as shard 0
  * it hands each batch to the other shards through an ordered outbox per shard (outbox.ts).
- * Exported as is it traces nothing; `hubObject(edge)` is the same class with the server's
- * tracer (tracing.ts).
+ * Made by `hubObject(edge)`, it carries the server's tracer (tracing.ts); the bare class (a
+ * deprecated export) traces nothing.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
@@ -32,7 +32,7 @@ import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
-import { tracingOfEdge } from "../../src/mcp/operations/observe";
+import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
@@ -270,11 +270,13 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 const McpHubBase = McpHub;
 
 /**
- * The hub class of a served server: `export const McpHub = hubObject(edge)`, with the tracer of
- * `createMcpEdge(server, { tracing })`, so a trace continues into listen streams and publishes.
+ * The hub class of a served server: `export const McpHub = hubObject(edge)` (bound as MCP_HUB),
+ * with the tracer of `createMcpEdge(server, { tracing })`, so a trace continues into listen
+ * streams and publishes. Without an edge (a Worker that only hosts the hub, for the SDK's bus:
+ * src/bus.ts), the hub traces nothing.
  */
-export function hubObject(edge: object): typeof McpHub {
-  const tracing = tracingOfEdge(edge);
+export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
+  const tracing = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer?.tracing;
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: EdgeEnv) {
       super(ctx, env, tracing);

@@ -66,6 +66,11 @@ export class SessionCore {
     this.live = new LiveStreams(options.keepAliveMs);
   }
 
+  /** Whether the server is observed: the cost counters are kept. */
+  get metered(): boolean {
+    return this.unreported !== undefined;
+  }
+
   /**
    * Whether this is a live session of this principal (neither has a subject without auth) on
    * this route (`route`: the request's route key; "" for a literal path and for sessions older than routes).

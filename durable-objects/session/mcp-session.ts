@@ -9,11 +9,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
-import { newMeter, observerOf } from "../../src/mcp/operations/observe";
+import { newMeter, type Observer } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/dispatch/context";
 import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
+import { withEnvIdleTimeout } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { allShards, hubFor, registerWithHub } from "../../src/publish";
 import type { EdgeEnv } from "../../src/env";
@@ -40,25 +40,27 @@ import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
 import { handleGet } from "./replay";
 import { HeldSockets, isUpgrade } from "../shared/held-sockets";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../shared/edge-binding";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
   private readonly core: SessionCore;
   private readonly inflight: InflightRequests<Env>;
   private readonly lifecycle: LifecycleHost;
   private readonly legacyHost: LegacyHost;
+  private readonly server: McpServer<Env>;
+  /** The server's observer (tracing, onEvent, analytics), when observed: handed in by sessionObject(edge). */
+  private readonly observer: Observer | undefined;
 
-  constructor(
-    ctx: DurableObjectState,
-    env: Env,
-    private readonly server: McpServer<Env>,
-    options: ResolvedSessionOptions,
-  ) {
+  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
     super(ctx, env);
+    const server = binding.server;
+    this.server = server;
+    this.observer = binding.observer;
     this.core = new SessionCore(
       ctx.storage,
-      withEnvIdleTimeout(options, env),
+      withEnvIdleTimeout(binding.options.session, env),
       new HeldSockets(ctx, "get"),
-      observerOf(server) !== undefined,
+      binding.observer !== undefined,
     );
     this.inflight = new InflightRequests({
       core: this.core,
@@ -98,7 +100,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * counts the request) and the alarm (a billed request no one else made), with the rows written.
    */
   private observeOwn(method: string, doRequests: number): void {
-    const observer = observerOf(this.server);
+    const observer = this.observer;
     if (!observer) return;
     const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
     span.countDoRequests(doRequests);
@@ -144,7 +146,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * the server initiates: kind client), the child of the hub's span for the event.
    */
   private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
-    const tracing = parent === undefined ? undefined : observerOf(this.server)?.tracing;
+    const tracing = parent === undefined ? undefined : this.observer?.tracing;
     if (!tracing) return deliver();
     const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
     span.attribute("mcp_edge.place", "session");
@@ -323,11 +325,15 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 }
 
-/** Binds the session object to a server definition; export the result as your Durable Object class. */
-export function createSessionClass<Env>(server: McpServer<Env>, options: ResolvedSessionOptions): typeof McpSessionObject<Env> {
+/**
+ * The session object class of a served server: `export const McpSession = sessionObject(edge)`
+ * (bound as MCP_SESSION), with the server, its session options and its observer.
+ */
+export function sessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
+  const binding = bindingOf(edge, "sessionObject");
   return class McpSession extends McpSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, server, options);
+      super(ctx, env, binding);
     }
-  } as unknown as typeof McpSessionObject<Env>;
+  };
 }

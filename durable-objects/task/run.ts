@@ -10,7 +10,7 @@ import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED,
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tools/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/dispatch/request-info";
-import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/operations/observe";
+import { bindObservation, type Meter, type Observation, type Observer } from "../../src/mcp/operations/observe";
 import type { OperationSpan } from "../../src/mcp/operations/tracing";
 import { reportUnexpected } from "../../src/mcp/operations/unexpected";
 import { callOf, runThrough } from "../../src/mcp/operations/middleware";
@@ -35,6 +35,8 @@ export type RunOutcome =
 /** What a run needs from its object. */
 export interface RunHost<Env> {
   server: McpServer<Env>;
+  /** The server's observer, when observed (the run's span and event). */
+  observer: Observer | undefined;
   env: Env;
   store: TaskStore;
   /** What the task keeps now (record, asks, answers) in bytes: held under MAX_TASK_STORAGE_BYTES. */
@@ -77,7 +79,7 @@ export class TaskRun<Env> {
       protocolVersion: record.protocolVersion,
       parent: record.traceparent,
     };
-    const span = observerOf(this.host.server)?.start(operation, "task", this.host.env);
+    const span = this.host.observer?.start(operation, "task", this.host.env);
     if (span && meter) span.measure(meter);
     this.observation = span;
     void this.execute(record)
