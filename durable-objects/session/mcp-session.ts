@@ -8,16 +8,16 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
-import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
+import { notification, type Params } from "../../src/jsonrpc/messages";
 import { newMeter, type Observer } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/dispatch/context";
-import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch/dispatch";
+import type { SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { withEnvIdleTimeout } from "../../src/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { allShards, hubFor, registerWithHub } from "../../src/publish";
 import type { EdgeEnv } from "../../src/env";
-import { initialize } from "../../src/mcp/handlers/initialize";
+import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
@@ -88,9 +88,17 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (core.state !== null || core.terminated || core.record.getMeta("state") !== undefined) {
       throw new Error("mcp-edge: session object initialised twice");
     }
-    core.state = state;
-    core.record.setMeta("state", state);
-    await core.started();
+    await this.begin(state);
+  }
+
+  /**
+   * The one way a session begins, whichever transport negotiated it (the Worker's `init`, the
+   * legacy transport's `initialize`): its state stored before anything else can run (the first
+   * statement, synchronous), its expiry alarm, its list_changed registration, the own event.
+   */
+  private async begin(state: SessionState): Promise<void> {
+    this.core.saveState(state);
+    await this.core.started();
     await this.registerForListChanges();
     this.observeOwn("initialize", 0);
   }
@@ -256,9 +264,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   private readonly ops: SessionOps = {
     setLogLevel: async (level) => {
       const core = this.core;
-      if (!core.state) return;
-      core.state = { ...core.state, logLevel: level };
-      core.record.setMeta("state", core.state);
+      if (core.state) core.saveState({ ...core.state, logLevel: level });
     },
     subscribe: async (uri) => {
       const { record, options } = this.core;
@@ -308,18 +314,13 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       admit: (exchange) => this.inflight.admit(exchange),
       start: (stream, request, principal) => this.inflight.start(stream, request, principal),
       initialize: (request, subject) => {
-        try {
-          const { result, state: negotiated } = initialize(this.server, request.params, true);
-          const state = subject === undefined ? negotiated : { ...negotiated, subject };
-          core.state = state;
-          core.record.setMeta("state", state);
+        const { response, state } = answerInitialize(this.server, request, true);
+        // The state is stored at once (begin's first step); the rest may finish after the answer.
+        if (state)
           this.ctx.waitUntil(
-            this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)),
+            this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),
           );
-          return { kind: "result", id: request.id, result };
-        } catch (error) {
-          return errorMessage(request.id, toErrorObject(error, request));
-        }
+        return response;
       },
     };
   }

@@ -9,18 +9,18 @@ import { checkScopes } from "../auth/authenticate";
 import { authForRoute } from "../auth/options";
 import type { Principal } from "../auth/principal";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { notification, toWire, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 
 /** A body that parsed (the front door refuses the rest). */
 type Parsed = Extract<ParsedBody, { ok: true }>;
 import { planAnswer } from "../mcp/dispatch/answer-plan";
 import type { Channel, SessionInfo, SessionState } from "../mcp/dispatch/context";
-import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
-import { initialize } from "../mcp/handlers/initialize";
+import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/tools/run-limits";
 import { sessionObjectId } from "../mcp/dispatch/session-id";
@@ -179,20 +179,7 @@ function streamAnswer<Env>(exchange: Exchange, dc: DispatchContext<Env>, keepAli
 }
 
 function initializeStateless<Env>(init: RequestMessage, rt: EdgeRuntime<Env>): Response {
-  return json(toWire(runInitialize(init, rt, false).response));
-}
-
-function runInitialize<Env>(
-  init: RequestMessage,
-  rt: EdgeRuntime<Env>,
-  sessions: boolean,
-): { response: ResponseMessage; state?: SessionState } {
-  try {
-    const { result, state } = initialize(rt.server, init.params, sessions);
-    return { response: resultMessage(init.id, result), state };
-  } catch (error) {
-    return { response: errorMessage(init.id, toErrorObject(error, init)) };
-  }
+  return json(toWire(answerInitialize(rt.server, init, false).response));
 }
 
 async function initializeSession<Env>(
@@ -202,7 +189,7 @@ async function initializeSession<Env>(
   principal: Principal | undefined,
   route: string,
 ): Promise<Response> {
-  const { response, state } = runInitialize(init, rt, true);
+  const { response, state } = answerInitialize(rt.server, init, true);
   if (!state) return json(toWire(response));
   const namespace = rt.sessionNamespace(env);
   const id = namespace.newUniqueId();
@@ -220,9 +207,7 @@ async function initializeSession<Env>(
   );
   span?.countDoRequests();
   try {
-    // Auth: the session is bound to the principal that created it, and to the route it was created on.
-    const bound: SessionState = principal ? { ...state, subject: principal.subject } : state;
-    await namespace.get(id).init(route === "" ? bound : { ...bound, route });
+    await namespace.get(id).init(ownedState(state, principal?.subject, route));
   } catch (error) {
     span?.threw(error);
     throw error;
