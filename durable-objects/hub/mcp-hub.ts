@@ -3,7 +3,7 @@
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object; as shard 0
- * it hands each batch to the other shards through an ordered outbox per shard (outbox.ts).
+ * it hands each batch to the other shards (coordinator.ts: the active shards and their outboxes).
  * Made by `hubObject(edge)`, it carries the server's tracer (tracing.ts); the bare class (a
  * deprecated export) traces nothing.
  */
@@ -11,7 +11,6 @@ import { DurableObject } from "cloudflare:workers";
 import type { SessionObjectRpc } from "../session/contract";
 import type { EdgeEnv } from "../../src/env";
 import {
-  eventWeight,
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
   hubObjectId,
@@ -25,8 +24,8 @@ import {
   type ShardReport,
   type UpdateDelivery,
 } from "./contract";
-import { ActiveShards, ShardPresence } from "./shards";
-import { Outbox } from "./outbox";
+import { ShardPresence } from "./shards";
+import { Coordinator } from "./coordinator";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
@@ -38,12 +37,8 @@ import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   private readonly listeners: ListenStreams;
   private readonly registrations: Registrations;
-  /** As shard 0: which other shards hold anyone. */
-  private readonly active: ActiveShards;
-  /** As shard 0: an ordered outbox per other shard it delivers to, and one for its own 2025 sessions. */
-  private readonly outboxes = new Map<string, Outbox<PublishEvent, BatchReport>>();
-  /** As shard 0 with a tracer: the span of each event being handed on (its traceparent), for the shards' spans. */
-  private readonly traceOf = new WeakMap<PublishEvent, string | undefined>();
+  /** As shard 0: the other shards that hold anyone and the outboxes to them (coordinator.ts). */
+  private readonly coordinator: Coordinator;
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
@@ -56,7 +51,11 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     super(ctx, env);
     this.registrations = new Registrations(ctx.storage);
     this.listeners = new ListenStreams(ctx);
-    this.active = new ActiveShards(ctx.storage);
+    this.coordinator = new Coordinator(
+      ctx.storage,
+      { shard: (name, index) => this.shard(name, index), notifyOwn: (events, traces) => this.notifyAll(events, traces) },
+      tracing,
+    );
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -128,16 +127,13 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     if (!this.tracing) return this.fanOut(events, fanout, wait);
     return tracedBatch(this.tracing, events, traces, 0, (spans) => {
       // Each event's span, for the shards it is handed on to (sendTo).
-      for (const [i, span] of spans.entries()) this.traceOf.set(events[i] as PublishEvent, span.traceparent);
+      for (const [i, span] of spans.entries()) this.coordinator.traceOf.set(events[i] as PublishEvent, span.traceparent);
       return this.fanOut(events, fanout, wait);
     });
   }
 
   private async fanOut(events: PublishEvent[], fanout: Fanout | undefined, wait: boolean): Promise<BatchReport | undefined> {
-    const queued = [this.pushAll(this.outbox(undefined, 0), events)];
-    if (fanout && fanout.shards > 1) {
-      for (const index of this.active.targets(fanout.shards)) queued.push(this.pushAll(this.outbox(fanout, index), events));
-    }
+    const queued = this.coordinator.queue(events, fanout);
     // The other shards have the batch on its way; this shard's streams get it now.
     const listenStreams = await this.listeners.deliverBatch(events);
     if (!wait) {
@@ -153,11 +149,11 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   }
 
   async activate(index: number, epoch: number): Promise<void> {
-    this.active.announce(index, epoch);
+    this.coordinator.active.announce(index, epoch);
   }
 
   async deactivate(index: number, epoch: number): Promise<void> {
-    this.active.withdraw(index, epoch);
+    this.coordinator.active.withdraw(index, epoch);
   }
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
@@ -181,52 +177,6 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const listenStreams = await this.listeners.deliverBatch(events);
     const { sessions } = await this.notifyAll(events, traces);
     return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
-  }
-
-  /** The outbox to one shard (index 0: this shard's own 2025 sessions), made at its first use. */
-  private outbox(fanout: Fanout | undefined, index: number): Outbox<PublishEvent, BatchReport> {
-    const key = fanout ? `${fanout.name}#${index}/${fanout.shards}` : "own";
-    let box = this.outboxes.get(key);
-    if (!box) {
-      box = new Outbox((events) => (fanout ? this.sendTo(fanout, index, events) : this.sendOwn(events)), { weigh: eventWeight });
-      this.outboxes.set(key, box);
-    }
-    return box;
-  }
-
-  /** Queues events on one outbox; resolves with their counts, in order, once its batch(es) went. */
-  private async pushAll(box: Outbox<PublishEvent, BatchReport>, events: PublishEvent[]): Promise<BatchReport> {
-    const pushed = events.map((event) => box.push(event));
-    const reports = await Promise.all(pushed.map((p) => p.sent));
-    return {
-      listenStreams: pushed.map((p, i) => reports[i]?.listenStreams[p.at] ?? 0),
-      sessions: pushed.map((p, i) => reports[i]?.sessions[p.at] ?? 0),
-    };
-  }
-
-  /** One batch to another shard. A failed call is logged, and shard 0 asks every shard again from the next publish on. */
-  private async sendTo(fanout: Fanout, index: number, events: PublishEvent[]): Promise<BatchReport> {
-    try {
-      const traces = this.tracing ? events.map((event) => this.traceOf.get(event)) : undefined;
-      const report = await this.shard(fanout.name, index).deliver(events, traces);
-      this.active.learn(fanout.shards, index, report);
-      return report;
-    } catch (error) {
-      this.active.lost();
-      console.error(`mcp-edge: hub shard ${index} did not take ${events.length} published event(s); its listeners missed them`, error);
-      throw error;
-    }
-  }
-
-  private async sendOwn(events: PublishEvent[]): Promise<BatchReport> {
-    try {
-      // Shard 0's span of each event (set by publish), which the sessions' deliveries continue.
-      const traces = this.tracing ? events.map((event) => this.traceOf.get(event)) : undefined;
-      return await this.notifyAll(events, traces);
-    } catch (error) {
-      console.error(`mcp-edge: the hub could not call its 2025 sessions for ${events.length} published event(s)`, error);
-      throw error;
-    }
   }
 
   /** This shard's 2025 sessions, one event after another (each session gets them in order); `traces`: the hub's span of each. */

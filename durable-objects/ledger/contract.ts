@@ -15,7 +15,7 @@ export interface LedgerRpc extends Rpc.DurableObjectBranded {
 }
 
 /** The name of the ledger object of a client key (the key is `sub:…` or `ip:…`, src/http/client-key.ts). */
-export function ledgerName(clientKey: string): string {
+function ledgerName(clientKey: string): string {
   return `mcp-edge:tasks-in-flight:${clientKey}`;
 }
 

@@ -6,7 +6,6 @@
  */
 import { REQUEST_CANCELLED, RpcError, SESSION_RESTARTED } from "../../src/jsonrpc/errors";
 import { errorMessage, toWire, type RequestMessage } from "../../src/jsonrpc/messages";
-import type { SessionState } from "../../src/mcp/dispatch/context";
 import type { SessionCore } from "./core";
 
 /** What termination and expiry need besides the core: the handlers still running. */
