@@ -17,4 +17,4 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const McpSession = sessionObject(edge); // the class wrangler.toml names
