@@ -1,16 +1,17 @@
 /**
- * createMcpEdge: turns a server definition into the Worker's fetch handler and the session
- * Durable Object class. Export both from your Worker entry; compose with your own routes
- * through `fallback` or `handle`.
+ * createMcpEdge: turns a server definition into the Worker's fetch handler and the value every
+ * Durable Object class is made from (`sessionObject(edge)`, `hubObject(edge)`, `taskObject(edge)`,
+ * `userObject(edge)`). Export them from your Worker entry; compose with your own routes through
+ * `fallback` or `handle`.
  */
 import { requireSessionNamespace } from "./platform/bindings";
-import { createSessionClass, type McpSessionObject } from "../durable-objects/session/mcp-session";
+import { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
+import { EDGE_BINDING, type EdgeBinding, type ObjectClass } from "../durable-objects/shared/edge-binding";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./options";
-import { bindEdge, setObserver } from "./mcp/operations/observe";
-import { bindTasks } from "./tasks/options";
+import { setObserver } from "./mcp/operations/observe";
 import { installUserStores } from "./mcp/dispatch/user-seam";
 import { userStore } from "./user";
 
@@ -29,11 +30,17 @@ export interface McpEdge<Env> {
    * unchecked, so your own router can answer it.
    */
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
-  /** `export const McpSession = edge.SessionObject` (the class named in wrangler.toml). */
-  SessionObject: typeof McpSessionObject<Env>;
-  // The hub's class is `hubObject(edge)` (durable-objects/hub/mcp-hub.ts) and the task object's
-  // `taskObject(edge)` (durable-objects/task/mcp-task.ts), not members: a member would put them in
-  // the bundle of every Worker, and a server without subscriptions or task tools has neither.
+  /**
+   * @deprecated Use `export const McpSession = sessionObject(edge)`, the idiom of every object class;
+   * this member is the same class and goes in the next minor release.
+   */
+  SessionObject: ObjectClass<McpSessionObject<Env>, Env>;
+  /**
+   * The server, its options and its observer, which the object factories bind their class to
+   * (durable-objects/shared/edge-binding.ts). The factories are functions, not members: a member
+   * would put the hub and the task object in the bundle of every Worker.
+   */
+  readonly [EDGE_BINDING]: EdgeBinding<Env>;
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -41,7 +48,7 @@ export interface McpEdge<Env> {
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
   installUserStores(userStore);
-  setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
+  const observer = setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
   const runtime: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
@@ -52,7 +59,8 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const route = createRouter(runtime);
   const fallback = options.fallback;
   const handle = (request: Request, env: Env, ctx: ExecutionContext) => route(request, env as Env & EdgeEnv, ctx, true);
-  const edge: McpEdge<Env> = {
+  const binding: EdgeBinding<Env> = { server, options: resolved, observer };
+  return {
     worker: {
       fetch: async (request, env, ctx) => {
         if (!fallback) return (await route(request, env as Env & EdgeEnv, ctx, false)) as Response;
@@ -60,9 +68,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
       },
     },
     handle,
-    SessionObject: createSessionClass(server, resolved.session),
+    SessionObject: sessionObject({ [EDGE_BINDING]: binding }),
+    [EDGE_BINDING]: binding,
   };
-  bindEdge(edge, server);
-  bindTasks(edge, server, resolved.tasks);
-  return edge;
 }

@@ -2,6 +2,7 @@
 import type { SessionObjectRpc } from "../durable-objects/session/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";
 import type { TaskObjectRpc } from "../durable-objects/task/contract";
+import type { LedgerRpc } from "../durable-objects/ledger/contract";
 import type { UserRpc } from "../durable-objects/user/contract";
 
 export interface EdgeEnv {
@@ -9,8 +10,11 @@ export interface EdgeEnv {
   MCP_SESSION?: DurableObjectNamespace<SessionObjectRpc>;
   /** The subscription hub (listen streams, publish fan-out, 2025-era subscriptions). */
   MCP_HUB?: DurableObjectNamespace<HubRpc>;
-  /** The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. */
-  MCP_TASK?: DurableObjectNamespace<TaskObjectRpc>;
+  /**
+   * The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. Its
+   * class also plays the per-client ledger (an object named after a client key).
+   */
+  MCP_TASK?: DurableObjectNamespace<TaskObjectRpc & LedgerRpc>;
   /** Per-principal stores (`ctx.user`): one McpUser object per principal subject. */
   MCP_USER?: DurableObjectNamespace<UserRpc>;
   /** Comma-separated host names added to `allowedHosts`. */

@@ -6,6 +6,8 @@
  * "mcp-edge/types", extension plumbing "mcp-edge/extensions", authorization "mcp-edge/oauth",
  * the SDK v2 bus "mcp-edge/bus", test helpers "mcp-edge/testing".
  */
+import { McpHub as HubClass } from "../durable-objects/hub/mcp-hub";
+import { McpUser as UserClass } from "../durable-objects/user/mcp-user";
 export { defineServer, type ServerDefinition } from "./mcp/definition/server";
 export type {
   ServerConfig,
@@ -46,7 +48,7 @@ export type { Icon } from "./mcp/definition/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError } from "./mcp/tools/content";
 export { RpcError } from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
-export type { McpSessionObject } from "../durable-objects/session/mcp-session";
+export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export {
   publish,
@@ -57,8 +59,16 @@ export {
   type PublishOptions,
   type ListKind,
 } from "./publish";
-export { McpHub, hubObject } from "../durable-objects/hub/mcp-hub";
-export { McpUser } from "../durable-objects/user/mcp-user";
+export { hubObject } from "../durable-objects/hub/mcp-hub";
+export { userObject } from "../durable-objects/user/mcp-user";
+/** @deprecated Use `export const McpHub = hubObject(edge)`, the idiom of every object class; goes in the next minor release. */
+export const McpHub = HubClass;
+/** @deprecated Use `hubObject(edge)`'s class. */
+export type McpHub = HubClass;
+/** @deprecated Use `export const McpUser = userObject(edge)`, the idiom of every object class; goes in the next minor release. */
+export const McpUser = UserClass;
+/** @deprecated Use `userObject(edge)`'s class. */
+export type McpUser = UserClass;
 export type { UserStore, UserOp, UserListOptions } from "./user";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
 export type { DiscoveryOptions } from "./options";

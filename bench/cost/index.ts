@@ -10,6 +10,7 @@ import { env } from "cloudflare:workers";
 import { createMcpEdge } from "../../src/edge";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { taskObject } from "../../durable-objects/task/mcp-task";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { billed, metered, resetMeter } from "../../test/costs/meter";
@@ -31,7 +32,7 @@ export default {
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const McpSession = metered(edge.SessionObject, "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
+export const McpSession = metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
 export const McpTask = metered(taskObject(edge), "task", [
   "taskCreate",
   "taskGet",

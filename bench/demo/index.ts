@@ -9,6 +9,7 @@
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { countingEnv } from "../../test/helpers/counting-namespace";
@@ -33,6 +34,6 @@ export default {
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const McpSession = edge.SessionObject;
-export const McpTask = taskObject(edge);
+export const McpSession = sessionObject(edge);
 export const McpHub = hubObject(edge);
+export const McpTask = taskObject(edge);

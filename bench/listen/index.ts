@@ -17,6 +17,7 @@ import { serveListen } from "../../src/http/listen";
 import { defineServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions } from "../../src/options";
 import { publish, publishAndCount } from "../../src/publish";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 
 const URI = "bench://resource";
 const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" }).resource(URI, { name: "bench" }, (uri) => ({
@@ -103,4 +104,4 @@ export class BenchHold extends DurableObject {
   }
 }
 
-export { McpHub } from "../../src/index";
+export const McpHub = hubObject();

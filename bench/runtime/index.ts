@@ -3,7 +3,7 @@
  * Schema (no schema library), served in session mode. What its bundle holds beyond these lines
  * is the runtime's own cost.
  */
-import { createMcpEdge, defineServer, text, type EdgeEnv } from "../../src/index";
+import { createMcpEdge, defineServer, sessionObject, text, type EdgeEnv } from "../../src/index";
 
 const server = defineServer<EdgeEnv>({ name: "bundle-size", version: "1.0.0" });
 
@@ -15,4 +15,4 @@ server.tool(
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

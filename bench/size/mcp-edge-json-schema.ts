@@ -1,5 +1,5 @@
 /** The size comparison's server with mcp-edge and raw JSON Schema: the library's own share, no zod. */
-import { createMcpEdge, defineServer, text } from "../../src/index";
+import { createMcpEdge, defineServer, sessionObject, text } from "../../src/index";
 
 const server = defineServer({ name: "size", version: "1.0.0" })
   .tool(
@@ -26,4 +26,4 @@ const server = defineServer({ name: "size", version: "1.0.0" })
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

@@ -1,6 +1,6 @@
 /** The size comparison's server, built with mcp-edge (zod schemas, session mode). Same features in each file here. */
 import { z } from "zod";
-import { createMcpEdge, defineServer, text } from "../../src/index";
+import { createMcpEdge, defineServer, sessionObject, text } from "../../src/index";
 
 const server = defineServer({ name: "size", version: "1.0.0" })
   .tool("echo", { description: "Echoes a text", input: z.object({ text: z.string() }) }, ({ text: value }) => ({ content: [text(value)] }))
@@ -14,4 +14,4 @@ const server = defineServer({ name: "size", version: "1.0.0" })
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

@@ -3,13 +3,12 @@
  * `subscriptions/listen` streams (listeners.ts, memory only) and remembers which 2025-era
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object; as shard 0
- * it hands each batch to the other shards through an ordered outbox per shard (src/platform/outbox.ts).
- * Exported as is it traces nothing; `hubObject(edge)` is the same class with the server's
- * tracer (tracing.ts).
+ * it hands each batch to the other shards (coordinator.ts: the active shards and their outboxes).
+ * Made by `hubObject(edge)`, it carries the server's tracer (tracing.ts); the bare class (a
+ * deprecated export) traces nothing.
  */
 import { DurableObject } from "cloudflare:workers";
 import {
-  eventWeight,
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
   type BatchReport,
@@ -24,25 +23,21 @@ import {
   type UpdateDelivery,
 } from "./contract";
 import { hubObjectId, type HubTopic } from "../../src/platform/addresses";
-import { ActiveShards, ShardPresence } from "./shards";
-import { Outbox } from "../../src/platform/outbox";
+import { ShardPresence } from "./shards";
+import { Coordinator } from "./coordinator";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
-import { tracingOfEdge } from "../../src/mcp/operations/observe";
+import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   private readonly listeners: ListenStreams;
   private readonly registrations: Registrations;
-  /** As shard 0: which other shards hold anyone. */
-  private readonly active: ActiveShards;
-  /** As shard 0: an ordered outbox per other shard it delivers to, and one for its own 2025 sessions. */
-  private readonly outboxes = new Map<string, Outbox<PublishEvent, BatchReport>>();
-  /** As shard 0 with a tracer: the span of each event being handed on (its traceparent), for the shards' spans. */
-  private readonly traceOf = new WeakMap<PublishEvent, string | undefined>();
+  /** As shard 0: the other shards that hold anyone and the outboxes to them (coordinator.ts). */
+  private readonly coordinator: Coordinator;
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
@@ -55,7 +50,11 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     super(ctx, env);
     this.registrations = new Registrations(ctx.storage);
     this.listeners = new ListenStreams(ctx);
-    this.active = new ActiveShards(ctx.storage);
+    this.coordinator = new Coordinator(
+      ctx.storage,
+      { shard: (name, index) => this.shard(name, index), notifyOwn: (events, traces) => this.notifyAll(events, traces) },
+      tracing,
+    );
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -127,16 +126,13 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     if (!this.tracing) return this.fanOut(events, fanout, wait);
     return tracedBatch(this.tracing, { events, parents: traces, shard: 0 }, (spans) => {
       // Each event's span, for the shards it is handed on to (sendTo).
-      for (const [i, span] of spans.entries()) this.traceOf.set(events[i] as PublishEvent, span.traceparent);
+      for (const [i, span] of spans.entries()) this.coordinator.traceOf.set(events[i] as PublishEvent, span.traceparent);
       return this.fanOut(events, fanout, wait);
     });
   }
 
   private async fanOut(events: PublishEvent[], fanout: Fanout | undefined, wait: boolean): Promise<BatchReport | undefined> {
-    const queued = [this.pushAll(this.outbox(undefined, 0), events)];
-    if (fanout && fanout.shards > 1) {
-      for (const index of this.active.targets(fanout.shards)) queued.push(this.pushAll(this.outbox(fanout, index), events));
-    }
+    const queued = this.coordinator.queue(events, fanout);
     // The other shards have the batch on its way; this shard's streams get it now.
     const listenStreams = await this.listeners.deliverBatch(events);
     if (!wait) {
@@ -152,11 +148,11 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   }
 
   async activate(index: number, epoch: number): Promise<void> {
-    this.active.announce(index, epoch);
+    this.coordinator.active.announce(index, epoch);
   }
 
   async deactivate(index: number, epoch: number): Promise<void> {
-    this.active.withdraw(index, epoch);
+    this.coordinator.active.withdraw(index, epoch);
   }
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
@@ -180,52 +176,6 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     const listenStreams = await this.listeners.deliverBatch(events);
     const { sessions } = await this.notifyAll(events, traces);
     return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
-  }
-
-  /** The outbox to one shard (index 0: this shard's own 2025 sessions), made at its first use. */
-  private outbox(fanout: Fanout | undefined, index: number): Outbox<PublishEvent, BatchReport> {
-    const key = fanout ? `${fanout.name}#${index}/${fanout.shards}` : "own";
-    let box = this.outboxes.get(key);
-    if (!box) {
-      box = new Outbox((events) => (fanout ? this.sendTo(fanout, index, events) : this.sendOwn(events)), { weigh: eventWeight });
-      this.outboxes.set(key, box);
-    }
-    return box;
-  }
-
-  /** Queues events on one outbox; resolves with their counts, in order, once its batch(es) went. */
-  private async pushAll(box: Outbox<PublishEvent, BatchReport>, events: PublishEvent[]): Promise<BatchReport> {
-    const pushed = events.map((event) => box.push(event));
-    const reports = await Promise.all(pushed.map((p) => p.sent));
-    return {
-      listenStreams: pushed.map((p, i) => reports[i]?.listenStreams[p.at] ?? 0),
-      sessions: pushed.map((p, i) => reports[i]?.sessions[p.at] ?? 0),
-    };
-  }
-
-  /** One batch to another shard. A failed call is logged, and shard 0 asks every shard again from the next publish on. */
-  private async sendTo(fanout: Fanout, index: number, events: PublishEvent[]): Promise<BatchReport> {
-    try {
-      const traces = this.tracing ? events.map((event) => this.traceOf.get(event)) : undefined;
-      const report = await this.shard(fanout.name, index).deliver(events, traces);
-      this.active.learn(fanout.shards, index, report);
-      return report;
-    } catch (error) {
-      this.active.lost();
-      console.error(`mcp-edge: hub shard ${index} did not take ${events.length} published event(s); its listeners missed them`, error);
-      throw error;
-    }
-  }
-
-  private async sendOwn(events: PublishEvent[]): Promise<BatchReport> {
-    try {
-      // Shard 0's span of each event (set by publish), which the sessions' deliveries continue.
-      const traces = this.tracing ? events.map((event) => this.traceOf.get(event)) : undefined;
-      return await this.notifyAll(events, traces);
-    } catch (error) {
-      console.error(`mcp-edge: the hub could not call its 2025 sessions for ${events.length} published event(s)`, error);
-      throw error;
-    }
   }
 
   /** This shard's 2025 sessions, one event after another (each session gets them in order); `traces`: the hub's span of each. */
@@ -269,11 +219,13 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 const McpHubBase = McpHub;
 
 /**
- * The hub class of a served server: `export const McpHub = hubObject(edge)`, with the tracer of
- * `createMcpEdge(server, { tracing })`, so a trace continues into listen streams and publishes.
+ * The hub class of a served server: `export const McpHub = hubObject(edge)` (bound as MCP_HUB),
+ * with the tracer of `createMcpEdge(server, { tracing })`, so a trace continues into listen
+ * streams and publishes. Without an edge (a Worker that only hosts the hub, for the SDK's bus:
+ * src/bus.ts), the hub traces nothing.
  */
-export function hubObject(edge: object): typeof McpHub {
-  const tracing = tracingOfEdge(edge);
+export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
+  const tracing = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer?.tracing;
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: HubEnv) {
       super(ctx, env, tracing);

@@ -66,6 +66,11 @@ export class SessionCore {
     this.live = new LiveStreams(options.keepAliveMs);
   }
 
+  /** Whether the server is observed: the cost counters are kept. */
+  get metered(): boolean {
+    return this.unreported !== undefined;
+  }
+
   /**
    * Whether this is a live session of this principal (neither has a subject without auth) on
    * this route (`route`: the request's route key; "" for a literal path and for sessions older than routes).
@@ -125,6 +130,22 @@ export class SessionCore {
     return true;
   }
 
+  /** The one way the negotiated state changes: in memory and in the record, together. */
+  saveState(state: SessionState): void {
+    this.state = state;
+    this.record.setMeta("state", state);
+  }
+
+  /**
+   * The session ends: DELETE writes its tombstone first (a restart before the alarm must not
+   * revive it); expiry writes none (deleteAll removes the state in one step). Never undone.
+   */
+  end(tombstone: boolean): void {
+    this.terminated = true;
+    this.state = null;
+    if (tombstone) this.record.setMeta("terminated", true);
+  }
+
   /**
    * A new session: its activity starts now (kept in memory: the first write of it waits
    * ACTIVITY_WRITE_INTERVAL_MS), and its one alarm is set for its expiry.
@@ -157,7 +178,7 @@ export class SessionCore {
    * saw it (a session whose activity was never written: all of it within that interval of its start).
    */
   lastActiveAt(): number {
-    return this.record.getMeta<number>("last_active") ?? this.lastActive;
+    return this.record.getMeta("last_active") ?? this.lastActive;
   }
 
   /**

@@ -10,7 +10,7 @@ import { errorMessage, notification, toWire, type Message, type Params, type Req
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import type { RequestInfo } from "../../src/mcp/dispatch/request-info";
-import { meterEvent, newMeter, observerOf, type Meter } from "../../src/mcp/operations/observe";
+import { meterEvent, newMeter, type Meter } from "../../src/mcp/operations/observe";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/dispatch/context";
 import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch/dispatch";
 import { LazyAbort, type SignalSource } from "../../src/mcp/dispatch/lazy-abort";
@@ -208,7 +208,7 @@ export class InflightRequests<Env> {
     const key = idKey(request.id);
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
-      const meter = observerOf(this.host.server) ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
+      const meter = core.metered ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
       const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
       const response = await dispatchRequest(request, dispatch, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).

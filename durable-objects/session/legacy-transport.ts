@@ -42,7 +42,7 @@ export interface LegacyHost {
 }
 
 export function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {
-  if (host.isTaken() || host.record.getMeta<number>("legacy_stream") !== undefined) {
+  if (host.isTaken() || host.record.getMeta("legacy_stream") !== undefined) {
     return refuse({ reason: "legacy-stream-conflict" });
   }
   const stream = host.log.openStream("get");
@@ -76,8 +76,8 @@ function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
 
 export async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
   if (host.isTerminated()) return refuse(GONE);
-  const stream = host.record.getMeta<number>("legacy_stream");
-  const owner = host.record.getMeta<string>("legacy_subject");
+  const stream = host.record.getMeta("legacy_stream");
+  const owner = host.record.getMeta("legacy_subject");
   if (stream === undefined || !host.held.isAttached(stream) || owner !== principal?.subject) {
     return refuse(GONE);
   }

@@ -6,7 +6,6 @@
  */
 import { REQUEST_CANCELLED, RpcError, SESSION_RESTARTED } from "../../src/jsonrpc/errors";
 import { errorMessage, toWire, type RequestMessage } from "../../src/jsonrpc/messages";
-import type { SessionState } from "../../src/mcp/dispatch/context";
 import type { SessionCore } from "./core";
 
 /** What termination and expiry need besides the core: the handlers still running. */
@@ -26,9 +25,9 @@ export interface LifecycleHost {
 /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
 export function restoreSession(core: SessionCore): void {
   const log = core.log;
-  core.terminated = core.record.getMeta<boolean>("terminated") ?? false;
+  core.terminated = core.record.getMeta("terminated") ?? false;
   if (core.terminated) core.tables.close();
-  core.state = core.terminated ? null : (core.record.getMeta<SessionState>("state") ?? null);
+  core.state = core.terminated ? null : (core.record.getMeta("state") ?? null);
   for (const { stream, requestId } of log.inflight()) {
     const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
       code: SESSION_RESTARTED,
@@ -43,10 +42,8 @@ export function restoreSession(core: SessionCore): void {
 /** DELETE: the session ends now; its storage goes when the alarm (set for now) runs. */
 export async function terminateSession(host: LifecycleHost): Promise<Response> {
   const core = host.core;
-  core.terminated = true;
-  core.state = null;
   // The tombstone first (a restart before the alarm must not revive the session), then the log closes.
-  core.record.setMeta("terminated", true);
+  core.end(true);
   const left = host.leaveHub();
   core.tables.close();
   host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
@@ -77,8 +74,7 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   // so a call moments after initialize does not cost a second alarm.
   if (now - lastActive >= idleTimeoutMs - expirySlack(idleTimeoutMs) && !busy) {
     // No tombstone: deleteAll removes the state in one step, and an object without state is gone.
-    core.state = null;
-    core.terminated = true;
+    core.end(false);
     const left = host.leaveHub();
     core.tables.close();
     await left;

@@ -8,16 +8,16 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
-import { errorMessage, notification, type Params } from "../../src/jsonrpc/messages";
-import { newMeter, observerOf } from "../../src/mcp/operations/observe";
+import { notification, type Params } from "../../src/jsonrpc/messages";
+import { newMeter, type Observer } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/dispatch/context";
-import { toErrorObject, type SessionOps } from "../../src/mcp/dispatch/dispatch";
+import type { SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { withEnvIdleTimeout, type ResolvedSessionOptions } from "../../src/options";
+import { withEnvIdleTimeout } from "../../src/options";
 import type { HubRpc, ListKind, UpdateDelivery } from "../hub/contract";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
-import { initialize } from "../../src/mcp/handlers/initialize";
+import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
 import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
@@ -40,25 +40,27 @@ import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
 import { handleGet } from "./replay";
 import { HeldSockets, isUpgrade } from "../shared/held-sockets";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../shared/edge-binding";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
   private readonly core: SessionCore;
   private readonly inflight: InflightRequests<Env>;
   private readonly lifecycle: LifecycleHost;
   private readonly legacyHost: LegacyHost;
+  private readonly server: McpServer<Env>;
+  /** The server's observer (tracing, onEvent, analytics), when observed: handed in by sessionObject(edge). */
+  private readonly observer: Observer | undefined;
 
-  constructor(
-    ctx: DurableObjectState,
-    env: Env,
-    private readonly server: McpServer<Env>,
-    options: ResolvedSessionOptions,
-  ) {
+  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
     super(ctx, env);
+    const server = binding.server;
+    this.server = server;
+    this.observer = binding.observer;
     this.core = new SessionCore(
       ctx.storage,
-      withEnvIdleTimeout(options, env),
+      withEnvIdleTimeout(binding.options.session, env),
       new HeldSockets(ctx, "get"),
-      observerOf(server) !== undefined,
+      binding.observer !== undefined,
     );
     this.inflight = new InflightRequests({
       core: this.core,
@@ -86,9 +88,17 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (core.state !== null || core.terminated || core.record.getMeta("state") !== undefined) {
       throw new Error("mcp-edge: session object initialised twice");
     }
-    core.state = state;
-    core.record.setMeta("state", state);
-    await core.started();
+    await this.begin(state);
+  }
+
+  /**
+   * The one way a session begins, whichever transport negotiated it (the Worker's `init`, the
+   * legacy transport's `initialize`): its state stored before anything else can run (the first
+   * statement, synchronous), its expiry alarm, its list_changed registration, the own event.
+   */
+  private async begin(state: SessionState): Promise<void> {
+    this.core.saveState(state);
+    await this.core.started();
     await this.registerForListChanges();
     this.observeOwn("initialize", 0);
   }
@@ -98,7 +108,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * counts the request) and the alarm (a billed request no one else made), with the rows written.
    */
   private observeOwn(method: string, doRequests: number): void {
-    const observer = observerOf(this.server);
+    const observer = this.observer;
     if (!observer) return;
     const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
     span.countDoRequests(doRequests);
@@ -144,7 +154,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * the server initiates: kind client), the child of the hub's span for the event.
    */
   private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
-    const tracing = parent === undefined ? undefined : observerOf(this.server)?.tracing;
+    const tracing = parent === undefined ? undefined : this.observer?.tracing;
     if (!tracing) return deliver();
     const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
     span.attribute("mcp_edge.place", "session");
@@ -265,9 +275,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   private readonly ops: SessionOps = {
     setLogLevel: async (level) => {
       const core = this.core;
-      if (!core.state) return;
-      core.state = { ...core.state, logLevel: level };
-      core.record.setMeta("state", core.state);
+      if (core.state) core.saveState({ ...core.state, logLevel: level });
     },
     subscribe: async (uri) => {
       const { record, options } = this.core;
@@ -317,28 +325,27 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       admit: (exchange) => this.inflight.admit(exchange),
       start: (stream, request, principal) => this.inflight.start(stream, request, principal),
       initialize: (request, subject) => {
-        try {
-          const { result, state: negotiated } = initialize(this.server, request.params, true);
-          const state = subject === undefined ? negotiated : { ...negotiated, subject };
-          core.state = state;
-          core.record.setMeta("state", state);
+        const { response, state } = answerInitialize(this.server, request, true);
+        // The state is stored at once (begin's first step); the rest may finish after the answer.
+        if (state)
           this.ctx.waitUntil(
-            this.registerForListChanges().catch((e: unknown) => console.error("mcp-edge: list_changed registration failed", e)),
+            this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),
           );
-          return { kind: "result", id: request.id, result };
-        } catch (error) {
-          return errorMessage(request.id, toErrorObject(error, request));
-        }
+        return response;
       },
     };
   }
 }
 
-/** Binds the session object to a server definition; export the result as your Durable Object class. */
-export function createSessionClass<Env>(server: McpServer<Env>, options: ResolvedSessionOptions): typeof McpSessionObject<Env> {
+/**
+ * The session object class of a served server: `export const McpSession = sessionObject(edge)`
+ * (bound as MCP_SESSION), with the server, its session options and its observer.
+ */
+export function sessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
+  const binding = bindingOf(edge, "sessionObject");
   return class McpSession extends McpSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, server, options);
+      super(ctx, env, binding);
     }
-  } as unknown as typeof McpSessionObject<Env>;
+  };
 }

@@ -1,11 +1,25 @@
 /**
- * The session's record: its negotiated state, tombstone and activity time (the object's key-value
- * store: one billed row per key written, no table to create; a session of an older version may
- * still hold them in a `meta` table, read as a fallback) and the resources it subscribed to
+ * The session's record: its negotiated state, tombstone and activity time (RecordKeys), written
+ * one way: to the object's key-value store (one billed row per key written, no table to create);
+ * a session of an older version may still hold them in a `meta` table, read as a fallback, never written) and the resources it subscribed to
  * (`subscriptions`, SQLite). What it streams is the event log's (event-log.ts); both share the
  * storage's gate (session-tables.ts).
  */
+import type { SessionState } from "../../src/mcp/dispatch/context";
 import type { SessionTables } from "./session-tables";
+
+/** Every key of the record and what it holds: the only things a session writes outside its tables. */
+export interface RecordKeys {
+  /** The negotiated state (SessionCore.saveState writes it: `initialize`, then each change). */
+  state: SessionState;
+  /** The tombstone of a terminated session (DELETE): written before its storage goes. */
+  terminated: boolean;
+  /** The last activity, written at most every 30 s (SessionCore.touch). */
+  last_active: number;
+  /** The 2024-11-05 transport (legacy-transport.ts): its one stream, and the principal that opened it. */
+  legacy_stream: number;
+  legacy_subject: string;
+}
 
 export class SessionRecord {
   constructor(
@@ -19,15 +33,15 @@ export class SessionRecord {
     return this.tables.sql;
   }
 
-  getMeta<T>(key: string): T | undefined {
+  getMeta<K extends keyof RecordKeys>(key: K): RecordKeys[K] | undefined {
     if (!this.tables.readable()) return undefined;
-    const value = this.kv.get<T>(key);
+    const value = this.kv.get<RecordKeys[K]>(key);
     if (value !== undefined || !this.tables.hasLegacyMeta()) return value;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = ?", key).toArray()[0];
-    return row ? (JSON.parse(row.value) as T) : undefined;
+    return row ? (JSON.parse(row.value) as RecordKeys[K]) : undefined;
   }
 
-  setMeta(key: string, value: unknown): void {
+  setMeta<K extends keyof RecordKeys>(key: K, value: RecordKeys[K]): void {
     if (!this.tables.writable()) return;
     this.kv.put(key, value);
     this.wrote?.(1);

@@ -34,7 +34,10 @@ export type TaskReply = { ok: true; result: Record<string, unknown> } | { ok: fa
 /** `tasks/update` answers by `inputRequests` key. */
 export type InputResponses = Record<string, Record<string, unknown>>;
 
-/** What the Worker may call on a task object over Workers RPC; McpTaskObject implements it. */
+/**
+ * What the Worker may call on a task object over Workers RPC; McpTaskObject implements it. The
+ * same class plays the per-client ledger, whose calls are its own contract (durable-objects/ledger/contract.ts).
+ */
 export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply>;
   /** `route` (these four): the request's route key; a task answers only on the route it was created on ("" for a literal path). */
@@ -42,11 +45,4 @@ export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskVisible(subject: string | null, route?: string): Promise<boolean>;
   taskUpdate(subject: string | null, responses: InputResponses, route?: string): Promise<TaskReply>;
   taskCancel(subject: string | null, route?: string): Promise<TaskReply>;
-  /**
-   * The per-client ledger role (an object named after a client key, durable-objects/task/ledger.ts): holds
-   * `taskId` as in flight until `expiresAt` unless the client already has `limit`; false when full.
-   */
-  ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean>;
-  /** The ledger role: `taskId` is no longer in flight (it reached a terminal state or expired). */
-  ledgerRelease(taskId: string): Promise<void>;
 }

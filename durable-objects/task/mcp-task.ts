@@ -5,12 +5,14 @@
  * and deletes itself when its TTL ends (alarm). Invariants: a terminal status never changes;
  * only the current run may finish the task; a run lost in a restart never leaves the task
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
+ * The same class (binding MCP_TASK) plays the per-client ledger of tasks in flight, an object
+ * named after a client key: that role is durable-objects/ledger/, with its own contract.
  */
 import { DurableObject } from "cloudflare:workers";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { newMeter, observerOf, type Observation } from "../../src/mcp/operations/observe";
+import { newMeter, type Observation, type Observer } from "../../src/mcp/operations/observe";
 import type { CreateTaskInput, InputResponses, TaskObjectRpc, TaskReply } from "./contract";
 import {
   canTransition,
@@ -24,17 +26,17 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from "../../src/tasks/model";
-import { tasksOfEdge, type ResolvedTaskOptions } from "../../src/tasks/options";
+import type { ResolvedTaskOptions } from "../../src/tasks/options";
 import { installTaskLane } from "../../src/tasks/seam";
 import { taskLane, visibleTaskIds } from "../../src/tasks/lane";
-import type { McpEdge } from "../../src/edge";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
 import { routeKey } from "../../src/mcp/dispatch/route-params";
 import type { EdgeEnv } from "../../src/env";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
-import { ClientLedger } from "./ledger";
-import { ledgerObjectId } from "../../src/platform/addresses";
+import { ClientLedger } from "../ledger/ledger";
+import { ledgerOf, type LedgerRpc } from "../ledger/contract";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../shared/edge-binding";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
 
@@ -44,7 +46,7 @@ const MAX_ATTEMPTS = 4;
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
 
-export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements TaskObjectRpc {
+export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements TaskObjectRpc, LedgerRpc {
   private readonly store: TaskStore;
   private record: TaskRecord | undefined;
   private run: TaskRun<Env> | undefined;
@@ -53,22 +55,26 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private readonly host: RunHost<Env>;
   /** Callers of `awaitStatus` waiting for the next stored change. */
   private watchers: (() => void)[] = [];
-  /** The ledger role (ledger.ts): used only by the object named after a client key. */
+  /** The ledger role (durable-objects/ledger/): used only by the object named after a client key. */
   private readonly ledger: ClientLedger;
+  private readonly server: McpServer<Env>;
+  private readonly options: ResolvedTaskOptions;
+  /** The server's observer, when observed: handed in by taskObject(edge). */
+  private readonly observer: Observer | undefined;
   /** Observed servers: the latest run's observation, which this object's own calls are counted on. */
   private billed: Observation | undefined;
 
-  constructor(
-    ctx: DurableObjectState,
-    env: Env,
-    private readonly server: McpServer<Env>,
-    private readonly options: ResolvedTaskOptions,
-  ) {
+  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
     super(ctx, env);
+    const server = binding.server;
+    this.server = server;
+    this.options = binding.options.tasks;
+    this.observer = binding.observer;
     this.store = new TaskStore(ctx.storage.sql);
     this.ledger = new ClientLedger(ctx.storage);
     this.host = {
       server,
+      observer: binding.observer,
       env,
       store: this.store,
       storedBytes: () => this.storedBytes(),
@@ -123,7 +129,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (input.clientKey !== undefined) {
       // The per-client cap on tasks in flight: nothing is stored for a task the client may not start.
       const limit = this.options.maxInFlightPerClient;
-      if (!(await this.ledgerOf(input.clientKey).ledgerReserve(taskId, limit, Date.now() + ttlMs))) {
+      if (!(await this.ledgerFor(input.clientKey).ledgerReserve(taskId, limit, Date.now() + ttlMs))) {
         const row = refusalRow({ reason: "too-many-tasks", limit, retryAfterSeconds: Math.max(1, Math.ceil(pollIntervalMs / 1000)) });
         return { ok: false, error: { code: code2026(row.code), message: row.message, data: row.data } };
       }
@@ -206,6 +212,8 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     return { ok: true, result: { resultType: "complete" } };
   }
 
+  // ---- RPC to the ledger role (durable-objects/ledger/contract.ts), from other task objects ----
+
   async ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean> {
     return this.ledger.reserve(taskId, limit, expiresAt);
   }
@@ -265,7 +273,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     else r.statusMessage = statusMessage;
     r.lastUpdatedAt = new Date().toISOString();
     // Observed: each run counts what the task stores from its start (this record) to its final state.
-    const meter = observerOf(this.server) ? newMeter() : undefined;
+    const meter = this.observer ? newMeter() : undefined;
     this.store.meter = meter;
     this.store.putRecord(r);
     void this.scheduleAlarm();
@@ -327,10 +335,9 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     return (record ? jsonBytes(record) : 0) + this.store.askBytes();
   }
 
-  /** The ledger object of a client key (same namespace, another role). */
-  private ledgerOf(clientKey: string): DurableObjectStub<TaskObjectRpc> {
-    const namespace = (this.env as EdgeEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc>;
-    return namespace.get(ledgerObjectId(namespace, clientKey));
+  /** The ledger of a client key (same namespace, another role), through the ledger's contract. */
+  private ledgerFor(clientKey: string): DurableObjectStub<LedgerRpc> {
+    return ledgerOf((this.env as EdgeEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc & LedgerRpc>, clientKey);
   }
 
   /** The task no longer counts against its client's cap (terminal or expired); idempotent. */
@@ -338,7 +345,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (r.clientKey === undefined) return;
     this.billed?.countDoRequests();
     this.ctx.waitUntil(
-      this.ledgerOf(r.clientKey)
+      this.ledgerFor(r.clientKey)
         .ledgerRelease(r.taskId)
         .catch((error: unknown) => console.error(`mcp-edge: releasing task ${r.taskId}'s in-flight slot failed`, error)),
     );
@@ -396,17 +403,15 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
 
 /**
  * The task object class of a served server: `export const McpTask = taskObject(edge)` (bound as
- * MCP_TASK), for servers with tools that declare `task`.
+ * MCP_TASK), for servers with tools that declare `task`; with the server, its task options and its observer.
  */
-export function taskObject<Env>(edge: McpEdge<Env>): typeof McpTaskObject<Env> {
-  const bound = tasksOfEdge(edge);
+export function taskObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpTaskObject<Env>, Env> {
+  const binding = bindingOf(edge, "taskObject");
   // The Worker's side of tasks comes with the class: a Worker without task tools bundles neither (src/tasks/seam.ts).
   installTaskLane({ lane: taskLane, visible: visibleTaskIds });
-  const server = bound.server as McpServer<Env>;
-  const options = bound.options;
   return class McpTask extends McpTaskObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, server, options);
+      super(ctx, env, binding);
     }
-  } as unknown as typeof McpTaskObject<Env>;
+  };
 }

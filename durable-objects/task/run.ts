@@ -9,7 +9,7 @@ import { INTERNAL_ERROR, LIMIT_EXCEEDED_2026, REQUEST_CANCELLED, RpcError } from
 import type { ErrorObject, Params } from "../../src/jsonrpc/messages";
 import { runTool } from "../../src/mcp/tools/tool-call";
 import { frozenRequestInfo } from "../../src/mcp/dispatch/request-info";
-import { bindObservation, observerOf, type Meter, type Observation } from "../../src/mcp/operations/observe";
+import { bindObservation, type Meter, type Observation, type Observer } from "../../src/mcp/operations/observe";
 import type { OperationSpan } from "../../src/mcp/operations/tracing";
 import { reportUnexpected } from "../../src/mcp/operations/unexpected";
 import { refusalOf, throughMiddleware, wrappedCall } from "../../src/mcp/operations/middleware";
@@ -34,6 +34,8 @@ export type RunOutcome =
 /** What a run needs from its object. */
 export interface RunHost<Env> {
   server: McpServer<Env>;
+  /** The server's observer, when observed (the run's span and event). */
+  observer: Observer | undefined;
   env: Env;
   store: TaskStore;
   /** What the task keeps now (record, asks, answers) in bytes: held under MAX_TASK_STORAGE_BYTES. */
@@ -76,7 +78,7 @@ export class TaskRun<Env> {
       protocolVersion: record.protocolVersion,
       parent: record.traceparent,
     };
-    const span = observerOf(this.host.server)?.start(operation, "task", this.host.env);
+    const span = this.host.observer?.start(operation, "task", this.host.env);
     if (span && meter) span.measure(meter);
     this.observation = span;
     void this.execute(record)

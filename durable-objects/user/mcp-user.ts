@@ -6,6 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { MAX_USER_LIST, type UserListOptions, type UserOp, type UserRpc } from "./contract";
+import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 
 export class McpUser extends DurableObject implements UserRpc {
   async get(key: string): Promise<unknown> {
@@ -42,4 +43,14 @@ export class McpUser extends DurableObject implements UserRpc {
       return true;
     });
   }
+}
+
+/**
+ * The user object class of a served server: `export const McpUser = userObject(edge)` (bound as
+ * MCP_USER), the idiom of every object class. A principal's store needs nothing of the server, so
+ * this is the class itself: the bare `McpUser` export (deprecated) and this are one class.
+ */
+export function userObject<Env>(edge: BoundEdge<Env>): typeof McpUser {
+  bindingOf(edge, "userObject");
+  return McpUser;
 }

@@ -8,7 +8,7 @@
  * MCP_PUBLIC_URL (default http://127.0.0.1:8787) is the origin clients reach it at: the issuer,
  * and with /mcp the canonical resource URI tokens are bound to.
  */
-import { createMcpEdge, taskObject, text, type EdgeEnv, type WorkerFetch } from "../index";
+import { createMcpEdge, hubObject, sessionObject, taskObject, text, userObject, type EdgeEnv, type WorkerFetch } from "../index";
 import { createAuthorizationServer, withAuthorizationServer } from "../auth/index";
 import { demoAuthorize } from "./consent";
 import { demoServer } from "./server";
@@ -74,6 +74,8 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 // The session class depends only on the server and the session options, not on the origin.
-export const McpSession = createMcpEdge(demoServer).SessionObject;
-export const McpTask = taskObject(createMcpEdge(demoServer));
-export { McpHub, McpUser } from "../index";
+const objects = createMcpEdge(demoServer);
+export const McpSession = sessionObject(objects);
+export const McpHub = hubObject(objects);
+export const McpTask = taskObject(objects);
+export const McpUser = userObject(objects);

@@ -3,7 +3,7 @@
  * stateless at /stateless/mcp, with its Server Card at /mcp/server-card, the AI Catalog and a
  * registry key. A real project's entry looks the same with its own server.
  */
-import { createMcpEdge, hubObject, taskObject } from "../index";
+import { createMcpEdge, hubObject, sessionObject, taskObject, userObject } from "../index";
 import { demoServer } from "./server";
 
 const edge = createMcpEdge(demoServer, {
@@ -19,7 +19,7 @@ const edge = createMcpEdge(demoServer, {
 });
 
 export default edge.worker;
-export const McpSession = edge.SessionObject;
-export const McpTask = taskObject(edge);
+export const McpSession = sessionObject(edge);
 export const McpHub = hubObject(edge);
-export { McpUser } from "../index";
+export const McpTask = taskObject(edge);
+export const McpUser = userObject(edge);

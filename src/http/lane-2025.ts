@@ -8,18 +8,18 @@
 import { checkScopes } from "../auth/authenticate";
 import { authForRoute } from "../auth/options";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { errorMessage, notification, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import { notification, toWire, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 
 /** A body that parsed (the front door refuses the rest). */
 type Parsed = Extract<ParsedBody, { ok: true }>;
 import { planAnswer } from "../mcp/dispatch/answer-plan";
 import type { Channel, SessionInfo, SessionState } from "../mcp/dispatch/context";
-import { dispatchContext, dispatchRequest, toErrorObject, type DispatchContext } from "../mcp/dispatch/dispatch";
+import { dispatchContext, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
-import { initialize } from "../mcp/handlers/initialize";
+import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/tools/run-limits";
 import { sessionObjectId } from "../platform/addresses";
@@ -170,26 +170,13 @@ function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, k
 }
 
 function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env>): Response {
-  return json(toWire(runInitialize(init, runtime, false).response));
-}
-
-function runInitialize<Env>(
-  init: RequestMessage,
-  runtime: EdgeRuntime<Env>,
-  sessions: boolean,
-): { response: ResponseMessage; state?: SessionState } {
-  try {
-    const { result, state } = initialize(runtime.server, init.params, sessions);
-    return { response: resultMessage(init.id, result), state };
-  } catch (error) {
-    return { response: errorMessage(init.id, toErrorObject(error, init)) };
-  }
+  return json(toWire(answerInitialize(runtime.server, init, false).response));
 }
 
 async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {
   const { env, runtime, principal } = edge;
   const route = routeKey(edge.params);
-  const { response, state } = runInitialize(init, runtime, true);
+  const { response, state } = answerInitialize(runtime.server, init, true);
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
@@ -207,9 +194,7 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   );
   span?.countDoRequests();
   try {
-    // Auth: the session is bound to the principal that created it, and to the route it was created on.
-    const bound: SessionState = principal ? { ...state, subject: principal.subject } : state;
-    await namespace.get(id).init(route === "" ? bound : { ...bound, route });
+    await namespace.get(id).init(ownedState(state, principal?.subject, route));
   } catch (error) {
     span?.threw(error);
     throw error;

@@ -27,14 +27,14 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpSession",
     tag: "v1",
     neededBy: "session mode",
-    exportLine: "export const McpSession = edge.SessionObject;",
+    exportLine: "export const McpSession = sessionObject(edge);",
     alternative: "pass { sessions: false } to createMcpEdge",
   },
   MCP_HUB: {
     className: "McpHub",
     tag: "v2",
     neededBy: "publish and subscriptions/listen",
-    exportLine: 'export { McpHub } from "mcp-edge";',
+    exportLine: "export const McpHub = hubObject(edge);",
   },
   MCP_TASK: {
     className: "McpTask",
@@ -46,7 +46,7 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpUser",
     tag: "v4",
     neededBy: "ctx.user (the principal's own store)",
-    exportLine: 'export { McpUser } from "mcp-edge";',
+    exportLine: "export const McpUser = userObject(edge);",
   },
 };
 

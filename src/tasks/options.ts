@@ -37,17 +37,3 @@ export function resolveTaskOptions(o: TaskOptions = {}): ResolvedTaskOptions {
     maxInFlightPerClient: positiveInteger("maxInFlightPerClient", o.maxInFlightPerClient, DEFAULT_MAX_TASKS_IN_FLIGHT),
   };
 }
-
-/** What `taskObject(edge)` builds its class from, per object createMcpEdge returned. */
-const edgeTasks = new WeakMap<object, { server: object; options: ResolvedTaskOptions }>();
-
-export function bindTasks(edge: object, server: object, options: ResolvedTaskOptions): void {
-  edgeTasks.set(edge, { server, options });
-}
-
-/** The server and task options of an edge createMcpEdge returned; throws for anything else. */
-export function tasksOfEdge(edge: object): { server: object; options: ResolvedTaskOptions } {
-  const bound = edgeTasks.get(edge);
-  if (!bound) throw new TypeError("mcp-edge taskObject(edge): pass the object createMcpEdge returned");
-  return bound;
-}

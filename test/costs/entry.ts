@@ -6,6 +6,7 @@
  */
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { taskObject } from "../../durable-objects/task/mcp-task";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
 import type { OperationEvent } from "../../src/mcp/operations/observe";
@@ -18,7 +19,7 @@ export const events: OperationEvent[] = [];
 const edge = createMcpEdge(demoServer, { session: { keepAliveMs: 200 }, onEvent: (event) => events.push(event) });
 
 export default edge.worker;
-export const McpSession = metered(edge.SessionObject, "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
+export const McpSession = metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
 export const McpTask = metered(taskObject(edge), "task", [
   "taskCreate",
   "taskGet",

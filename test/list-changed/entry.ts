@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { createMcpEdge } from "../../src/edge";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../src/env";
 import { text } from "../../src/mcp/tools/content";
 import { defineServer } from "../../src/mcp/definition/server";
@@ -36,5 +38,5 @@ export const server = defineServer<EdgeEnv>({ name: "list-changed-test", version
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = edge.SessionObject;
-export { McpHub } from "../../src/index";
+export const McpSession = sessionObject(edge);
+export const McpHub = hubObject(edge);

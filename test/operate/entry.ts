@@ -7,6 +7,7 @@
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
 import type { EdgeEnv } from "../../src/env";
 import { INVALID_PARAMS, RpcError } from "../../src/jsonrpc/errors";
 import { text, ToolError } from "../../src/mcp/tools/content";
@@ -170,6 +171,6 @@ export const analyticsEdge = createMcpEdge(analyticsServer, { analytics: { bindi
 export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ binding: "NO_SUCH_LIMIT" }] });
 
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);
 export const McpTask = taskObject(edge);
 export const McpHub = hubObject(edge);

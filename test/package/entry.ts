@@ -4,7 +4,7 @@
  * mode), and keeps its own routes beside the MCP endpoint through `fallback`.
  */
 import { z } from "zod";
-import { createMcpEdge, defineServer, text, toolError } from "../../src/index";
+import { createMcpEdge, defineServer, sessionObject, text, toolError } from "../../src/index";
 
 /** How often the survey handler started: the test kit's `rounds` must agree with it. */
 export const surveyRuns = { count: 0 };
@@ -64,4 +64,4 @@ export const edge = createMcpEdge(server, {
   fallback: (request) => new Response(`app route ${new URL(request.url).pathname}`, { headers: { "X-Handled-By": "app" } }),
 });
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

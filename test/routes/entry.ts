@@ -6,6 +6,8 @@
  */
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
+import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../src/env";
 import { text } from "../../src/mcp/tools/content";
 import type { HandlerContext } from "../../src/mcp/dispatch/context";
@@ -57,6 +59,6 @@ export const edge = createMcpEdge(routesServer, {
 });
 
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);
 export const McpTask = taskObject(edge);
-export { McpHub } from "../../src/index";
+export const McpHub = hubObject(edge);

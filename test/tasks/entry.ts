@@ -4,6 +4,8 @@
  */
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../durable-objects/task/mcp-task";
+import { sessionObject } from "../../durable-objects/session/mcp-session";
+import { userObject } from "../../durable-objects/user/mcp-user";
 import { defineServer } from "../../src/mcp/definition/server";
 import { text, ToolError, toolError } from "../../src/mcp/tools/content";
 import type { EdgeEnv } from "../../src/env";
@@ -146,6 +148,6 @@ for (const [kind, handler] of Object.entries(FAILURES)) {
 const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
 
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);
 export const McpTask = taskObject(edge);
-export { McpUser } from "../../src/index";
+export const McpUser = userObject(edge);

@@ -19,5 +19,6 @@ export const TUNED = {
 const edge = createMcpEdge(demoServer, { session: TUNED });
 
 export default edge.worker;
+// The deprecated forms on purpose (edge.SessionObject, the bare McpHub): they keep working for one release.
 export const McpSession = edge.SessionObject;
 export { McpHub } from "../../src/index";

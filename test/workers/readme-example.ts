@@ -1,6 +1,6 @@
 /** docs/server.md's example, type-checked so the manual stays true (not run as a test). */
 import { z } from "zod";
-import { createMcpEdge, defineServer, text, toolError, type EdgeEnv } from "../../src/index";
+import { createMcpEdge, defineServer, sessionObject, text, toolError, type EdgeEnv } from "../../src/index";
 
 interface Env extends EdgeEnv {
   NOTES: KVNamespace;
@@ -69,4 +69,4 @@ server.prompt("review_note", { description: "Review one note", arguments: [{ nam
 
 const edge = createMcpEdge(server, { allowedHosts: ["notes.example.workers.dev"] });
 export const readmeWorker = edge.worker;
-export const ReadmeSession = edge.SessionObject;
+export const ReadmeSession = sessionObject(edge);

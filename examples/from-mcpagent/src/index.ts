@@ -1,7 +1,7 @@
 // Cloudflare's authless remote-MCP quick start (a calculator on McpAgent), rewritten for mcp-edge.
 // What each McpAgent piece became: docs/migrate-from-mcpagent.md.
 import { z } from "zod";
-import { createMcpEdge, defineServer, text, toolError } from "mcp-edge";
+import { createMcpEdge, defineServer, sessionObject, text, toolError } from "mcp-edge";
 
 // Was: class MyMCP extends McpAgent { server = new McpServer({ … }); async init() { this.server.tool(…) } }.
 // The definition is a module-level value: built once per isolate, not once per session object.
@@ -37,4 +37,4 @@ server.tool(
 const edge = createMcpEdge(server);
 export default edge.worker;
 // The session Durable Object (2025-era sessions); wrangler.toml binds it and says what became of MyMCP.
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createMcpEdge, defineServer, text } from "mcp-edge";
+import { createMcpEdge, defineServer, sessionObject, text } from "mcp-edge";
 
 const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
 
@@ -16,4 +16,4 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = edge.SessionObject;
+export const McpSession = sessionObject(edge);

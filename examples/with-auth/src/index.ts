@@ -1,7 +1,7 @@
 // An MCP server that only answers requests carrying a valid access token (JWT) from your
 // authorization server, with your own routes (here /health) beside it.
 import { z } from "zod";
-import { createMcpEdge, defineServer, text, type EdgeEnv, type McpEdge } from "mcp-edge";
+import { createMcpEdge, defineServer, sessionObject, text, type EdgeEnv, type McpEdge } from "mcp-edge";
 import { jwtVerifier } from "mcp-edge/oauth";
 
 interface Env extends EdgeEnv {
@@ -41,4 +41,4 @@ export default {
 } satisfies ExportedHandler<Env>;
 
 // The session class does not depend on the options above.
-export const McpSession = createMcpEdge(server).SessionObject;
+export const McpSession = sessionObject(createMcpEdge(server));

@@ -100,7 +100,7 @@ export interface Observation extends OperationSpan {
 }
 
 export class Observer {
-  /** The server's tracing (with the `tracing` option): also the hub's (`hubObject(edge)`). */
+  /** The server's tracing (with the `tracing` option): also the objects' (createMcpEdge hands them this observer). */
   readonly tracing: Tracing | undefined;
 
   constructor(
@@ -241,12 +241,14 @@ class ObservedOperation implements Observation {
   }
 }
 
-// The observer of each served server (createMcpEdge sets it): read by the dispatcher, the
-// forwarding hop and the task run without threading it through every lane.
+// The observer of each served server (createMcpEdge sets it): read by the Worker's lanes and the
+// dispatcher without threading it through every lane. The object classes are handed it instead
+// (durable-objects/shared/edge-binding.ts).
 const observers = new WeakMap<object, Observer>();
 
-export function setObserver(server: object, tracing: TracingOptions | undefined, events: EventOptions): void {
-  if (tracing === undefined && events.onEvent === undefined && events.analytics === undefined) return;
+/** Makes and records the observer of a server (none when nothing observes it); createMcpEdge also hands it to the objects. */
+export function setObserver(server: object, tracing: TracingOptions | undefined, events: EventOptions): Observer | undefined {
+  if (tracing === undefined && events.onEvent === undefined && events.analytics === undefined) return undefined;
   if (
     tracing !== undefined &&
     (typeof tracing !== "object" || tracing === null || typeof tracing.api?.trace?.setSpanContext !== "function")
@@ -260,25 +262,13 @@ export function setObserver(server: object, tracing: TracingOptions | undefined,
     throw new TypeError(
       'mcp-edge option analytics: pass { binding: "MCP_ANALYTICS" }, the name of an [[analytics_engine_datasets]] binding',
     );
-  observers.set(server, new Observer(tracing, events));
+  const observer = new Observer(tracing, events);
+  observers.set(server, observer);
+  return observer;
 }
 
 export function observerOf(server: object): Observer | undefined {
   return observers.get(server);
-}
-
-// What createMcpEdge returned, with its server's tracing (if any): the hub class built for it
-// (hubObject(edge) in durable-objects/hub/mcp-hub.ts) carries that tracer.
-const edges = new WeakMap<object, Tracing | undefined>();
-
-export function bindEdge(edge: object, server: object): void {
-  edges.set(edge, observers.get(server)?.tracing);
-}
-
-/** The tracing of an edge createMcpEdge returned; throws for anything else. */
-export function tracingOfEdge(edge: object): Tracing | undefined {
-  if (!edges.has(edge)) throw new TypeError("mcp-edge hubObject(edge): pass the object createMcpEdge returned");
-  return edges.get(edge);
 }
 
 // The observation of the request a handler context serves, for the hops it starts (a task's

@@ -156,7 +156,7 @@ describe("broken: no MCP_HUB binding", () => {
     expect(finding(run, "listen")).toMatchObject({
       status: "fail",
       message: expect.stringContaining("needs the MCP_HUB Durable Object binding"),
-      fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export \{ McpHub \} from "mcp-edge"/),
+      fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export const McpHub = hubObject\(edge\)/),
     });
     expect(finding(run, "tasks")?.status).toBe("ok");
   });

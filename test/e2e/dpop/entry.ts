@@ -4,7 +4,7 @@
  * server nonces), and
  * lists the OAuth client credentials extension in server/discover (docs/auth.md "Machine-to-machine clients").
  */
-import { defineServer, createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
+import { defineServer, createMcpEdge, sessionObject, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
 import { dpopVerifier, jwtVerifier } from "../../../src/auth/index";
 
 interface Env extends EdgeEnv {
@@ -46,4 +46,4 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-export const McpSession = createMcpEdge(server).SessionObject;
+export const McpSession = sessionObject(createMcpEdge(server));

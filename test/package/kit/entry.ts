@@ -8,7 +8,9 @@ import {
   createMcpEdge,
   defineServer,
   hubObject,
+  sessionObject,
   taskObject,
+  userObject,
   type EdgeEnv,
   notifyListChanged,
   notifyResourceUpdated,
@@ -60,7 +62,7 @@ const server = defineServer<EdgeEnv>({ name: "package-kit-test", version: "1.0.0
 
 const edge = createMcpEdge(server, { auth: testAuth({ toolScopes: { admin: ["admin"] } }) });
 export default edge.worker;
-export const McpSession = edge.SessionObject;
-export const McpTask = taskObject(edge);
+export const McpSession = sessionObject(edge);
 export const McpHub = hubObject(edge);
-export { McpUser } from "../../../src/index";
+export const McpTask = taskObject(edge);
+export const McpUser = userObject(edge);

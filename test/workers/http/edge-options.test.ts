@@ -42,7 +42,7 @@ describe("500 for a Worker deployed without the session binding", () => {
       expect(body.error?.message).toContain("needs the MCP_SESSION Durable Object binding");
       expect(body.error?.message).toContain('[[durable_objects.bindings]]\nname = "MCP_SESSION"\nclass_name = "McpSession"');
       expect(body.error?.message).toContain('new_sqlite_classes = ["McpSession"]');
-      expect(body.error?.message).toContain("export const McpSession = edge.SessionObject");
+      expect(body.error?.message).toContain("export const McpSession = sessionObject(edge)");
     } finally {
       logged.mockRestore();
     }

@@ -140,7 +140,7 @@ describe("publish through shard 0", () => {
   /** Shard 0's list of the other shards a publish calls (after it has learned them). */
   const targets = (hub: string, shards: number) =>
     runInDurableObject(hubStubOf(hub, 0), (instance: McpHub) =>
-      (instance as unknown as { active: { targets(n: number): number[] } }).active.targets(shards),
+      (instance as unknown as { coordinator: { active: { targets(n: number): number[] } } }).coordinator.active.targets(shards),
     );
 
   it("calls only the shards that hold anyone, forgets one that emptied, and reaches it again when it holds a stream", async () => {

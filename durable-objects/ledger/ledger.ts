@@ -1,10 +1,10 @@
 /**
- * The per-client ledger of tasks in flight (`tasks.maxInFlightPerClient`): a role of the task
- * class, played by the object named after a client key (`ledgerObjectId`, src/platform/addresses.ts), so the cap needs no binding
- * of its own. One row per task in flight: its id and when its TTL ends. A task releases its row
- * when it reaches a terminal state or expires; a row whose task vanished without releasing (a
- * lost object) stops counting at that task's expiry, so the cap never locks a client out for
- * longer than a task may live. An empty ledger deletes its storage.
+ * The per-client ledger of tasks in flight (its contract: contract.ts): one row per task in
+ * flight, its id and when its TTL ends. A task releases its row when it reaches a terminal state
+ * or expires; a row whose task vanished without releasing (a lost object) stops counting at that
+ * task's expiry, so the cap never locks a client out for longer than a task may live. An empty
+ * ledger deletes its storage; the alarm at the last expiry finds every row expired and deletes the
+ * rest (the task class's alarm: an object without a task record deletes its storage).
  */
 
 export class ClientLedger {
@@ -29,7 +29,7 @@ export class ClientLedger {
     const held = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM ledger").one().n;
     if (held >= limit) return false;
     sql.exec("INSERT OR REPLACE INTO ledger (task_id, expires_at) VALUES (?, ?)", taskId, expiresAt);
-    // The alarm at the last expiry finds every row expired and deletes the ledger (McpTask.alarm: no record).
+    // The alarm at the last expiry finds every row expired and deletes the ledger (see the head of this file).
     const last = sql.exec<{ at: number }>("SELECT MAX(expires_at) AS at FROM ledger").one().at;
     if (((await this.storage.getAlarm()) ?? 0) < last) await this.storage.setAlarm(last);
     return true;
