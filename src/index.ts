@@ -82,7 +82,7 @@ export {
 } from "./mcp/definition/skills";
 export type { TaskStatus } from "./tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/tools/task-tools";
-export type { TaskOptions } from "./tasks/options";
+export type { TaskOptions } from "./options";
 export { taskObject, type McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";

@@ -4,7 +4,6 @@
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
 import { DEFAULT_HUB_SHARDS } from "./platform/addresses";
-import { resolveTaskOptions, type ResolvedTaskOptions, type TaskOptions } from "./tasks/options";
 import type { TracingOptions } from "./mcp/operations/tracing";
 import type { OperationEvent } from "./mcp/operations/observe";
 import { compileRoute, type RoutePattern } from "./mcp/dispatch/route-pattern";
@@ -387,4 +386,44 @@ function resolveRateLimits<Env>(rules: readonly RateLimitRule<Env>[] | undefined
       throw new TypeError("mcp-edge option rateLimits: period is 10 or 60 (the binding's simple.period)");
   }
   return rules;
+}
+
+// Task settings a deployment chooses (`createMcpEdge(server, { tasks })`), and their defaults.
+
+export interface TaskOptions {
+  /** How long a task and its result are kept after creation, unless its tool says otherwise (default 1 h). */
+  ttlMs?: number;
+  /** The polling interval suggested to clients (default 2 s). */
+  pollIntervalMs?: number;
+  /**
+   * How often a task that is not finished wakes its object to check its runner (default 60 s):
+   * a runner lost in a restart is noticed within this time even if nobody polls.
+   */
+  watchdogMs?: number;
+  /**
+   * Tasks one client may have in flight (not yet completed, failed or cancelled) at once (default
+   * 32); one more is refused with HTTP 429, Retry-After and -31003. The client is the principal's
+   * subject with auth, else the CF-Connecting-IP address (src/http/client-key.ts).
+   */
+  maxInFlightPerClient?: number;
+}
+
+export type ResolvedTaskOptions = Required<TaskOptions>;
+
+/** `tasks.maxInFlightPerClient` unless set: well above what one agent runs at once, well below a flood. */
+export const DEFAULT_MAX_TASKS_IN_FLIGHT = 32;
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`mcp-edge option tasks.${name} must be a positive integer`);
+  return value;
+}
+
+function resolveTaskOptions(o: TaskOptions = {}): ResolvedTaskOptions {
+  return {
+    ttlMs: positiveInteger("ttlMs", o.ttlMs, 60 * 60_000),
+    pollIntervalMs: positiveInteger("pollIntervalMs", o.pollIntervalMs, 2000),
+    watchdogMs: positiveInteger("watchdogMs", o.watchdogMs, 60_000),
+    maxInFlightPerClient: positiveInteger("maxInFlightPerClient", o.maxInFlightPerClient, DEFAULT_MAX_TASKS_IN_FLIGHT),
+  };
 }

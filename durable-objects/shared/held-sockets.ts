@@ -12,13 +12,10 @@
  * may probe a socket (HELD_PROBE): the Worker answers HELD_PRESENT when its client is still there
  * and closes the socket when it is not.
  */
+import { HELD_PRESENT, HELD_PROBE } from "../../src/platform/held-stream";
 
 /** Close code of a stream the object ended on purpose (any other end is a broken socket). */
 const HELD_END = 1000;
-/** The object asks whether the client of a held stream is still there. */
-export const HELD_PROBE = "?";
-/** The Worker's answer: its client took a keep-alive. */
-export const HELD_PRESENT = "!";
 /** How long a probe waits for the Worker's answer before the socket counts as there. */
 const PROBE_WAIT_MS = 250;
 

@@ -26,7 +26,7 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from "../../src/tasks/model";
-import type { ResolvedTaskOptions } from "../../src/tasks/options";
+import type { ResolvedTaskOptions } from "../../src/options";
 import { installTaskLane } from "../../src/tasks/seam";
 import { taskLane, visibleTaskIds } from "../../src/tasks/lane";
 import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";

@@ -12,7 +12,11 @@
  * while idle.
  */
 import { LiveStreams } from "./live-streams";
-import { HELD_PRESENT, HELD_PROBE } from "../../durable-objects/shared/held-sockets";
+
+/** The object asks whether the client of a held stream is still there (durable-objects/shared/held-sockets.ts). */
+export const HELD_PROBE = "?";
+/** The Worker's answer: its client took a keep-alive. */
+export const HELD_PRESENT = "!";
 
 const encoder = new TextEncoder();
 /** The one connection of a held stream in its LiveStreams. */

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { McpTaskObject } from "../../../durable-objects/task/mcp-task";
 import type { EdgeEnv } from "../../../src/env";
-import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../../src/tasks/options";
+import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../../src/options";
 import { envelope, MODERN, headers2026 } from "../../helpers/era-2026";
 import { post } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";
