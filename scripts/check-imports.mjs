@@ -18,21 +18,6 @@ const GRANTED = [
     to: "src/mcp/*",
     why: "the core's folders (dispatch, definition, tools, asks, era-2026, operations, handlers) still take each other's types both ways",
   },
-  {
-    from: "src/auth",
-    to: "src/mcp/dispatch",
-    why: "auth/options.ts reads route patterns and keys (mcp/dispatch/route-*.ts) while the core takes the Principal type from src/auth",
-  },
-  {
-    from: "src/env.ts",
-    to: "durable-objects/*",
-    why: "EdgeEnv types each binding by its object's RPC contract, and objects read options and env",
-  },
-  {
-    from: "src/tasks",
-    to: "durable-objects/task",
-    why: "the Worker's task lane calls the task object's contract, and taskObject(edge) installs that lane",
-  },
 ];
 
 function matches(pattern, node) {

@@ -38,7 +38,7 @@ export type {
   AskOptions,
 } from "./mcp/dispatch/context";
 export type { RequestInfo, ReadonlyHeaders } from "./mcp/dispatch/request-info";
-export type { RouteParams } from "./mcp/dispatch/route-params";
+export type { RouteParams } from "./wire/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/operations/middleware";
 export type { RateLimitRule, RateLimitedCall } from "./options";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
@@ -80,9 +80,10 @@ export {
   type SkillFileInput,
   type SkillFileContent,
 } from "./mcp/definition/skills";
-export type { TaskStatus } from "./tasks/model";
+export type { TaskStatus } from "../durable-objects/task/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/tools/task-tools";
 export type { TaskOptions } from "./options";
-export { taskObject, type McpTaskObject } from "../durable-objects/task/mcp-task";
+export { taskObject } from "./tasks/task-object";
+export type { McpTaskObject } from "../durable-objects/task/mcp-task";
 export type { EdgeEnv } from "./env";
 export type { Principal } from "./auth/principal";

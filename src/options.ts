@@ -6,7 +6,7 @@ import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options
 import { DEFAULT_HUB_SHARDS } from "./platform/addresses";
 import type { TracingOptions } from "./mcp/operations/tracing";
 import type { OperationEvent } from "./mcp/operations/observe";
-import { compileRoute, type RoutePattern } from "./mcp/dispatch/route-pattern";
+import { compileRoute, type RoutePattern } from "./wire/route-pattern";
 import type { Principal } from "./auth/principal";
 import type { Params } from "./jsonrpc/messages";
 import { isObject } from "./jsonrpc/parse";

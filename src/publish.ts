@@ -24,7 +24,7 @@ import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
 import type { EdgeEnv } from "./env";
 import type { HandlerContext } from "./mcp/dispatch/context";
 import { observationOf } from "./mcp/operations/observe";
-import { routeKey, type RouteParams } from "./mcp/dispatch/route-params";
+import { routeKey, type RouteParams } from "./wire/route-params";
 
 export type { ListKind, PublishEvent, PublishReport };
 

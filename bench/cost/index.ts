@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { createMcpEdge } from "../../src/edge";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { taskObject } from "../../durable-objects/task/mcp-task";
+import { taskObject } from "../../src/tasks/task-object";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";

@@ -7,7 +7,7 @@
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";
-import { taskObject } from "../../durable-objects/task/mcp-task";
+import { taskObject } from "../../src/tasks/task-object";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";

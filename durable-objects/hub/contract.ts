@@ -11,7 +11,7 @@ export type ListKind = "tools" | "resources" | "prompts";
 
 /**
  * What server code publishes: `publish(env, event)` reaches 2026 listen streams and 2025 sessions.
- * With `route` (a route key, src/mcp/dispatch/route-params.ts), only those opened on that route.
+ * With `route` (a route key, src/wire/route-params.ts), only those opened on that route.
  */
 export type PublishEvent = (
   | { type: "resourceUpdated"; uri: string }

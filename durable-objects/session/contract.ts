@@ -8,7 +8,7 @@
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/dispatch/context";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
-import { toRouteParams, type RouteParams } from "../../src/mcp/dispatch/route-params";
+import { toRouteParams, type RouteParams } from "../../src/wire/route-params";
 import { isObject } from "../../src/jsonrpc/parse";
 
 /** What the Worker (and other objects) may call on a session object over Workers RPC. */
@@ -17,7 +17,7 @@ export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
   init(state: SessionState): Promise<void>;
   /**
    * The session's state for a request served in the Worker, or null when it does not exist for
-   * this subject on this route (`route`: the request's route key, src/mcp/dispatch/route-params.ts; "" or absent for a literal path).
+   * this subject on this route (`route`: the request's route key, src/wire/route-params.ts; "" or absent for a literal path).
    */
   confirm(subject?: string, route?: string): Promise<SessionState | null>;
   /**

@@ -34,7 +34,7 @@ import {
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
 import { forwardedRequestInfo } from "../../src/mcp/dispatch/request-info";
-import { routeKey } from "../../src/mcp/dispatch/route-params";
+import { routeKey } from "../../src/wire/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";

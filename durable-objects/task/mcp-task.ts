@@ -25,18 +25,16 @@ import {
   taskStatusNotification,
   type TaskRecord,
   type TaskStatus,
-} from "../../src/tasks/model";
+  type TaskAudience,
+  type TaskStatusNotification,
+} from "./model";
 import type { ResolvedTaskOptions } from "../../src/options";
-import { installTaskLane } from "../../src/tasks/seam";
-import { taskLane, visibleTaskIds } from "../../src/tasks/lane";
-import { publishTaskStatus, type TaskStatusNotification } from "../../src/tasks/publish";
-import { routeKey } from "../../src/mcp/dispatch/route-params";
-import type { EdgeEnv } from "../../src/env";
+import { routeKey } from "../../src/wire/route-params";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
 import { ClientLedger } from "../ledger/ledger";
 import { ledgerOf, type LedgerRpc } from "../ledger/contract";
-import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../shared/edge-binding";
+import type { EdgeBinding } from "../shared/edge-binding";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
 
@@ -45,6 +43,18 @@ const MAX_ATTEMPTS = 4;
 
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
+
+/** The bindings the object reads itself (src/env.ts, above the objects, types them all). */
+interface TaskEnv {
+  MCP_TASK?: DurableObjectNamespace<TaskObjectRpc & LedgerRpc>;
+  MCP_HUB?: unknown;
+}
+
+/**
+ * Where a stored status change goes besides `tasks/get` (the listen streams, through the hub):
+ * handed in by taskObject(edge) from the Worker's side of tasks (src/tasks/publish.ts).
+ */
+export type PublishTaskStatus = (env: unknown, notification: TaskStatusNotification, audience: TaskAudience) => Promise<void>;
 
 export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements TaskObjectRpc, LedgerRpc {
   private readonly store: TaskStore;
@@ -64,7 +74,12 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   /** Observed servers: the latest run's observation, which this object's own calls are counted on. */
   private billed: Observation | undefined;
 
-  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    binding: EdgeBinding<Env>,
+    private readonly publishStatus: PublishTaskStatus,
+  ) {
     super(ctx, env);
     const server = binding.server;
     this.server = server;
@@ -337,7 +352,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
 
   /** The ledger of a client key (same namespace, another role), through the ledger's contract. */
   private ledgerFor(clientKey: string): DurableObjectStub<LedgerRpc> {
-    return ledgerOf((this.env as EdgeEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc & LedgerRpc>, clientKey);
+    return ledgerOf((this.env as TaskEnv).MCP_TASK as DurableObjectNamespace<TaskObjectRpc & LedgerRpc>, clientKey);
   }
 
   /** The task no longer counts against its client's cap (terminal or expired); idempotent. */
@@ -355,9 +370,9 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     this.wakeWatchers();
     const message = taskStatusNotification(r, r.status === "input_required" ? this.store.outstanding() : {}) as TaskStatusNotification;
     // One Durable Object request (the hub's shard 0), part of the run's trace.
-    if ((this.env as EdgeEnv).MCP_HUB) this.billed?.countDoRequests();
+    if ((this.env as TaskEnv).MCP_HUB) this.billed?.countDoRequests();
     this.ctx.waitUntil(
-      publishTaskStatus(this.env as EdgeEnv, message, {
+      this.publishStatus(this.env, message, {
         owner: r.owner,
         trace: this.billed?.traceparent ?? r.traceparent,
         route: r.request?.params,
@@ -399,19 +414,4 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     const at = isTerminal(r.status) ? expiry : Math.min(expiry, Date.now() + this.options.watchdogMs);
     await this.ctx.storage.setAlarm(at);
   }
-}
-
-/**
- * The task object class of a served server: `export const McpTask = taskObject(edge)` (bound as
- * MCP_TASK), for servers with tools that declare `task`; with the server, its task options and its observer.
- */
-export function taskObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpTaskObject<Env>, Env> {
-  const binding = bindingOf(edge, "taskObject");
-  // The Worker's side of tasks comes with the class: a Worker without task tools bundles neither (src/tasks/seam.ts).
-  installTaskLane({ lane: taskLane, visible: visibleTaskIds });
-  return class McpTask extends McpTaskObject<Env> {
-    constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, binding);
-    }
-  };
 }

@@ -16,7 +16,7 @@ import { refusalOf, throughMiddleware, wrappedCall } from "../../src/mcp/operati
 import { createInteractiveContext, type Channel, type InteractiveContext } from "../../src/mcp/dispatch/context";
 import { handlerContext } from "../../src/mcp/dispatch/handler-context";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "../../src/tasks/model";
+import { jsonBytes, MAX_OUTSTANDING_ASKS, MAX_TASK_MESSAGE_BYTES, MAX_TASK_STORAGE_BYTES, type TaskRecord } from "./model";
 import type { TaskStore } from "./task-store";
 
 /** How a run ended: what the task's terminal state will be. */

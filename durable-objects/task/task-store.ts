@@ -11,7 +11,7 @@
  * With a `meter` (only when the server is observed) every write adds the rows SQLite reports
  * written (what Durable Objects bill) and the bytes of the JSON stored.
  */
-import type { InputRequest, TaskRecord } from "../../src/tasks/model";
+import type { InputRequest, TaskRecord } from "./model";
 import type { Meter } from "../../src/mcp/operations/observe";
 
 export interface AskRow {

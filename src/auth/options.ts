@@ -4,8 +4,8 @@
  * its URL and the paths it is served at. Token verification itself is a pluggable function.
  */
 import { canonicalResource, metadataPathFor, metadataUrlFor } from "./canonical";
-import { compileRoute, type RoutePattern } from "../mcp/dispatch/route-pattern";
-import { routeKey, type RouteParams } from "../mcp/dispatch/route-params";
+import { compileRoute, type RoutePattern } from "../wire/route-pattern";
+import { routeKey, type RouteParams } from "../wire/route-params";
 
 const BARE_METADATA_PATH = "/.well-known/oauth-protected-resource";
 

@@ -12,8 +12,8 @@ import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import type { DiscoveryOptions, ResolvedOptions } from "../options";
 import type { McpServer } from "../mcp/definition/server";
 import { refuse } from "../wire/refusals";
-import { compileRoute } from "../mcp/dispatch/route-pattern";
-import { NO_PARAMS, type RouteParams } from "../mcp/dispatch/route-params";
+import { compileRoute } from "../wire/route-pattern";
+import { NO_PARAMS, type RouteParams } from "../wire/route-params";
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";

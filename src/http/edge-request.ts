@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../auth/principal";
 import { requestInfo, type RequestInfo } from "../mcp/dispatch/request-info";
-import type { RouteParams } from "../mcp/dispatch/route-params";
+import type { RouteParams } from "../wire/route-params";
 import { clientKey } from "./client-key";
 import type { EdgeRuntime } from "./runtime";
 

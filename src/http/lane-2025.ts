@@ -28,7 +28,7 @@ import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
 import { forwardPost } from "./forward";
-import { routeKey } from "../mcp/dispatch/route-params";
+import { routeKey } from "../wire/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";

@@ -5,7 +5,7 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
-import { routeKey } from "../mcp/dispatch/route-params";
+import { routeKey } from "../wire/route-params";
 import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { serveListen } from "./listen";

@@ -61,7 +61,7 @@ export interface ListenFeatures {
   shard?: string;
   /** Who the stream counts against: clientKey(request, principal) (default: the subject's, else "ip:unknown"). */
   client?: string;
-  /** The route key of the endpoint it is opened on (src/mcp/dispatch/route-params.ts; absent or "" for a literal path). */
+  /** The route key of the endpoint it is opened on (src/wire/route-params.ts; absent or "" for a literal path). */
   route?: string;
 }
 

@@ -26,8 +26,8 @@ import { MisconfiguredError, disclosingEnv, isLocalRequest } from "../platform/b
 import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
 import { forwardRequest } from "../../durable-objects/session/contract";
 import { createDiscovery } from "./discovery";
-import { NO_PARAMS } from "../mcp/dispatch/route-params";
-import type { RoutePattern } from "../mcp/dispatch/route-pattern";
+import { NO_PARAMS } from "../wire/route-params";
+import type { RoutePattern } from "../wire/route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "../platform/held-stream";
 import { reportUnexpected } from "../mcp/operations/unexpected";

@@ -5,7 +5,7 @@
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
 import { requestSnapshot, type RequestSnapshot } from "../mcp/dispatch/request-info";
-import { routeKey } from "../mcp/dispatch/route-params";
+import { routeKey } from "../wire/route-params";
 import { observationOf } from "../mcp/operations/observe";
 import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
 import type { Params } from "../jsonrpc/messages";
@@ -20,7 +20,7 @@ import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
 import type { EdgeEnv } from "../env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
-import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "./model";
+import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../durable-objects/task/model";
 import { isObject } from "../jsonrpc/parse";
 import { requireNamespace } from "../platform/bindings";
 

@@ -1,24 +1,11 @@
 /**
  * Where a task's status changes go besides `tasks/get`: `notifications/tasks` to the
  * `subscriptions/listen` streams that asked for this task id (ext-tasks "Task Status
- * Notifications"). The task object calls `publishTaskStatus` after every stored change.
+ * Notifications"). The task object calls `publishTaskStatus` (handed in by taskObject(edge)) after every stored change.
  */
 import type { EdgeEnv } from "../env";
 import { publish, type PublishEvent } from "../publish";
-import type { RouteParams } from "../mcp/dispatch/route-params";
-
-/** A `notifications/tasks` message: `params` is the full DetailedTask, as tasks/get would return it. */
-export interface TaskStatusNotification {
-  method: "notifications/tasks";
-  params: Record<string, unknown> & { taskId: string; status: string };
-}
-
-/** Who may hear of a task's status: its owner (null without auth), its route, and the trace it continues. */
-export interface TaskAudience {
-  owner: string | null;
-  trace?: string;
-  route?: RouteParams;
-}
+import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
 
 /**
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the

@@ -5,7 +5,7 @@
  * counters against what the platform would bill.
  */
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { taskObject } from "../../durable-objects/task/mcp-task";
+import { taskObject } from "../../src/tasks/task-object";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";

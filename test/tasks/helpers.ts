@@ -9,7 +9,7 @@ import type { Principal } from "../../src/auth/principal";
 import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/env";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
-import type { TaskRecord, TaskStatus } from "../../src/tasks/model";
+import type { TaskRecord, TaskStatus } from "../../durable-objects/task/model";
 import { tasksServer } from "./entry";
 
 export const edgeEnv = env as unknown as EdgeEnv;

@@ -4,7 +4,8 @@
  * returned, and the deprecated forms still the same classes.
  */
 import { describe, expect, it } from "vitest";
-import { McpTaskObject, taskObject } from "../../durable-objects/task/mcp-task";
+import { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import { taskObject } from "../../src/tasks/task-object";
 import { McpSessionObject, sessionObject } from "../../durable-objects/session/mcp-session";
 import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
 import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";

@@ -8,7 +8,7 @@ import {
   taskStatusNotification,
   type TaskRecord,
   type TaskStatus,
-} from "../../src/tasks/model";
+} from "../../durable-objects/task/model";
 
 const base: TaskRecord = {
   taskId: "t1",

@@ -8,7 +8,7 @@
  * Handlers see `headers` as a read-only `Headers`; between the Worker and its objects the
  * snapshot (RequestSnapshot) keeps them as a plain record, which structured clone and JSON carry.
  */
-import { NO_PARAMS, toRouteParams, type RouteParams } from "./route-params";
+import { NO_PARAMS, toRouteParams, type RouteParams } from "../../wire/route-params";
 
 /** `Headers` without its mutating methods: `get` is case-insensitive, as the Fetch type it is. */
 export type ReadonlyHeaders = Omit<Headers, "append" | "delete" | "set">;

@@ -12,7 +12,7 @@ import type { EdgeEnv } from "../../../src/env";
 import { RpcError } from "../../../src/jsonrpc/errors";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../../src/tasks/lane";
 import { decideTaskExecution } from "../../../src/tasks/seam";
-import type { TaskStatus } from "../../../src/tasks/model";
+import type { TaskStatus } from "../../../durable-objects/task/model";
 import { expectResult, statelessCall } from "../../helpers/rpc-expect";
 
 const edgeEnv = env as unknown as EdgeEnv;

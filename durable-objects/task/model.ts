@@ -3,10 +3,11 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
-import type { RequestSnapshot } from "../mcp/dispatch/request-info";
-import type { Principal } from "../auth/principal";
-import type { ErrorObject } from "../jsonrpc/messages";
-import type { AnyVersion } from "../mcp/definition/versions";
+import type { RequestSnapshot } from "../../src/mcp/dispatch/request-info";
+import type { Principal } from "../../src/auth/principal";
+import type { ErrorObject } from "../../src/jsonrpc/messages";
+import type { AnyVersion } from "../../src/mcp/definition/versions";
+import type { RouteParams } from "../../src/wire/route-params";
 
 /** A task's record (inputs, then its result) is one SQLite value: at most this many bytes of JSON. */
 export const MAX_TASK_RECORD_BYTES = 2_000_000;
@@ -135,4 +136,17 @@ export function taskStatusNotification(
   inputRequests: Record<string, InputRequest>,
 ): { method: "notifications/tasks"; params: Record<string, unknown> } {
   return { method: "notifications/tasks", params: detailedTask(r, inputRequests) };
+}
+
+/** A `notifications/tasks` message: `params` is the full DetailedTask, as tasks/get would return it. */
+export interface TaskStatusNotification {
+  method: "notifications/tasks";
+  params: Record<string, unknown> & { taskId: string; status: string };
+}
+
+/** Who may hear of a task's status: its owner (null without auth), its route, and the trace it continues. */
+export interface TaskAudience {
+  owner: string | null;
+  trace?: string;
+  route?: RouteParams;
 }
