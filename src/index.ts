@@ -36,16 +36,16 @@ export type {
   SamplingRequest,
   ElicitUrlOptions,
   AskOptions,
-} from "./mcp/dispatch/context";
-export type { RequestInfo, ReadonlyHeaders } from "./mcp/dispatch/request-info";
+} from "./mcp/definition/context";
+export type { RequestInfo, ReadonlyHeaders } from "./mcp/definition/request-info";
 export type { RouteParams } from "./wire/route-params";
-export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/operations/middleware";
+export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/definition/context";
 export type { RateLimitRule, RateLimitedCall } from "./options";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
 export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
-export type { CacheHint } from "./mcp/era-2026/caching";
+export type { CacheHint } from "./mcp/definition/caching";
 export type { Icon } from "./mcp/definition/icons";
-export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError } from "./mcp/tools/content";
+export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError } from "./mcp/definition/content";
 export { RpcError } from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
@@ -79,9 +79,9 @@ export {
   type SkillConfig,
   type SkillFileInput,
   type SkillFileContent,
-} from "./mcp/definition/skills";
+} from "./mcp/skills/skills";
 export type { TaskStatus } from "../durable-objects/task/model";
-export type { TaskSupport, TaskToolOptions } from "./mcp/tools/task-tools";
+export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
 export type { TaskOptions } from "./options";
 export { taskObject } from "./tasks/task-object";
 export type { McpTaskObject } from "../durable-objects/task/mcp-task";

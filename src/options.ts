@@ -10,7 +10,7 @@ import { compileRoute, type RoutePattern } from "./wire/route-pattern";
 import type { Principal } from "./auth/principal";
 import type { Params } from "./jsonrpc/messages";
 import { isObject } from "./jsonrpc/parse";
-import type { RequestInfo } from "./mcp/dispatch/request-info";
+import type { RequestInfo } from "./mcp/definition/request-info";
 
 /** Discovery for this endpoint (off unless given): the Server Card, the AI Catalog, the registry key. */
 export interface DiscoveryOptions {

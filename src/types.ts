@@ -7,6 +7,6 @@
  */
 export type * from "./mcp/definition/types";
 export type { RequestEnvelope } from "./mcp/era-2026/envelope";
-export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/tools/schema";
+export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/definition/schema";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/definition/versions";
 export * as errorCodes from "./jsonrpc/errors";

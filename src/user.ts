@@ -8,7 +8,7 @@
 import type { UserRpc } from "../durable-objects/user/contract";
 import type { Principal } from "./auth/principal";
 import { INVALID_REQUEST, RpcError } from "./jsonrpc/errors";
-import type { UserListOptions, UserOp, UserStore } from "./mcp/dispatch/user-seam";
+import type { UserListOptions, UserOp, UserStore } from "./mcp/definition/context";
 import { userObjectId } from "./platform/addresses";
 import { requireNamespace } from "./platform/bindings";
 

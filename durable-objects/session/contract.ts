@@ -6,7 +6,7 @@
  * POST/GET/DELETE go through `fetch`: docs/engine-notes.md "fetch, not RPC, for a forwarded request".
  */
 import type { Principal } from "../../src/auth/principal";
-import type { SessionState } from "../../src/mcp/dispatch/context";
+import type { SessionState } from "../../src/mcp/definition/context";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { toRouteParams, type RouteParams } from "../../src/wire/route-params";
 import { isObject } from "../../src/jsonrpc/parse";

@@ -7,7 +7,7 @@
 import { INTERNAL_ERROR, LIMIT_EXCEEDED, RpcError } from "../../src/jsonrpc/errors";
 import { errorMessage, isResponse, toWire, type Message, type RequestMessage, type ResponseMessage } from "../../src/jsonrpc/messages";
 import type { Principal } from "../../src/auth/principal";
-import type { SessionState } from "../../src/mcp/dispatch/context";
+import type { SessionState } from "../../src/mcp/definition/context";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord } from "./session-record";

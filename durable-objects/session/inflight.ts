@@ -9,13 +9,14 @@ import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/e
 import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
-import type { RequestInfo } from "../../src/mcp/dispatch/request-info";
+import type { RequestInfo } from "../../src/mcp/definition/request-info";
 import { meterEvent, newMeter, type Meter } from "../../src/mcp/operations/observe";
-import type { Channel, SessionInfo, SessionState } from "../../src/mcp/dispatch/context";
+import type { Channel, SessionInfo, SessionState } from "../../src/mcp/definition/context";
 import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch/dispatch";
-import { LazyAbort, type SignalSource } from "../../src/mcp/dispatch/lazy-abort";
+import { LazyAbort } from "../../src/mcp/dispatch/lazy-abort";
+import type { SignalSource } from "../../src/mcp/definition/context";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/dispatch/exchange";
-import { limitRuns } from "../../src/mcp/tools/run-limits";
+import { limitRuns } from "../../src/mcp/dispatch/run-limits";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { usesSsePolling } from "../../src/mcp/definition/versions";
 import { planAnswer } from "../../src/mcp/dispatch/answer-plan";

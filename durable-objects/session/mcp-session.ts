@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { notification, type Params } from "../../src/jsonrpc/messages";
 import { newMeter, type Observer } from "../../src/mcp/operations/observe";
-import type { SessionState } from "../../src/mcp/dispatch/context";
+import type { SessionState } from "../../src/mcp/definition/context";
 import type { SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { withEnvIdleTimeout } from "../../src/options";
@@ -33,7 +33,7 @@ import {
   type SessionObjectRpc,
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
-import { forwardedRequestInfo } from "../../src/mcp/dispatch/request-info";
+import { forwardedRequestInfo } from "../../src/mcp/definition/request-info";
 import { routeKey } from "../../src/wire/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";

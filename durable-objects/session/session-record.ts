@@ -5,7 +5,7 @@
  * (`subscriptions`, SQLite). What it streams is the event log's (event-log.ts); both share the
  * storage's gate (session-tables.ts).
  */
-import type { SessionState } from "../../src/mcp/dispatch/context";
+import type { SessionState } from "../../src/mcp/definition/context";
 import type { SessionTables } from "./session-tables";
 
 /** Every key of the record and what it holds: the only things a session writes outside its tables. */

@@ -6,7 +6,7 @@
 import type { Principal } from "../../src/auth/principal";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { AnyVersion } from "../../src/mcp/definition/versions";
-import type { RequestSnapshot } from "../../src/mcp/dispatch/request-info";
+import type { RequestSnapshot } from "../../src/mcp/definition/request-info";
 
 export interface CreateTaskInput {
   tool: string;

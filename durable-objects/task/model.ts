@@ -3,7 +3,7 @@
  * stored record and the wire views built from it (`CreateTaskResult`, `tasks/get`'s DetailedTask,
  * `notifications/tasks`). Pure: the task object stores records; this file only shapes them.
  */
-import type { RequestSnapshot } from "../../src/mcp/dispatch/request-info";
+import type { RequestSnapshot } from "../../src/mcp/definition/request-info";
 import type { Principal } from "../../src/auth/principal";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { AnyVersion } from "../../src/mcp/definition/versions";

@@ -4,7 +4,7 @@
  * answers over Workers RPC (the object's id: src/platform/addresses.ts). Both sides import this
  * file; neither imports the other.
  */
-import type { UserListOptions, UserOp } from "../../src/mcp/dispatch/user-seam";
+import type { UserListOptions, UserOp } from "../../src/mcp/definition/context";
 
 export type { UserListOptions, UserOp };
 

@@ -4,7 +4,7 @@
  * forwarding, the legacy transport and rate limits, instead of the pieces one by one.
  */
 import type { Principal } from "../auth/principal";
-import { requestInfo, type RequestInfo } from "../mcp/dispatch/request-info";
+import { requestInfo, type RequestInfo } from "../mcp/definition/request-info";
 import type { RouteParams } from "../wire/route-params";
 import { clientKey } from "./client-key";
 import type { EdgeRuntime } from "./runtime";

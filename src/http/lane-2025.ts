@@ -14,14 +14,14 @@ import type { ParsedBody } from "../jsonrpc/parse";
 /** A body that parsed (the front door refuses the rest). */
 type Parsed = Extract<ParsedBody, { ok: true }>;
 import { planAnswer } from "../mcp/dispatch/answer-plan";
-import type { Channel, SessionInfo, SessionState } from "../mcp/dispatch/context";
+import type { Channel, SessionInfo, SessionState } from "../mcp/definition/context";
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
-import { limitRuns } from "../mcp/tools/run-limits";
+import { limitRuns } from "../mcp/dispatch/run-limits";
 import { sessionObjectId } from "../platform/addresses";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";

@@ -13,7 +13,7 @@ import { checkScopes } from "../auth/authenticate";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
 import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
-import type { Channel } from "../mcp/dispatch/context";
+import type { Channel } from "../mcp/definition/context";
 import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
 import { MrtrRound } from "../mcp/era-2026/mrtr";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";

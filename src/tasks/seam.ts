@@ -7,7 +7,7 @@
  */
 import { RpcError } from "../jsonrpc/errors";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
-import type { TaskLane } from "../mcp/dispatch/dispatch-context";
+import type { TaskLane } from "../mcp/handlers/dispatch-context";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { misconfigured, requireNamespace } from "../platform/bindings";
 import type { EdgeEnv } from "../env";

@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { McpSessionObject } from "../../durable-objects/session/mcp-session";
-import type { SessionState } from "../../src/mcp/dispatch/context";
+import type { SessionState } from "../../src/mcp/definition/context";
 import { MCP, openSession, post, request } from "./mcp";
 import { SseReader, type SseEvent } from "./sse";
 

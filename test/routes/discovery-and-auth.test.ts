@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import type { VerifiedToken } from "../../src/auth/options";
 import { defineServer } from "../../src/mcp/definition/server";
-import { text } from "../../src/mcp/tools/content";
+import { text } from "../../src/mcp/definition/content";
 import { BASE } from "../helpers/mcp";
 import { send } from "./helpers";
 

@@ -9,8 +9,8 @@ import { taskObject } from "../../src/tasks/task-object";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../src/env";
-import { text } from "../../src/mcp/tools/content";
-import type { HandlerContext } from "../../src/mcp/dispatch/context";
+import { text } from "../../src/mcp/definition/content";
+import type { HandlerContext } from "../../src/mcp/definition/context";
 import { defineServer } from "../../src/mcp/definition/server";
 
 /** The route parameters each middleware call saw, in order (the test reads and clears it). */

@@ -7,7 +7,7 @@ import { taskObject } from "../../src/tasks/task-object";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { userObject } from "../../durable-objects/user/mcp-user";
 import { defineServer } from "../../src/mcp/definition/server";
-import { text, ToolError, toolError } from "../../src/mcp/tools/content";
+import { text, ToolError, toolError } from "../../src/mcp/definition/content";
 import type { EdgeEnv } from "../../src/env";
 import { INTERNAL_ERROR, RpcError } from "../../src/jsonrpc/errors";
 

@@ -7,16 +7,9 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
-import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "../tools/schema";
+import { compileSchema, isStandard, type CompiledSchema, type SchemaInput } from "../definition/schema";
 import type { ClientCapabilities } from "../definition/types";
-
-export interface ElicitUrlOptions {
-  /**
-   * Identifies this interaction on 2025-11-25 sessions (`elicitationId`); a random UUID by default.
-   * 2026-07-28 has no such field (the retried request's `requestState` ties the answer to the ask).
-   */
-  elicitationId?: string;
-}
+import type { ElicitUrlOptions } from "../definition/context";
 
 export interface FormRequest {
   requestedSchema: Record<string, unknown>;

@@ -4,7 +4,7 @@
  * whose `_meta.ui` carries the CSP origins and sandbox permissions the host should grant.
  * Only shapes definitions here; the resource itself is an ordinary resource of the server.
  */
-import type { HandlerContext } from "../dispatch/context";
+import type { HandlerContext } from "./context";
 import type { Awaitable, EnabledPredicate, ReadResult, ResourceConfig, ToolUi } from "./definitions";
 
 /** The MIME type hosts render as an MCP App. */

@@ -3,12 +3,12 @@
  * template and prompt, and the resolved definitions the dispatcher serves. server.ts holds the
  * class that builds them; this file only describes them (plus the name and header-parameter checks).
  */
-import type { CompiledSchema, InferSchema, SchemaInput } from "../tools/schema";
+import type { CompiledSchema, InferSchema, SchemaInput } from "./schema";
 import type { UriTemplate } from "./uri-template";
-import type { HandlerContext, InteractiveContext } from "../dispatch/context";
-import type { CacheHint, ResolvedCacheHint } from "../era-2026/caching";
+import type { HandlerContext, InteractiveContext } from "./context";
+import type { CacheHint, ResolvedCacheHint } from "./caching";
 import type { ExtensionSettings } from "./extensions";
-import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "../tools/task-tools";
+import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "./task-tools";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
 import type { Icon } from "./icons";
 

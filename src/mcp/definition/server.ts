@@ -3,10 +3,10 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
-import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "../tools/schema";
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
-import type { HandlerContext, InteractiveContext, SessionInfo } from "../dispatch/context";
-import { resolveCacheHint, type ResolvedCacheHint } from "../era-2026/caching";
+import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
+import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
 import {
   declareExtension,
   extensionsCapability,
@@ -16,12 +16,11 @@ import {
   type ExtensionSettings,
 } from "./extensions";
 import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
-import { resolveTaskOption } from "../tools/task-tools";
-import type { ErrorHook, Middleware } from "../operations/middleware";
+import { resolveTaskOption } from "./task-tools";
+import type { ErrorHook, Middleware } from "./context";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
-import { hasObjectRoot, wrapOutputSchema } from "../tools/structured-output";
-import type { SkillDefinition } from "./skills";
+import { hasObjectRoot, wrapOutputSchema } from "./output-schema";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -44,6 +43,14 @@ import type {
 } from "./definitions";
 
 export * from "./definitions";
+
+/**
+ * What `server.skill` takes: a skill made by `defineSkill` (src/mcp/skills/skills.ts, the
+ * `SkillDefinition` class), which brings its own registration.
+ */
+export interface SkillToAdd {
+  addTo<Env>(server: ServerDefinition<Env>): void;
+}
 
 export class ServerDefinition<Env = unknown> {
   /** The server's full info (initialize's serverInfo, server/discover, the Server Card): icons and website included. */
@@ -102,7 +109,7 @@ export class ServerDefinition<Env = unknown> {
    * Skills (SEP-2640): serves a skill made by `defineSkill({ skillMd, files })` as `skill://`
    * resources with skills/list, skills/get and resources/directory/read; declares the extension.
    */
-  skill(definition: SkillDefinition): this {
+  skill(definition: SkillToAdd): this {
     // The skill brings its own registration, so a server without skills bundles none of it.
     definition.addTo(this);
     return this;

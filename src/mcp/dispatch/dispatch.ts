@@ -5,8 +5,8 @@
  */
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
-import type { HandlerContext } from "./context";
-import type { DispatchContext, MethodHandler } from "./dispatch-context";
+import type { HandlerContext } from "../definition/context";
+import type { DispatchContext, MethodHandler } from "../handlers/dispatch-context";
 import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
 import { refusalOf, throughMiddleware, wrappedCall } from "../operations/middleware";
 import { callTool, listTools } from "../handlers/tools";
@@ -17,10 +17,10 @@ import { setLogLevel } from "../handlers/logging";
 import { discover } from "../handlers/discover";
 import { finish2026Result } from "../era-2026/result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
-import type { SignalSource } from "./lazy-abort";
+import type { SignalSource } from "../definition/context";
 import { handlerContext } from "./handler-context";
 
-export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "./dispatch-context";
+export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "../handlers/dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
   ping: async () => ({}),
@@ -72,7 +72,7 @@ export function is2026Method(method: string): boolean {
 }
 
 /**
- * An extension's method, served in both eras (the Skills extension's, from src/mcp/definition/skills.ts): added
+ * An extension's method, served in both eras (the Skills extension's, from src/mcp/skills/skills.ts): added
  * when a definition first needs it, so the tables of a server that uses no such extension stay as they are.
  * The handler answers -32601 itself for a server in the same isolate that does not serve it.
  */

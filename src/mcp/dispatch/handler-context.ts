@@ -7,9 +7,9 @@
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import { userStoreOf } from "./user-seam";
 import { isObject } from "../../jsonrpc/parse";
-import type { DispatchContext } from "./dispatch-context";
-import type { HandlerContext } from "./context";
-import type { SignalSource } from "./lazy-abort";
+import type { DispatchContext } from "../handlers/dispatch-context";
+import type { HandlerContext } from "../definition/context";
+import type { SignalSource } from "../definition/context";
 
 /** Where a context's getter finds its request's signal (a symbol: no handler reads it by name). */
 const SOURCE = Symbol();

@@ -5,7 +5,7 @@
  * new session stores, bound to the principal that created it and to its route.
  */
 import { errorMessage, resultMessage, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
-import type { SessionState } from "./context";
+import type { SessionState } from "../definition/context";
 import type { McpServer } from "../definition/server";
 import { initialize } from "../handlers/initialize";
 import { toErrorObject } from "./dispatch";

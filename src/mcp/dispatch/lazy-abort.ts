@@ -27,8 +27,3 @@ export class LazyAbort {
     this.controller?.abort(reason);
   }
 }
-
-/** Where a dispatch reads its handler's signal: an AbortController, a LazyAbort, or `{ signal }`. */
-export interface SignalSource {
-  readonly signal: AbortSignal;
-}

@@ -6,7 +6,7 @@
  */
 import { CLIENT_ERROR, code2026 } from "../../jsonrpc/errors";
 import { errorMessage, type Params, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
-import { combineHints, NO_CACHE, type ResolvedCacheHint } from "./caching";
+import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../definition/caching";
 import { META_SERVER_INFO } from "./envelope";
 import type { McpServer } from "../definition/server";
 

@@ -1,8 +1,8 @@
 /** completion/complete for prompt arguments and resource template variables (2025-06-18 "Completion"). */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../dispatch/context";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { HandlerContext } from "../definition/context";
+import type { DispatchContext } from "./dispatch-context";
 import type { Completer } from "../definition/server";
 import { checkUriLength } from "./resources";
 

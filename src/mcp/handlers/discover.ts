@@ -4,7 +4,7 @@
  * result's (result-2026.ts), so it is not repeated in the body.
  */
 import type { Params } from "../../jsonrpc/messages";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { DispatchContext } from "./dispatch-context";
 import { extensionsCapability } from "../definition/extensions";
 
 export async function discover<Env>(_params: Params, dispatch: DispatchContext<Env>): Promise<Params> {

@@ -5,7 +5,7 @@
  */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { SessionState } from "../dispatch/context";
+import type { SessionState } from "../definition/context";
 import type { McpServer } from "../definition/server";
 import { negotiateVersion } from "../definition/versions";
 import type { ClientCapabilities, Implementation } from "../definition/types";

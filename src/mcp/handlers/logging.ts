@@ -1,7 +1,7 @@
 /** logging/setLevel (2025-06-18 "Logging"): the result is exactly `{}`. */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { DispatchContext } from "./dispatch-context";
 import { isLoggingLevel, LOGGING_LEVELS } from "../definition/types";
 
 export async function setLogLevel<Env>(params: Params, dispatch: DispatchContext<Env>): Promise<Params> {

@@ -1,8 +1,9 @@
 /** prompts/list and prompts/get (2025-06-18 "Prompts"). */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../dispatch/context";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { HandlerContext, InteractiveContext } from "../definition/context";
+import { createInteractiveContext } from "../asks/interactive-context";
+import type { DispatchContext } from "./dispatch-context";
 import { paginate } from "./pagination";
 import { enabledOnly, isEnabled } from "../definition/server";
 

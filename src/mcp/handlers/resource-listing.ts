@@ -7,7 +7,7 @@
  */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../dispatch/context";
+import type { HandlerContext } from "../definition/context";
 import type { ListedResource, ResourceTemplateDefinition, TemplateListPage } from "../definition/definitions";
 import { checkIcons } from "../definition/icons";
 import { enabledOnly, isEnabled, type McpServer } from "../definition/server";

@@ -1,12 +1,13 @@
 /** resources/list, templates/list, read, subscribe, unsubscribe (2025-06-18 "Resources"). */
 import { CAPABILITY_UNAVAILABLE, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { createInteractiveContext, type HandlerContext, type InteractiveContext } from "../dispatch/context";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import type { HandlerContext, InteractiveContext } from "../definition/context";
+import { createInteractiveContext } from "../asks/interactive-context";
+import type { DispatchContext } from "./dispatch-context";
 import { paginate } from "./pagination";
 import { enabledOnly, isEnabled } from "../definition/server";
 import type { ReadResult, ResourceContentsInput } from "../definition/server";
-import { toBase64 } from "../tools/content";
+import { toBase64 } from "../definition/content";
 import { listResourcePage } from "./resource-listing";
 import type { ResourceContents } from "../definition/types";
 

@@ -1,12 +1,12 @@
 /**
  * skills/list, skills/get and resources/directory/read (the Skills extension, SEP-2640), over the
- * registry src/mcp/definition/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
+ * registry src/mcp/skills/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
  */
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../era-2026/caching";
-import type { HandlerContext } from "../dispatch/context";
-import type { DispatchContext } from "../dispatch/dispatch-context";
+import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../definition/caching";
+import type { HandlerContext } from "../definition/context";
+import type { DispatchContext } from "./dispatch-context";
 import { SKILLS_EXTENSION } from "../definition/extensions";
 import { paginate } from "./pagination";
 import { checkUriLength } from "./resources";

@@ -8,46 +8,8 @@
  */
 import { INVALID_REQUEST } from "../../jsonrpc/errors";
 import type { ErrorObject, Params } from "../../jsonrpc/messages";
-import type { HandlerContext } from "../dispatch/context";
-import { ToolError, toolError } from "../tools/content";
-
-/** Methods whose call names a definition: the tool, the prompt, the resource URI. */
-type NamedMethod = "tools/call" | "prompts/get" | "resources/read";
-
-/** Every other request method a server handles, in either era (extensions' included). */
-type OtherMethod =
-  | "initialize"
-  | "ping"
-  | "server/discover"
-  | "tools/list"
-  | "resources/list"
-  | "resources/templates/list"
-  | "resources/subscribe"
-  | "resources/unsubscribe"
-  | "prompts/list"
-  | "completion/complete"
-  | "logging/setLevel"
-  | "tasks/get"
-  | "tasks/update"
-  | "tasks/cancel";
-
-/** One JSON-RPC request as middleware sees it; `name` narrows with `method` (a string for the named methods). */
-export type McpCall<Env = unknown> =
-  | { method: NamedMethod; name: string; params: Params; ctx: HandlerContext<Env> }
-  | { method: OtherMethod; name: undefined; params: Params; ctx: HandlerContext<Env> };
-
-export type Middleware<Env = unknown> = (call: McpCall<Env>, next: () => Promise<Params>) => Promise<Params>;
-
-/** What `server.onError` hears: the error, the reference the client was given, and the call when there is one. */
-export interface UnexpectedError<Env = unknown> {
-  error: unknown;
-  reference: string;
-  /** What failed, in words (`tool "x"`, `tools/call (id 3)`, a stream, a hub delivery). */
-  what: string;
-  call: McpCall<Env> | undefined;
-}
-
-export type ErrorHook<Env = unknown> = (report: UnexpectedError<Env>) => void | Promise<void>;
+import type { ErrorHook, HandlerContext, McpCall, Middleware, NamedMethod, OtherMethod } from "../definition/context";
+import { ToolError, toolError } from "../definition/content";
 
 const NAMED: Readonly<Record<NamedMethod, string>> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
 

@@ -4,7 +4,7 @@
  * correlation id; the message and stack go to console.error with the same id, never to the wire.
  */
 
-import type { ErrorHook, McpCall } from "./middleware";
+import type { ErrorHook, McpCall } from "../definition/context";
 
 /** Who else hears of it: the server's `onError` hook, with the call that failed when there is one. */
 export interface ErrorListener<Env = unknown> {

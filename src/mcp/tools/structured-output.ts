@@ -7,49 +7,10 @@
  * as `{ result: <value> }` (the wrap the MCP SDK v2 applies toward 2025-era clients).
  * Every place that runs a tool (Worker, session object, task object) goes through `checkToolOutput`.
  */
-import { toolError } from "./content";
+import { toolError } from "../definition/content";
 import { isObject } from "../../jsonrpc/parse";
-import type { CompiledSchema, JsonSchema } from "./schema";
+import type { CompiledSchema } from "../definition/schema";
 import type { CallToolResult } from "../definition/types";
-
-/** Whether an output schema's root describes an object (`type: "object"`); anything else needs the 2025 wrap. */
-export function hasObjectRoot(schema: JsonSchema): boolean {
-  return schema.type === "object";
-}
-
-// Keywords whose values are instance data, not subschemas: a `$ref` inside is a literal.
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
-// Keywords whose values map names to subschemas: the names may look like keywords.
-const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-
-function establishesBase(id: unknown): boolean {
-  return id !== undefined && !(typeof id === "string" && id.startsWith("#"));
-}
-
-/** Moves same-document `$ref`s (`#`, `#/…`) under `#/properties/result`, where the wrap puts the schema. */
-function rebaseRefs(node: unknown, nameMap: boolean): unknown {
-  if (Array.isArray(node)) return node.map((item) => rebaseRefs(item, false));
-  if (!isObject(node)) return node;
-  // A subschema with its own base URI resolves its pointers against itself: leave it whole.
-  if (!nameMap && establishesBase(node.$id)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (nameMap) out[key] = rebaseRefs(value, false);
-    else if ((key === "$ref" || key === "$dynamicRef") && typeof value === "string")
-      out[key] = value === "#" ? "#/properties/result" : value.startsWith("#/") ? `#/properties/result${value.slice(1)}` : value;
-    else if (DATA_KEYWORDS.has(key)) out[key] = value;
-    else out[key] = rebaseRefs(value, NAME_MAPS.has(key));
-  }
-  return out;
-}
-
-/** The 2025-era form of a non-object output schema; the author's `$schema`, if any, stays at the root. */
-export function wrapOutputSchema(natural: JsonSchema): JsonSchema {
-  const { $schema, ...rest } = natural;
-  const inner = establishesBase(natural.$id) ? rest : (rebaseRefs(rest, false) as JsonSchema);
-  const wrapped: JsonSchema = { type: "object", properties: { result: inner }, required: ["result"] };
-  return $schema === undefined ? wrapped : { $schema, ...wrapped };
-}
 
 /**
  * Checks a successful result against the tool's output schema (a mismatch is a tool error the

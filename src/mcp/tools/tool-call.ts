@@ -8,8 +8,8 @@
  */
 import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import { isObject } from "../../jsonrpc/parse";
-import { ToolError, toolError } from "./content";
-import type { InteractiveContext } from "../dispatch/context";
+import { ToolError, toolError } from "../definition/content";
+import type { InteractiveContext } from "../definition/context";
 import type { ToolDefinition } from "../definition/definitions";
 import type { CallToolResult } from "../definition/types";
 import { checkToolOutput } from "./structured-output";

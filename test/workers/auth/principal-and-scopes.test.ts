@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TRANSPORT_ERROR } from "../../../src/jsonrpc/errors";
 import { defineServer } from "../../../src/mcp/definition/server";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import type { McpServer } from "../../../src/mcp/definition/server";
 import { expectResult, expectRpcError } from "../../helpers/rpc-expect";
 import {

@@ -1,7 +1,7 @@
 /** 2025-06-18 "Roots": notifications/roots/list_changed from the client reaches server code. */
 import { afterEach, describe, expect, it } from "vitest";
 import { demoServer } from "../../../src/demo/server";
-import type { SessionInfo } from "../../../src/mcp/dispatch/context";
+import type { SessionInfo } from "../../../src/mcp/definition/context";
 import { openSession, post } from "../../helpers/mcp";
 
 describe("notifications/roots/list_changed", () => {

@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
 import { defineServer } from "../../../src/mcp/definition/server";
 import type { EdgeEnv } from "../../../src/env";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import { ACCEPT_BOTH } from "../../helpers/mcp";
 import { envelope, headers2026 } from "../../helpers/era-2026";
 import { SseReader } from "../../helpers/sse";

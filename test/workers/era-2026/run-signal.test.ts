@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import { createMcpEdge } from "../../../src/edge";
 import { defineServer } from "../../../src/mcp/definition/server";
 import type { EdgeEnv } from "../../../src/env";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import { LazyAbort } from "../../../src/mcp/dispatch/lazy-abort";
 import { toolCall2026 } from "../../helpers/era-2026";
 

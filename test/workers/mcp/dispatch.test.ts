@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND, RpcError } from "../../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../../src/jsonrpc/messages";
-import { text, toolError, ToolError } from "../../../src/mcp/tools/content";
+import { text, toolError, ToolError } from "../../../src/mcp/definition/content";
 import { dispatchContext, dispatchRequest, isKnownMethod, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/definition/server";
 import type { CallToolResult } from "../../../src/mcp/definition/types";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ICONS } from "../../../src/demo/assets";
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
 import { defineServer, type McpServer } from "../../../src/mcp/definition/server";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import { initializeParams, post } from "../../helpers/mcp";
 import { expectComplete, post2026 } from "../../helpers/era-2026";
 import { expectResult } from "../../helpers/rpc-expect";

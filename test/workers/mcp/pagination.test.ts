@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { INVALID_PARAMS } from "../../../src/jsonrpc/errors";
 import type { RequestMessage, ResponseMessage } from "../../../src/jsonrpc/messages";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
 import { encodeCursor } from "../../../src/mcp/handlers/pagination";
 import { defineServer } from "../../../src/mcp/definition/server";

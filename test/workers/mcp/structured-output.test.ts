@@ -5,11 +5,11 @@
  * listed as { result: <schema> } and the value sent as { result: <value> }.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { text } from "../../../src/mcp/tools/content";
+import { text } from "../../../src/mcp/definition/content";
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../../../src/mcp/dispatch/dispatch";
-import { compileSchema } from "../../../src/mcp/tools/schema";
+import { compileSchema } from "../../../src/mcp/definition/schema";
 import { defineServer, type McpServer } from "../../../src/mcp/definition/server";
-import { wrapOutputSchema } from "../../../src/mcp/tools/structured-output";
+import { wrapOutputSchema } from "../../../src/mcp/definition/output-schema";
 import type { CallToolResult } from "../../../src/mcp/definition/types";
 import { openSession, post } from "../../helpers/mcp";
 import { expectComplete, post2026 } from "../../helpers/era-2026";

@@ -8,7 +8,7 @@ import type {
   ResourceContents,
   ResourceLink,
   TextContent,
-} from "../definition/types";
+} from "./types";
 
 export function text(value: string): TextContent {
   return { type: "text", text: value };

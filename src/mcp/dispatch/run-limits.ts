@@ -5,7 +5,7 @@
  */
 import { LIMIT_EXCEEDED } from "../../jsonrpc/errors";
 import { errorMessage } from "../../jsonrpc/messages";
-import type { Exchange } from "../dispatch/exchange";
+import type { Exchange } from "./exchange";
 
 export interface RunLimits {
   /** Requests of one POST that may run (`maxRunsPerRequest`). */

@@ -4,13 +4,13 @@
  * computed on first use and kept), its files served as `skill://` resources, and the directory
  * index `resources/directory/read` answers from. Only a server that calls defineSkill bundles this.
  */
-import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../era-2026/caching";
+import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../definition/caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
 import { directoryRead, getSkill, listSkills, type SkillRegistry } from "../handlers/skills";
 import { METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import { addExtensionMethod } from "../dispatch/dispatch";
-import { SKILLS_EXTENSION } from "./extensions";
-import type { ServerDefinition } from "./server";
+import { SKILLS_EXTENSION } from "../definition/extensions";
+import type { ServerDefinition } from "../definition/server";
 
 /** The extension's per-skill limits ("Limits"): files, SKILL.md included, and their total bytes. */
 const MAX_SKILL_FILES = 512;

@@ -5,14 +5,14 @@
  */
 import type { Principal } from "../../auth/principal";
 import type { Params } from "../../jsonrpc/messages";
-import type { Channel, HandlerContext, SessionInfo } from "./context";
+import type { Channel, HandlerContext, SessionInfo } from "../definition/context";
 import type { RequestEnvelope } from "../era-2026/envelope";
 import type { McpServer } from "../definition/server";
 import type { ToolDefinition } from "../definition/definitions";
 import type { Meter } from "../operations/observe";
 import type { ClientCapabilities, LoggingLevel } from "../definition/types";
 import type { AnyVersion } from "../definition/versions";
-import type { RequestInfo } from "./request-info";
+import type { RequestInfo } from "../definition/request-info";
 
 /** Session state changes only the session object can make. */
 export interface SessionOps {

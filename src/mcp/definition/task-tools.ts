@@ -3,7 +3,7 @@
  * side, part of the core's tool definitions. Running tasks is src/tasks' (plugged in through the
  * dispatch context's `tasks` seam) and the task object's.
  */
-import type { InteractiveContext } from "../dispatch/context";
+import type { InteractiveContext } from "./context";
 
 /** Whether a tool may run as a task: "optional" (when the client declared the extension) or "required". */
 export type TaskSupport = "optional" | "required";
