@@ -3,7 +3,8 @@
  * has no way to send anything; an interactive handler's context adds progress, logging,
  * sampling, elicitation and roots. The difference is a type, so a simple tool that tries to
  * sample fails to compile instead of hanging. Contexts emit intents through a `Channel`; only
- * the lane that owns the channel turns them into wire frames.
+ * the lane that owns the channel turns them into wire frames. Types only (with what middleware and
+ * the error hook receive): the interactive context is made in asks/interactive-context.ts.
  */
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import type { Principal } from "../../auth/principal";
