@@ -32,7 +32,8 @@ import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import type { Tracing } from "../../src/mcp/tracing";
-import { tracingOfEdge } from "../../src/mcp/observe";
+import { observerOfEdge, type Observer } from "../../src/mcp/observe";
+import { ObjectBill } from "../shared/billing";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
@@ -47,16 +48,28 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
+  /** With an observed server's `onEvent`: what each request to this shard cost (durable-objects/shared/billing.ts). */
+  private readonly billing: ObjectBill | undefined;
+
   constructor(
     ctx: DurableObjectState,
     env: EdgeEnv,
     /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
     private readonly tracing?: Tracing,
+    /** The server's observer, when the class is `hubObject(edge)` of an observed server. */
+    observer?: Observer,
   ) {
     super(ctx, env);
-    this.registrations = new Registrations(ctx.storage);
-    this.listeners = new ListenStreams(ctx);
-    this.active = new ActiveShards(ctx.storage);
+    this.billing = observer?.hasSink ? new ObjectBill(observer, "hub", env) : undefined;
+    const storage = this.billing ? this.billing.meter(ctx.storage) : ctx.storage;
+    this.registrations = new Registrations(storage);
+    this.listeners = new ListenStreams(ctx, storage);
+    this.active = new ActiveShards(storage);
+  }
+
+  /** Reports a request to this shard once its work settled (without an observer, nothing). */
+  private billed(method: string, received = 1, messages = 0): void {
+    if (this.billing) void this.billing.report(method, received, messages);
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -72,6 +85,8 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const span = this.tracing && listenSpan(this.tracing, open);
     await this.presence.hold(open.at);
     const outcome = await this.listeners.open(open);
+    // The upgrade is counted by the Worker's subscriptions/listen event.
+    this.billed("subscriptions/listen", 0);
     if (outcome.ok) {
       if (span) endListenSpan(span, undefined);
       return outcome.response;
@@ -85,16 +100,19 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
     this.listeners.received(socket, message);
+    this.billed("webSocketMessage", 0, 1);
   }
 
   override async webSocketClose(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
     await this.releaseIfEmpty();
+    this.billed("webSocketClose", 0);
   }
 
   override async webSocketError(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
     await this.releaseIfEmpty();
+    this.billed("webSocketError", 0);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
@@ -102,17 +120,20 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   async register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void> {
     await this.presence.hold(at);
     this.registrations.add(topicKey(topic), sessionId);
+    this.billed("register");
   }
 
   async unregister(sessionId: string, topic: HubTopic): Promise<void> {
     await this.registrations.remove(topicKey(topic), sessionId);
     await this.releaseIfEmpty();
+    this.billed("unregister");
   }
 
   /** A session was terminated or expired: it is no longer registered for anything. */
   async forget(sessionId: string): Promise<void> {
     await this.registrations.forget(sessionId);
     await this.releaseIfEmpty();
+    this.billed("forget");
   }
 
   // ---- RPC from publish() ----------------------------------------------------------------
@@ -125,6 +146,20 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
    * `traces`: each event's publisher's span, which a traced hub's span for the event continues.
    */
   async publish(events: PublishEvent[], fanout?: Fanout, wait = false, traces?: (string | undefined)[]): Promise<BatchReport | undefined> {
+    try {
+      return await this.publishTraced(events, fanout, wait, traces);
+    } finally {
+      // A batch of task statuses comes from a task object, whose run counted the request.
+      this.billed("publish", events.every((event) => event.type === "taskStatus") ? 0 : 1);
+    }
+  }
+
+  private publishTraced(
+    events: PublishEvent[],
+    fanout: Fanout | undefined,
+    wait: boolean,
+    traces: (string | undefined)[] | undefined,
+  ): Promise<BatchReport | undefined> {
     if (!this.tracing) return this.fanOut(events, fanout, wait);
     return tracedBatch(this.tracing, events, traces, 0, (spans) => {
       // Each event's span, for the shards it is handed on to (sendTo).
@@ -134,15 +169,18 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
   }
 
   private async fanOut(events: PublishEvent[], fanout: Fanout | undefined, wait: boolean): Promise<BatchReport | undefined> {
+    // This shard's streams first: nothing is read from storage before they have the batch.
+    const listenStreams = await this.listeners.deliverBatch(events);
     const queued = [this.pushAll(this.outbox(undefined, 0), events)];
     if (fanout && fanout.shards > 1) {
       for (const index of this.active.targets(fanout.shards)) queued.push(this.pushAll(this.outbox(fanout, index), events));
     }
-    // The other shards have the batch on its way; this shard's streams get it now.
-    const listenStreams = await this.listeners.deliverBatch(events);
     if (!wait) {
-      // Each outbox reports its own failures; nobody waits for these here.
-      for (const q of queued) q.catch(() => undefined);
+      // Each outbox reports its own failures; nobody waits for these here (the billing does, to count their calls).
+      for (const q of queued) {
+        q.catch(() => undefined);
+        this.billing?.follow(q);
+      }
       return undefined;
     }
     const reports = await Promise.all(queued);
@@ -154,10 +192,12 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   async activate(index: number, epoch: number): Promise<void> {
     this.active.announce(index, epoch);
+    this.billed("activate");
   }
 
   async deactivate(index: number, epoch: number): Promise<void> {
     this.active.withdraw(index, epoch);
+    this.billed("deactivate");
   }
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
@@ -168,13 +208,17 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone; `traces`: shard 0's spans. */
   async deliver(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
-    if (!this.tracing) return this.deliverShard(events);
-    return tracedBatch(this.tracing, events, traces, undefined, (spans) =>
-      this.deliverShard(
-        events,
-        spans.map((span) => span.traceparent),
-      ),
-    );
+    try {
+      if (!this.tracing) return await this.deliverShard(events);
+      return await tracedBatch(this.tracing, events, traces, undefined, (spans) =>
+        this.deliverShard(
+          events,
+          spans.map((span) => span.traceparent),
+        ),
+      );
+    } finally {
+      this.billed("deliver");
+    }
   }
 
   private async deliverShard(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
@@ -239,7 +283,9 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
 
   /** Ends every listen stream with its `complete` result (server shutdown). Returns how many. */
   async closeListeners(): Promise<number> {
-    return this.listeners.closeAll();
+    const closed = this.listeners.closeAll();
+    this.billed("closeListeners");
+    return closed;
   }
 
   /** Calls each registered session; forgets those that are gone or no longer subscribed. */
@@ -250,6 +296,8 @@ export class McpHub extends DurableObject<EdgeEnv> implements HubRpc {
     const namespace = this.env.MCP_SESSION;
     if (!namespace) throw new Error("mcp-edge: the hub has 2025-era sessions registered but no MCP_SESSION binding");
     const stale: string[] = [];
+    // Requests the sessions do not report (they are the hub's).
+    this.billing?.made(ids.length);
     const delivered = await Promise.all(
       ids.map(async (sessionId) => {
         const stub: DurableObjectStub<SessionObjectRpc> = namespace.get(namespace.idFromString(sessionId));
@@ -274,10 +322,10 @@ const McpHubBase = McpHub;
  * `createMcpEdge(server, { tracing })`, so a trace continues into listen streams and publishes.
  */
 export function hubObject(edge: object): typeof McpHub {
-  const tracing = tracingOfEdge(edge);
+  const observer = observerOfEdge(edge);
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: EdgeEnv) {
-      super(ctx, env, tracing);
+      super(ctx, env, observer?.tracing, observer);
     }
   };
 }
