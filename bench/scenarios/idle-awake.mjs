@@ -192,3 +192,27 @@ export function renderIdleAwake(r) {
     `one more at once: p50 ${r.warmP50Ms.toFixed(0)} ms; workerd CPU for the first ${r.cpuMs.toFixed(0)} ms, the second ${r.warmCpuMs.toFixed(0)} ms`
   );
 }
+
+/** Rounds of a baseline checkout and of this one, side by side: each round's line, then the medians and their difference. */
+export function renderIdleAwakeComparison(baseline, ours) {
+  const mid = (rs, key) => median(rs.map((r) => r[key]));
+  const lines = [];
+  for (let i = 0; i < ours.length; i++) {
+    lines.push(`round ${i + 1}, baseline: ${renderIdleAwake(baseline[i])}`);
+    lines.push(`round ${i + 1}, this checkout: ${renderIdleAwake(ours[i])}`);
+  }
+  const row = (label, key, digits = 0) =>
+    `| ${label} | ${mid(baseline, key).toFixed(digits)} | ${mid(ours, key).toFixed(digits)} | ${(mid(ours, key) - mid(baseline, key)).toFixed(digits)} |`;
+  lines.push(
+    "",
+    `| median of ${ours.length} rounds | baseline | this checkout | difference |`,
+    "|---|---|---|---|",
+    row("p50 publish → client after the idle spell (ms)", "p50Ms"),
+    row("p50 of the publish right after (ms)", "warmP50Ms"),
+    row("workerd CPU for the publish after the idle spell (ms)", "cpuMs"),
+    row("workerd CPU for the publish right after (ms)", "warmCpuMs"),
+    row("session objects awake after the idle spell", "sessionsAwake"),
+    row("hub shards awake after the idle spell", "hubShardsAwake"),
+  );
+  return lines.join("\n");
+}
