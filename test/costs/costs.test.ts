@@ -6,7 +6,9 @@
  * operation's rows are only known at its end).
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { post2026, envelope } from "../helpers/era-2026";
 import { call, post } from "../helpers/mcp";
+import { SseReader } from "../helpers/sse";
 import { getStream, postToolCall, sseOf, type Session } from "../helpers/session";
 import costsPage from "../../docs/costs.md?raw";
 import { events } from "./entry";
@@ -30,14 +32,24 @@ function pageTable(): Map<string, [number, number]> {
 
 const measured = new Map<string, [number, number]>();
 
+interface Cost {
+  requests: string[];
+  rows: number;
+  webSocketMessages: number;
+  counted: [number, number];
+  countedMessages: number;
+}
+
 /** Runs `work`, and returns what the platform billed for it and what onEvent said, summed. */
-async function cost(work: () => Promise<unknown>): Promise<{ requests: string[]; rows: number; counted: [number, number] }> {
+async function cost(work: () => Promise<unknown>): Promise<Cost> {
   resetMeter();
   events.length = 0;
   await work();
-  const { requests, rows } = billed();
+  // What the objects still do for it (a hub shard reports a publish once its deliveries settled).
+  await sleep(50);
+  const { requests, rows, webSocketMessages } = billed();
   const counted: [number, number] = [events.reduce((n, e) => n + e.doRequests, 0), events.reduce((n, e) => n + e.rowsWritten, 0)];
-  return { requests, rows, counted };
+  return { requests, rows, webSocketMessages, counted, countedMessages: events.reduce((n, e) => n + e.webSocketMessages, 0) };
 }
 
 /** Records an operation's figures for the page check, and holds the counters to the meter. */
@@ -45,6 +57,7 @@ async function operation(name: string, work: () => Promise<unknown>, counters: "
   const result = await cost(work);
   measured.set(name, [result.requests.length, result.rows]);
   expect(result.counted[0], `${name}: onEvent's doRequests against the object requests billed`).toBe(result.requests.length);
+  expect(result.countedMessages, `${name}: onEvent's webSocketMessages against the messages billed`).toBe(result.webSocketMessages);
   if (counters === "exact") expect(result.counted[1], `${name}: onEvent's rowsWritten against the rows billed`).toBe(result.rows);
   return result;
 }
@@ -151,6 +164,86 @@ describe("each operation's cost", () => {
       ).then((r) => r.text()),
     );
     expect(modern.requests).toEqual([]);
+  });
+});
+
+/** A 2026-07-28 tools/call of the demo's touch_resource: one publish of `uri`, whose answer waits for its delivery count. */
+const touch = (uri: string) =>
+  post2026("tools/call", { name: "touch_resource", arguments: { uri } }).then(async (res) => {
+    expect(res.status).toBe(200);
+    return res.text();
+  });
+
+/** Opens a 2026-07-28 listen stream through the Worker; its reader, after the acknowledgement. */
+async function listenThroughWorker(notifications: Record<string, unknown>, capabilities: Record<string, unknown> = {}): Promise<SseReader> {
+  const res = await post2026("subscriptions/listen", { notifications }, { meta: envelope(capabilities) });
+  expect(res.status).toBe(200);
+  const stream = new SseReader(res);
+  expect((await stream.next())?.json?.method).toBe("notifications/subscriptions/acknowledged");
+  return stream;
+}
+
+const TASKS = "io.modelcontextprotocol/tasks";
+
+/** A task of the demo's slow_compute, created by a 2026-07-28 call; its id. */
+async function createTask(seconds: number): Promise<string> {
+  const res = await post2026(
+    "tools/call",
+    { name: "slow_compute", arguments: { seconds } },
+    { capabilities: { extensions: { [TASKS]: {} } } },
+  );
+  const body = (await res.json()) as { result?: { resultType?: string; taskId?: string } };
+  expect(body.result?.resultType).toBe("task");
+  return body.result?.taskId as string;
+}
+
+describe("the hub's and a task's costs, and WebSocket messages", () => {
+  it("a publish nobody listens to costs shard 0's request alone", async () => {
+    const uri = `test://template/cost-${crypto.randomUUID()}/data`;
+    const nobody = await operation("hub publish (nobody listening)", () => touch(uri));
+    expect(nobody.requests).toEqual(["hub.publish"]);
+  });
+
+  it("a listen stream: its upgrade and its filter (one WebSocket message); a publish it hears costs shard 0's request", async () => {
+    const uri = `test://template/cost-${crypto.randomUUID()}/data`;
+    let stream: SseReader | undefined;
+    const open = await operation("2026-07-28 listen stream (open)", async () => {
+      stream = await listenThroughWorker({ resourceSubscriptions: [uri] });
+    });
+    expect(open.requests).toEqual(["hub.fetch"]);
+    expect(open.webSocketMessages).toBe(1);
+    const heard = await operation("hub publish (one listen stream)", async () => {
+      await touch(uri);
+      expect((await stream?.next())?.json?.method).toBe("notifications/resources/updated");
+    });
+    expect(heard.requests).toEqual(["hub.publish"]);
+    await stream?.cancel();
+  });
+
+  it("a task created and run: with nobody listening, and with a listen stream for it", async () => {
+    // The sessions of the tests above expire first: their alarms would report rows they wrote before this test.
+    await sleep(PAST_EXPIRY_MS);
+    const alone = await operation("2026-07-28 task created and run (nobody listening)", async () => {
+      await createTask(0);
+      // The run and its status publishes finish in the task object after the answer.
+      await sleep(500);
+    });
+    expect(alone.requests.filter((r) => r === "hub.publish").length).toBeGreaterThan(0);
+    let stream: SseReader | undefined;
+    const heard = await cost(async () => {
+      const taskId = await createTask(1);
+      stream = await listenThroughWorker({ taskIds: [taskId] }, { extensions: { [TASKS]: {} } });
+      for (;;) {
+        const event = await stream.next();
+        const status = (event?.json?.params as { status?: string } | undefined)?.status;
+        if (event === undefined || status === "completed") break;
+      }
+      await sleep(300);
+    });
+    console.log(`[costs] a task run with a listen stream for it: ${heard.requests.join(", ")}; ${heard.rows} rows`);
+    expect(heard.counted).toEqual([heard.requests.length, heard.rows]);
+    expect(heard.countedMessages).toBe(heard.webSocketMessages);
+    await stream?.cancel();
   });
 });
 

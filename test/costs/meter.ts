@@ -1,6 +1,6 @@
 /**
  * The platform's meter, as a test can see it: wraps an object class so every request it receives
- * (HTTP fetch, each RPC method of its contract, each alarm) is counted under the object's kind, and
+ * (HTTP fetch, each RPC method of its contract, each alarm; WebSocket messages apart) is counted under the object's kind, and
  * its storage so every row the platform bills is counted: the SQL cursors' own `rowsWritten`
  * (table creation, inserts, upserts, deletes), one row per key-value `put`/`delete`, one per
  * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
@@ -10,6 +10,8 @@
 export interface Billed {
   /** One entry per object request: "<kind>.<method>" ("session.init", "session.alarm", "hub.deliver"). */
   requests: string[];
+  /** WebSocket messages the objects received (each billed at 1/20 of a request), not in `requests`. */
+  webSocketMessages: number;
   /** Rows written: SQL cursors, key-value puts and deletes, setAlarm/deleteAlarm, rows deleteAll removed. */
   rows: number;
 }
@@ -25,7 +27,12 @@ export function resetMeter(): void {
 }
 
 export function billed(): Billed {
-  return { requests: requests.map((r) => r.what), rows: extraRows + cursors.reduce((n, c) => n + c.rowsWritten, 0) };
+  const all = requests.map((r) => r.what);
+  return {
+    requests: all.filter((what) => !what.endsWith(".webSocketMessage")),
+    webSocketMessages: all.filter((what) => what.endsWith(".webSocketMessage")).length,
+    rows: extraRows + cursors.reduce((n, c) => n + c.rowsWritten, 0),
+  };
 }
 
 /** The requests one object (by its id's hex string) received since the last `resetMeter()`. */
