@@ -116,7 +116,7 @@ const USAGE = `usage: npm run bench -- [options]
   --runner <runner>     "miniflare" (default): both bundled as for deploy and served by Miniflare alone; "wrangler": both under wrangler dev in this process, whose proxy then shares the load generator's event loop (absolute figures drop several times, ratios stay close)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
-  --baseline <dir>      idle-awake only: another checkout (with node_modules and test/sleep) measured in the same run, three rounds alternating with this one
+  --baseline <dir>      idle-awake only: another checkout (with node_modules and test/servers/sleep) measured in the same run, three rounds alternating with this one
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
   --docs                also write the report to docs/benchmark-results.md, the generated page docs/benchmarks.md links
   --smoke               a short run that only asserts every scenario completed without errors

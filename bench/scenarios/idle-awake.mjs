@@ -1,7 +1,7 @@
 // Bench scenario "idle-awake" (issue 32, docs/operating.md "What sleeps"): N idle 2025 GET streams
 // (one session each, subscribed to one URI) and N idle 2026-07-28 listen streams (spread over the
 // hub's shards by client address) against the demo whose session and hub classes log each
-// construction (test/sleep). After `idleMs` with no event, one publish: every object that logs a
+// construction (test/servers/sleep). After `idleMs` with no event, one publish: every object that logs a
 // construction for it was asleep, so awake = objects holding a stream − objects built again.
 // Target: 0 sessions and 0 hub shards awake. Also the publish → client latency over all streams.
 
@@ -124,9 +124,9 @@ async function publishOnce(server, uri, opened) {
 /**
  * Runs the scenario on a Worker of its own; `streams` of each kind, `idleMs` without events,
  * then one publish (the objects asleep) and one more at once (the objects awake). `configPath`:
- * another checkout's test/sleep Worker (the bench's `--baseline`), else this one's.
+ * another checkout's test/servers/sleep Worker (the bench's `--baseline`), else this one's.
  */
-export async function idleAwakeScenario(opts, serverOptions, configPath = "test/sleep/wrangler.toml") {
+export async function idleAwakeScenario(opts, serverOptions, configPath = "test/servers/sleep/wrangler.toml") {
   const streams = opts.smoke ? 4 : 50;
   const idleMs = 15_000;
   const server = await startWorker({
