@@ -1,16 +1,14 @@
-// Tests that run inside workerd (the real Worker, Durable Objects and SQLite storage):
-// "workers" drives the demo Worker from wrangler.toml; "tuned" drives the same server with
-// small session limits (test/tuned/wrangler.toml) for timing- and limit-dependent behaviour;
-// "list-changed" drives a server that declares listChanged (test/list-changed/wrangler.toml);
-// "tasks" drives a server of task tools (test/tasks/wrangler.toml) with real task objects;
-// "package" drives a server written only with the public API, as a user would (test/package);
-// "package-kit" drives one with the test verifier, streams and tasks through mcp-edge/testing (test/package/kit);
-// "operate" drives a server with middleware, an error hook and rate limits (test/operate);
-// "costs" drives the demo with metered objects and a short idle timeout (test/costs);
-// "routes" drives a server at /mcp/:tenant (test/routes);
-// "scaffold" drives the server `npm create mcp-edge` writes, with the template's own wrangler.toml.
+// Tests grouped by area (test/<area>/), each run in the project its file name ends with (test/README.md):
+// x.test.ts in "workers", inside workerd on the demo Worker (wrangler.toml); x.<name>.test.ts in project
+// <name>, on the Worker in test/servers/<name>/: "tuned" the demo with small session limits, "list-changed"
+// a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
+// written only with the public API, "package-kit" one driven through mcp-edge/testing, "operate" middleware,
+// an error hook and rate limits, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
+// wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
+// plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Expected noise: what the tests provoke on purpose and the product or the runtime logs by
@@ -19,17 +17,17 @@ import { defineConfig } from "vitest/config";
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
 const EXPECTED_CONSOLE = [
-  // test/operate: a rate limit rule naming a binding wrangler.toml lacks.
+  // test/operate/rate-limits.operate: a rate limit rule naming a binding wrangler.toml lacks.
   /the rate limit rule names the binding "NO_SUCH_LIMIT"/,
   /\(simulated\)/,
   /handler failed Error: handler bug/,
   /^CIMD fetch failed for https:\/\/app\.(example\.test|localhost)\//,
   /^OAuth error response: 400 (unsupported_grant_type - Grant type not supported|invalid_grant - Invalid assertion)/,
-  // The failure-policy tools (test/tasks): an exception and a malformed result, logged with their reference.
+  // The failure-policy tools (test/tasks/failure-policy.tasks): an exception and a malformed result, logged with their reference.
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
-  // test/workers/http/misconfiguration and test/misconfigured: the deployment mistakes they make on purpose.
+  // test/http/misconfiguration and no-migrations.misconfigured: the deployment mistakes they make on purpose.
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
-  // test/workers/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
+  // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];
 const EXPECTED_RUNTIME = [
@@ -37,11 +35,11 @@ const EXPECTED_RUNTIME = [
   /^exception = .*disconnected: (reader canceled|pump canceled|read end of pipe was aborted)/,
   /^NOSENTRY SQLite alarm handler canceled/,
   /^exception = .*Application called abortAllDurableObjects\(\)/,
-  // test/misconfigured: objects bound without their migration fail their first SQL call, and workerd says so.
+  // test/http/no-migrations.misconfigured: objects bound without their migration fail their first SQL call, and workerd says so.
   /SQL is not enabled for this Durable Object class/,
-  // test/workers/hub: shards the tests restart on purpose (ctx.abort), reported by workerd as a broken output gate.
+  // test/hub: shards the tests restart on purpose (ctx.abort), reported by workerd as a broken output gate.
   /^uncaught exception; exception = .*broken\.outputGateBroken; jsg\.Error: (shard|coordinator|test) restart/,
-  // test/workers/hub/publish-handoff: a shard made to fail a delivery; workerd reports the RPC's rejection.
+  // test/hub/publish-handoff: a shard made to fail a delivery; workerd reports the RPC's rejection.
   /^uncaught exception; source = Uncaught \(in promise\); stack = Error: test restart of shard/,
 ];
 // Vitest evaluates this file more than once in its main process: install the filter once.
@@ -70,6 +68,24 @@ if (process.env.MCP_EDGE_SHOW_EXPECTED_LOGS !== "1" && !installed) {
   });
 }
 
+/** Projects named by a file suffix: x.<name>.test.ts runs in project <name>; the rest of test/ (but e2e) in "workers". */
+const SUFFIXED = [
+  "tuned",
+  "costs",
+  "list-changed",
+  "package",
+  "package-kit",
+  "tasks",
+  "operate",
+  "routes",
+  "auth-server",
+  "dpop",
+  "misconfigured",
+  "scaffold",
+  "node",
+] as const;
+const filesOf = (name: (typeof SUFFIXED)[number]) => [`test/**/*.${name}.test.ts`];
+
 /** A file of this checkout by absolute path (an alias's replacement). */
 const sourceFile = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
@@ -89,39 +105,43 @@ export default defineConfig({
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/e2e/**", `test/**/*.{${SUFFIXED.join(",")}}.test.ts`],
+        },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/tuned/wrangler.toml" } })],
-        test: { name: "tuned", include: ["test/tuned/**/*.test.ts"] },
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tuned/wrangler.toml" } })],
+        test: { name: "tuned", include: filesOf("tuned") },
       },
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/costs/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/costs/wrangler.toml" },
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "costs", include: ["test/costs/**/*.test.ts"] },
+        test: { name: "costs", include: filesOf("costs") },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/list-changed/wrangler.toml" } })],
-        test: { name: "list-changed", include: ["test/list-changed/**/*.test.ts"] },
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/list-changed/wrangler.toml" } })],
+        test: { name: "list-changed", include: filesOf("list-changed") },
       },
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/package/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/package/wrangler.toml" },
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "package", include: ["test/package/*.test.ts"] },
+        test: { name: "package", include: filesOf("package") },
       },
       {
-        // The public API's test kit against real servers: the test verifier, streams, tasks (test/package/kit).
+        // The public API's test kit against real servers: the test verifier, streams, tasks (test/servers/package-kit).
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/package/kit/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/package-kit/wrangler.toml" },
             miniflare: {
               bindings: {
                 MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef",
@@ -130,61 +150,61 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "package-kit", include: ["test/package/kit/**/*.test.ts"] },
+        test: { name: "package-kit", include: filesOf("package-kit") },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/tasks/wrangler.toml" } })],
-        test: { name: "tasks", include: ["test/tasks/**/*.test.ts"] },
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tasks/wrangler.toml" } })],
+        test: { name: "tasks", include: filesOf("tasks") },
       },
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/operate/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/operate/wrangler.toml" },
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "operate", include: ["test/operate/**/*.test.ts"] },
+        test: { name: "operate", include: filesOf("operate") },
       },
       {
-        // A server at /mcp/:tenant: route parameters and tenant isolation (test/routes).
+        // A server at /mcp/:tenant: route parameters and tenant isolation (test/servers/routes).
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/routes/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/routes/wrangler.toml" },
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "routes", include: ["test/routes/**/*.test.ts"] },
+        test: { name: "routes", include: filesOf("routes") },
       },
       {
         // The demo with the built-in authorization server, exactly as wrangler.auth.toml configures it;
-        // its outbound fetches (client metadata documents) reach a second Worker, test/auth-server/client-host.mjs.
+        // its outbound fetches (client metadata documents) reach a second Worker, test/servers/auth-server/client-host.mjs.
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.auth.toml" },
             miniflare: {
               bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" },
               outboundService: "client-host",
-              workers: [{ name: "client-host", modules: true, scriptPath: "./test/auth-server/client-host.mjs" }],
+              workers: [{ name: "client-host", modules: true, scriptPath: "./test/servers/auth-server/client-host.mjs" }],
             },
           }),
         ],
-        test: { name: "auth-server", include: ["test/auth-server/**/*.test.ts"] },
+        test: { name: "auth-server", include: filesOf("auth-server") },
       },
       {
-        // DPoP with the replay store every isolate shares (DpopReplayObject, test/dpop/wrangler.toml).
-        plugins: [cloudflareTest({ wrangler: { configPath: "./test/dpop/wrangler.toml" } })],
-        test: { name: "dpop", include: ["test/dpop/**/*.test.ts"] },
+        // DPoP with the replay store every isolate shares (DpopReplayObject, test/servers/dpop/wrangler.toml).
+        plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/dpop/wrangler.toml" } })],
+        test: { name: "dpop", include: filesOf("dpop") },
       },
       {
-        // The demo's bindings without their [[migrations]] (test/misconfigured/wrangler.toml).
+        // The demo's bindings without their [[migrations]] (test/servers/misconfigured/wrangler.toml).
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./test/misconfigured/wrangler.toml" },
+            wrangler: { configPath: "./test/servers/misconfigured/wrangler.toml" },
             // mcp.example.com: a deployed Worker's host, whose clients never read binding names.
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef", MCP_ALLOWED_HOSTS: "mcp.example.com" } },
           }),
         ],
-        test: { name: "misconfigured", include: ["test/misconfigured/**/*.test.ts"] },
+        test: { name: "misconfigured", include: filesOf("misconfigured") },
       },
       {
         // The scaffold's server code and bindings exactly as a new project gets them (create-mcp-edge/template),
@@ -204,7 +224,11 @@ export default defineConfig({
           ],
         },
         // The first request also starts the Worker and its session object: seconds on a busy machine.
-        test: { name: "scaffold", include: ["test/scaffold/**/*.test.ts"], testTimeout: 20_000 },
+        test: { name: "scaffold", include: filesOf("scaffold"), testTimeout: 20_000 },
+      },
+      {
+        // Pure modules (URI templates, JSON-RPC parsing, dispatch over a definition...): no Worker, no workerd.
+        test: { name: "node", environment: "node", include: filesOf("node") },
       },
     ],
   },

@@ -23,7 +23,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { footprintScenario } from "../bench/scenarios/footprint.mjs";
-import { idleAwakeScenario, renderIdleAwake } from "../bench/scenarios/idle-awake.mjs";
+import { idleAwakeScenario, renderIdleAwake, renderIdleAwakeComparison } from "../bench/scenarios/idle-awake.mjs";
 import { listenScenario } from "../bench/scenarios/listen.mjs";
 import { operateScenario } from "../bench/scenarios/operate.mjs";
 import { runReplayScenario } from "../bench/scenarios/replay.mjs";
@@ -116,6 +116,7 @@ const USAGE = `usage: npm run bench -- [options]
   --runner <runner>     "miniflare" (default): both bundled as for deploy and served by Miniflare alone; "wrangler": both under wrangler dev in this process, whose proxy then shares the load generator's event loop (absolute figures drop several times, ratios stay close)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
+  --baseline <dir>      idle-awake only: another checkout (with node_modules and test/servers/sleep) measured in the same run, three rounds alternating with this one
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
   --docs                also write the report to docs/benchmark-results.md, the generated page docs/benchmarks.md links
   --smoke               a short run that only asserts every scenario completed without errors
@@ -146,6 +147,7 @@ function parseOptions(argv) {
       json: { type: "string" },
       storage: { type: "string" },
       only: { type: "string" },
+      baseline: { type: "string" },
       "footprint-sessions": { type: "string" },
       inspector: { type: "boolean" },
       runner: { type: "string" },
@@ -209,6 +211,7 @@ function parseOptions(argv) {
   return {
     smoke: values.smoke ?? false,
     docs: values.docs ?? false,
+    baseline: values.baseline === undefined ? undefined : resolve(values.baseline),
     only,
     storage,
     inspector: values.inspector ?? false,
@@ -274,9 +277,10 @@ async function main() {
     const floorServer = await startWorker({ ...serverOptions, configPath: FLOOR_CONFIG });
     servers.push(floorServer);
     // The reference and the listen Worker, each in its own workerd process (CPU per call is
-    // read per process). `agents` needs nodejs_compat; if it cannot start, the run says why.
+    // read per process). `agents` needs nodejs_compat; if it cannot start, the run says why. Its
+    // McpAgent (bench/agents, /agent/mcp) is session creation's reference.
     let agentsServer;
-    if (opts.only.has("modern")) {
+    if (opts.only.has("modern") || opts.only.has("sessions")) {
       try {
         agentsServer = await startWorker({ ...serverOptions, configPath: AGENTS_CONFIG });
         servers.push(agentsServer);
@@ -345,7 +349,16 @@ async function main() {
     if (opts.only.has("idle-awake")) {
       // On a Worker of its own (the demo with classes that log their constructions): objects asleep or awake after idle streams.
       process.stderr.write("bench: idle streams, then one publish: which objects slept …\n");
-      idleAwake = await idleAwakeScenario(opts, serverOptions);
+      // With --baseline: the same on another checkout, in alternating rounds (the machine's load moves both alike).
+      const rounds = opts.baseline ? 3 : 1;
+      const ours = [];
+      const baseline = [];
+      for (let i = 0; i < rounds; i++) {
+        if (opts.baseline)
+          baseline.push(await idleAwakeScenario(opts, serverOptions, join(opts.baseline, "test", "sleep", "wrangler.toml")));
+        ours.push(await idleAwakeScenario(opts, serverOptions));
+      }
+      idleAwake = { ...ours[ours.length - 1], rounds: ours, baseline: opts.baseline ? baseline : undefined };
     }
   } catch (err) {
     if (!(err instanceof SkipServers)) throw err;
@@ -382,7 +395,8 @@ async function main() {
     seconds: (performance.now() - started) / 1000,
   };
   console.log(renderReport(report));
-  if (idleAwake) console.log(`\n${renderIdleAwake(idleAwake)}`);
+  if (idleAwake)
+    console.log(`\n${idleAwake.baseline ? renderIdleAwakeComparison(idleAwake.baseline, idleAwake.rounds) : renderIdleAwake(idleAwake)}`);
 
   const failures = [
     ...results

@@ -1,5 +1,5 @@
 /**
- * The demo server with metered objects (test/costs/meter.ts: every object request and every billed
+ * The demo server with metered objects (test/servers/costs/meter.ts: every object request and every billed
  * row counted) and a 1.5 s idle timeout (wrangler.toml), for the `cost` bench scenario: it counts
  * what a short 2025 session, a session with a GET stream and a task nobody listens to cost over
  * their whole life. `BENCH_LISTEN_SHARDS` (a var: wrangler.toml 1, wrangler.shards16.toml 16) sets
@@ -13,7 +13,7 @@ import { taskObject } from "../../src/tasks/task-object";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
-import { billed, metered, resetMeter } from "../../test/costs/meter";
+import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
 
 // Keep-alives every 0.25 s: the object notices a client that left within half a second.
 const session = { keepAliveMs: 500 };

@@ -3,7 +3,7 @@
  * enough for the replay scenario (100,000 stored events), so the demo keeps its defaults.
  * A request with `X-Bench-Count-Round-Trips: 1` also gets `X-Bench-Round-Trips`: the calls it
  * made to session objects (RPC method names or "fetch"), counted by the
- * same wrapper as test/workers/http/durable-object-round-trips.test.ts uses. Requests without the
+ * same wrapper as test/http/durable-object-round-trips.test.ts uses. Requests without the
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";

@@ -16,7 +16,7 @@ import {
 } from "./messages.mjs";
 
 /** The scenarios, in the order the report lists them; `pids` bills each side's CPU to its own workerd processes. */
-export function sessionLaneScenarios(opts, { demo, floor }) {
+export function sessionLaneScenarios(opts, { demo, floor, agents, pids }) {
   const sessionsOf = async () => Promise.all(Array.from({ length: opts.connections }, () => openSession(demo)));
   const floorEcho = async () => expectEcho((await send(floor, { path: "/mcp", headers: POST_HEADERS, body: ECHO_CALL })).text);
   return [
@@ -87,6 +87,24 @@ export function sessionLaneScenarios(opts, { demo, floor }) {
             await send(floor, { method: "DELETE", path: "/mcp", headers: { ...POST_HEADERS, "mcp-session-id": sessionId }, expect: 204 });
           },
         },
+        // The `agents` package's McpAgent, one Durable Object per session (when the agents Worker runs: --only with modern).
+        ...(agents
+          ? [
+              {
+                name: "agents McpAgent (a Durable Object per session, SDK v1): the same four requests",
+                pids: pids?.agents,
+                operation: async () => {
+                  const init = await send(agents, { path: "/agent/mcp", headers: POST_HEADERS, body: INITIALIZE });
+                  const sessionId = init.headers["mcp-session-id"];
+                  if (typeof sessionId !== "string") throw new Error("McpAgent: initialize answered without Mcp-Session-Id");
+                  await send(agents, { path: "/agent/mcp", headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
+                  const echo = await send(agents, { path: "/agent/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL });
+                  if (!echo.text.includes('"text"')) throw new Error(`McpAgent: echo answered ${echo.text.slice(0, 200)}`);
+                  await send(agents, { method: "DELETE", path: "/agent/mcp", headers: sessionHeaders(sessionId), expect: 204 });
+                },
+              },
+            ]
+          : []),
       ],
     },
     {

@@ -50,7 +50,11 @@ export class ListenStreams {
   private readonly byUri = new Map<string, Set<WebSocket>>();
   private readonly byTask = new Map<string, Set<WebSocket>>();
 
-  constructor(private readonly ctx: DurableObjectState) {
+  constructor(
+    ctx: DurableObjectState,
+    /** The shard's storage (metered when observed: hub/billing.ts). */
+    private readonly storage: DurableObjectStorage = ctx.storage,
+  ) {
     this.held = new HeldSockets(ctx, "listen");
   }
 
@@ -209,30 +213,26 @@ export class ListenStreams {
   // ---- filters too large for an attachment (rare: many URIs or task ids on one stream) ----------
 
   private storeFilter(stream: number, filter: ListenFilter): void {
-    const sql = this.ctx.storage.sql;
+    const sql = this.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS hub_listen_filters (stream INTEGER PRIMARY KEY, filter TEXT NOT NULL)");
     sql.exec("INSERT OR REPLACE INTO hub_listen_filters (stream, filter) VALUES (?, ?)", stream, JSON.stringify(filter));
   }
 
   private storedFilter(stream: number): ListenFilter | undefined {
     if (!this.hasFilterTable()) return undefined;
-    const row = this.ctx.storage.sql
-      .exec<{ filter: string }>("SELECT filter FROM hub_listen_filters WHERE stream = ?", stream)
-      .toArray()[0];
+    const row = this.storage.sql.exec<{ filter: string }>("SELECT filter FROM hub_listen_filters WHERE stream = ?", stream).toArray()[0];
     return row ? (JSON.parse(row.filter) as ListenFilter) : undefined;
   }
 
   private dropFilter(stream: number): void {
     if (!this.hasFilterTable()) return;
-    const sql = this.ctx.storage.sql;
+    const sql = this.storage.sql;
     sql.exec("DELETE FROM hub_listen_filters WHERE stream = ?", stream);
     if (sql.exec("SELECT 1 FROM hub_listen_filters LIMIT 1").toArray().length === 0) sql.exec("DROP TABLE hub_listen_filters");
   }
 
   private hasFilterTable(): boolean {
-    return (
-      this.ctx.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_listen_filters'").toArray().length > 0
-    );
+    return this.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_listen_filters'").toArray().length > 0;
   }
 }
 

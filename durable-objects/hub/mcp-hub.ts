@@ -30,7 +30,9 @@ import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
+import type { Observer } from "../../src/mcp/operations/observe";
 import { bindingOf, type BoundEdge } from "../shared/edge-binding";
+import { ObjectBill } from "../shared/billing";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
 export class McpHub extends DurableObject<HubEnv> implements HubRpc {
@@ -41,20 +43,32 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
+  /** With an observed server's `onEvent`: what each request to this shard cost (durable-objects/shared/billing.ts). */
+  private readonly billing: ObjectBill | undefined;
+
   constructor(
     ctx: DurableObjectState,
     env: HubEnv,
     /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
     private readonly tracing?: Tracing,
+    /** The server's observer, when the class is `hubObject(edge)` of an observed server. */
+    observer?: Observer,
   ) {
     super(ctx, env);
-    this.registrations = new Registrations(ctx.storage);
-    this.listeners = new ListenStreams(ctx);
+    this.billing = observer?.hasSink ? new ObjectBill(observer, "hub", env) : undefined;
+    const storage = this.billing ? this.billing.meter(ctx.storage) : ctx.storage;
+    this.registrations = new Registrations(storage);
+    this.listeners = new ListenStreams(ctx, storage);
     this.coordinator = new Coordinator(
-      ctx.storage,
+      storage,
       { shard: (name, index) => this.shard(name, index), notifyOwn: (events, traces) => this.notifyAll(events, traces) },
       tracing,
     );
+  }
+
+  /** Reports a request to this shard once its work settled (without an observer, nothing). */
+  private billed(method: string, received = 1, messages = 0): void {
+    if (this.billing) void this.billing.report(method, received, messages);
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -70,6 +84,8 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     const span = this.tracing && listenSpan(this.tracing, open);
     await this.presence.hold(open.at);
     const outcome = await this.listeners.open(open);
+    // The upgrade is counted by the Worker's subscriptions/listen event.
+    this.billed("subscriptions/listen", 0);
     if (outcome.ok) {
       if (span) endListenSpan(span, undefined);
       return outcome.response;
@@ -83,16 +99,19 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
     this.listeners.received(socket, message);
+    this.billed("webSocketMessage", 0, 1);
   }
 
   override async webSocketClose(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
     await this.releaseIfEmpty();
+    this.billed("webSocketClose", 0);
   }
 
   override async webSocketError(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
     await this.releaseIfEmpty();
+    this.billed("webSocketError", 0);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
@@ -100,17 +119,20 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   async register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void> {
     await this.presence.hold(at);
     this.registrations.add(topicKey(topic), sessionId);
+    this.billed("register");
   }
 
   async unregister(sessionId: string, topic: HubTopic): Promise<void> {
     await this.registrations.remove(topicKey(topic), sessionId);
     await this.releaseIfEmpty();
+    this.billed("unregister");
   }
 
   /** A session was terminated or expired: it is no longer registered for anything. */
   async forget(sessionId: string): Promise<void> {
     await this.registrations.forget(sessionId);
     await this.releaseIfEmpty();
+    this.billed("forget");
   }
 
   // ---- RPC from publish() ----------------------------------------------------------------
@@ -123,6 +145,20 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
    * `traces`: each event's publisher's span, which a traced hub's span for the event continues.
    */
   async publish(events: PublishEvent[], fanout?: Fanout, wait = false, traces?: (string | undefined)[]): Promise<BatchReport | undefined> {
+    try {
+      return await this.publishTraced(events, fanout, wait, traces);
+    } finally {
+      // A batch of task statuses comes from a task object, whose run counted the request.
+      this.billed("publish", events.every((event) => event.type === "taskStatus") ? 0 : 1);
+    }
+  }
+
+  private publishTraced(
+    events: PublishEvent[],
+    fanout: Fanout | undefined,
+    wait: boolean,
+    traces: (string | undefined)[] | undefined,
+  ): Promise<BatchReport | undefined> {
     if (!this.tracing) return this.fanOut(events, fanout, wait);
     return tracedBatch(this.tracing, { events, parents: traces, shard: 0 }, (spans) => {
       // Each event's span, for the shards it is handed on to (sendTo).
@@ -132,12 +168,15 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   }
 
   private async fanOut(events: PublishEvent[], fanout: Fanout | undefined, wait: boolean): Promise<BatchReport | undefined> {
-    const queued = this.coordinator.queue(events, fanout);
-    // The other shards have the batch on its way; this shard's streams get it now.
+    // This shard's streams first: nothing is read from storage before they have the batch.
     const listenStreams = await this.listeners.deliverBatch(events);
+    const queued = this.coordinator.queue(events, fanout);
     if (!wait) {
-      // Each outbox reports its own failures; nobody waits for these here.
-      for (const q of queued) q.catch(() => undefined);
+      // Each outbox reports its own failures; nobody waits for these here (the billing does, to count their calls).
+      for (const q of queued) {
+        q.catch(() => undefined);
+        this.billing?.follow(q);
+      }
       return undefined;
     }
     const reports = await Promise.all(queued);
@@ -149,10 +188,12 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   async activate(index: number, epoch: number): Promise<void> {
     this.coordinator.active.announce(index, epoch);
+    this.billed("activate");
   }
 
   async deactivate(index: number, epoch: number): Promise<void> {
     this.coordinator.active.withdraw(index, epoch);
+    this.billed("deactivate");
   }
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
@@ -163,13 +204,17 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   /** Shard 0's call: deliver a batch here, in order, and say whether this shard still holds anyone; `traces`: shard 0's spans. */
   async deliver(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
-    if (!this.tracing) return this.deliverShard(events);
-    return tracedBatch(this.tracing, { events, parents: traces, shard: undefined }, (spans) =>
-      this.deliverShard(
-        events,
-        spans.map((span) => span.traceparent),
-      ),
-    );
+    try {
+      if (!this.tracing) return await this.deliverShard(events);
+      return await tracedBatch(this.tracing, { events, parents: traces, shard: undefined }, (spans) =>
+        this.deliverShard(
+          events,
+          spans.map((span) => span.traceparent),
+        ),
+      );
+    } finally {
+      this.billed("deliver");
+    }
   }
 
   private async deliverShard(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
@@ -188,7 +233,9 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   /** Ends every listen stream with its `complete` result (server shutdown). Returns how many. */
   async closeListeners(): Promise<number> {
-    return this.listeners.closeAll();
+    const closed = this.listeners.closeAll();
+    this.billed("closeListeners");
+    return closed;
   }
 
   /** Calls each registered session; forgets those that are gone or no longer subscribed. */
@@ -199,6 +246,8 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     const namespace = this.env.MCP_SESSION;
     if (!namespace) throw new Error("mcp-edge: the hub has 2025-era sessions registered but no MCP_SESSION binding");
     const stale: string[] = [];
+    // Requests the sessions do not report (they are the hub's).
+    this.billing?.made(ids.length);
     const delivered = await Promise.all(
       ids.map(async (sessionId) => {
         const stub: DurableObjectStub<SessionUpdatesRpc> = namespace.get(namespace.idFromString(sessionId));
@@ -225,10 +274,10 @@ const McpHubBase = McpHub;
  * src/bus.ts), the hub traces nothing.
  */
 export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
-  const tracing = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer?.tracing;
+  const observer = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer;
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: HubEnv) {
-      super(ctx, env, tracing);
+      super(ctx, env, observer?.tracing, observer);
     }
   };
 }

@@ -3,7 +3,7 @@
  * URI they subscribed to, or list changes). Nothing else creates storage: the table is made
  * by the first registration, lookups and removals on a hub without it read nothing, and the
  * whole database is deleted when the last registration goes (issue: no storage created by a
- * request that cannot create data).
+ * request that cannot create data); with other state beside it (shard 0's active shards), only its table.
  *
  * Layout: hub_registrations(topic TEXT, session_id TEXT, PRIMARY KEY (topic, session_id))
  * WITHOUT ROWID, topic = "uri:<uri>" or "lists"; an index on session_id so a terminated
@@ -76,6 +76,11 @@ export class Registrations {
     const left = this.storage.sql.exec<{ n: number }>(`SELECT EXISTS (SELECT 1 FROM ${TABLE}) AS n`).one().n;
     if (left !== 0) return;
     this.present = false;
-    await this.storage.deleteAll();
+    // Only this table goes while the shard keeps other state (shard 0's list of active shards, a
+    // stored listen filter); with nothing else left, the whole database.
+    const sql = this.storage.sql;
+    sql.exec(`DROP TABLE ${TABLE}`);
+    const others = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name LIKE 'hub_%' LIMIT 1").toArray().length;
+    if (others === 0) await this.storage.deleteAll();
   }
 }

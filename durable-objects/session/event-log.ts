@@ -101,9 +101,18 @@ export class EventLog {
     if (!this.tables.logWritable()) return formatEventId(stream, 0);
     let seq = this.nextSeq.get(stream);
     if (seq === undefined) {
-      seq = (this.sql.exec<{ m: number | null }>("SELECT MAX(seq) AS m FROM events WHERE stream = ?", stream).one().m ?? 0) + 1;
+      // The first append since a wake: the next sequence is found by the insert itself (one statement, not two).
+      seq = this.sql
+        .exec<{ seq: number }>(
+          "INSERT INTO events (stream, seq, data) SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM events WHERE stream = ? RETURNING seq",
+          stream,
+          data,
+          stream,
+        )
+        .one().seq;
+    } else {
+      this.sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
     }
-    this.sql.exec("INSERT INTO events (stream, seq, data) VALUES (?, ?, ?)", stream, seq, data);
     this.nextSeq.set(stream, seq + 1);
     if (seq % TRIM_EVERY === 0 && seq > this.maxEventsPerStream) {
       this.sql.exec("DELETE FROM events WHERE stream = ? AND seq <= ?", stream, seq - this.maxEventsPerStream);

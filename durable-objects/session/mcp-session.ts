@@ -154,6 +154,15 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * the server initiates: kind client), the child of the hub's span for the event.
    */
   private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
+    try {
+      return this.tracedDelivery(method, params, parent, deliver);
+    } finally {
+      // The rows the event stored (the hub counted the request).
+      this.reportOwn(method);
+    }
+  }
+
+  private tracedDelivery(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
     const tracing = parent === undefined ? undefined : this.observer?.tracing;
     if (!tracing) return deliver();
     const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
@@ -253,6 +262,19 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
     this.core.held.received(socket, message);
+    // A probe's answer from the Worker holding a stream: billed at 1/20 of a request.
+    this.reportOwn("webSocketMessage", 1);
+  }
+
+  /**
+   * An event of this object's own without a span (observe.ts emitOwn): a WebSocket message it
+   * received, or a hub delivery (the hub counts that request) with the rows it wrote.
+   */
+  private reportOwn(method: string, webSocketMessages = 0): void {
+    const observer = this.observer;
+    if (!observer?.hasSink) return;
+    const units = { doRequests: 0, rowsWritten: this.core.takeRows(), webSocketMessages, sessionId: this.ctx.id.toString() };
+    observer.emitOwn("session", method, this.env, units);
   }
 
   override async webSocketClose(socket: WebSocket): Promise<void> {

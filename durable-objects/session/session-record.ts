@@ -64,6 +64,6 @@ export class SessionRecord {
 
   isSubscribed(uri: string): boolean {
     if (!this.tables.logReadable()) return false;
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM subscriptions WHERE uri = ?", uri).one().n > 0;
+    return this.sql.exec("SELECT 1 FROM subscriptions WHERE uri = ?", uri).toArray().length > 0;
   }
 }

@@ -11,8 +11,12 @@
  * running when a session ends cannot touch storage that is being deleted.
  */
 
-/** Where sessions stored their record before it moved to the key-value store (read, never written). */
-const LEGACY_META = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'";
+/**
+ * Which of the tables a read may need exist: `meta` (where sessions stored their record before it
+ * moved to the key-value store; read, never written) and `streams` (the log's). One query for
+ * both, since a session that wakes for an event asks about each.
+ */
+const TABLES_PRESENT = "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'streams')";
 /** Created by the first stream or subscription: a session of simple calls (most clients) never needs them. */
 const LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS streams (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, done_at INTEGER);
@@ -57,15 +61,21 @@ export class SessionTables {
   /** Whether the session's record may still be in a `meta` table (a session started by an older version). */
   hasLegacyMeta(): boolean {
     if (this.closed) return false;
-    this.legacyMeta ??= this.sql.exec(LEGACY_META).toArray().length > 0;
-    return this.legacyMeta;
+    if (this.legacyMeta === undefined) this.lookUpTables();
+    return this.legacyMeta as boolean;
   }
 
   /** Whether the stream tables exist: a session that never opened a stream or subscribed has none. */
   logReadable(): boolean {
     if (this.closed) return false;
-    this.logCreated ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'").toArray().length > 0;
-    return this.logCreated;
+    if (this.logCreated === undefined) this.lookUpTables();
+    return this.logCreated as boolean;
+  }
+
+  private lookUpTables(): void {
+    const names = this.sql.exec<{ name: string }>(TABLES_PRESENT).toArray();
+    this.legacyMeta ??= names.some((row) => row.name === "meta");
+    this.logCreated ??= names.some((row) => row.name === "streams");
   }
 
   /** Whether a write to the stream tables may go ahead; creates them on the first one. */

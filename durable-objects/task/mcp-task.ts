@@ -9,6 +9,7 @@
  * named after a client key: that role is durable-objects/ledger/, with its own contract.
  */
 import { DurableObject } from "cloudflare:workers";
+import { ObjectBill } from "../shared/billing";
 import { INTERNAL_ERROR, INVALID_PARAMS, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/definition/server";
@@ -73,6 +74,9 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private readonly observer: Observer | undefined;
   /** Observed servers: the latest run's observation, which this object's own calls are counted on. */
   private billed: Observation | undefined;
+  /** With an observed server's `onEvent`: every row this object writes, and its alarms (durable-objects/shared/billing.ts). */
+  private readonly bill: ObjectBill | undefined;
+  private readonly storage: DurableObjectStorage;
 
   constructor(
     ctx: DurableObjectState,
@@ -84,9 +88,12 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     const server = binding.server;
     this.server = server;
     this.options = binding.options.tasks;
-    this.observer = binding.observer;
-    this.store = new TaskStore(ctx.storage.sql);
-    this.ledger = new ClientLedger(ctx.storage);
+    const observer = binding.observer;
+    this.observer = observer;
+    this.bill = observer?.hasSink ? new ObjectBill(observer, "task", env) : undefined;
+    this.storage = this.bill ? this.bill.meter(ctx.storage) : ctx.storage;
+    this.store = new TaskStore(this.storage.sql);
+    this.ledger = new ClientLedger(this.storage);
     this.host = {
       server,
       observer: binding.observer,
@@ -192,6 +199,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
 
   /** tasks/update: stores answers to outstanding asks and wakes the run; other keys are ignored. */
   async taskUpdate(subject: string | null, responses: InputResponses, route?: string): Promise<TaskReply> {
+    try {
+      return this.update(subject, responses, route);
+    } finally {
+      this.reportOwn("tasks/update", 0);
+    }
+  }
+
+  private update(subject: string | null, responses: InputResponses, route?: string): TaskReply {
     const r = this.visibleTo(subject, route);
     if (!r.ok) return r;
     if (isTerminal(r.record.status)) return { ok: true, result: { resultType: "complete" } };
@@ -215,6 +230,14 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
 
   /** tasks/cancel: cooperative; the run's signal aborts and the task ends `cancelled` when the handler gives up. */
   async taskCancel(subject: string | null, route?: string): Promise<TaskReply> {
+    try {
+      return this.cancel(subject, route);
+    } finally {
+      this.reportOwn("tasks/cancel", 0);
+    }
+  }
+
+  private cancel(subject: string | null, route?: string): TaskReply {
     const r = this.visibleTo(subject, route);
     if (!r.ok) return r;
     const record = r.record;
@@ -230,11 +253,29 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   // ---- RPC to the ledger role (durable-objects/ledger/contract.ts), from other task objects ----
 
   async ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean> {
-    return this.ledger.reserve(taskId, limit, expiresAt);
+    try {
+      return await this.ledger.reserve(taskId, limit, expiresAt);
+    } finally {
+      // The task that asked counts the request; the ledger's rows are told here.
+      this.reportOwn("ledgerReserve", 0, "ledger");
+    }
   }
 
   async ledgerRelease(taskId: string): Promise<void> {
-    await this.ledger.release(taskId);
+    try {
+      await this.ledger.release(taskId);
+    } finally {
+      this.reportOwn("ledgerRelease", 0, "ledger");
+    }
+  }
+
+  /**
+   * An event of this object's own (observed servers): a request nobody else counts, and the rows
+   * written since the previous event; while a run is on, its rows stay for the run's event.
+   */
+  private reportOwn(method: string, received: number, place: "task" | "ledger" = "task"): void {
+    if (!this.bill || (received === 0 && this.run && this.record && !isTerminal(this.record.status))) return;
+    void this.bill.report(method, received, 0, place);
   }
 
   /**
@@ -250,9 +291,18 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   }
 
   override async alarm(): Promise<void> {
+    try {
+      await this.runAlarm();
+    } finally {
+      // An alarm has no caller: the object reports it.
+      this.reportOwn("alarm", 1);
+    }
+  }
+
+  private async runAlarm(): Promise<void> {
     const r = this.record;
     if (!r) {
-      await this.ctx.storage.deleteAll();
+      await this.storage.deleteAll();
       return;
     }
     if (Date.now() >= this.expiresAt(r)) {
@@ -289,6 +339,9 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     r.lastUpdatedAt = new Date().toISOString();
     // Observed: each run counts what the task stores from its start (this record) to its final state.
     const meter = this.observer ? newMeter() : undefined;
+    // With events: every row the object wrote since its previous event (its record, asks, alarms), not only the store's.
+    const bill = this.bill;
+    if (meter && bill) meter.rows = () => bill.takeRows();
     this.store.meter = meter;
     this.store.putRecord(r);
     void this.scheduleAlarm();
@@ -403,7 +456,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     this.record = undefined;
     this.wakeWatchers();
     this.store.forget();
-    await this.ctx.storage.deleteAll();
+    await this.storage.deleteAll();
   }
 
   /** Unfinished: wake by the watchdog interval (a lost run is noticed); finished: at expiry. */
@@ -412,6 +465,6 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     if (!r || this.expired) return;
     const expiry = this.expiresAt(r);
     const at = isTerminal(r.status) ? expiry : Math.min(expiry, Date.now() + this.options.watchdogMs);
-    await this.ctx.storage.setAlarm(at);
+    await this.storage.setAlarm(at);
   }
 }

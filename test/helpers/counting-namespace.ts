@@ -1,7 +1,7 @@
 /**
  * Counts the calls a Worker makes to session objects: wraps the env's MCP_SESSION namespace so
  * every call on a stub it hands out (an RPC method name, or "fetch") is pushed to `calls`.
- * Used by test/workers/http/durable-object-round-trips.test.ts and by the benchmark's demo
+ * Used by test/http/durable-object-round-trips.test.ts and by the benchmark's demo
  * entry (bench/demo/index.ts), so both count the same way.
  */
 import type { EdgeEnv } from "../../src/http/runtime";

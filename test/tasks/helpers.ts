@@ -10,7 +10,7 @@ import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/env";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
 import type { TaskRecord, TaskStatus } from "../../durable-objects/task/model";
-import { tasksServer } from "./entry";
+import { tasksServer } from "../servers/tasks/entry";
 
 export const edgeEnv = env as unknown as EdgeEnv;
 export const TASKS = "io.modelcontextprotocol/tasks";

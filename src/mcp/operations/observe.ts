@@ -3,13 +3,15 @@
  * event with its outcome and what it cost in the platform's billed units, told to the `onEvent`
  * hook and written to a Workers Analytics Engine dataset when one is bound. One observation per
  * operation in each place it runs: the Worker ("worker"), the Worker's hop to the session object
- * ("forward"), the session object ("session") and a task's run ("task"). Without tracing, hook or
+ * ("forward"), the session object ("session"), a task's run ("task"), and as events only the
+ * objects' own units that no operation carries (a hub shard's requests, "hub"; a task's client
+ * ledger, "ledger"; durable-objects/shared/billing.ts). Without tracing, hook or
  * dataset nothing is observed and nothing here runs.
  */
 import { targetOf } from "./middleware";
 import { Tracing, type Operation, type OperationSpan, type TracingOptions } from "./tracing";
 
-export type Place = "worker" | "forward" | "session" | "task";
+export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub";
 
 /** One MCP operation as it ended in one place. */
 export interface OperationEvent {
@@ -38,6 +40,11 @@ export interface OperationEvent {
   rowsWritten: number;
   /** Bytes of JSON in those events. */
   bytesWritten: number;
+  /**
+   * WebSocket messages the object received for it (billed at 1/20 of a request each): a held
+   * stream's socket carries a listen stream's filter and the Worker's answers to probes.
+   */
+  webSocketMessages: number;
   /** Open streams of the session when the operation started (the Worker's own lanes: 0). */
   openStreams: number;
   sessionId: string | undefined;
@@ -59,10 +66,7 @@ export interface Meter {
    * puts, alarms, deletes): read at the operation's end instead of `rowsWritten`.
    */
   rows?: () => number;
-  /**
-   * WebSocket messages an object received for the operation (billed at 1/20 of a request each).
-   * Nothing sets it yet: the hop of a Worker-held stream to its object will.
-   */
+  /** WebSocket messages an object received for the operation (billed at 1/20 of a request each). */
   webSocketMessages?: number;
 }
 
@@ -119,6 +123,34 @@ export class Observer {
     return this.events.onEvent !== undefined || this.events.analytics !== undefined;
   }
 
+  /**
+   * An object's own billed units outside any MCP operation (a request to a hub shard, a WebSocket
+   * message a held stream's socket brought): an event only, no span (the hub's spans are its
+   * deliveries'). `doRequests` counts the request itself when no observed caller counted it.
+   */
+  emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void {
+    if (!this.hasSink) return;
+    this.emit(
+      {
+        place,
+        method,
+        name: undefined,
+        outcome: "ok",
+        errorCode: undefined,
+        durationMs: units.durationMs ?? 0,
+        doRequests: units.doRequests,
+        sseEvents: 0,
+        rowsWritten: units.rowsWritten,
+        bytesWritten: 0,
+        webSocketMessages: units.webSocketMessages ?? 0,
+        openStreams: units.openStreams ?? 0,
+        sessionId: units.sessionId,
+        protocolVersion: undefined,
+      },
+      env,
+    );
+  }
+
   emit(event: OperationEvent, env: unknown): void {
     const { onEvent, analytics } = this.events;
     if (onEvent) {
@@ -144,6 +176,16 @@ export class Observer {
       });
     }
   }
+}
+
+/** What an object's own event (Observer.emitOwn) reports. */
+export interface OwnUnits {
+  doRequests: number;
+  rowsWritten: number;
+  webSocketMessages?: number;
+  openStreams?: number;
+  durationMs?: number;
+  sessionId?: string;
 }
 
 /** One operation being observed; the event is built at its end (docs/engine-notes.md "Classes for what a request builds"). */
@@ -214,6 +256,7 @@ class ObservedOperation implements Observation {
         this.span.attribute("mcp_edge.rows_written", this.rowsWritten());
         this.span.attribute("mcp_edge.bytes_written", this.meter.bytesWritten);
         this.span.attribute("mcp_edge.open_streams", this.meter.openStreams);
+        if (this.meter.webSocketMessages) this.span.attribute("mcp_edge.websocket_messages", this.meter.webSocketMessages);
       }
       this.span.end();
     }
@@ -232,6 +275,7 @@ class ObservedOperation implements Observation {
         sseEvents: this.meter?.sseEvents ?? 0,
         rowsWritten: this.rowsWritten(),
         bytesWritten: this.meter?.bytesWritten ?? 0,
+        webSocketMessages: this.meter?.webSocketMessages ?? 0,
         openStreams: this.meter?.openStreams ?? 0,
         sessionId: operation.sessionId,
         protocolVersion: operation.protocolVersion,

@@ -2,7 +2,7 @@
 // `clientMetadataUrl`, signs in to the demo's built-in authorization server (the bundle
 // `wrangler deploy` would upload for wrangler.auth.toml, global_fetch_strictly_public included)
 // without registering: its client_id is the document's URL. The document is served by a second
-// Worker (test/auth-server/client-host.mjs) that receives the authorization server's outbound
+// Worker (test/servers/auth-server/client-host.mjs) that receives the authorization server's outbound
 // fetches, since an https host on the public internet is not available to a test.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";

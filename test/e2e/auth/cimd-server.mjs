@@ -1,6 +1,6 @@
 // The demo with the built-in authorization server, as `wrangler deploy` would bundle it for
 // wrangler.auth.toml, under Miniflare beside a second Worker that answers all its outbound
-// fetches (test/auth-server/client-host.mjs: clients' metadata documents at https://app.example.test).
+// fetches (test/servers/auth-server/client-host.mjs: clients' metadata documents at https://app.example.test).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -33,7 +33,7 @@ export async function startCimdServer({ port }) {
             modulesRoot: outdir,
             outboundService: "client-host",
           },
-          { name: "client-host", modules: true, scriptPath: join(REPO_ROOT, "test/auth-server/client-host.mjs") },
+          { name: "client-host", modules: true, scriptPath: join(REPO_ROOT, "test/servers/auth-server/client-host.mjs") },
         ],
       }),
     );

@@ -1,7 +1,7 @@
 // DPoP end to end with a real client (RFC 9449, SEP-1932), as machine-to-machine clients do it:
 // the official SDK v2 client with its ClientCredentialsProvider and a DpopSession gets a
 // DPoP-bound token from an external authorization server (a small Node one, test helper) by the
-// client credentials grant, then calls the Worker (test/e2e/dpop: jwtVerifier + dpopVerifier
+// client credentials grant, then calls the Worker (test/servers/dpop-service: jwtVerifier + dpopVerifier
 // with `required` and server nonces) with `Authorization: DPoP` and a fresh proof on every
 // request, answering the server's first `use_dpop_nonce` challenge with a proof carrying the nonce.
 import { Client, ClientCredentialsProvider, DpopSession, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   as = await startAuthorizationServer({ clients: { "reporting-job": "s3cret" } });
   vars.AS_ISSUER = as.issuer;
 });
-useWorker({ port, configPath: "test/e2e/dpop/wrangler.toml", vars });
+useWorker({ port, configPath: "test/servers/dpop-service/wrangler.toml", vars });
 afterAll(async () => {
   await as?.stop();
 });

@@ -106,7 +106,7 @@ describe("the demo, configured", () => {
 });
 
 describe("the scaffold (create-mcp-edge/template)", () => {
-  const server = serve({ configPath: "test/e2e/doctor/scaffold.wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+  const server = serve({ configPath: "test/servers/doctor-scaffold/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
 
   it("passes, finds its interactive tool for the state secret, and finds listen acknowledged with the empty set (no hub needed)", async () => {
     const run = await runDoctor([server().mcpUrl, "--json"]);
@@ -148,7 +148,7 @@ describe("broken: no MCP_STATE_SECRET, and a host name not in the allowed hosts"
 });
 
 describe("broken: no MCP_HUB binding", () => {
-  const server = serve({ configPath: "test/e2e/doctor/no-hub.wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+  const server = serve({ configPath: "test/servers/doctor-no-hub/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
 
   it("fails listen with the wrangler.toml lines and the export to add", async () => {
     const run = await runDoctor([server().mcpUrl, "--json"]);
@@ -162,8 +162,8 @@ describe("broken: no MCP_HUB binding", () => {
   });
 });
 
-describe("broken: bindings without their migrations (test/misconfigured)", () => {
-  const server = serve({ configPath: "test/misconfigured/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+describe("broken: bindings without their migrations (test/servers/misconfigured)", () => {
+  const server = serve({ configPath: "test/servers/misconfigured/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
 
   it("fails the task round with the McpTask migration to add (tasks/get of an unknown id cannot tell)", async () => {
     const run = await runDoctor([server().mcpUrl, "--json", "--task-tool", "slow_compute", "--task-args", '{"seconds":0}']);

@@ -9,7 +9,7 @@ import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { buildWorker } from "../../../bench/harness/bundle.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const WORKERS = join(REPO_ROOT, "test/e2e/bus-workers");
+const WORKERS = join(REPO_ROOT, "test/servers/bus");
 const HOST = "127.0.0.1";
 
 function worker(name, scriptPath, outdir, hub) {

@@ -10,7 +10,7 @@ import { startWorker, type WorkerServer } from "../../../scripts/worker-server.m
 let server: WorkerServer | undefined;
 
 beforeAll(async () => {
-  server = await startWorker({ configPath: "test/operate/wrangler.toml" });
+  server = await startWorker({ configPath: "test/servers/operate/wrangler.toml" });
 }, 150_000);
 
 afterAll(async () => {

@@ -23,7 +23,7 @@ describe("absolute-form request targets", () => {
   // Under `wrangler dev` the dev proxy forwards only the path (miniflare's ProxyWorker sets the URL to
   // its own origin + path), so `POST http://evil.example/mcp` reaches the Worker as a loopback URL:
   // no Worker code can see that authority there. On the deployed runtime the target's authority is
-  // the request URL's, and the Worker refuses it (test/workers/reliability/security-rebinding-and-cors).
+  // the request URL's, and the Worker refuses it (test/reliability/security-rebinding-and-cors).
   it("serves origin form, and absolute form naming the loopback host", async () => {
     const loopback = new URL(worker.url).host;
     expect((await rawPost("/stateless/mcp", loopback, PING)).status).toBe(200);

@@ -2,7 +2,7 @@
 // stream right after initialize) and a 2026-07-28 listen stream (opened with fetch: the SDK v2
 // client has no listen API yet; it makes the change instead) stay open and idle past the point
 // where local workerd evicts an object whose only connections are hibernatable WebSockets (about
-// 10 s). The session and the hub shard log each construction (test/sleep/entry.ts): a
+// 10 s). The session and the hub shard log each construction (test/servers/sleep/entry.ts): a
 // constructor that runs again on the next event proves the object slept. Then an update arrives
 // on both streams, once.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,7 +12,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { describe, expect, it } from "vitest";
 import { useWorker } from "../helpers/server";
 
-const server = useWorker({ configPath: "test/sleep/wrangler.toml" });
+const server = useWorker({ configPath: "test/servers/sleep/wrangler.toml" });
 /** Past local workerd's eviction of an object held only by hibernatable sockets (about 10 s). */
 const IDLE_MS = 16_000;
 

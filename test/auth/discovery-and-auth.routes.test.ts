@@ -1,0 +1,96 @@
+/**
+ * What names a route's URL: the Server Card of `/mcp/acme` (at `/mcp/acme/server-card`), and,
+ * with a resource naming the route parameter, the protected resource metadata of each route
+ * (`/.well-known/oauth-protected-resource/mcp/acme`), the challenge pointing at it and the
+ * token audience it requires: a token for one tenant is refused on another's path.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createMcpEdge } from "../../src/edge";
+import type { VerifiedToken } from "../../src/auth/options";
+import { defineServer } from "../../src/mcp/definition/server";
+import { text } from "../../src/mcp/definition/content";
+import { BASE } from "../helpers/mcp";
+import { send } from "../routes/helpers";
+
+describe("the Server Card per route", () => {
+  it("at /mcp/acme/server-card names /mcp/acme", async () => {
+    const res = await send(`${BASE}/mcp/acme/server-card`, { method: "GET" });
+    expect(res.status).toBe(200);
+    const card = (await res.json()) as { remotes: { type: string; url: string }[] };
+    expect(card.remotes.find((r) => r.type === "streamable-http")?.url).toBe(`${BASE}/mcp/acme`);
+    const other = (await (await send(`${BASE}/mcp/globex/server-card`, { method: "GET" })).json()) as typeof card;
+    expect(other.remotes[0]?.url).toBe(`${BASE}/mcp/globex`);
+  });
+
+  it("is listed in no AI Catalog: one entry cannot name every route", async () => {
+    const res = await send(`${BASE}/.well-known/ai-catalog.json`, { method: "GET" });
+    expect(res.status).toBe(404);
+  });
+});
+
+const server = defineServer({ name: "routes-auth", version: "1.0.0" }).tool("hello", { description: "Says hello" }, () => ({
+  content: [text("hello")],
+}));
+
+/** Accepts `tok-<tenant>`: a token issued for that tenant's resource. */
+async function verify(token: string): Promise<VerifiedToken | null> {
+  const tenant = /^tok-(\w+)$/.exec(token)?.[1];
+  if (!tenant) return null;
+  return { subject: `user-of-${tenant}`, scopes: [], audience: `https://mcp.example.com/mcp/${tenant}`, claims: {} };
+}
+
+const authed = createMcpEdge(server, {
+  path: "/mcp/:tenant",
+  sessions: false,
+  auth: { resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify },
+});
+
+function fetchAuthed(path: string, init: { method?: string; token?: string } = {}): Promise<Response> {
+  const headers: Record<string, string> = {
+    Host: "127.0.0.1:8787",
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+  };
+  if (init.token) headers.Authorization = `Bearer ${init.token}`;
+  const method = init.method ?? "POST";
+  const body = method === "POST" ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }) : undefined;
+  return authed.worker.fetch(new Request(`${BASE}${path}`, { method, headers, body }), {}, createExecutionContext());
+}
+
+describe("protected resource metadata per route (auth.resource naming :tenant)", () => {
+  it("serves each route's document at its own path-suffixed URL, naming its own resource", async () => {
+    const res = await fetchAuthed("/.well-known/oauth-protected-resource/mcp/acme", { method: "GET" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      resource: "https://mcp.example.com/mcp/acme",
+      authorization_servers: ["https://auth.example.com"],
+    });
+    const globex = (await (await fetchAuthed("/.well-known/oauth-protected-resource/mcp/globex", { method: "GET" })).json()) as {
+      resource: string;
+    };
+    expect(globex.resource).toBe("https://mcp.example.com/mcp/globex");
+  });
+
+  it("serves no bare well-known document (it could name only one route)", async () => {
+    expect((await fetchAuthed("/.well-known/oauth-protected-resource", { method: "GET" })).status).toBe(404);
+  });
+
+  it("challenges a request without a token with its route's metadata URL", async () => {
+    const res = await fetchAuthed("/mcp/acme");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toContain(
+      'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp/acme"',
+    );
+  });
+
+  it("refuses a token issued for another tenant's resource, and serves the tenant's own", async () => {
+    const refused = await fetchAuthed("/mcp/acme", { token: "tok-globex" });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("WWW-Authenticate")).toContain("https://mcp.example.com/mcp/acme");
+    const served = await fetchAuthed("/mcp/acme", { token: "tok-acme" });
+    expect(served.status).toBe(200);
+    expect(await served.json()).toMatchObject({ result: { tools: [{ name: "hello" }] } });
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * The platform's meter, as a test can see it: wraps an object class so every request it receives
+ * (HTTP fetch, each RPC method of its contract, each alarm; WebSocket messages apart) is counted under the object's kind, and
+ * its storage so every row the platform bills is counted: the SQL cursors' own `rowsWritten`
+ * (table creation, inserts, upserts, deletes), one row per key-value `put`/`delete`, one per
+ * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
+ */
+
+/** What the objects of this isolate were billed for since the last `resetMeter()`. */
+export interface Billed {
+  /** One entry per object request: "<kind>.<method>" ("session.init", "session.alarm", "hub.deliver"). */
+  requests: string[];
+  /** WebSocket messages the objects received (each billed at 1/20 of a request), not in `requests`. */
+  webSocketMessages: number;
+  /** Rows written: SQL cursors, key-value puts and deletes, setAlarm/deleteAlarm, rows deleteAll removed. */
+  rows: number;
+}
+
+const cursors: { rowsWritten: number }[] = [];
+let extraRows = 0;
+const requests: { object: string; what: string }[] = [];
+
+export function resetMeter(): void {
+  cursors.length = 0;
+  extraRows = 0;
+  requests.length = 0;
+}
+
+export function billed(): Billed {
+  const all = requests.map((r) => r.what);
+  return {
+    requests: all.filter((what) => !what.endsWith(".webSocketMessage")),
+    webSocketMessages: all.filter((what) => what.endsWith(".webSocketMessage")).length,
+    rows: extraRows + cursors.reduce((n, c) => n + c.rowsWritten, 0),
+  };
+}
+
+/** The requests one object (by its id's hex string) received since the last `resetMeter()`. */
+export function requestsOf(objectId: string): string[] {
+  return requests.filter((r) => r.object === objectId).map((r) => r.what);
+}
+
+/** Rows in every table of this object and keys of its key-value store, which deleteAll bills as written. */
+function countRows(storage: DurableObjectStorage): number {
+  const sql = storage.sql;
+  const tables = sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+    .toArray();
+  const rows = tables.reduce((n, { name }) => n + sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n, 0);
+  return rows + [...storage.kv.list()].length;
+}
+
+/**
+ * Meters an object's storage in place (the runtime accepts only its own DurableObjectState, so the
+ * methods are replaced on the storage objects themselves, before the object's constructor runs).
+ */
+function meterStorage(storage: DurableObjectStorage): void {
+  const marked = storage as DurableObjectStorage & { metered?: true };
+  if (marked.metered) return;
+  marked.metered = true;
+  const sql = storage.sql;
+  const exec = sql.exec.bind(sql);
+  sql.exec = ((query: string, ...bindings: unknown[]) => {
+    const cursor = exec(query, ...bindings);
+    cursors.push(cursor);
+    return cursor;
+  }) as typeof sql.exec;
+  const setAlarm = storage.setAlarm.bind(storage);
+  storage.setAlarm = (at, options) => {
+    extraRows += 1;
+    return setAlarm(at, options);
+  };
+  const deleteAlarm = storage.deleteAlarm.bind(storage);
+  storage.deleteAlarm = (options) => {
+    extraRows += 1;
+    return deleteAlarm(options);
+  };
+  const deleteAll = storage.deleteAll.bind(storage);
+  storage.deleteAll = (options) => {
+    extraRows += countRows(storage);
+    return deleteAll(options);
+  };
+  // The key-value store: one row per key written or deleted.
+  const kv = storage.kv;
+  const put = kv.put.bind(kv);
+  kv.put = (key, value) => {
+    extraRows += 1;
+    put(key, value);
+  };
+  const remove = kv.delete.bind(kv);
+  kv.delete = (key) => {
+    extraRows += 1;
+    return remove(key);
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any object class (the bound classes take more constructor arguments than the runtime passes)
+type ObjectClass = new (...args: any[]) => object;
+
+/** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
+export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
+  const Metered = class extends (Base as new (ctx: DurableObjectState, env: never) => object) {
+    constructor(ctx: DurableObjectState, env: never) {
+      meterStorage(ctx.storage);
+      super(ctx, env);
+    }
+  };
+  const proto = (Base as { prototype: Record<string, (...a: unknown[]) => unknown> }).prototype;
+  for (const name of ["fetch", "alarm", "webSocketMessage", ...rpc]) {
+    const real = proto[name];
+    if (typeof real !== "function") continue;
+    Object.defineProperty(Metered.prototype, name, {
+      value(this: object, ...args: unknown[]) {
+        requests.push({ object: (this as { ctx?: DurableObjectState }).ctx?.id.toString() ?? "", what: `${kind}.${name}` });
+        return real.apply(this, args);
+      },
+    });
+  }
+  return Metered as unknown as C;
+}
