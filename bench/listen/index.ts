@@ -13,7 +13,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/env";
-import { serveListen } from "../../src/http/listen";
+import { serveListen } from "../../src/http/streams/listen";
 import { defineServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions } from "../../src/options";
 import { publish, publishAndCount } from "../../src/publish";

@@ -8,7 +8,7 @@
 import { routeKey } from "../wire/route-params";
 import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { serveListen } from "./listen";
+import { serveListen } from "./streams/listen";
 import { checkScopes } from "../auth/authenticate";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";

@@ -18,7 +18,7 @@ import {
   HEADER_SESSION_ID,
 } from "../wire/headers";
 import { handlePost } from "./post";
-import { openLegacyStream, postLegacyMessage } from "./legacy";
+import { openLegacyStream, postLegacyMessage } from "./streams/legacy";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 import { authenticate, metadataResponse } from "../auth/authenticate";

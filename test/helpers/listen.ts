@@ -9,7 +9,7 @@ import { expect } from "vitest";
 import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../src/platform/addresses";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { serveListen, type ListenFeatures } from "../../src/http/listen";
+import { serveListen, type ListenFeatures } from "../../src/http/streams/listen";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions, type ListenOptions } from "../../src/options";
 import type { EdgeEnv } from "../../src/env";

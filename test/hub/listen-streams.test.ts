@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { closeListenStreams, publish, publishAndCount } from "../../src/publish";
-import { serveListen } from "../../src/http/listen";
+import { serveListen } from "../../src/http/streams/listen";
 import { createTask } from "../../src/tasks/lane";
 import { disclosingEnv } from "../../src/platform/bindings";
 import { resolveListenOptions } from "../../src/options";

@@ -4,7 +4,7 @@
  * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
  * are the 2026 lane's; this module gets their results as plain values.
  */
-import { visibleTaskIds } from "../tasks/seam";
+import { visibleTaskIds } from "../../tasks/seam";
 import {
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
@@ -12,22 +12,22 @@ import {
   type HubRpc,
   type ListenFilter,
   type ListenOpen,
-} from "../../durable-objects/hub/contract";
-import { DEFAULT_HUB_SHARD, shardOf } from "../platform/addresses";
-import { holdStream, upgradeInit } from "../platform/held-stream";
-import { encodeSseEvent } from "../wire/sse";
-import { INVALID_PARAMS } from "../jsonrpc/errors";
-import type { Params, RequestId } from "../jsonrpc/messages";
-import { MAX_URI_LENGTH } from "../mcp/handlers/resources";
-import type { McpServer } from "../mcp/definition/server";
-import type { ResolvedListenOptions } from "../options";
-import type { EdgeEnv } from "../env";
-import { hubStub } from "../platform/hub-shards";
+} from "../../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARD, shardOf } from "../../platform/addresses";
+import { holdStream, upgradeInit } from "../../platform/held-stream";
+import { encodeSseEvent } from "../../wire/sse";
+import { INVALID_PARAMS } from "../../jsonrpc/errors";
+import type { Params, RequestId } from "../../jsonrpc/messages";
+import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
+import type { McpServer } from "../../mcp/definition/server";
+import type { ResolvedListenOptions } from "../../options";
+import type { EdgeEnv } from "../../env";
+import { hubStub } from "../../platform/hub-shards";
 import { emptyListen, listenWithoutHub } from "./listen-without-hub";
-import { json } from "../wire/json";
-import { refuse } from "../wire/refusals";
-import { isObject } from "../jsonrpc/parse";
-import { observerOf, type Observation } from "../mcp/operations/observe";
+import { json } from "../../wire/json";
+import { refuse } from "../../wire/refusals";
+import { isObject } from "../../jsonrpc/parse";
+import { observerOf, type Observation } from "../../mcp/operations/observe";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */

@@ -7,9 +7,9 @@
  * `complete` result (subscriptions.mdx "Graceful Closure"), so a client knows the stream ended on
  * purpose and has no reason to reopen it. Task ids still need the hub (their status comes from it).
  */
-import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../durable-objects/hub/contract";
-import type { RequestId } from "../jsonrpc/messages";
-import { encodeSseEvent, sseResponse } from "../wire/sse";
+import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../../durable-objects/hub/contract";
+import type { RequestId } from "../../jsonrpc/messages";
+import { encodeSseEvent, sseResponse } from "../../wire/sse";
 
 /** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */
 export function listenWithoutHub(env: unknown, filter: ListenFilter): boolean {

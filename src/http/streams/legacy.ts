@@ -4,11 +4,11 @@
  * and its responses travel on the stream. The session object serves both, so older clients
  * get every feature of a session. The Worker only mints the session and forwards.
  */
-import { sessionObjectId } from "../platform/addresses";
-import { checkAccept, checkContentType, readBody } from "./guards";
-import { refuse } from "../wire/refusals";
-import type { EdgeEnv } from "./runtime";
-import type { EdgeRequest } from "./edge-request";
+import { sessionObjectId } from "../../platform/addresses";
+import { checkAccept, checkContentType, readBody } from "../guards";
+import { refuse } from "../../wire/refusals";
+import type { EdgeEnv } from "../runtime";
+import type { EdgeRequest } from "../edge-request";
 
 import {
   encodePrincipal,
@@ -16,13 +16,13 @@ import {
   HEADER_PRINCIPAL,
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
-} from "../../durable-objects/session/contract";
-import { checkScopes } from "../auth/authenticate";
-import type { Principal } from "../auth/principal";
-import { parseBody } from "../jsonrpc/parse";
-import { toExchange } from "../mcp/dispatch/exchange";
-import { rateLimitedBody } from "./rate-limits";
-import { holdStream, upgradeInit } from "../platform/held-stream";
+} from "../../../durable-objects/session/contract";
+import { checkScopes } from "../../auth/authenticate";
+import type { Principal } from "../../auth/principal";
+import { parseBody } from "../../jsonrpc/parse";
+import { toExchange } from "../../mcp/dispatch/exchange";
+import { rateLimitedBody } from "../rate-limits";
+import { holdStream, upgradeInit } from "../../platform/held-stream";
 
 /** Auth: the principal header for the session object (these internal requests never carry client headers). */
 function principalHeaders(principal: Principal | undefined): Record<string, string> {
