@@ -259,8 +259,12 @@ export class InflightRequests<Env> {
       },
       request(method: string, params: Params, from: SignalSource) {
         return pending.request(method, from.signal, {
-          send: (id) => emit({ kind: "request", id, method, params }),
-          cancel: (id, reason) => emit(notification("notifications/cancelled", { requestId: id, reason })),
+          send(id) {
+            emit({ kind: "request", id, method, params });
+          },
+          cancel(id, reason) {
+            emit(notification("notifications/cancelled", { requestId: id, reason }));
+          },
         });
       },
       closeStream() {

@@ -136,7 +136,9 @@ export function createDiscovery<Env extends EdgeEnv>(
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);
   return {
-    owns: (pathname) => paths.has(pathname) || (routed && cardRoute.match(pathname) !== undefined),
+    owns(pathname) {
+      return paths.has(pathname) || (routed && cardRoute.match(pathname) !== undefined);
+    },
     async serve(request, pathname) {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Max-Age": "86400" } });
       if (request.method !== "GET" && request.method !== "HEAD")

@@ -214,8 +214,12 @@ function ownedPaths<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>) {
   if (options.auth?.metadataRoute) patterns.push(options.auth.metadataRoute);
   const matches = (list: RoutePattern[], pathname: string) => list.length > 0 && list.some((p) => p.match(pathname) !== undefined);
   return {
-    owns: (pathname: string) => all.has(pathname) || matches(patterns, pathname),
-    isSessionPath: (pathname: string) => sessionPaths.has(pathname) || matches(sessionPatterns, pathname),
+    owns(pathname: string) {
+      return all.has(pathname) || matches(patterns, pathname);
+    },
+    isSessionPath(pathname: string) {
+      return sessionPaths.has(pathname) || matches(sessionPatterns, pathname);
+    },
   };
 }
 
