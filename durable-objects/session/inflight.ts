@@ -208,7 +208,14 @@ export class InflightRequests<Env> {
     const key = idKey(request.id);
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
-      const meter = core.metered ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
+      const meter = core.metered
+        ? {
+            ...newMeter(core.live.count()),
+            rows() {
+              return core.takeRows();
+            },
+          }
+        : undefined;
       const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
       const response = await dispatchRequest(request, dispatch, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).

@@ -122,7 +122,13 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (!observer) return;
     const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
     span.countDoRequests(doRequests);
-    span.measure({ ...newMeter(this.core.live.count()), rows: () => this.core.takeRows() });
+    const core = this.core;
+    span.measure({
+      ...newMeter(core.live.count()),
+      rows() {
+        return core.takeRows();
+      },
+    });
     span.end();
   }
 
@@ -164,28 +170,20 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * the server initiates: kind client), the child of the hub's span for the event.
    */
   private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
-    try {
-      return this.tracedDelivery(method, params, parent, deliver);
-    } finally {
-      // The rows the event stored (the hub counted the request).
-      this.reportOwn(method);
-    }
-  }
-
-  private tracedDelivery(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
     const tracing = parent === undefined ? undefined : this.observer?.tracing;
-    if (!tracing) return deliver();
-    const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
-    span.attribute("mcp_edge.place", "session");
+    const span = tracing?.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
+    span?.attribute("mcp_edge.place", "session");
     try {
       const delivery = deliver();
-      span.attribute("mcp_edge.delivery", delivery);
+      span?.attribute("mcp_edge.delivery", delivery);
       return delivery;
     } catch (error) {
-      span.threw(error);
+      span?.threw(error);
       throw error;
     } finally {
-      span.end();
+      span?.end();
+      // The rows the event stored (the hub counted the request).
+      this.reportOwn(method);
     }
   }
 
@@ -200,10 +198,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   /** This session's shard of the hub for a topic (by its URI, list changes by session), which learns it holds someone. */
-  private register(topic: HubTopic, needed: string): Promise<void> {
+  private register(topic: HubTopic, needed: string, subscribed = true): Promise<void> {
     const sessionId = this.ctx.id.toString();
     const { stub, index } = hubFor<HubRpc>(this.env, { sessionId, topic }, this.hubShards(needed));
-    return stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index });
+    return subscribed ? stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index }) : stub.unregister(sessionId, topic);
   }
 
   private hubShards(needed: string): HubShards {
@@ -212,9 +210,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
   private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
-    const id = this.ctx.id.toString();
-    if (subscribed) return this.register({ uri }, "resources/subscribe");
-    return hubFor<HubRpc>(this.env, { sessionId: id, topic: { uri } }, this.hubShards("resources/subscribe")).stub.unregister(id, { uri });
+    return this.register({ uri }, "resources/subscribe", subscribed);
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */

@@ -116,10 +116,6 @@ function preflight(request: IRequest, origin: string | undefined, methods: strin
   return new Response(null, { status: 204, headers });
 }
 
-function methodNotAllowed(allow: string): Response {
-  return refuse({ reason: "method-not-allowed", allow });
-}
-
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
 async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Promise<Response> {
   const { request, env, runtime, principal, params } = edge;
@@ -175,8 +171,9 @@ function guarded<Env extends EdgeEnv>(
  * The itty-router handler of a route handler: the parameters read from the path by the
  * endpoint's pattern (itty-router's own are not decoded), 404 when a value does not decode.
  */
-function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
-  if (route.names.length === 0)
+/** `route` undefined: a literal path (the 2024-11-05 transport's). */
+function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern | undefined, handler: RouteHandler<Env>) {
+  if (!route || route.names.length === 0)
     return (request: IRequest, env: Env, ctx: ExecutionContext) =>
       handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
   return (request: IRequest, env: Env, ctx: ExecutionContext) => {
@@ -281,17 +278,22 @@ function mountEndpoint<Env extends EdgeEnv>(
     router.delete(path, forward);
   }
   // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
-  router.all(path, () => methodNotAllowed(allow));
+  router.all(path, () => refuse({ reason: "method-not-allowed", allow }));
 }
 
 /** The legacy 2024-11-05 HTTP+SSE transport (`/sse` and `/messages`), when configured. */
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env, ctx: ExecutionContext) =>
-    handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
-  router.get(legacySsePath, literal(guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath))));
-  router.post(legacyMessagesPath, literal(guarded(runtime, true, postLegacyMessage)));
+  router.get(
+    legacySsePath,
+    routed(
+      runtime,
+      undefined,
+      guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath)),
+    ),
+  );
+  router.post(legacyMessagesPath, routed(runtime, undefined, guarded(runtime, true, postLegacyMessage)));
   router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, "GET, OPTIONS"),
   );
@@ -337,7 +339,8 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
     const checked = checkHostAndOrigin(request, url, policyFor(env));
     if (checked instanceof Response) return checked;
     // An endpoint's POST checks it itself, once its body gives the id to answer with (post.ts).
-    const endpointPost = request.method === "POST" && isEndpoint(posts, pathname);
+    const endpointPost =
+      request.method === "POST" && (posts.exact.has(pathname) || posts.patterns.some(({ route }) => route.match(pathname) !== undefined));
     if (request.method !== "OPTIONS" && !endpointPost && needsSession(pathname)) {
       try {
         runtime.sessionNamespace(env);
@@ -355,10 +358,6 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
 }
 
 /** Whether a path is an MCP endpoint's (a literal path, or one a pattern matches). */
-function isEndpoint<Env>(posts: PostRoutes<Env>, pathname: string): boolean {
-  return posts.exact.has(pathname) || posts.patterns.some(({ route }) => route.match(pathname) !== undefined);
-}
-
 /** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */
 function postTo<Env>(posts: PostRoutes<Env>, arrival: Arrival<Env>, pathname: string, other: () => Promise<Response>): Promise<Response> {
   const exact = posts.exact.get(pathname);

@@ -89,7 +89,11 @@ export function disclosingEnv<E>(env: E): E {
   if (typeof env !== "object" || env === null) return env;
   let marked = disclosing.get(env);
   if (!marked) {
-    marked = new Proxy(env, { get: (target, prop, receiver) => (prop === DISCLOSE ? true : Reflect.get(target, prop, receiver)) });
+    marked = new Proxy(env, {
+      get(target, prop, receiver) {
+        return prop === DISCLOSE ? true : Reflect.get(target, prop, receiver);
+      },
+    });
     disclosing.set(env, marked);
   }
   return marked as E;
@@ -185,10 +189,6 @@ function guardStub<S extends object>(stub: S, name: BindingName, env: unknown): 
   });
 }
 
-function isNamespace(value: unknown): value is DurableObjectNamespace {
-  return typeof value === "object" && value !== null && typeof (value as { idFromString?: unknown }).idFromString === "function";
-}
-
 /** The guarded namespaces, one per bound namespace; the second for a disclosing env's requests. */
 const guarded = new WeakMap<object, object>();
 const guardedDisclosing = new WeakMap<object, object>();
@@ -198,8 +198,8 @@ const guardedDisclosing = new WeakMap<object, object>();
  * Its stubs report a missing migration the same way, at the first call that reaches the object.
  */
 export function requireNamespace<N extends object>(env: unknown, name: BindingName, neededBy?: string): N {
-  const value = (env as Record<string, unknown> | undefined)?.[name];
-  if (!isNamespace(value)) throw missingBinding(name, env, neededBy);
+  const value = (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name];
+  if (typeof value !== "object" || typeof value?.idFromString !== "function") throw missingBinding(name, env, neededBy);
   const cache = discloses(env) ? guardedDisclosing : guarded;
   let namespace = cache.get(value);
   if (!namespace) {
