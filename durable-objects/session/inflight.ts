@@ -251,26 +251,28 @@ export class InflightRequests<Env> {
     });
   }
 
+  /** Each emitted message is one stored row and one SSE event (counted only when metered). */
+  private emitOn(stream: number, meter: Meter | undefined, message: Parameters<SessionCore["emit"]>[1]): void {
+    this.host.core.emit(stream, message);
+    if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
+  }
+
   private channelFor(stream: number, meter?: Meter): Channel {
     const core = this.host.core;
-    // Each emitted message is one stored row and one SSE event (counted only when metered).
-    const emit = (message: Parameters<SessionCore["emit"]>[1]) => {
-      core.emit(stream, message);
-      if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
-    };
     const pending = this.pending;
+    const inflight = this;
     // docs/engine-notes.md "Methods, not arrow properties"
     return {
       async notify(method: string, params: Params) {
-        emit(notification(method, params));
+        inflight.emitOn(stream, meter, notification(method, params));
       },
       request(method: string, params: Params, from: SignalSource) {
         return pending.request(method, from.signal, {
           send(id) {
-            emit({ kind: "request", id, method, params });
+            inflight.emitOn(stream, meter, { kind: "request", id, method, params });
           },
           cancel(id, reason) {
-            emit(notification("notifications/cancelled", { requestId: id, reason }));
+            inflight.emitOn(stream, meter, notification("notifications/cancelled", { requestId: id, reason }));
           },
         });
       },

@@ -53,21 +53,6 @@ const EXPOSE_HEADERS = [
   HEADER_MCP_NAME,
 ].join(", ");
 
-/**
- * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
- * ahead of time, and a wildcard is ignored for credentialed requests: the preflight allows the
- * ones the browser asks for, and only those.
- */
-function allowedHeaders(request: IRequest): string {
-  const asked = request.headers.get("Access-Control-Request-Headers") ?? "";
-  const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
-  const params = asked
-    .split(",")
-    .map((h) => h.trim())
-    .filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
-  return params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`;
-}
-
 function splitList(value: string | undefined): string[] {
   return value
     ? value
@@ -106,9 +91,17 @@ function withCors(response: Response, origin: string | undefined): Response {
 }
 
 function preflight(request: IRequest, origin: string | undefined, methods: string): Response {
+  // 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
+  // ahead of time, and a wildcard is ignored for credentialed requests: the preflight allows the
+  // ones the browser asks for, and only those.
+  const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
+  const params = (request.headers.get("Access-Control-Request-Headers") ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
   const headers: Record<string, string> = {
     "Access-Control-Allow-Methods": methods,
-    "Access-Control-Allow-Headers": allowedHeaders(request),
+    "Access-Control-Allow-Headers": params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`,
     "Access-Control-Max-Age": "86400",
   };
   // Vary: Origin is added by withCors, which wraps every answer; setting it here too repeated it.

@@ -56,12 +56,6 @@ function migrationToml(name: BindingName): string {
   return ["[[migrations]]", `tag = "${tag}"`, `new_sqlite_classes = ["${className}"]`].join("\n");
 }
 
-/** The lines a Worker needs in wrangler.toml for one binding: the binding and its migration. */
-function bindingToml(name: BindingName): string {
-  const { className } = BINDINGS[name];
-  return ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${className}"`, "", migrationToml(name)].join("\n");
-}
-
 /**
  * A deployment mistake: an RpcError (-32603) the router answers with its refusal (500, the
  * request's id where readable). What a client reads depends on who it is (docs/errors.md
@@ -138,7 +132,8 @@ export function misconfigured(key: string, message: string, data: Record<string,
 /** The error for a missing binding, naming the wrangler.toml lines to add. */
 function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
   const spec = BINDINGS[name];
-  const toml = bindingToml(name);
+  // The lines a Worker needs in wrangler.toml for one binding: the binding and its migration.
+  const toml = ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${spec.className}"`, "", migrationToml(name)].join("\n");
   const message =
     `Server misconfigured: ${neededBy} needs the ${name} Durable Object binding. Add to wrangler.toml:\n\n${toml}\n\n` +
     `and export the class from the Worker entry: ${spec.exportLine}` +
