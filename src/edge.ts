@@ -62,7 +62,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const binding: EdgeBinding<Env> = { server, options: resolved, observer };
   return {
     worker: {
-      fetch: async (request, env, ctx) => {
+      async fetch(request, env, ctx) {
         if (!fallback) return (await route(request, env as Env & EdgeEnv, ctx, false)) as Response;
         return (await handle(request, env, ctx)) ?? fallback(request, env, ctx);
       },

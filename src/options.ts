@@ -329,12 +329,11 @@ function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stat
   const auth = resolveAuth(o);
   const names = auth.resourceRoute?.names;
   if (names === undefined) return auth;
-  const same = (r: RoutePattern) => r.names.length === names.length && r.names.every((n) => names.includes(n));
   for (const [option, r] of [
     ["path", route],
     ["statelessPath", stateless],
   ] as const) {
-    if (r && !same(r))
+    if (r && !(r.names.length === names.length && r.names.every((n) => names.includes(n))))
       throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
   }
   return auth;

@@ -209,7 +209,14 @@ export class InflightRequests<Env> {
     const key = idKey(request.id);
     await this.track(request, async (abort) => {
       // Cost counters, only when the server is observed: what this request sends and stores.
-      const meter = core.metered ? { ...newMeter(core.live.count()), rows: () => core.takeRows() } : undefined;
+      const meter = core.metered
+        ? {
+            ...newMeter(core.live.count()),
+            rows() {
+              return core.takeRows();
+            },
+          }
+        : undefined;
       const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
       const response = await dispatchRequest(request, dispatch, abort);
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
@@ -245,23 +252,29 @@ export class InflightRequests<Env> {
     });
   }
 
+  /** Each emitted message is one stored row and one SSE event (counted only when metered). */
+  private emitOn(stream: number, meter: Meter | undefined, message: Parameters<SessionCore["emit"]>[1]): void {
+    this.host.core.emit(stream, message);
+    if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
+  }
+
   private channelFor(stream: number, meter?: Meter): Channel {
     const core = this.host.core;
-    // Each emitted message is one stored row and one SSE event (counted only when metered).
-    const emit = (message: Parameters<SessionCore["emit"]>[1]) => {
-      core.emit(stream, message);
-      if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
-    };
     const pending = this.pending;
+    const inflight = this;
     // docs/engine-notes.md "Methods, not arrow properties"
     return {
       async notify(method: string, params: Params) {
-        emit(notification(method, params));
+        inflight.emitOn(stream, meter, notification(method, params));
       },
       request(method: string, params: Params, from: SignalSource) {
         return pending.request(method, from.signal, {
-          send: (id) => emit({ kind: "request", id, method, params }),
-          cancel: (id, reason) => emit(notification("notifications/cancelled", { requestId: id, reason })),
+          send(id) {
+            inflight.emitOn(stream, meter, { kind: "request", id, method, params });
+          },
+          cancel(id, reason) {
+            inflight.emitOn(stream, meter, notification("notifications/cancelled", { requestId: id, reason }));
+          },
         });
       },
       closeStream() {

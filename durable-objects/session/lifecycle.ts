@@ -72,7 +72,7 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   const busy = core.openStreams() > 0 || host.running() > 0;
   // Expiry is accurate to the activity write interval anyway: a session due within it expires now,
   // so a call moments after initialize does not cost a second alarm.
-  if (now - lastActive >= idleTimeoutMs - expirySlack(idleTimeoutMs) && !busy) {
+  if (now - lastActive >= idleTimeoutMs - Math.min(30_000, idleTimeoutMs / 10) && !busy) {
     // No tombstone: deleteAll removes the state in one step, and an object without state is gone.
     core.end(false);
     const left = host.leaveHub();
@@ -83,11 +83,6 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   }
   core.log.deleteFinishedBefore(now - completedStreamGraceMs);
   await core.setAlarmAt(nextAlarmAt(now, lastActive, core.log.earliestDone(), core.options));
-}
-
-/** How early an alarm may expire a session: a tenth of the timeout, at most 30 s (the activity write interval). */
-function expirySlack(idleTimeoutMs: number): number {
-  return Math.min(30_000, idleTimeoutMs / 10);
 }
 
 /**

@@ -68,13 +68,23 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       env,
       sessionId: ctx.id.toString(),
       ops: this.ops,
-      waitUntil: (promise) => ctx.waitUntil(promise),
+      waitUntil(promise) {
+        ctx.waitUntil(promise);
+      },
     });
+    // Methods, not arrows, on objects built here: docs/engine-notes.md "Methods, not arrow properties".
+    const session = this;
     this.lifecycle = {
       core: this.core,
-      running: () => this.inflight.count,
-      abortAll: (reason) => this.inflight.abortAll(reason),
-      leaveHub: () => this.leaveHub(),
+      running() {
+        return session.inflight.count;
+      },
+      abortAll(reason) {
+        session.inflight.abortAll(reason);
+      },
+      leaveHub() {
+        return session.leaveHub();
+      },
     };
     this.legacyHost = this.createLegacyHost();
     ctx.blockConcurrencyWhile(async () => restoreSession(this.core));
@@ -112,7 +122,13 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     if (!observer) return;
     const span = observer.start({ method, params: {}, sessionId: this.ctx.id.toString() }, "session", this.env);
     span.countDoRequests(doRequests);
-    span.measure({ ...newMeter(this.core.live.count()), rows: () => this.core.takeRows() });
+    const core = this.core;
+    span.measure({
+      ...newMeter(core.live.count()),
+      rows() {
+        return core.takeRows();
+      },
+    });
     span.end();
   }
 
@@ -154,28 +170,20 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * the server initiates: kind client), the child of the hub's span for the event.
    */
   private delivering(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
-    try {
-      return this.tracedDelivery(method, params, parent, deliver);
-    } finally {
-      // The rows the event stored (the hub counted the request).
-      this.reportOwn(method);
-    }
-  }
-
-  private tracedDelivery(method: string, params: Params, parent: string | undefined, deliver: () => UpdateDelivery): UpdateDelivery {
     const tracing = parent === undefined ? undefined : this.observer?.tracing;
-    if (!tracing) return deliver();
-    const span = tracing.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
-    span.attribute("mcp_edge.place", "session");
+    const span = tracing?.start({ method, params, parent, sessionId: this.ctx.id.toString() }, "client");
+    span?.attribute("mcp_edge.place", "session");
     try {
       const delivery = deliver();
-      span.attribute("mcp_edge.delivery", delivery);
+      span?.attribute("mcp_edge.delivery", delivery);
       return delivery;
     } catch (error) {
-      span.threw(error);
+      span?.threw(error);
       throw error;
     } finally {
-      span.end();
+      span?.end();
+      // The rows the event stored (the hub counted the request).
+      this.reportOwn(method);
     }
   }
 
@@ -190,10 +198,10 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   /** This session's shard of the hub for a topic (by its URI, list changes by session), which learns it holds someone. */
-  private register(topic: HubTopic, needed: string): Promise<void> {
+  private register(topic: HubTopic, needed: string, subscribed = true): Promise<void> {
     const sessionId = this.ctx.id.toString();
     const { stub, index } = hubFor<HubRpc>(this.env, { sessionId, topic }, this.hubShards(needed));
-    return stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index });
+    return subscribed ? stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index }) : stub.unregister(sessionId, topic);
   }
 
   private hubShards(needed: string): HubShards {
@@ -202,9 +210,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
   private updateRegistry(uri: string, subscribed: boolean): Promise<void> {
-    const id = this.ctx.id.toString();
-    if (subscribed) return this.register({ uri }, "resources/subscribe");
-    return hubFor<HubRpc>(this.env, { sessionId: id, topic: { uri } }, this.hubShards("resources/subscribe")).stub.unregister(id, { uri });
+    return this.register({ uri }, "resources/subscribe", subscribed);
   }
 
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
@@ -294,36 +300,42 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   }
 
   /** Session state changes only this object can make (dispatch.ts SessionOps). */
-  private readonly ops: SessionOps = {
-    setLogLevel: async (level) => {
-      const core = this.core;
-      if (core.state) core.saveState({ ...core.state, logLevel: level });
-    },
-    subscribe: async (uri) => {
-      const { record, options } = this.core;
-      if (this.core.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
-      if (!record.isSubscribed(uri) && record.countSubscriptions() >= options.maxSubscriptions) {
-        throw new RpcError(
-          LIMIT_EXCEEDED,
-          `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`,
-        );
-      }
-      record.subscribe(uri);
-      await this.updateRegistry(uri, true);
-    },
-    unsubscribe: async (uri) => {
-      const record = this.core.record;
-      // Unsubscribing from what was never subscribed stores nothing, here or in any registry.
-      if (!record.isSubscribed(uri)) return;
-      record.unsubscribe(uri);
-      await this.updateRegistry(uri, false);
-    },
-  };
+  private readonly ops: SessionOps = this.createOps();
+
+  private createOps(): SessionOps {
+    const session = this;
+    return {
+      async setLogLevel(level) {
+        const core = session.core;
+        if (core.state) core.saveState({ ...core.state, logLevel: level });
+      },
+      async subscribe(uri) {
+        const { record, options } = session.core;
+        if (session.core.terminated) throw new RpcError(REQUEST_CANCELLED, "the session was terminated");
+        if (!record.isSubscribed(uri) && record.countSubscriptions() >= options.maxSubscriptions) {
+          throw new RpcError(
+            LIMIT_EXCEEDED,
+            `Too many subscriptions on this session (limit ${options.maxSubscriptions}); unsubscribe from one first`,
+          );
+        }
+        record.subscribe(uri);
+        await session.updateRegistry(uri, true);
+      },
+      async unsubscribe(uri) {
+        const record = session.core.record;
+        // Unsubscribing from what was never subscribed stores nothing, here or in any registry.
+        if (!record.isSubscribed(uri)) return;
+        record.unsubscribe(uri);
+        await session.updateRegistry(uri, false);
+      },
+    };
+  }
 
   // ---- 2024-11-05 HTTP+SSE transport (legacy-transport.ts) --------------------------------
 
   private createLegacyHost(): LegacyHost {
-    const core = this.core;
+    const { core, inflight } = this;
+    const session = this;
     return {
       log: core.log,
       record: core.record,
@@ -343,15 +355,21 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       emit(stream, message) {
         core.emit(stream, message);
       },
-      receive: (message) => this.inflight.receive(message),
-      admit: (exchange) => this.inflight.admit(exchange),
-      start: (stream, request, principal) => this.inflight.start(stream, request, principal),
-      initialize: (request, subject) => {
-        const { response, state } = answerInitialize(this.server, request, true);
+      receive(message) {
+        return inflight.receive(message);
+      },
+      admit(exchange) {
+        return inflight.admit(exchange);
+      },
+      start(stream, request, principal) {
+        return inflight.start(stream, request, principal);
+      },
+      initialize(request, subject) {
+        const { response, state } = answerInitialize(session.server, request, true);
         // The state is stored at once (begin's first step); the rest may finish after the answer.
         if (state)
-          this.ctx.waitUntil(
-            this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),
+          session.ctx.waitUntil(
+            session.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),
           );
         return response;
       },

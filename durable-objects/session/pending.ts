@@ -56,11 +56,11 @@ export class PendingRequests {
       };
       signal.addEventListener("abort", onAbort);
       this.waiters.set(id, {
-        resolve: (r) => {
+        resolve(r) {
           finish();
           resolve(r);
         },
-        reject: (e) => {
+        reject(e) {
           finish();
           reject(e);
         },

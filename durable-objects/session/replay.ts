@@ -24,13 +24,6 @@ export interface ReplayHost {
   readonly options: Pick<ResolvedSessionOptions, "maxStreams" | "maxEventsPerStream" | "retryMs">;
 }
 
-/** A Last-Event-ID this session could have sent, or undefined. */
-function parseEventId(value: string): { stream: number; seq: number } | undefined {
-  const m = /^(\d{1,15})_(\d{1,15})$/.exec(value);
-  if (!m) return undefined;
-  return { stream: Number(m[1]), seq: Number(m[2]) };
-}
-
 /** GET /mcp in a live session of `version` (the Worker's upgrade: the answer is 101 with the stream's socket, or a refusal). */
 export function handleGet(host: ReplayHost, request: Request, version: ProtocolVersion): Response {
   const lastEventId = request.headers.get(HEADER_LAST_EVENT_ID);
@@ -51,23 +44,26 @@ export function handleGet(host: ReplayHost, request: Request, version: ProtocolV
 
 /** Replays one stream's events after the given id (a range read), then continues live. */
 function resume(host: ReplayHost, lastEventId: string): Response {
-  const cursor = parseEventId(lastEventId);
-  const row = cursor ? host.log.stream(cursor.stream) : undefined;
-  if (!cursor || !row) {
+  // A Last-Event-ID this session could have sent: <stream>_<seq>.
+  const m = /^(\d{1,15})_(\d{1,15})$/.exec(lastEventId);
+  const stream = Number(m?.[1]);
+  const seq = Number(m?.[2]);
+  const row = m ? host.log.stream(stream) : undefined;
+  if (!row) {
     return refuse({ reason: "unknown-last-event-id" });
   }
-  const first = host.log.firstSeq(cursor.stream);
-  if (first !== undefined && first > cursor.seq + 1) {
+  const first = host.log.firstSeq(stream);
+  if (first !== undefined && first > seq + 1) {
     // Replaying from here would skip trimmed events silently: say so instead.
     return refuse({ reason: "events-trimmed", lastEventId, kept: host.options.maxEventsPerStream });
   }
   // Read and attach with no await between them, so no event can fall in the gap.
-  const events = host.log.after(cursor.stream, cursor.seq);
+  const events = host.log.after(stream, seq);
   // A resumed stream replaces the connection it had (one that died unnoticed, most likely).
-  host.live.close(cursor.stream);
-  host.held.close(cursor.stream, "resumed elsewhere");
-  const { socket, response } = host.held.open(cursor.stream, {});
+  host.live.close(stream);
+  host.held.close(stream, "resumed elsewhere");
+  const { socket, response } = host.held.open(stream, {});
   for (const event of events) socket.send(sseEventText(event.data, event.id));
-  if (row.done) host.held.close(cursor.stream);
+  if (row.done) host.held.close(stream);
   return response;
 }

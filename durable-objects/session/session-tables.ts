@@ -91,14 +91,16 @@ export class SessionTables {
 
 /** `sql` with every statement's cursor handed to `onCursor`. */
 function countingSql(sql: SqlStorage, onCursor: (cursor: { readonly rowsWritten: number }) => void): SqlStorage {
-  const exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
-    const cursor = sql.exec<T>(query, ...bindings);
-    onCursor(cursor);
-    return cursor;
+  const counting = {
+    exec<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> {
+      const cursor = sql.exec<T>(query, ...bindings);
+      onCursor(cursor);
+      return cursor;
+    },
   };
   return new Proxy(sql, {
     get(target, prop) {
-      if (prop === "exec") return exec;
+      if (prop === "exec") return counting.exec;
       const value = Reflect.get(target, prop) as unknown;
       return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

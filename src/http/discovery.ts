@@ -92,11 +92,6 @@ const CORS = {
   "Access-Control-Expose-Headers": "ETag",
 };
 
-async function entityTag(body: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  return `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
-}
-
 /** RFC 9110 §13.1.2: If-None-Match compares weakly; "*" matches any current representation. */
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return false;
@@ -107,7 +102,8 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 async function document(request: Request, body: string, type: string, cacheControl: string): Promise<Response> {
-  const etag = await entityTag(body);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
+  const etag = `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
   const headers: Record<string, string> = { ...CORS, "Cache-Control": cacheControl, ETag: etag, Vary: "Host" };
   if (matches(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers["Content-Type"] = type;
@@ -136,7 +132,9 @@ export function createDiscovery<Env extends EdgeEnv>(
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);
   return {
-    owns: (pathname) => paths.has(pathname) || (routed && cardRoute.match(pathname) !== undefined),
+    owns(pathname) {
+      return paths.has(pathname) || (routed && cardRoute.match(pathname) !== undefined);
+    },
     async serve(request, pathname) {
       if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Max-Age": "86400" } });
       if (request.method !== "GET" && request.method !== "HEAD")

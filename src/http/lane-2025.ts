@@ -61,7 +61,7 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
-    return sessions ? initializeSession(edge, init) : initializeStateless(init, runtime);
+    return sessions ? initializeSession(edge, init) : json(toWire(answerInitialize(runtime.server, init, false).response));
   }
 
   if (!sessions) {
@@ -167,10 +167,6 @@ function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, k
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));
   return reply.response();
-}
-
-function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env>): Response {
-  return json(toWire(answerInitialize(runtime.server, init, false).response));
 }
 
 async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {

@@ -44,11 +44,14 @@ export class WorkerReply {
     if (!this.controller) {
       // A source stream rather than a native pipe: its `cancel` is how a closed connection is seen
       // even while nothing is being written (a pipe's writer only fails on the next write).
+      const reply = this;
       this.readable = new ReadableStream<Uint8Array>({
-        start: (controller) => {
-          this.controller = controller;
+        start(controller) {
+          reply.controller = controller;
         },
-        cancel: () => this.cancelled(),
+        cancel() {
+          reply.cancelled();
+        },
       });
       this.keepAlive = setInterval(() => this.enqueue(KEEPALIVE_FRAME), this.keepAliveMs);
       this.markOpened();

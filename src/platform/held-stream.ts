@@ -89,18 +89,21 @@ class HeldStream {
     this.firstFrame = new Promise((resolve) => {
       this.arrived = resolve;
     });
+    const held = this;
     this.live = new LiveStreams(options.keepAliveMs, {
       maxBufferedBytes: options.maxBufferedBytes,
       // A client that stopped reading: what waits is dropped, `last` follows, and the object lets the stream go.
-      onOverflow: () => {
-        this.ended = true;
-        this.pending.length = 0;
-        if (options.last) this.live.truncate(STREAM, options.last, TRUNCATE_GRACE_MS);
-        else this.live.close(STREAM);
-        this.closeSocket("the client fell behind");
+      onOverflow() {
+        held.ended = true;
+        held.pending.length = 0;
+        if (options.last) held.live.truncate(STREAM, options.last, TRUNCATE_GRACE_MS);
+        else held.live.close(STREAM);
+        held.closeSocket("the client fell behind");
       },
       // The client left (a write failed), or the stream ended here: the object frees the slot.
-      onDrop: () => this.closeSocket("the client left"),
+      onDrop() {
+        held.closeSocket("the client left");
+      },
     });
     socket.addEventListener("message", (event) => this.onMessage(event.data));
     socket.addEventListener("close", () => this.end());

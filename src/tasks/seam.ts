@@ -52,7 +52,9 @@ export function taskLaneFor<Env extends EdgeEnv>(server: McpServer<Env>, env: En
     );
   };
   return {
-    serve: async () => missing(),
+    async serve() {
+      return missing();
+    },
     async runIfChosen(tool, _args, handlerContext) {
       const decision = decideTaskExecution(tool, handlerContext.clientCapabilities);
       if (decision instanceof RpcError) throw decision;

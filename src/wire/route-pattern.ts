@@ -88,8 +88,12 @@ function literalRoute(path: string): RoutePattern {
   return {
     path,
     names: [],
-    match: (pathname) => (pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined),
-    fill: () => path,
+    match(pathname) {
+      return pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined;
+    },
+    fill() {
+      return path;
+    },
   };
 }
 

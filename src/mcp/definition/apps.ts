@@ -110,6 +110,8 @@ export function uiResourceDefinition<Env>(
       _meta,
       enabled: config.enabled,
     },
-    read: async (readUri, ctx) => ({ uri: readUri, mimeType: APP_MIME_TYPE, text: await html(ctx), ...(_meta ? { _meta } : {}) }),
+    async read(readUri, ctx) {
+      return { uri: readUri, mimeType: APP_MIME_TYPE, text: await html(ctx), ...(_meta ? { _meta } : {}) };
+    },
   };
 }

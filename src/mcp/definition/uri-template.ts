@@ -24,11 +24,6 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** RFC 6570 §3.2.1: outside {+} and {#} only unreserved characters stay as they are; encodeURIComponent leaves !'()* alone. */
-function encodeUnreserved(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 function decode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -77,7 +72,11 @@ function expressionPattern(part: Expression): string {
 function expandExpression(part: Expression, values: Record<string, string | undefined>): string {
   const present = part.names.filter((n) => values[n] !== undefined);
   if (present.length === 0) return "";
-  const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeUnreserved(v));
+  // RFC 6570 §3.2.1: outside {+} and {#} only unreserved characters stay as they are; encodeURIComponent leaves !'()* alone.
+  const enc = (v: string) =>
+    part.operator === "+" || part.operator === "#"
+      ? encodeURI(v)
+      : encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   switch (part.operator) {
     case "?":
     case "&":
@@ -110,6 +109,8 @@ export function compileUriTemplate(template: string): UriTemplate {
       });
       return out;
     },
-    expand: (values) => parts.map((part) => (typeof part === "string" ? part : expandExpression(part, values))).join(""),
+    expand(values) {
+      return parts.map((part) => (typeof part === "string" ? part : expandExpression(part, values))).join("");
+    },
   };
 }

@@ -23,7 +23,9 @@ import { handlerContext } from "./handler-context";
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "../handlers/dispatch-context";
 
 const METHODS: Record<string, MethodHandler> = {
-  ping: async () => ({}),
+  async ping() {
+    return {};
+  },
   "tools/list": listTools,
   "tools/call": callTool,
   "resources/list": listResources,

@@ -21,16 +21,9 @@ export function userStoreOf(env: unknown, principal: Pick<Principal, "subject"> 
   return installed ? installed(env, principal) : UNSERVED;
 }
 
-const unserved = (): never => {
-  throw new TypeError("mcp-edge ctx.user is served by createMcpEdge, and none ran in this isolate");
-};
-const UNSERVED: UserStore = {
-  get subject(): string {
-    return unserved();
+/** Every use throws: a store only createMcpEdge's installed stores can serve. */
+const UNSERVED: UserStore = new Proxy({} as UserStore, {
+  get() {
+    throw new TypeError("mcp-edge ctx.user is served by createMcpEdge, and none ran in this isolate");
   },
-  get: unserved,
-  put: unserved,
-  delete: unserved,
-  list: unserved,
-  transaction: unserved,
-};
+});

@@ -129,26 +129,7 @@ export class Observer {
    * deliveries'). `doRequests` counts the request itself when no observed caller counted it.
    */
   emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void {
-    if (!this.hasSink) return;
-    this.emit(
-      {
-        place,
-        method,
-        name: undefined,
-        outcome: "ok",
-        errorCode: undefined,
-        durationMs: units.durationMs ?? 0,
-        doRequests: units.doRequests,
-        sseEvents: 0,
-        rowsWritten: units.rowsWritten,
-        bytesWritten: 0,
-        webSocketMessages: units.webSocketMessages ?? 0,
-        openStreams: units.openStreams ?? 0,
-        sessionId: units.sessionId,
-        protocolVersion: undefined,
-      },
-      env,
-    );
+    if (this.hasSink) this.emit({ place, method, ...QUIET, ...units }, env);
   }
 
   emit(event: OperationEvent, env: unknown): void {
@@ -177,6 +158,22 @@ export class Observer {
     }
   }
 }
+
+/** An own event's fields that its units do not set (in the event's key order). */
+const QUIET = {
+  name: undefined,
+  outcome: "ok",
+  errorCode: undefined,
+  durationMs: 0,
+  doRequests: 0,
+  sseEvents: 0,
+  rowsWritten: 0,
+  bytesWritten: 0,
+  webSocketMessages: 0,
+  openStreams: 0,
+  sessionId: undefined,
+  protocolVersion: undefined,
+} as const;
 
 /** What an object's own event (Observer.emitOwn) reports. */
 export interface OwnUnits {

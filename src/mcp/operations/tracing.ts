@@ -87,10 +87,6 @@ function parseTraceparent(value: unknown): OtelSpanContext | undefined {
   return { traceId: m[1] as string, spanId: m[2] as string, traceFlags: Number.parseInt(m[3] as string, 16), isRemote: true };
 }
 
-function formatTraceparent(spanContext: OtelSpanContext): string {
-  return `00-${spanContext.traceId}-${spanContext.spanId}-${(spanContext.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
-}
-
 const NAMED: Readonly<Record<string, [field: string, attribute: string, inName: boolean]>> = {
   "tools/call": ["name", "gen_ai.tool.name", true],
   "prompts/get": ["name", "gen_ai.prompt.name", true],
@@ -143,7 +139,10 @@ class TracedOperation implements OperationSpan {
 
   /** Formatted only for a hop that needs it (a forward, a task's creation). */
   get traceparent(): string {
-    this.#traceparent ??= formatTraceparent(this.span.spanContext());
+    if (this.#traceparent === undefined) {
+      const { traceId, spanId, traceFlags } = this.span.spanContext();
+      this.#traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+    }
     return this.#traceparent;
   }
 
