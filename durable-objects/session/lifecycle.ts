@@ -39,7 +39,11 @@ export function restoreSession(core: SessionCore): void {
   }
 }
 
-/** DELETE: the session ends now; its storage goes when the alarm (set for now) runs. */
+/**
+ * DELETE: the session ends now. With nothing still running its storage goes in this request
+ * (deleteAll also removes the expiry alarm, compatibility date 2026-02-24 on), one object request
+ * fewer per session; a call still running ends first, and the alarm (set for now) deletes it.
+ */
 export async function terminateSession(host: LifecycleHost): Promise<Response> {
   const core = host.core;
   // The tombstone first (a restart before the alarm must not revive the session), then the log closes.
@@ -49,7 +53,8 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
   core.closeStreams();
   await left;
-  await core.setAlarmAt(Date.now());
+  if (host.running() === 0) await core.deleteAll();
+  else await core.setAlarmAt(Date.now());
   return new Response(null, { status: 204 });
 }
 

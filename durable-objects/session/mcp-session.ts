@@ -257,8 +257,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
         // The Worker holds the client's stream; this object answers its upgrade with a hibernatable socket.
         if (!isUpgrade(request)) return refuse({ reason: "not-found" });
         return handleGet(core, request, (core.state as SessionState).protocolVersion);
-      case "DELETE":
-        return terminateSession(this.lifecycle);
+      case "DELETE": {
+        const ended = await terminateSession(this.lifecycle);
+        // The rows it wrote and deleted (the Worker's event counted the request).
+        this.reportOwn("DELETE");
+        return ended;
+      }
       default:
         return refuse({ reason: "method-not-allowed" });
     }

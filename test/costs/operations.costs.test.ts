@@ -9,7 +9,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { post2026, envelope } from "../helpers/era-2026";
 import { call, post } from "../helpers/mcp";
 import { SseReader } from "../helpers/sse";
-import { getStream, postToolCall, sseOf, type Session } from "../helpers/session";
+import { deleteSession, getStream, postToolCall, sseOf, type Session } from "../helpers/session";
 import costsPage from "../../docs/costs.md?raw";
 import { events } from "../servers/costs/entry";
 import { billed, resetMeter } from "../servers/costs/meter";
@@ -102,6 +102,19 @@ describe("each operation's cost", () => {
     const life = [init, initialized, simple, expiry];
     expect(life.reduce((n, c) => n + c.requests.length, 0)).toBeLessThanOrEqual(3);
     expect(life.reduce((n, c) => n + c.rows, 0)).toBeLessThanOrEqual(4);
+  });
+
+  it("a 2025 DELETE with nothing running: one object request, the storage goes in it (no alarm left to run)", async () => {
+    const res = await initialize();
+    const t = { sessionId: res.headers.get("Mcp-Session-Id") ?? "", version: "2025-11-25" };
+    await res.text();
+    await call(t.sessionId, t.version, "tools/call", { name: "echo", arguments: { text: "x" } });
+    const ended = await operation("2025 DELETE", async () => expect((await deleteSession(t)).status).toBe(204));
+    expect(ended.requests).toHaveLength(1);
+    // Nothing is left to fire: past the session's expiry no alarm reaches the object.
+    const after = await cost(() => sleep(PAST_EXPIRY_MS));
+    expect(after.requests).toEqual([]);
+    expect((await post({ jsonrpc: "2.0", id: 9, method: "ping" }, t)).status).toBe(404);
   });
 
   it("a 2025 session with a GET stream and an interactive call: the counters match the meter over its whole life", async () => {
