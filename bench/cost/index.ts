@@ -8,12 +8,9 @@
  */
 import { env } from "cloudflare:workers";
 import { createMcpEdge } from "../../src/edge";
-import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { taskObject } from "../../src/tasks/task-object";
-import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
-import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
+import { billed, meteredObjects, resetMeter } from "../../test/servers/costs/meter";
 
 // Keep-alives every 0.25 s: the object notices a client that left within half a second.
 const session = { keepAliveMs: 500 };
@@ -32,22 +29,4 @@ export default {
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const McpSession = metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
-export const McpTask = metered(taskObject(edge), "task", [
-  "taskCreate",
-  "taskGet",
-  "taskVisible",
-  "taskUpdate",
-  "taskCancel",
-  "ledgerReserve",
-  "ledgerRelease",
-]);
-export const McpHub = metered(hubObject(edge), "hub", [
-  "register",
-  "unregister",
-  "forget",
-  "publish",
-  "activate",
-  "deliver",
-  "closeListeners",
-]);
+export const { McpSession, McpTask, McpHub } = meteredObjects(edge);

@@ -4,13 +4,10 @@
  * whole session life, alarms included, and holds docs/costs.md's table and the `onEvent`
  * counters against what the platform would bill.
  */
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import { taskObject } from "../../../src/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
 import type { OperationEvent } from "../../../src/mcp/operations/observe";
-import { metered } from "./meter";
+import { meteredObjects } from "./meter";
 
 /** Every operation event, as the onEvent hook hears it (one isolate runs the Worker and its objects). */
 export const events: OperationEvent[] = [];
@@ -19,22 +16,4 @@ export const events: OperationEvent[] = [];
 const edge = createMcpEdge(demoServer, { session: { keepAliveMs: 200 }, onEvent: (event) => events.push(event) });
 
 export default edge.worker;
-export const McpSession = metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]);
-export const McpTask = metered(taskObject(edge), "task", [
-  "taskCreate",
-  "taskGet",
-  "taskVisible",
-  "taskUpdate",
-  "taskCancel",
-  "ledgerReserve",
-  "ledgerRelease",
-]);
-export const McpHub = metered(hubObject(edge), "hub", [
-  "register",
-  "unregister",
-  "forget",
-  "publish",
-  "activate",
-  "deliver",
-  "closeListeners",
-]);
+export const { McpSession, McpTask, McpHub } = meteredObjects(edge);

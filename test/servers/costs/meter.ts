@@ -5,6 +5,11 @@
  * (table creation, inserts, upserts, deletes), one row per key-value `put`/`delete`, one per
  * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
  */
+import { hubObject } from "../../../durable-objects/hub/mcp-hub";
+import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import type { McpEdge } from "../../../src/edge";
+import type { EdgeEnv } from "../../../src/env";
+import { taskObject } from "../../../src/tasks/task-object";
 
 /** What the objects of this isolate were billed for since the last `resetMeter()`. */
 export interface Billed {
@@ -98,7 +103,7 @@ function meterStorage(storage: DurableObjectStorage): void {
 type ObjectClass = new (...args: any[]) => object;
 
 /** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
-export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
+function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
   const Metered = class extends (Base as new (ctx: DurableObjectState, env: never) => object) {
     constructor(ctx: DurableObjectState, env: never) {
       meterStorage(ctx.storage);
@@ -117,4 +122,21 @@ export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: reado
     });
   }
   return Metered as unknown as C;
+}
+
+/** The demo's three object classes made from `edge`, each metered with the RPC methods of its contract. */
+export function meteredObjects(edge: McpEdge<EdgeEnv>) {
+  return {
+    McpSession: metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]),
+    McpTask: metered(taskObject(edge), "task", [
+      "taskCreate",
+      "taskGet",
+      "taskVisible",
+      "taskUpdate",
+      "taskCancel",
+      "ledgerReserve",
+      "ledgerRelease",
+    ]),
+    McpHub: metered(hubObject(edge), "hub", ["register", "unregister", "forget", "publish", "activate", "deliver", "closeListeners"]),
+  };
 }
