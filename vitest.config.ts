@@ -74,6 +74,7 @@ if (process.env.MCP_EDGE_SHOW_EXPECTED_LOGS !== "1" && !installed) {
 const SUFFIXED = [
   "tuned",
   "costs",
+  "deferred",
   "list-changed",
   "package",
   "package-kit",
@@ -125,6 +126,15 @@ export default defineConfig({
           }),
         ],
         test: { name: "costs", include: filesOf("costs") },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/deferred/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "deferred", include: filesOf("deferred") },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/list-changed/wrangler.toml" } })],

@@ -49,17 +49,20 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const resolved = resolveOptions(options);
   installUserStores(userStore);
   const observer = setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
+  const binding: EdgeBinding<Env> = { server, options: resolved, observer };
   const runtime: EdgeRuntime<Env & EdgeEnv> = {
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
       return requireSessionNamespace(env);
     },
+    sealer() {
+      return binding.sealer;
+    },
   };
   const route = createRouter(runtime);
   const fallback = options.fallback;
   const handle = (request: Request, env: Env, ctx: ExecutionContext) => route(request, env as Env & EdgeEnv, ctx, true);
-  const binding: EdgeBinding<Env> = { server, options: resolved, observer };
   return {
     worker: {
       async fetch(request, env, ctx) {

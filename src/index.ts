@@ -49,6 +49,7 @@ export { text, image, audio, resourceLink, embeddedResource, toolError, ToolErro
 export { RpcError } from "./jsonrpc/errors";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
+export { deferredSessionObject } from "../durable-objects/session/deferred";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export {
   publish,

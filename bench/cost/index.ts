@@ -16,6 +16,8 @@ import { billed, meteredObjects, resetMeter } from "../../test/servers/costs/met
 const session = { keepAliveMs: 500 };
 const shards = Number((env as { BENCH_LISTEN_SHARDS?: string }).BENCH_LISTEN_SHARDS ?? "1");
 const edge = createMcpEdge(demoServer, { path: "/mcp", session, listen: { shards } });
+/** The same server with deferred sessions at /deferred/mcp (meteredObjects makes deferredSessionObject's class, which serves `edge`'s eager sessions the same). */
+const deferred = createMcpEdge(demoServer, { path: "/deferred/mcp", session, listen: { shards } });
 
 export default {
   async fetch(request, workerEnv, ctx) {
@@ -25,8 +27,9 @@ export default {
       return new Response(null, { status: 204 });
     }
     if (pathname === "/__cost") return Response.json(billed());
+    if (pathname === "/deferred/mcp") return deferred.worker.fetch!(request, workerEnv, ctx);
     return edge.worker.fetch!(request, workerEnv, ctx);
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const { McpSession, McpTask, McpHub } = meteredObjects(edge);
+export const { McpSession, McpTask, McpHub } = meteredObjects(edge, deferred);

@@ -9,7 +9,7 @@
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../src/tasks/task-object";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../durable-objects/session/mcp-session";
+import { deferredSessionObject } from "../../durable-objects/session/deferred";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { countingEnv } from "../../test/helpers/counting-namespace";
@@ -22,9 +22,18 @@ const edge = createMcpEdge(demoServer, {
   statelessPath: "/stateless/mcp",
   session: { maxEventsPerStream: BENCH_MAX_EVENTS_PER_STREAM },
 });
+/**
+ * The same server with deferred sessions at /deferred/mcp (session creation's second row): the
+ * session class below is deferredSessionObject's, which serves `edge`'s eager sessions the same.
+ */
+const deferred = createMcpEdge(demoServer, {
+  path: "/deferred/mcp",
+  session: { maxEventsPerStream: BENCH_MAX_EVENTS_PER_STREAM },
+});
 
 export default {
   async fetch(request, env, ctx) {
+    if (new URL(request.url).pathname === "/deferred/mcp") return deferred.worker.fetch!(request, env, ctx);
     if (request.headers.get("X-Bench-Count-Round-Trips") !== "1") return edge.worker.fetch!(request, env, ctx);
     const calls: string[] = [];
     const response = await edge.worker.fetch!(request, countingEnv(env, calls), ctx);
@@ -34,6 +43,6 @@ export default {
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const McpSession = sessionObject(edge);
+export const McpSession = deferredSessionObject(deferred);
 export const McpHub = hubObject(edge);
 export const McpTask = taskObject(edge);

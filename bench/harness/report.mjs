@@ -12,7 +12,7 @@ export const BUDGETS = {
   mrtr: { ratio: 0.385 },
   simple: { ratio: 0.5 },
   interactive: { ratio: 0.4 },
-  sessions: { perSecond: 150 },
+  sessions: { perSecond: 150, agentsRatio: 3 },
   notifications: { ratio: 0.8 },
   listen: { ratio: 0.8 },
   /** 2026-07-28 tools/call throughput against `agents`' createMcpHandler serving the same tool. */
@@ -121,6 +121,19 @@ export function verdicts(results, bundles, { agentsUnavailable } = {}) {
       measured: `${fmt(byKey.sessions.ours.perSecond)} /s`,
       holds: byKey.sessions.ours.perSecond >= BUDGETS.sessions.perSecond,
     });
+    // Against McpAgent (when the agents Worker ran): paired ratios, so the deferred row is (ours / agents) / (ours / deferred).
+    const refs = Object.fromEntries(byKey.sessions.references.map((ref) => [ref.key, ref]));
+    if (refs.agents) {
+      const rows = [["mcp-edge", refs.agents.oursRatio]];
+      if (refs.deferred) rows.push(["mcp-edge, deferredSessionObject", refs.agents.oursRatio / refs.deferred.oursRatio]);
+      for (const [side, ratio] of rows) {
+        list.push({
+          budget: `session creation ≥ ${BUDGETS.sessions.agentsRatio} × McpAgent's rate (${side})`,
+          measured: `${fmt(ratio, 2)} ×`,
+          holds: Number.isFinite(ratio) ? ratio >= BUDGETS.sessions.agentsRatio : undefined,
+        });
+      }
+    }
   }
   ratioBudget("notifications", "notifications on one SSE stream");
   ratioBudget("listen", "2026-07-28 listen stream notifications/s");
@@ -226,6 +239,10 @@ export function renderReport({ machine, options, agentsUnavailable, results, rou
     const rows = [
       ["short 2025 session (initialize, initialized, one simple call, abandoned)", cost.shortSession],
       ["2025 session with a GET stream and one simple call", cost.sessionWithStream],
+      ["2025 session ended by DELETE (initialize, initialized, one call, DELETE)", cost.sessionDeleted],
+      ["short 2025 session, deferredSessionObject", cost.deferred.shortSession],
+      ["2025 session with a GET stream, deferredSessionObject", cost.deferred.sessionWithStream],
+      ["2025 session ended by DELETE, deferredSessionObject", cost.deferred.sessionDeleted],
       ["task run, nobody listening, listen.shards = 1 (first publish)", cost.taskShards1[0]],
       ["task run, nobody listening, listen.shards = 1 (next)", cost.taskShards1[1]],
       ["task run, nobody listening, listen.shards = 16 (first publish)", cost.taskShards16[0]],

@@ -18,34 +18,44 @@ async function billedDuring(pool, work) {
   return { objectRequests: billed.requests.length, rowsWritten: billed.rows, requests: byKind };
 }
 
-async function initialize(pool) {
-  const init = await send(pool, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
+async function initialize(pool, path) {
+  const init = await send(pool, { path, headers: POST_HEADERS, body: INITIALIZE });
   const sessionId = init.headers["mcp-session-id"];
   if (typeof sessionId !== "string") throw new Error("initialize answered without Mcp-Session-Id");
-  await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
+  await send(pool, { path, headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
   return sessionId;
 }
 
-/** A short 2025 session: initialize, initialized, one simple call, abandoned until its alarm deletes it. */
-function shortSession(pool) {
+/** A short 2025 session: initialize, initialized, one simple call, abandoned until its alarm deletes it. `path`: /mcp, or /deferred/mcp (deferredSessionObject). */
+function shortSession(pool, path = "/mcp") {
   return billedDuring(pool, async () => {
-    const sessionId = await initialize(pool);
-    await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL });
+    const sessionId = await initialize(pool, path);
+    await send(pool, { path, headers: sessionHeaders(sessionId), body: ECHO_CALL });
+    await sleep(PAST_EXPIRY_MS);
+  });
+}
+
+/** The bench's session creation: the same, ended by DELETE; counted until nothing of it is left (its alarms included). */
+function sessionDeleted(pool, path = "/mcp") {
+  return billedDuring(pool, async () => {
+    const sessionId = await initialize(pool, path);
+    await send(pool, { path, headers: sessionHeaders(sessionId), body: ECHO_CALL });
+    await send(pool, { method: "DELETE", path, headers: sessionHeaders(sessionId), expect: 204 });
     await sleep(PAST_EXPIRY_MS);
   });
 }
 
 /** The same, with a standalone GET stream held open half a second, then dropped by the client. */
-function sessionWithStream(pool) {
+function sessionWithStream(pool, path = "/mcp") {
   return billedDuring(pool, async () => {
-    const sessionId = await initialize(pool);
+    const sessionId = await initialize(pool, path);
     const stream = await pool.request({
       method: "GET",
-      path: "/mcp",
+      path,
       headers: { ...sessionHeaders(sessionId), accept: "text/event-stream" },
     });
-    if (stream.statusCode !== 200) throw new Error(`GET /mcp: HTTP ${stream.statusCode}`);
-    await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL });
+    if (stream.statusCode !== 200) throw new Error(`GET ${path}: HTTP ${stream.statusCode}`);
+    await send(pool, { path, headers: sessionHeaders(sessionId), body: ECHO_CALL });
     await sleep(500);
     stream.body.destroy();
     // The object notices the client left at its next keep-alive (every 0.25 s here), then the alarm expires it.
@@ -68,6 +78,12 @@ export async function costScenario(pool, pool16) {
   return {
     shortSession: await shortSession(pool),
     sessionWithStream: await sessionWithStream(pool),
+    sessionDeleted: await sessionDeleted(pool),
+    deferred: {
+      shortSession: await shortSession(pool, "/deferred/mcp"),
+      sessionWithStream: await sessionWithStream(pool, "/deferred/mcp"),
+      sessionDeleted: await sessionDeleted(pool, "/deferred/mcp"),
+    },
     taskShards1: [await taskNobodyListens(pool), await taskNobodyListens(pool)],
     taskShards16: [await taskNobodyListens(pool16), await taskNobodyListens(pool16)],
   };

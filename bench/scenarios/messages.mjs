@@ -105,14 +105,14 @@ export function expectProgressStream(text, count) {
   }
 }
 
-export async function openSession(pool) {
-  const init = await send(pool, { path: "/mcp", headers: POST_HEADERS, body: INITIALIZE });
+export async function openSession(pool, path = "/mcp") {
+  const init = await send(pool, { path, headers: POST_HEADERS, body: INITIALIZE });
   const sessionId = init.headers["mcp-session-id"];
   if (typeof sessionId !== "string") throw new Error("initialize answered without Mcp-Session-Id");
-  await send(pool, { path: "/mcp", headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
+  await send(pool, { path, headers: sessionHeaders(sessionId), body: INITIALIZED, expect: 202 });
   return sessionId;
 }
 
-export async function closeSession(pool, sessionId) {
-  await send(pool, { method: "DELETE", path: "/mcp", headers: sessionHeaders(sessionId), expect: 204 });
+export async function closeSession(pool, sessionId, path = "/mcp") {
+  await send(pool, { method: "DELETE", path, headers: sessionHeaders(sessionId), expect: 204 });
 }

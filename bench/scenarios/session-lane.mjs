@@ -78,6 +78,16 @@ export function sessionLaneScenarios(opts, { demo, floor, agents, pids }) {
       // one row, and DELETE deletes its storage; the platform's cost of a session's life.
       references: [
         {
+          name: "mcp-edge with deferredSessionObject (no object until the session needs state)",
+          key: "deferred",
+          pids: pids?.demo,
+          operation: async () => {
+            const sessionId = await openSession(demo, "/deferred/mcp");
+            expectEcho((await send(demo, { path: "/deferred/mcp", headers: sessionHeaders(sessionId), body: ECHO_CALL })).text);
+            await closeSession(demo, sessionId, "/deferred/mcp");
+          },
+        },
+        {
           name: "floor with a new Durable Object per session (1 row stored, deleted at DELETE)",
           operation: async () => {
             const init = await send(floor, { path: "/do-init", headers: POST_HEADERS, body: INITIALIZE });
@@ -92,6 +102,7 @@ export function sessionLaneScenarios(opts, { demo, floor, agents, pids }) {
           ? [
               {
                 name: "agents McpAgent (a Durable Object per session, SDK v1): the same four requests",
+                key: "agents",
                 pids: pids?.agents,
                 operation: async () => {
                   const init = await send(agents, { path: "/agent/mcp", headers: POST_HEADERS, body: INITIALIZE });

@@ -42,6 +42,11 @@ export class SessionCore {
   state: SessionState | null = null;
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
   terminated = false;
+  /**
+   * A deferred session's (durable-objects/session/deferred.ts): until when its tombstone must stay,
+   * because until then its sealed id would pass for a live session whose object holds nothing; 0 otherwise.
+   */
+  rememberUntil = 0;
   private lastActivityWrite = 0;
   /** The last activity this instance saw (epoch ms; 0 before any). */
   private lastActive = 0;
@@ -143,7 +148,7 @@ export class SessionCore {
   end(tombstone: boolean): void {
     this.terminated = true;
     this.state = null;
-    if (tombstone) this.record.setMeta("terminated", true);
+    if (tombstone) this.record.setMeta("terminated", this.rememberUntil || true);
   }
 
   /**

@@ -25,7 +25,10 @@ export interface LifecycleHost {
 /** Waking up is idempotent: state comes from storage, and work lost in a restart gets its error. */
 export function restoreSession(core: SessionCore): void {
   const log = core.log;
-  core.terminated = core.record.getMeta("terminated") ?? false;
+  const tombstone = core.record.getMeta("terminated");
+  core.terminated = !!tombstone;
+  // A deferred session's tombstone holds its time (true reads as 1: long past).
+  core.rememberUntil = Number(tombstone ?? 0);
   if (core.terminated) core.tables.close();
   core.state = core.terminated ? null : (core.record.getMeta("state") ?? null);
   for (const { stream, requestId } of log.inflight()) {
@@ -53,8 +56,10 @@ export async function terminateSession(host: LifecycleHost): Promise<Response> {
   host.abortAll(new RpcError(REQUEST_CANCELLED, "the session was terminated"));
   core.closeStreams();
   await left;
-  if (host.running() === 0) await core.deleteAll();
-  else await core.setAlarmAt(Date.now());
+  // A deferred session's tombstone stays while its sealed id would pass for a live one (core.rememberUntil).
+  const now = Date.now();
+  if (host.running() === 0 && now >= core.rememberUntil) await core.deleteAll();
+  else await core.setAlarmAt(Math.max(now, core.rememberUntil));
   return new Response(null, { status: 204 });
 }
 
@@ -67,8 +72,10 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   const { core } = host;
   core.alarmFired();
   if (core.terminated || !core.state) {
-    // Termination is durable: the tombstone was written first; now nothing is left.
-    await core.deleteAll();
+    // Termination is durable: the tombstone was written first; now nothing is left (a deferred
+    // session's tombstone once its sealed id can no longer pass for a live session).
+    if (core.rememberUntil > Date.now()) await core.setAlarmAt(core.rememberUntil);
+    else await core.deleteAll();
     return;
   }
   const now = Date.now();

@@ -22,6 +22,7 @@ import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-t
 import {
   decodeCf,
   decodeRoute,
+  type PendingSession,
   HEADER_ROUTE,
   decodePrincipal,
   HEADER_CF,
@@ -43,7 +44,7 @@ import { HeldSockets, isUpgrade } from "../shared/held-sockets";
 import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../shared/edge-binding";
 
 export class McpSessionObject<Env = unknown> extends DurableObject<Env> implements SessionObjectRpc {
-  private readonly core: SessionCore;
+  protected readonly core: SessionCore;
   private readonly inflight: InflightRequests<Env>;
   private readonly lifecycle: LifecycleHost;
   private readonly legacyHost: LegacyHost;
@@ -106,7 +107,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
    * legacy transport's `initialize`): its state stored before anything else can run (the first
    * statement, synchronous), its expiry alarm, its list_changed registration, the own event.
    */
-  private async begin(state: SessionState): Promise<void> {
+  protected async begin(state: SessionState): Promise<void> {
     this.core.saveState(state);
     await this.core.started();
     await this.registerForListChanges();
@@ -132,8 +133,11 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     span.end();
   }
 
-  /** The session's state for a request served in the Worker, or null when it does not exist. */
-  async confirm(subject?: string, route = ""): Promise<SessionState | null> {
+  /**
+   * The session's state for a request served in the Worker, or null when it does not exist.
+   * (`pending`, a deferred session's state, is for deferredSessionObject's class: durable-objects/session/deferred.ts.)
+   */
+  async confirm(subject?: string, route = "", _pending?: PendingSession): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
     const state = this.core.state;
     if (!state || state.subject !== subject || (state.route ?? "") !== route) return null;
@@ -240,7 +244,8 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     const params = decodeRoute(request.headers.get(HEADER_ROUTE));
     const route = routeKey(params);
     if (!core.isOwnedBy(principal, route)) return refuse({ reason: "session-not-found" });
-    core.touch();
+    // DELETE records no activity: the session ends.
+    if (request.method !== "DELETE") core.touch();
     switch (request.method) {
       case "POST": {
         const text = await request.text();

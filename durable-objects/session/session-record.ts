@@ -12,8 +12,8 @@ import type { SessionTables } from "./session-tables";
 export interface RecordKeys {
   /** The negotiated state (SessionCore.saveState writes it: `initialize`, then each change). */
   state: SessionState;
-  /** The tombstone of a terminated session (DELETE): written before its storage goes. */
-  terminated: boolean;
+  /** The tombstone of a terminated session (DELETE): written before its storage goes; a deferred session's holds the time it must stay until. */
+  terminated: boolean | number;
   /** The last activity, written at most every 30 s (SessionCore.touch). */
   last_active: number;
   /** The 2024-11-05 transport (legacy-transport.ts): its one stream, and the principal that opened it. */

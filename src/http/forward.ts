@@ -32,7 +32,8 @@ export async function forwardPost<Env>(
             method: first.method,
             params: first.params ?? {},
             requestId: first.id,
-            sessionId: request.headers.get(HEADER_SESSION_ID) ?? undefined,
+            // The object id: the first 64 characters of either form of session id (session-address.ts).
+            sessionId: request.headers.get(HEADER_SESSION_ID)?.slice(0, 64),
             protocolVersion: request.headers.get(HEADER_PROTOCOL_VERSION) ?? undefined,
           },
           "forward",

@@ -22,7 +22,7 @@ import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatc
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
-import { sessionObjectId } from "../platform/addresses";
+import { addressSession } from "./session-address";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
@@ -87,10 +87,10 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
   }
-  const namespace = runtime.sessionNamespace(env);
-  const id = sessionObjectId(namespace, sessionId);
-  if (!id) return sessionNotFound();
-  const stub = namespace.get(id);
+  const address = await addressSession(edge, sessionId);
+  if (!address) return sessionNotFound();
+  const { pending } = address;
+  const stub = runtime.sessionNamespace(env).get(address.id);
 
   if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
@@ -105,9 +105,10 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   // Auth: the object refuses (null) a principal other than the session's creator, or another
   // route than the session's (another tenant's path); checked here again.
   const route = routeKey(params);
-  const state = (await stub.confirm(principal?.subject, route)) as SessionState | null;
+  const state = (await stub.confirm(principal?.subject, route, pending)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return sessionNotFound();
-  const session: SessionInfo = { ...state, id: sessionId };
+  // ctx.session.id and the events name the session by its object id (a deferred id's seal is not an identity).
+  const session: SessionInfo = { ...state, id: sessionId.slice(0, 64) };
   const dispatch = dispatchContext(runtime.server, env, {
     era: "2025",
     sessions: true,
@@ -176,7 +177,11 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
-  // The cost counters: initialize is one Durable Object request (`init`); the object's own event counts its rows.
+  const owned = ownedState(state, principal?.subject, route);
+  // A deferred session (durable-objects/session/deferred.ts): no object yet; its id carries the state, sealed.
+  const sealed = await runtime.sealer()?.mint(env, id.toString(), owned);
+  const sessionId = sealed ?? id.toString();
+  // The cost counters: initialize is one Durable Object request (`init`) unless deferred; the object's own event counts its rows.
   const span = observerOf(runtime.server)?.start(
     {
       method: "initialize",
@@ -188,14 +193,16 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
     "worker",
     env,
   );
-  span?.countDoRequests();
   try {
-    await namespace.get(id).init(ownedState(state, principal?.subject, route));
+    if (!sealed) {
+      span?.countDoRequests();
+      await namespace.get(id).init(owned);
+    }
   } catch (error) {
     span?.threw(error);
     throw error;
   } finally {
     span?.end();
   }
-  return json(toWire(response), 200, { [HEADER_SESSION_ID]: id.toString() });
+  return json(toWire(response), 200, { [HEADER_SESSION_ID]: sessionId });
 }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { post2026, envelope } from "../helpers/era-2026";
-import { call, post } from "../helpers/mcp";
+import { call, post, request } from "../helpers/mcp";
 import { SseReader } from "../helpers/sse";
 import { deleteSession, getStream, postToolCall, sseOf, type Session } from "../helpers/session";
 import costsPage from "../../docs/costs.md?raw";
@@ -115,6 +115,58 @@ describe("each operation's cost", () => {
     const after = await cost(() => sleep(PAST_EXPIRY_MS));
     expect(after.requests).toEqual([]);
     expect((await post({ jsonrpc: "2.0", id: 9, method: "ping" }, t)).status).toBe(404);
+  });
+
+  it("deferredSessionObject: a short session costs one object request and no row; a DELETE's tombstone goes at its one alarm", async () => {
+    const url = "http://127.0.0.1:8787/deferred/mcp";
+    let sessionId = "";
+    const init = await operation("2025 initialize, deferred", async () => {
+      const res = await post(
+        {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        },
+        { url },
+      );
+      sessionId = res.headers.get("Mcp-Session-Id") ?? "";
+      await res.text();
+    });
+    expect(init.requests).toEqual([]);
+    const t = { sessionId, version: "2025-11-25" };
+    const ping = (id: number) => post({ jsonrpc: "2.0", id, method: "ping" }, { ...t, url });
+    const simple = await operation("2025 simple call, deferred (its first activity interval)", async () =>
+      expect((await ping(1)).status).toBe(200),
+    );
+    expect(simple.requests).toEqual(["session.confirm"]);
+    const ended = await operation("2025 DELETE, deferred", async () => {
+      const res = await request(url, { method: "DELETE", headers: { "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" } });
+      expect(res.status).toBe(204);
+    });
+    expect(ended.requests).toEqual(["session.fetch"]);
+    expect((await ping(2)).status).toBe(404);
+    const alarm = await operation("2025 deferred tombstone alarm", () => sleep(PAST_EXPIRY_MS));
+    expect(alarm.requests).toEqual(["session.alarm"]);
+    // Past the sealed id's lifetime the empty object reads as expired: still 404, and nothing is left.
+    expect((await ping(3)).status).toBe(404);
+    const abandoned = await cost(async () => {
+      const res = await post(
+        {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        },
+        { url },
+      );
+      const u = { sessionId: res.headers.get("Mcp-Session-Id") ?? "", version: "2025-11-25", url };
+      await res.text();
+      expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, u)).status).toBe(202);
+      expect((await post({ jsonrpc: "2.0", id: 1, method: "ping" }, u)).status).toBe(200);
+      await sleep(PAST_EXPIRY_MS);
+    });
+    expect([abandoned.requests.length, abandoned.rows]).toEqual([1, 0]);
   });
 
   it("a 2025 session with a GET stream and an interactive call: the counters match the meter over its whole life", async () => {

@@ -19,8 +19,9 @@ export interface Session {
 
 const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace<McpSessionObject> }).MCP_SESSION;
 
+/** The session's object: both forms of session id begin with its id (src/http/session-address.ts). */
 export function sessionStub(sessionId: string): DurableObjectStub<McpSessionObject> {
-  return namespace.get(namespace.idFromString(sessionId));
+  return namespace.get(namespace.idFromString(sessionId.slice(0, 64)));
 }
 
 /** The session's negotiated state from its object (`confirm`), or null when it does not exist. */

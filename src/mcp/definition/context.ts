@@ -119,6 +119,8 @@ export interface SessionState {
   subject?: string;
   /** The route key of the endpoint it was created on (absent: a literal path); only that route's requests reach it. */
   route?: string;
+  /** A deferred session (its object made at its first need, docs/sessions.md): when `initialize` answered (epoch ms). */
+  issuedAt?: number;
 }
 
 export interface SessionInfo extends SessionState {

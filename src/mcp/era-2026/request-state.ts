@@ -46,11 +46,12 @@ interface Base64Decoder {
   fromBase64(text: string, options: { alphabet: "base64url" }): Uint8Array;
 }
 
-function base64url(bytes: Uint8Array): string {
+/** Also a deferred session's seal (durable-objects/session/deferred.ts). */
+export function base64url(bytes: Uint8Array): string {
   return (bytes as unknown as Base64Bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
-function fromBase64url(text: string): Uint8Array | undefined {
+export function fromBase64url(text: string): Uint8Array | undefined {
   // fromBase64 would skip whitespace and accept padding: a state has neither.
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {

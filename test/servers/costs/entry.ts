@@ -6,6 +6,7 @@
  */
 import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
+import type { EdgeEnv } from "../../../src/http/runtime";
 import type { OperationEvent } from "../../../src/mcp/operations/observe";
 import { meteredObjects } from "./meter";
 
@@ -14,6 +15,17 @@ export const events: OperationEvent[] = [];
 
 // Keep-alives every 0.1 s: an object notices a client that left (its next write fails) within 0.2 s.
 const edge = createMcpEdge(demoServer, { session: { keepAliveMs: 200 }, onEvent: (event) => events.push(event) });
+/** The same server with deferred sessions at /deferred/mcp (meteredObjects makes deferredSessionObject's class, which serves `edge`'s eager sessions the same). */
+const deferred = createMcpEdge(demoServer, {
+  path: "/deferred/mcp",
+  session: { keepAliveMs: 200 },
+  onEvent: (event) => events.push(event),
+});
 
-export default edge.worker;
-export const { McpSession, McpTask, McpHub } = meteredObjects(edge);
+export default {
+  fetch(request, env, ctx) {
+    const worker = new URL(request.url).pathname === "/deferred/mcp" ? deferred.worker : edge.worker;
+    return worker.fetch!(request, env, ctx);
+  },
+} satisfies ExportedHandler<EdgeEnv>;
+export const { McpSession, McpTask, McpHub } = meteredObjects(edge, deferred);

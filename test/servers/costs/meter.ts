@@ -7,6 +7,7 @@
  */
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { deferredSessionObject } from "../../../durable-objects/session/deferred";
 import type { McpEdge } from "../../../src/edge";
 import type { EdgeEnv } from "../../../src/env";
 import { taskObject } from "../../../src/tasks/task-object";
@@ -125,9 +126,11 @@ function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly str
 }
 
 /** The demo's three object classes made from `edge`, each metered with the RPC methods of its contract. */
-export function meteredObjects(edge: McpEdge<EdgeEnv>) {
+export function meteredObjects(edge: McpEdge<EdgeEnv>, deferred?: McpEdge<EdgeEnv>) {
+  // With `deferred`: deferredSessionObject's class (deferred sessions on that edge; `edge`'s eager sessions the same as ever).
+  const sessions = deferred ? deferredSessionObject(deferred) : sessionObject(edge);
   return {
-    McpSession: metered(sessionObject(edge), "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]),
+    McpSession: metered(sessions, "session", ["init", "confirm", "resourceUpdated", "listChanged", "settled"]),
     McpTask: metered(taskObject(edge), "task", [
       "taskCreate",
       "taskGet",
