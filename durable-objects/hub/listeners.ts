@@ -65,12 +65,16 @@ export class ListenStreams {
   async open(request: ListenOpen): Promise<OpenOutcome> {
     const client = clientTag(request.client ?? "ip:unknown");
     const maxPerClient = request.maxPerClient ?? Number.POSITIVE_INFINITY;
-    // At a cap, first find the streams whose client left without a word (their Worker answers a probe).
-    if (this.held.count(client) >= maxPerClient) await this.probe(this.held.sockets(client));
-    if (this.held.count() >= request.maxStreams) await this.probe(this.held.sockets());
-    // Counted again after the probes' await: the check and the accept below run without a gap.
-    if (this.held.count() >= request.maxStreams) return { ok: false, reason: "limit", limit: request.maxStreams };
-    if (this.held.count(client) >= maxPerClient) return { ok: false, reason: "client-limit", limit: maxPerClient };
+    const clientFull = this.held.reaches(maxPerClient, client);
+    // Each check reads the runtime's list of a tag (HeldSockets.reaches): below both caps, once each.
+    if (clientFull || this.held.reaches(request.maxStreams)) {
+      // At a cap, first find the streams whose client left without a word (their Worker answers a probe).
+      if (clientFull) await this.probe(this.held.sockets(client));
+      if (this.held.reaches(request.maxStreams)) await this.probe(this.held.sockets());
+      // Counted again after the probes' await: the check and the accept below run without a gap.
+      if (this.held.reaches(request.maxStreams)) return { ok: false, reason: "limit", limit: request.maxStreams };
+      if (this.held.reaches(maxPerClient, client)) return { ok: false, reason: "client-limit", limit: maxPerClient };
+    }
     const attached: Attached = { id: request.id };
     if (request.subject !== undefined) attached.subject = request.subject;
     if (request.route) attached.route = request.route;
@@ -140,6 +144,11 @@ export class ListenStreams {
 
   count(): number {
     return this.held.count();
+  }
+
+  /** Whether any stream is open (checked after every delivery: stops at the first socket). */
+  any(): boolean {
+    return this.held.any();
   }
 
   /** Open streams of one client (its clientKey). */
