@@ -13,6 +13,8 @@ export interface WorkerServerOptions {
   https?: { keyPath: string; certPath: string };
   /** Keep wrangler's devtools inspector on (runner "wrangler"; off by default). */
   inspector?: boolean;
+  /** Open workerd's inspector (Chrome DevTools Protocol) on this port (runner "miniflare"; off by default). */
+  inspectorPort?: number;
   /** Where the temp folder (Durable Object storage) is made; default os.tmpdir(). */
   tmpDir?: string;
   /** Copy the Worker's console output to stderr (default: env MCP_EDGE_DEV_LOGS=1). */

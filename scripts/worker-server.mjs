@@ -141,6 +141,7 @@ export async function startWorker(options = {}) {
           port: options.port ?? 0,
           resourcePersistencePath: persistDir,
           handleStructuredLogs: onLog,
+          ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
         }),
       );
       dispose = () => mf.dispose();

@@ -12,13 +12,17 @@
 // a run that needs more starts several servers (`--processes`, by default as many as needed),
 // each a whole Worker with its own hub, gives each its share of the streams and publishes to
 // all of them at once; latency counts from the first publish request's start.
+// `--profile <file>` (one process, runner miniflare) writes a CPU profile of the Worker's isolate
+// from the publish until the last stream had it (open it in Chrome DevTools) and prints the
+// functions with the most self time (bench/harness/cpu-profile.mjs).
 // runFanout and renderFanout are exported for a caller that has its own servers running.
 import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { workerdRss } from "../../scripts/footprint.mjs";
-import { startWorker } from "../../scripts/worker-server.mjs";
+import { findFreePort, startWorker } from "../../scripts/worker-server.mjs";
+import { startCpuProfile, topSelfTime } from "../harness/cpu-profile.mjs";
 import { processTicks } from "../harness/load.mjs";
 import { checkClientSockets, connectionsPerWorkerd } from "../harness/open-files.mjs";
 
@@ -79,7 +83,7 @@ async function publishOnce(url, shards) {
  * with its own hub); stream i goes to server i mod count, and the publish goes to every server
  * at once. Returns the figures.
  */
-export async function runFanout({ servers, streams, shards, width = 200, path = "/listen" }) {
+export async function runFanout({ servers, streams, shards, width = 200, path = "/listen", profile }) {
   const pids = servers.flatMap((s) => s.pids);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
   const rssBefore = workerdRss(pids);
@@ -106,12 +110,14 @@ export async function runFanout({ servers, streams, shards, width = 200, path = 
 
   // Node loads its fetch (undici) at the first call, which took 100 ms and more here: not in the timing.
   await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/warm-up`)).arrayBuffer()));
+  const stopProfile = profile ? await profile() : undefined;
   const ticksBefore = { workerd: processTicks(pids), client: processTicks([process.pid]) };
   const pubs = await Promise.all(servers.map((s) => publishOnce(s.url, shards)));
   const started = Math.min(...pubs.map((p) => p.started));
   const deadline = Date.now() + 60_000;
   while (opened.some((s) => s.updates < 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const deliveredAt = performance.now();
+  const cpuProfile = await stopProfile?.();
   // CPU seconds each side spent from the publish until the last stream had the event (ticks of 10 ms).
   const cpu = {
     workerdSeconds: (processTicks(pids) - ticksBefore.workerd) / 100,
@@ -142,6 +148,7 @@ export async function runFanout({ servers, streams, shards, width = 200, path = 
     rssBeforeBytes: rssBefore,
     rssIdleBytes: rssIdle,
     bytesPerIdleStream: (rssIdle - rssBefore) / streams,
+    cpuProfile,
   };
 }
 
@@ -175,6 +182,7 @@ async function main() {
       processes: { type: "string" },
       runner: { type: "string", default: "miniflare" },
       json: { type: "string" },
+      profile: { type: "string" },
     },
   });
   const streams = Number(values.streams);
@@ -183,15 +191,20 @@ async function main() {
   const processes = Number(values.processes ?? Math.ceil(streams / connectionsPerWorkerd()));
   // This client holds one descriptor per stream; wrangler's dev proxy (runner "wrangler", in this process) two more.
   checkClientSockets((values.runner === "wrangler" ? 3 : 1) * streams);
+  if (values.profile && (processes !== 1 || values.runner !== "miniflare"))
+    throw new Error("--profile needs one process and runner miniflare");
   const run = async (path) => {
     const servers = [];
+    const inspectorPort = values.profile ? await findFreePort() : undefined;
     try {
-      for (let i = 0; i < processes; i++) servers.push(await startWorker({ configPath: LISTEN_CONFIG, runner: values.runner }));
+      for (let i = 0; i < processes; i++)
+        servers.push(await startWorker({ configPath: LISTEN_CONFIG, runner: values.runner, inspectorPort }));
       return await runFanout({
         servers: servers.map((s) => ({ url: s.url, pids: s.workerdPids })),
         streams,
         shards: Number(values.shards),
         path,
+        profile: path === "/listen" && inspectorPort ? () => startCpuProfile(inspectorPort) : undefined,
       });
     } catch (err) {
       for (const server of servers) console.error(server.logs().split("\n").slice(-15).join("\n"));
@@ -205,9 +218,16 @@ async function main() {
   const objectBaseline = process.env.FANOUT_NO_BASELINE ? undefined : await run("/hold-object");
   const figures = await run("/listen");
   console.log(renderFanout(figures, baseline, objectBaseline));
+  const { cpuProfile, ...listen } = figures;
+  if (cpuProfile) {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(values.profile, JSON.stringify(cpuProfile));
+    console.log(`CPU profile of the publish written to ${values.profile}; most self time (native calls count in their caller):`);
+    console.log(topSelfTime(cpuProfile).join("\n"));
+  }
   if (values.json) {
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(values.json, JSON.stringify({ figures, baseline, objectBaseline }, null, 2) + "\n");
+    writeFileSync(values.json, JSON.stringify({ figures: listen, baseline, objectBaseline }, null, 2) + "\n");
   }
 }
 

@@ -198,7 +198,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
   private async releaseIfEmpty(): Promise<void> {
-    if (this.listeners.count() > 0 || this.registrations.any()) return;
+    if (this.listeners.any() || this.registrations.any()) return;
     await this.presence.release().catch(() => undefined);
   }
 
@@ -220,7 +220,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   private async deliverShard(events: PublishEvent[], traces?: (string | undefined)[]): Promise<ShardReport> {
     const listenStreams = await this.listeners.deliverBatch(events);
     const { sessions } = await this.notifyAll(events, traces);
-    return this.presence.report({ listenStreams, sessions }, this.listeners.count() === 0 && !this.registrations.any());
+    return this.presence.report({ listenStreams, sessions }, !this.listeners.any() && !this.registrations.any());
   }
 
   /** This shard's 2025 sessions, one event after another (each session gets them in order); `traces`: the hub's span of each. */

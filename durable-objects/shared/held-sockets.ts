@@ -27,9 +27,9 @@ export class HeldSockets<A extends object> {
   private readonly probes = new Map<WebSocket, (present: boolean) => void>();
 
   constructor(
-    private readonly ctx: DurableObjectState,
+    protected readonly ctx: DurableObjectState,
     /** The tag every socket of this registry carries ("get", "listen"): objects may hold several kinds. */
-    private readonly kind: string,
+    protected readonly kind: string,
   ) {}
 
   /**
