@@ -10,9 +10,6 @@ import type { SessionState } from "../../src/mcp/definition/context";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { toRouteParams, type RouteParams } from "../../src/wire/route-params";
 import { isObject } from "../../src/jsonrpc/parse";
-import type { PendingSession } from "../shared/edge-binding";
-
-export type { PendingSession };
 
 /** What the Worker (and other objects) may call on a session object over Workers RPC. */
 export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
@@ -22,7 +19,7 @@ export interface SessionObjectRpc extends Rpc.DurableObjectBranded {
    * The session's state for a request served in the Worker, or null when it does not exist for
    * this subject on this route (`route`: the request's route key, src/wire/route-params.ts; "" or absent for a literal path).
    */
-  confirm(subject?: string, route?: string, pending?: PendingSession): Promise<SessionState | null>;
+  confirm(subject?: string, route?: string, sessionId?: string): Promise<SessionState | null>;
   /**
    * A subscribed resource changed: send `notifications/resources/updated` on the standalone
    * stream. `traceparent`: the hub's span for the event, with tracing on (the delivery's parent).

@@ -22,7 +22,6 @@ import { openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-t
 import {
   decodeCf,
   decodeRoute,
-  type PendingSession,
   HEADER_ROUTE,
   decodePrincipal,
   HEADER_CF,
@@ -135,9 +134,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /**
    * The session's state for a request served in the Worker, or null when it does not exist.
-   * (`pending`, a deferred session's state, is for deferredSessionObject's class: durable-objects/session/deferred.ts.)
+   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/session/deferred.ts.)
    */
-  async confirm(subject?: string, route = "", _pending?: PendingSession): Promise<SessionState | null> {
+  async confirm(subject?: string, route = "", _sessionId?: string): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
     const state = this.core.state;
     if (!state || state.subject !== subject || (state.route ?? "") !== route) return null;

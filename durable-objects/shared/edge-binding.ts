@@ -10,25 +10,10 @@ import type { Observer } from "../../src/mcp/operations/observe";
 import type { ResolvedOptions } from "../../src/options";
 import type { SessionState } from "../../src/mcp/definition/context";
 
-/**
- * A deferred session (durable-objects/session/deferred.ts): the state its sealed id carries, which
- * the Worker opened and checked, handed to the object that becomes the session's.
- */
-export interface PendingSession {
-  state: SessionState;
-  /** When `initialize` answered (epoch ms). */
-  issuedAt: number;
-}
-
-/** What `deferredSessionObject(edge)` installs for the Worker: it mints and opens deferred session ids. */
+/** What `deferredSessionObject(edge)` installs for the Worker: it mints deferred session ids (their objects open them). */
 export interface SessionSealer {
   /** The id of a new session whose object is `objectId` and not made yet; undefined without a usable secret (then it is made now). */
   mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
-  /**
-   * What a deferred session id carries, or undefined when it is not one this secret sealed for its
-   * object id (its first 64 characters), or (with `owner`) when another principal or route sent it.
-   */
-  open(env: unknown, sessionId: string, owner?: { subject: string | undefined; route: string }): Promise<PendingSession | undefined>;
 }
 
 export const EDGE_BINDING: unique symbol = Symbol("mcp-edge.binding");

@@ -22,7 +22,8 @@ import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatc
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
-import { addressSession } from "./session-address";
+import { sessionObjectId } from "../platform/addresses";
+import { objectKeyOf } from "./runtime";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
@@ -87,10 +88,10 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
   }
-  const address = await addressSession(edge, sessionId);
-  if (!address) return sessionNotFound();
-  const { pending } = address;
-  const stub = runtime.sessionNamespace(env).get(address.id);
+  const namespace = runtime.sessionNamespace(env);
+  const id = sessionObjectId(namespace, objectKeyOf(runtime, sessionId));
+  if (!id) return sessionNotFound();
+  const stub = namespace.get(id);
 
   if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
@@ -105,7 +106,7 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   // Auth: the object refuses (null) a principal other than the session's creator, or another
   // route than the session's (another tenant's path); checked here again.
   const route = routeKey(params);
-  const state = (await stub.confirm(principal?.subject, route, pending)) as SessionState | null;
+  const state = (await stub.confirm(principal?.subject, route, sessionId)) as SessionState | null;
   if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return sessionNotFound();
   // ctx.session.id and the events name the session by its object id (a deferred id's seal is not an identity).
   const session: SessionInfo = { ...state, id: sessionId.slice(0, 64) };

@@ -7,7 +7,8 @@
 import { Router } from "itty-router/Router";
 import type { IRequest } from "itty-router";
 import { observerOf } from "../mcp/operations/observe";
-import { addressSession } from "./session-address";
+import { sessionObjectId } from "../platform/addresses";
+import { objectKeyOf } from "./runtime";
 import { checkAccept, checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
 import {
   HEADER_LAST_EVENT_ID,
@@ -118,9 +119,8 @@ async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Pr
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) return refuse({ reason: "session-id-required", afterInitialize: false });
   const namespace = runtime.sessionNamespace(env);
-  const address = await addressSession(edge, sessionId);
-  if (!address) return refuse({ reason: "session-not-found" });
-  const { id } = address;
+  const id = sessionObjectId(namespace, objectKeyOf(runtime, sessionId));
+  if (!id) return refuse({ reason: "session-not-found" });
   // The cost counters: one Durable Object request, an event named after the HTTP method ("GET", "DELETE").
   const span = observerOf(runtime.server)?.start({ method: request.method, params: {}, sessionId: sessionId.slice(0, 64) }, "forward", env);
   span?.countDoRequests();

@@ -14,3 +14,11 @@ export interface EdgeRuntime<Env> {
   /** The edge's deferred-session sealer, once deferredSessionObject(edge) installed it. */
   sealer(): SessionSealer | undefined;
 }
+
+/**
+ * The object id part of a request's Mcp-Session-Id: the whole id, or with deferred sessions the
+ * 64 characters before its "." (the object opens the rest, durable-objects/session/deferred.ts).
+ */
+export function objectKeyOf<Env>(runtime: EdgeRuntime<Env>, sessionId: string): string {
+  return sessionId[64] === "." && runtime.sealer() ? sessionId.slice(0, 64) : sessionId;
+}

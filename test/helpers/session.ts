@@ -19,7 +19,7 @@ export interface Session {
 
 const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace<McpSessionObject> }).MCP_SESSION;
 
-/** The session's object: both forms of session id begin with its id (src/http/session-address.ts). */
+/** The session's object: both forms of session id begin with its id (durable-objects/session/deferred.ts). */
 export function sessionStub(sessionId: string): DurableObjectStub<McpSessionObject> {
   return namespace.get(namespace.idFromString(sessionId.slice(0, 64)));
 }

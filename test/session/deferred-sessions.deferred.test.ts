@@ -129,16 +129,23 @@ describe("deferred session objects", () => {
     expect(alarm).toBeLessThanOrEqual(Date.now() + IDLE_MS - 30_000);
   });
 
-  it("an altered id, or one sealed under another secret, is 404 without calling any object", async () => {
+  it("an altered id, one sealed under another secret, or a seal moved to another object is 404, and no object keeps anything", async () => {
     const sessionId = await initialize();
     const last = sessionId.at(-2) === "A" ? "B" : "A";
     const altered = `${sessionId.slice(0, -2)}${last}${sessionId.at(-1)}`;
     expect((await echo(altered)).status).toBe(404);
-    expect((await echo(await sealedAt(0, "another-deployment-secret-0123456789abcdef"))).status).toBe(404);
+    const foreign = await sealedAt(0, "another-deployment-secret-0123456789abcdef");
+    expect((await echo(foreign)).status).toBe(404);
     // The object part swapped for another object's: the seal binds its object.
     const other = (env as unknown as Required<EdgeEnv>).MCP_SESSION.newUniqueId().toString();
-    expect((await echo(`${other}${sessionId.slice(64)}`)).status).toBe(404);
-    expect(calls).toEqual([]);
+    const moved = `${other}${sessionId.slice(64)}`;
+    expect((await echo(moved)).status).toBe(404);
+    // A forwarded request (it needs the session's state) is refused the same way.
+    const setLevel = { jsonrpc: "2.0", id: 3, method: "logging/setLevel", params: { level: "error" } };
+    expect((await send(setLevel, inSession(moved))).status).toBe(404);
+    for (const id of [sessionId, foreign, other]) expect(await stored(id)).toEqual({ keys: [], tables: 0, alarm: null });
+    // The real one still works.
+    expect((await echo(sessionId)).status).toBe(200);
   });
 
   it("a session whose object was never made expires with its idle timeout: 404", async () => {
