@@ -4,7 +4,7 @@
  * `userObject(edge)`). Export them from your Worker entry; compose with your own routes through
  * `fallback` or `handle`.
  */
-import { requireSessionNamespace } from "./platform/bindings";
+import { requireNamespace } from "./platform/bindings";
 import { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
 import { EDGE_BINDING, type EdgeBinding, type ObjectClass } from "../durable-objects/shared/edge-binding";
 import { createRouter } from "./http/router";
@@ -54,7 +54,8 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     server: server as ServerDefinition<Env & EdgeEnv>,
     options: resolved,
     sessionNamespace(env) {
-      return requireSessionNamespace(env);
+      // A MisconfiguredError naming the wrangler.toml lines to add when it is missing.
+      return requireNamespace(env, "MCP_SESSION");
     },
     sealer() {
       return binding.sealer;

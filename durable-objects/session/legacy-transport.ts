@@ -11,9 +11,8 @@ import { errorMessage, type Message, type RequestMessage, type ResponseMessage }
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import { toExchange, type Exchange } from "../../src/mcp/dispatch/exchange";
-import { encodeSseNamedEvent } from "../../src/wire/sse";
+import { sseNamedEventText } from "../../src/wire/sse";
 
-const decoder = new TextDecoder();
 import { accepted } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import type { EventLog } from "./event-log";
@@ -51,7 +50,7 @@ export function openLegacyStream(host: LegacyHost, endpoint: string, principal: 
   if (principal) host.record.setMeta("legacy_subject", principal.subject);
   host.touch(true);
   const { socket, response } = host.held.open(stream, {});
-  socket.send(decoder.decode(encodeSseNamedEvent("endpoint", endpoint)));
+  socket.send(sseNamedEventText("endpoint", endpoint));
   return response;
 }
 

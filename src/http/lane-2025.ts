@@ -8,7 +8,7 @@
 import { checkScopes } from "../auth/authenticate";
 import { authForRoute } from "../auth/options";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { notification, toWire, type RequestMessage } from "../jsonrpc/messages";
+import { notification, toWire, type Message, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 
 /** A body that parsed (the front door refuses the rest). */
@@ -18,7 +18,7 @@ import type { Channel, SessionInfo, SessionState } from "../mcp/definition/conte
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
-import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
+import { replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
@@ -93,7 +93,8 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   if (!id) return sessionNotFound();
   const stub = namespace.get(id);
 
-  if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
+  const needs = (m: Message) => needsSession(m, runtime.server);
+  if (exchange.requests.some(needs) || exchange.others.some(needs)) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
     return forwardPost(edge, stub, exchange, body);

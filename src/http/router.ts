@@ -5,7 +5,7 @@
  * endpoint whose path names parameters (`/mcp/:tenant`) hands their values to every lane.
  */
 import { Router } from "itty-router/Router";
-import type { IRequest } from "itty-router";
+import type { IRequest, RouterType } from "itty-router";
 import { observerOf } from "../mcp/operations/observe";
 import { sessionObjectId } from "../platform/addresses";
 import { objectKeyOf } from "./runtime";
@@ -225,11 +225,7 @@ function failed(error: unknown): Response {
 }
 
 /** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
-function newRouter<Env extends EdgeEnv>() {
-  return Router<IRequest, [Env, ExecutionContext, string | undefined]>({ catch: failed });
-}
-
-type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
+type EdgeRouter<Env extends EdgeEnv> = RouterType<IRequest, [Env, ExecutionContext, string | undefined]>;
 
 /**
  * The endpoints' POST handlers: every MCP message is a POST to one of them, found before
@@ -305,7 +301,7 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
   const needsSession = (pathname: string) => runtime.options.eras.era2025 && paths.isSessionPath(pathname);
-  const router = newRouter<Env>();
+  const router: EdgeRouter<Env> = Router({ catch: failed });
   const posts: PostRoutes<Env> = { exact: new Map(), patterns: [] };
   if (runtime.options.auth) mountMetadata(router, runtime, runtime.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").

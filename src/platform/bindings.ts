@@ -212,8 +212,3 @@ export function requireNamespace<N extends object>(env: unknown, name: BindingNa
   }
   return namespace as N;
 }
-
-/** The session namespace of `env`, or a MisconfiguredError naming the wrangler.toml lines to add. */
-export function requireSessionNamespace<N extends object>(env: { MCP_SESSION?: N }): N {
-  return requireNamespace<N>(env, "MCP_SESSION");
-}

@@ -19,9 +19,9 @@ export function sseEventText(data: string, id?: string, retryMs?: number): strin
   return frame;
 }
 
-/** An event with a name and plain-text data (the 2024-11-05 `endpoint` event). */
-export function encodeSseNamedEvent(event: string, data: string): Uint8Array {
-  return encoder.encode(`event: ${event}\ndata: ${data.replace(/[\r\n]/g, "")}\n\n`);
+/** An event with a name and plain-text data (the 2024-11-05 `endpoint` event), as text. */
+export function sseNamedEventText(event: string, data: string): string {
+  return `event: ${event}\ndata: ${data.replace(/[\r\n]/g, "")}\n\n`;
 }
 
 /** A comment line: ignored by clients, keeps intermediaries from cutting an idle stream. */

@@ -3,7 +3,7 @@
  * today, so switching its inline answers to `refuse(...)` changes no byte on the wire.
  */
 import { describe, expect, it } from "vitest";
-import { answerStatus, refuse, refusalRow } from "../../src/wire/refusals";
+import { answerHttp, refuse, refusalRow } from "../../src/wire/refusals";
 
 describe("session-object rows of the refusal table", () => {
   it("keep the object's statuses, codes and messages", () => {
@@ -44,7 +44,7 @@ describe("session-object rows of the refusal table", () => {
       "Missing required client capability: notifications.taskIds needs x",
     );
     expect(refusalRow({ reason: "missing-client-capability", required }).message).toBe("Missing required client capability: extensions");
-    expect(answerStatus({ kind: "error", id: 1, error: { code: -32021, message: "m" } })).toBe(400);
-    expect(answerStatus({ kind: "error", id: 1, error: { code: -32602, message: "m" } })).toBe(200);
+    expect(answerHttp({ kind: "error", id: 1, error: { code: -32021, message: "m" } }).status).toBe(400);
+    expect(answerHttp({ kind: "error", id: 1, error: { code: -32602, message: "m" } }).status).toBe(200);
   });
 });

@@ -15,7 +15,8 @@ describe("the package's entry points", () => {
   it('"mcp-edge" offers what defining and serving a server needs, and nothing of the wire or extensions', () => {
     expect(names(face)).toEqual(
       [
-        ...["defineServer", "defineSkill", "createMcpEdge", "sessionObject", "hubObject", "taskObject", "userObject", "McpHub", "McpUser"],
+        ...["defineServer", "defineSkill", "createMcpEdge", "sessionObject", "deferredSessionObject", "hubObject", "taskObject"],
+        ...["userObject", "McpHub", "McpUser"],
         ...["text", "image", "audio", "resourceLink", "embeddedResource", "toolError", "ToolError", "RpcError"],
         ...["publish", "publishAndCount", "closeListenStreams", "notifyListChanged", "notifyResourceUpdated"],
       ].sort(),

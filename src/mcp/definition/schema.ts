@@ -67,13 +67,6 @@ export function isStandard(schema: unknown): schema is StandardJsonSchema {
   return typeof schema === "object" && schema !== null && "~standard" in schema;
 }
 
-/** A plain object whose every value is a Standard Schema (or an empty object: no arguments). */
-function isShape(schema: SchemaInput): schema is ZodStyleShape {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || isStandard(schema)) return false;
-  const values = Object.values(schema);
-  return values.every(isStandard);
-}
-
 function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = json;
   return rest;
@@ -156,7 +149,8 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${what}: a schema must be a JSON Schema object or a Standard Schema (e.g. zod)`);
   }
-  if (isShape(schema)) return compileShape(schema, side, what);
+  // A plain object whose every value is a Standard Schema (or an empty object: no arguments).
+  if (!isStandard(schema) && Object.values(schema).every(isStandard)) return compileShape(schema as ZodStyleShape, side, what);
   const mixed = Object.entries(schema).find(([, value]) => isStandard(value));
   if (mixed) {
     throw new TypeError(

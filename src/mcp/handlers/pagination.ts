@@ -6,10 +6,6 @@
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 
-export function encodeCursor(list: string, offset: number): string {
-  return btoa(`${list}:${offset}`).replace(/=+$/, "");
-}
-
 function decodeCursor(list: string, cursor: unknown): number {
   if (typeof cursor !== "string") throw new RpcError(INVALID_PARAMS, "Invalid cursor: must be a string returned by a previous list call");
   let decoded: string;
@@ -36,5 +32,6 @@ export function paginate<T>(
   const offset = params?.cursor === undefined ? 0 : decodeCursor(list, params.cursor);
   const page = items.slice(offset, offset + pageSize);
   const next = offset + pageSize;
-  return next < items.length ? { page, nextCursor: encodeCursor(list, next) } : { page };
+  // The cursor: the list's name and the next offset, base64 without padding.
+  return next < items.length ? { page, nextCursor: btoa(`${list}:${next}`).replace(/=+$/, "") } : { page };
 }

@@ -7,9 +7,11 @@ import { deferredSessionObject } from "../../../durable-objects/session/deferred
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
+import { taskObject } from "../../../src/tasks/task-object";
 
 const edge = createMcpEdge(demoServer);
 
 export default edge.worker;
 export const McpSession = deferredSessionObject(edge);
 export const McpHub = hubObject(edge);
+export const McpTask = taskObject(edge);
