@@ -1,5 +1,5 @@
-// deferredSessionObject over real HTTP with the official SDK v1 client (docs/sessions.md "When a
-// session gets its object"): the client takes the longer sealed session id as any other, calls a
+// deferredSessionObject over real HTTP with the official SDK v1 client (docs/sessions.md
+// "When a session gets its object"): the client takes the longer sealed session id as any other, calls a
 // tool (served in the Worker, the object writes nothing), opens its standalone GET stream (which
 // gives the session its object), subscribes, and gets the update another client causes; after
 // the client ends the session (DELETE), the id answers 404.
