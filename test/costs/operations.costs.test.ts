@@ -62,13 +62,17 @@ async function operation(name: string, work: () => Promise<unknown>, counters: "
   return result;
 }
 
-const initialize = (version = "2025-11-25") =>
-  post({
-    jsonrpc: "2.0",
-    id: 0,
-    method: "initialize",
-    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } },
-  });
+/** `url`: another endpoint of the fixture (/deferred/mcp: deferredSessionObject). */
+const initialize = (version = "2025-11-25", url?: string) =>
+  post(
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    },
+    { url },
+  );
 
 beforeEach(() => {
   resetMeter();
@@ -121,15 +125,7 @@ describe("each operation's cost", () => {
     const url = "http://127.0.0.1:8787/deferred/mcp";
     let sessionId = "";
     const init = await operation("2025 initialize, deferred", async () => {
-      const res = await post(
-        {
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-        },
-        { url },
-      );
+      const res = await initialize("2025-11-25", url);
       sessionId = res.headers.get("Mcp-Session-Id") ?? "";
       await res.text();
     });
@@ -151,15 +147,7 @@ describe("each operation's cost", () => {
     // Past the sealed id's lifetime the empty object reads as expired: still 404, and nothing is left.
     expect((await ping(3)).status).toBe(404);
     const abandoned = await cost(async () => {
-      const res = await post(
-        {
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
-        },
-        { url },
-      );
+      const res = await initialize("2025-11-25", url);
       const u = { sessionId: res.headers.get("Mcp-Session-Id") ?? "", version: "2025-11-25", url };
       await res.text();
       expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, u)).status).toBe(202);
