@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text } from "mcp-edge";
+import { createMcpEdge, defineServer, deferredSessionObject, text } from "mcp-edge";
 
 const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
 
@@ -17,4 +17,7 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
 
 const edge = createMcpEdge(server);
 export default edge.worker;
-export const McpSession = sessionObject(edge); // the class wrangler.toml names
+// The class wrangler.toml names. A 2025 session gets its Durable Object only when it first needs
+// state; until then its id carries the session, sealed with MCP_STATE_SECRET (sessionObject(edge)
+// makes one at initialize instead).
+export const McpSession = deferredSessionObject(edge);
