@@ -1,9 +1,10 @@
 /**
- * The demo Worker (wrangler.toml): the demo server in session mode at /mcp, and the same server
+ * The demo Worker (wrangler.toml): the demo server in session mode at /mcp, the same server
  * stateless at /stateless/mcp, with its Server Card at /mcp/server-card, the AI Catalog and a
- * registry key. A real project's entry looks the same with its own server.
+ * registry key, and at /deferred/mcp with deferred sessions (their object made when they first
+ * need state; with MCP_STATE_SECRET set). A real project's entry looks the same with its own server.
  */
-import { createMcpEdge, hubObject, sessionObject, taskObject, userObject } from "../index";
+import { createMcpEdge, deferredSessionObject, type EdgeEnv, hubObject, taskObject, userObject } from "../index";
 import { demoServer } from "./server";
 
 const edge = createMcpEdge(demoServer, {
@@ -18,8 +19,16 @@ const edge = createMcpEdge(demoServer, {
   },
 });
 
-export default edge.worker;
-export const McpSession = sessionObject(edge);
+/** The same server at /deferred/mcp; its sessions share the session class below with /mcp's. */
+const deferred = createMcpEdge(demoServer, { path: "/deferred/mcp" });
+
+export default {
+  fetch(request, env, ctx) {
+    return (new URL(request.url).pathname === "/deferred/mcp" ? deferred : edge).worker.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<EdgeEnv>;
+// deferredSessionObject's class serves /mcp's sessions (made at initialize) exactly as sessionObject's.
+export const McpSession = deferredSessionObject(deferred);
 export const McpHub = hubObject(edge);
 export const McpTask = taskObject(edge);
 export const McpUser = userObject(edge);
