@@ -125,7 +125,8 @@ export default defineConfig({
             miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
           }),
         ],
-        test: { name: "costs", include: filesOf("costs") },
+        // Whole session lives with a 4 s idle timeout (test/servers/costs/wrangler.toml): several per test.
+        test: { name: "costs", include: filesOf("costs"), testTimeout: 30_000 },
       },
       {
         plugins: [

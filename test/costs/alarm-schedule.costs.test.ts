@@ -1,5 +1,5 @@
 /**
- * The alarm schedule over a session's whole life, with a 1.5 s idle timeout: one alarm at its
+ * The alarm schedule over a session's whole life, with a 4 s idle timeout: one alarm at its
  * expiry, never set in the past (an alarm in the past fires at once, again and again, each one a
  * billed request and a billed row), a session held by an open stream kept past its timeout, and
  * deleted once the stream is gone.
@@ -11,7 +11,7 @@ import { call } from "../helpers/mcp";
 import { getStream, sessionStub, startSession, type Session } from "../helpers/session";
 import { requestsOf, resetMeter } from "../servers/costs/meter";
 
-const IDLE_TIMEOUT_MS = 1500;
+const IDLE_TIMEOUT_MS = 4000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -15,8 +15,8 @@ import { events } from "../servers/costs/entry";
 import { billed, resetMeter } from "../servers/costs/meter";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Past the 1.5 s idle timeout (wrangler.toml), with room for the alarm to run. */
-const PAST_EXPIRY_MS = 2200;
+/** Past the 4 s idle timeout (wrangler.toml), with room for the alarm to run. */
+const PAST_EXPIRY_MS = 4700;
 
 /** The rows of the page's table: operation → [object requests, rows written]. */
 function pageTable(): Map<string, [number, number]> {
