@@ -32,7 +32,7 @@ export async function forwardPost<Env>(
             method: first.method,
             params: first.params ?? {},
             requestId: first.id,
-            // The object id: the first 64 characters of either form of session id (session-address.ts).
+            // The object id: the first 64 characters of either form of session id (runtime.ts objectKeyOf).
             sessionId: request.headers.get(HEADER_SESSION_ID)?.slice(0, 64),
             protocolVersion: request.headers.get(HEADER_PROTOCOL_VERSION) ?? undefined,
           },

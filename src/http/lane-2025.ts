@@ -179,17 +179,18 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();
+  const objectId = id.toString();
   const owned = ownedState(state, principal?.subject, route);
   // A deferred session (durable-objects/session/deferred.ts): no object yet; its id carries the state, sealed.
-  const sealed = await runtime.sealer()?.mint(env, id.toString(), owned);
-  const sessionId = sealed ?? id.toString();
+  const sealed = await runtime.sealer()?.mint(env, objectId, owned);
+  const sessionId = sealed ?? objectId;
   // The cost counters: initialize is one Durable Object request (`init`) unless deferred; the object's own event counts its rows.
   const span = observerOf(runtime.server)?.start(
     {
       method: "initialize",
       params: init.params ?? {},
       requestId: init.id,
-      sessionId: id.toString(),
+      sessionId: objectId,
       protocolVersion: state.protocolVersion,
     },
     "worker",
