@@ -75,6 +75,12 @@ export interface SessionOptions {
   pollAfterMs?: number;
   /** Events kept per stream; older ones are trimmed (default 10,000). */
   maxEventsPerStream?: number;
+  /**
+   * Unsent bytes a standalone GET stream or a 2024-11-05 `/sse` stream may hold for a client that is
+   * not reading; past it the stream ends and the rest is dropped (default 1 MiB). A GET stream's
+   * client resumes with Last-Event-ID and gets every event from the session's log.
+   */
+  maxBufferedBytes?: number;
   /** Streams kept per session, open or finished-and-replayable (default 100). */
   maxStreams?: number;
   /** Server-to-client requests awaiting an answer at once (default 32). */
@@ -169,6 +175,12 @@ export interface EdgeOptions<Env = unknown> {
   /** 2026-07-28 multi round-trip requests (MRTR): how long a `requestState` stays valid (default 10 min). */
   mrtr?: { stateTtlMs?: number };
   listen?: ListenOptions;
+  /**
+   * The estimated CPU a held stream (2025 GET, `/sse`, 2026 listen) may spend in its Worker invocation
+   * before it ends, resumably: Workers limit CPU per request (`limits.cpu_ms`, default 30 s). Default
+   * 20,000 ms (docs/reliability.md "Held streams and the CPU limit").
+   */
+  streamCpuBudgetMs?: number;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
   /**
@@ -211,6 +223,7 @@ export interface ResolvedSessionOptions {
   retryMs: number;
   pollAfterMs: number | undefined;
   maxEventsPerStream: number;
+  maxBufferedBytes: number;
   maxStreams: number;
   maxPendingRequests: number;
   completedStreamGraceMs: number;
@@ -237,6 +250,7 @@ export interface ResolvedOptions {
   maxRunsPerRequest: number;
   session: ResolvedSessionOptions;
   listen: ResolvedListenOptions;
+  streamCpuBudgetMs: number;
   auth: ResolvedAuth | undefined;
   /** Which eras are served; at least one is. */
   eras: { era2025: boolean; era2026: boolean };
@@ -249,6 +263,8 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Two thirds of the Workers default CPU limit per request (30 s): a margin for the estimate and the rest of the isolate's work. */
+const DEFAULT_STREAM_CPU_BUDGET_MS = 20_000;
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -273,6 +289,7 @@ function resolveSessionOptions(s: SessionOptions, maxRunsPerRequest: number, hub
     retryMs: positive("session.retryMs", s.retryMs, 1000),
     pollAfterMs: s.pollAfterMs === undefined ? undefined : positive("session.pollAfterMs", s.pollAfterMs, 0),
     maxEventsPerStream: positive("session.maxEventsPerStream", s.maxEventsPerStream, 10_000),
+    maxBufferedBytes: positive("session.maxBufferedBytes", s.maxBufferedBytes, 1024 * 1024),
     maxStreams: positive("session.maxStreams", s.maxStreams, 100),
     maxPendingRequests: positive("session.maxPendingRequests", s.maxPendingRequests, 32),
     completedStreamGraceMs: positive("session.completedStreamGraceMs", s.completedStreamGraceMs, 5 * 60_000),
@@ -363,6 +380,7 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
     maxRunsPerRequest,
     session: resolveSessionOptions(o.session ?? {}, maxRunsPerRequest, listen.shards),
     listen,
+    streamCpuBudgetMs: positive("streamCpuBudgetMs", o.streamCpuBudgetMs, DEFAULT_STREAM_CPU_BUDGET_MS),
     auth: resolveRoutedAuth(o.auth, route, statelessRoute),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),

@@ -76,6 +76,8 @@ export interface ListenOpen {
   route?: string;
   /** Sent in the `_meta` of the closing result. */
   serverInfo?: Record<string, unknown>;
+  /** When the stream's authorization ends (RFC 3339, the token's expiry): the acknowledgement says so. */
+  authorizedUntil?: string;
   keepAliveMs: number;
   /** Open listen streams this hub serves at most; one more is refused. */
   maxStreams: number;

@@ -46,7 +46,11 @@ class CappedSockets<A extends object> extends HeldSockets<A> {
 }
 import { SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";
 
-/** A socket attachment holds at most 2,048 bytes; a filter whose JSON is longer is stored instead. */
+/**
+ * A socket attachment holds at most 16,384 bytes (workerd), and the Worker bounds what else it holds
+ * (the request's id, the subject, the route key: src/http/streams/listen.ts); a filter whose JSON is
+ * longer than this, or that does not fit beside them, is stored instead.
+ */
 const MAX_ATTACHED_FILTER = 1_500;
 /** Tags are at most 256 characters: a longer client key is tagged by its hash. */
 const MAX_TAG_KEY = 200;
@@ -56,6 +60,8 @@ interface Attached {
   subject?: string;
   /** The route key it was opened on (absent for a literal path). */
   route?: string;
+  /** When the stream's authorization ends (RFC 3339), said in the acknowledgement. */
+  authorizedUntil?: string;
   /** The filter itself, or absent when it is stored (hub_listen_filters). */
   filter?: ListenFilter;
 }
@@ -109,6 +115,7 @@ export class ListenStreams {
     const attached: Attached = { id: request.id };
     if (request.subject !== undefined) attached.subject = request.subject;
     if (request.route) attached.route = request.route;
+    if (request.authorizedUntil !== undefined) attached.authorizedUntil = request.authorizedUntil;
     const { response } = this.held.open(newStreamNumber(), attached, [client]);
     return { ok: true, response };
   }
@@ -117,17 +124,12 @@ export class ListenStreams {
   private filtered(socket: WebSocket, filter: ListenFilter): void {
     const attached = this.held.attachment(socket);
     if (attached.filter || this.listeners().has(socket)) return;
-    if (JSON.stringify(filter).length <= MAX_ATTACHED_FILTER) socket.serializeAttachment({ ...attached, filter });
-    else this.storeFilter(attached.stream, filter);
-    socket.send(
-      sseEventText(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          method: "notifications/subscriptions/acknowledged",
-          params: { _meta: { [SUBSCRIPTION_ID_KEY]: attached.id }, notifications: filter },
-        }),
-      ),
-    );
+    if (!(JSON.stringify(filter).length <= MAX_ATTACHED_FILTER && attach(socket, { ...attached, filter })))
+      this.storeFilter(attached.stream, filter);
+    const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_KEY]: attached.id }, notifications: filter };
+    // The draft "Authorization Lifetime for Subscription Streams": the time the stream ends with its token.
+    if (attached.authorizedUntil !== undefined) params.authorizedUntil = attached.authorizedUntil;
+    socket.send(sseEventText(JSON.stringify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params })));
     this.add(socket, { stream: attached.stream, id: attached.id, filter, subject: attached.subject, route: attached.route ?? "" });
   }
 
@@ -273,6 +275,16 @@ export class ListenStreams {
 
   private hasFilterTable(): boolean {
     return this.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_listen_filters'").toArray().length > 0;
+  }
+}
+
+/** Puts the attachment on the socket; false when it does not fit (workerd's 16,384 bytes), leaving the old one. */
+function attach(socket: WebSocket, attachment: object): boolean {
+  try {
+    socket.serializeAttachment(attachment);
+    return true;
+  } catch {
+    return false;
   }
 }
 

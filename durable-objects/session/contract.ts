@@ -68,6 +68,7 @@ export function decodePrincipal(value: string | null): Principal | undefined {
   if (typeof p.subject !== "string" || !isStringArray(p.scopes) || typeof p.claims !== "object" || p.claims === null) return undefined;
   const principal: Principal = { subject: p.subject, scopes: p.scopes, claims: p.claims as Record<string, unknown> };
   if (typeof p.clientId === "string") principal.clientId = p.clientId;
+  if (typeof p.expiresAt === "number") principal.expiresAt = p.expiresAt;
   return principal;
 }
 

@@ -62,6 +62,9 @@ function problemWith(token: VerifiedToken, resource: string, now: number): strin
 function toPrincipal(token: VerifiedToken): Principal {
   const principal: Principal = { subject: token.subject, scopes: [...token.scopes], claims: token.claims ?? {} };
   if (typeof token.clientId === "string") principal.clientId = token.clientId;
+  // The JWT verifier leaves `exp` to jose (with its clock tolerance): the claim is the expiry then.
+  const expiresAt = token.expiresAt ?? token.claims?.exp;
+  if (typeof expiresAt === "number" && Number.isFinite(expiresAt)) principal.expiresAt = expiresAt;
   return principal;
 }
 

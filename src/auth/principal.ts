@@ -13,6 +13,11 @@ export interface Principal {
   scopes: readonly string[];
   /** The OAuth client the token was issued to, when the token says. */
   clientId?: string;
+  /**
+   * When the access token expires (seconds since the epoch: `exp`, or the verifier's `expiresAt`), when
+   * known. Long-lived streams end then (docs/auth.md "Streams end with their token").
+   */
+  expiresAt?: number;
   /** The verified claims (JWT payload, introspection answer or the verifier's own props). Never the token itself. */
   claims: Readonly<Record<string, unknown>>;
 }

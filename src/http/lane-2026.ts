@@ -117,6 +117,7 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
       env: edge.env,
       runtime,
       subject: principal?.subject,
+      expiresAt: principal?.expiresAt,
     };
     return serveListen(listening, { tasks, client: edge.clientKey, route });
   }

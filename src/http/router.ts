@@ -31,6 +31,7 @@ import { NO_PARAMS } from "../wire/route-params";
 import type { RoutePattern } from "../wire/route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "../platform/held-stream";
+import { sessionStreamHold } from "./streams/session-streams";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 
 const ALLOW_HEADERS = [
@@ -131,7 +132,7 @@ async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Pr
     const headers = new Headers(forwarded.headers);
     headers.set("Upgrade", "websocket");
     const answer = await namespace.get(id).fetch(new Request(forwarded.url, { method: "GET", headers }));
-    return await holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
+    return await holdStream(answer, sessionStreamHold(runtime.options, principal, "get"));
   } catch (error) {
     span?.threw(error);
     throw error;

@@ -27,16 +27,39 @@ const PROBE_TIMEOUT_MS = 250;
 const DRAIN_WAIT_MS = 50;
 /** A stream ended for falling behind is aborted if its client takes nothing for this long more. */
 const TRUNCATE_GRACE_MS = 10_000;
+/** How long `awaitFirst` waits for the object's first frame (a listen stream's acknowledgement). */
+const FIRST_FRAME_WAIT_MS = 10_000;
 
 export interface HoldOptions {
   /** The most a stream goes without a byte: a keep-alive comment is written by then. */
   keepAliveMs: number;
-  /** Unsent bytes the client may leave waiting; past it the stream ends (with `last`). Absent: no bound. */
+  /** Unsent bytes the client may leave waiting; past it the stream ends (with `resume`). Absent: no bound. */
   maxBufferedBytes?: number;
   /** The frame that ends the stream whenever it ends from this side or the object's (listen: its `complete` result). */
   last?: Uint8Array;
-  /** Give the client's response only once the object's first frame arrived (nothing may precede it). */
-  awaitFirst?: boolean;
+  /**
+   * The frame that ends a stream this side ends while its client should come straight back: it fell
+   * behind, or the CPU budget is spent (2025 GET: a `retry:` field, then Last-Event-ID; listen: `last`).
+   * Absent: `last`.
+   */
+  resume?: Uint8Array;
+  /**
+   * The estimated CPU this invocation may spend relaying the stream (docs/reliability.md "Held streams and
+   * the CPU limit"): past it the stream ends with `resume` after what arrived. Absent: no budget.
+   */
+  cpuBudgetMs?: number;
+  /**
+   * When the stream's authorization ends (ms since the epoch, the token's expiry): nothing is written
+   * after it, and the stream ends then with `expired` (or with nothing more when absent).
+   */
+  authorizedUntil?: number;
+  /** The frame that ends a stream whose authorization ended (listen: `AuthorizationEnded`). */
+  expired?: Uint8Array;
+  /**
+   * Give the client's response only once the object's first frame arrived (nothing may precede it).
+   * `refusal` answers instead when none arrives within FIRST_FRAME_WAIT_MS (the object is stuck or failed).
+   */
+  awaitFirst?: { refusal: () => Response };
   /** A message sent to the object once the socket is accepted (listen: its filter). */
   first?: string;
   /** Response headers added to the SSE ones. */
@@ -52,7 +75,8 @@ export function upgradeInit(init: RequestInit & { headers?: Record<string, strin
  * Turns the object's answer to an upgrade into the client's SSE response: a 101 with a socket
  * becomes a held stream; anything else (a refusal, a 404) is the client's answer as it is. With
  * `awaitFirst` the response is given once the object's first frame arrived (listen: its
- * acknowledgement), so nothing, not even a keep-alive, precedes it.
+ * acknowledgement), so nothing, not even a keep-alive, precedes it; an object that sends nothing
+ * within FIRST_FRAME_WAIT_MS has its socket closed and the client gets `awaitFirst.refusal()`.
  */
 export async function holdStream(answer: Response, options: HoldOptions): Promise<Response> {
   const socket = answer.webSocket;
@@ -60,9 +84,23 @@ export async function holdStream(answer: Response, options: HoldOptions): Promis
   socket.accept();
   if (options.first !== undefined) socket.send(options.first);
   const held = new HeldStream(socket, options);
-  if (options.awaitFirst) await held.firstFrame;
+  if (options.awaitFirst && !(await held.firstFrameWithin(FIRST_FRAME_WAIT_MS))) {
+    held.abandon();
+    return options.awaitFirst.refusal();
+  }
   return held.response();
 }
+
+/**
+ * The CPU a held stream costs its invocation, estimated from what it relays: a Worker cannot read
+ * its own CPU time (Date.now() stands still while it computes). Measured by bench/scenarios/held-cpu.mjs
+ * (docs/reliability.md "Held streams and the CPU limit"), rounded up.
+ */
+const CPU_MS_PER_FRAME = 0.05;
+const CPU_MS_PER_KIB = 0.01;
+const CPU_MS_PER_KEEPALIVE = 0.05;
+/** setTimeout's longest delay; a later expiry is checked again when this one fires. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** One held stream: the client's connection (a LiveStreams of one) and the object's socket. */
 class HeldStream {
@@ -79,47 +117,76 @@ class HeldStream {
   private pumping = false;
   /** The socket ended: the client's stream ends once `pending` is written. */
   private socketEnded = false;
-  readonly firstFrame: Promise<void>;
+  /** The frame written once `pending` is, when the socket ended (`last`, or `resume` when the budget ended it). */
+  private closing: Uint8Array | undefined;
+  private readonly firstFrame: Promise<void>;
   private arrived!: () => void;
+  /** What this invocation relayed: the estimate of its CPU (CPU_MS_PER_FRAME and the rest). */
+  private readonly opened = Date.now();
+  private frames = 0;
+  private bytes = 0;
+  private expiry: ReturnType<typeof setTimeout> | undefined;
+  /** The frame a stream cut from this side ends with (written once the client's response exists). */
+  private cutFrame: Uint8Array | undefined;
 
   constructor(
     private readonly socket: WebSocket,
     private readonly options: HoldOptions,
   ) {
+    this.closing = options.last;
     this.firstFrame = new Promise((resolve) => {
       this.arrived = resolve;
     });
     const held = this;
     this.live = new LiveStreams(options.keepAliveMs, {
       maxBufferedBytes: options.maxBufferedBytes,
-      // A client that stopped reading: what waits is dropped, `last` follows, and the object lets the stream go.
+      // A client that stopped reading: what waits is dropped, `resume` follows, and the object lets the stream go.
       onOverflow() {
-        held.ended = true;
-        held.pending.length = 0;
-        if (options.last) held.live.truncate(STREAM, options.last, TRUNCATE_GRACE_MS);
-        else held.live.close(STREAM);
-        held.closeSocket("the client fell behind");
+        held.cut(options.resume ?? options.last, "the client fell behind");
       },
       // The client left (a write failed), or the stream ended here: the object frees the slot.
       onDrop() {
+        held.stopTimer();
         held.closeSocket("the client left");
       },
     });
     socket.addEventListener("message", (event) => this.onMessage(event.data));
     socket.addEventListener("close", () => this.end());
     socket.addEventListener("error", () => this.end());
+    if (options.authorizedUntil !== undefined) this.armExpiry(options.authorizedUntil);
   }
 
   /** The client's SSE response (attached now, with what arrived before). */
   response(): Response {
     if (this.attached) return this.attached;
     this.attached = this.live.attach(STREAM, this.options.headers);
-    void this.pump();
+    // Cut before the client had its response (its authorization ended while the object was answering).
+    if (this.ended) this.live.truncate(STREAM, this.cutFrame, TRUNCATE_GRACE_MS);
+    else void this.pump();
     return this.attached;
+  }
+
+  /** Whether the object's first frame (or the socket's end) came within `ms`. */
+  async firstFrameWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const came = await Promise.race([this.firstFrame.then(() => true), late]);
+    if (timer !== undefined) clearTimeout(timer);
+    return came;
+  }
+
+  /** The stream is given up before any client saw it: the object frees its slot. */
+  abandon(): void {
+    this.ended = true;
+    this.stopTimer();
+    this.closeSocket("no first frame");
   }
 
   private onMessage(data: unknown): void {
     if (this.ended || typeof data !== "string") return;
+    if (this.expired()) return;
     if (data === HELD_PROBE) {
       void this.live
         .probe(STREAM, PROBE_TIMEOUT_MS)
@@ -127,8 +194,12 @@ class HeldStream {
       return;
     }
     // The object sends text frames (a binary message would arrive as a Blob, read only asynchronously).
-    this.pending.push(encoder.encode(data));
+    const frame = encoder.encode(data);
+    this.pending.push(frame);
+    this.frames++;
+    this.bytes += frame.byteLength;
     this.arrived();
+    if (this.overBudget()) this.endSpent();
     void this.pump();
   }
 
@@ -147,7 +218,7 @@ class HeldStream {
     try {
       while (this.pending.length > 0 && !this.ended) {
         if (this.live.pressure() > 0) await this.live.nextWrite(DRAIN_WAIT_MS);
-        if (this.ended) break;
+        if (this.ended || this.expired()) break;
         this.live.send(STREAM, this.pending.shift() as Uint8Array);
       }
     } finally {
@@ -155,8 +226,60 @@ class HeldStream {
     }
     if (!this.socketEnded || this.ended) return;
     this.ended = true;
-    if (this.options.last) this.live.send(STREAM, this.options.last);
+    this.stopTimer();
+    if (this.closing) this.live.send(STREAM, this.closing);
     this.live.close(STREAM);
+  }
+
+  /** Whether the estimated CPU of what this invocation relayed passed its budget. */
+  private overBudget(): boolean {
+    const budget = this.options.cpuBudgetMs;
+    if (budget === undefined) return false;
+    const keepAlives = (Date.now() - this.opened) / Math.max(1, this.options.keepAliveMs / 2);
+    const estimate = this.frames * CPU_MS_PER_FRAME + (this.bytes / 1024) * CPU_MS_PER_KIB + keepAlives * CPU_MS_PER_KEEPALIVE;
+    return estimate >= budget;
+  }
+
+  /**
+   * The budget is spent: the object is told to let the stream go (its socket closed), what arrived
+   * is written, then `resume`: the client comes back on a fresh invocation (2025: Last-Event-ID).
+   */
+  private endSpent(): void {
+    this.closing = this.options.resume ?? this.options.last;
+    this.closeSocket("the stream's CPU budget is spent");
+    this.end();
+  }
+
+  /** Ends the stream from this side at once: what waits is dropped, `frame` follows the write in flight. */
+  private cut(frame: Uint8Array | undefined, reason: string): void {
+    this.ended = true;
+    this.stopTimer();
+    this.pending.length = 0;
+    this.cutFrame = frame;
+    if (this.attached) this.live.truncate(STREAM, frame, TRUNCATE_GRACE_MS);
+    this.closeSocket(reason);
+  }
+
+  /** Past the authorization's end: the stream is cut with `expired` (true), else false. */
+  private expired(): boolean {
+    const until = this.options.authorizedUntil;
+    if (until === undefined || Date.now() < until) return false;
+    if (!this.ended) this.cut(this.options.expired, "the stream's authorization ended");
+    return true;
+  }
+
+  /** A timer at the authorization's end (the invocation's, costing nothing while it waits). */
+  private armExpiry(until: number): void {
+    const wait = Math.min(Math.max(0, until - Date.now()), MAX_TIMER_MS);
+    this.expiry = setTimeout(() => {
+      this.expiry = undefined;
+      if (!this.expired() && !this.ended) this.armExpiry(until);
+    }, wait);
+  }
+
+  private stopTimer(): void {
+    if (this.expiry !== undefined) clearTimeout(this.expiry);
+    this.expiry = undefined;
   }
 
   private closeSocket(reason: string): void {

@@ -156,17 +156,20 @@ export class LiveStreams {
   }
 
   /**
-   * Ends a connection whose client fell behind: the frames still queued are dropped (their
-   * memory freed), `last` is written after the write in flight, then the connection closes.
+   * Ends a connection whose client fell behind (or whose stream must end at once): the frames still
+   * queued are dropped (their memory freed), `last` (if any) is written after the write in flight,
+   * then the connection closes.
    * A client that takes nothing for `graceMs` more has the connection aborted.
    */
-  truncate(stream: number, last: Uint8Array, graceMs: number): void {
+  truncate(stream: number, last: Uint8Array | undefined, graceMs: number): void {
     const connection = this.connections.get(stream);
     if (!connection) return;
     for (const frame of connection.queued) this.hold(connection, -frame.byteLength);
     connection.queued.length = 0;
-    connection.queued.push(last);
-    this.hold(connection, last.byteLength);
+    if (last) {
+      connection.queued.push(last);
+      this.hold(connection, last.byteLength);
+    }
     this.close(stream);
     const timer = setTimeout(() => {
       connection.queued.length = 0;

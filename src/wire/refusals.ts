@@ -60,6 +60,8 @@ export type Refusal =
   /** Over a rate limit rule (src/http/rate-limits.ts): nothing ran. */
   | { reason: "rate-limited"; retryAfterSeconds: number }
   | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
+  /** The hub opened a listen stream's socket but did not acknowledge it in time (src/platform/held-stream.ts). */
+  | { reason: "stream-not-acknowledged"; seconds: number }
   /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
   | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
@@ -186,6 +188,14 @@ export function refusalRow(r: Refusal): RefusalRow {
         message: r.perClient
           ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
           : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
+        headers: { "Retry-After": "1" },
+      };
+    case "stream-not-acknowledged":
+      // The hub's shard is stuck or failed the stream's open: nothing was written; another try may reach it restarted.
+      return {
+        status: 503,
+        code: INTERNAL_ERROR,
+        message: `Service Unavailable: the listen stream was not acknowledged within ${r.seconds} s; retry`,
         headers: { "Retry-After": "1" },
       };
     case "too-many-tasks":

@@ -23,6 +23,7 @@ import { parseBody } from "../../jsonrpc/parse";
 import { toExchange } from "../../mcp/dispatch/exchange";
 import { rateLimitedBody } from "../rate-limits";
 import { holdStream, upgradeInit } from "../../platform/held-stream";
+import { sessionStreamHold } from "./session-streams";
 
 /** Auth: the principal header for the session object (these internal requests never carry client headers). */
 function principalHeaders(principal: Principal | undefined): Record<string, string> {
@@ -46,7 +47,7 @@ export async function openLegacyStream<Env extends EdgeEnv>(edge: EdgeRequest<En
         upgradeInit({ method: "GET", headers: { [HEADER_LEGACY_ENDPOINT]: endpoint, ...principalHeaders(principal) } }),
       ),
     );
-  return holdStream(answer, { keepAliveMs: runtime.options.session.keepAliveMs });
+  return holdStream(answer, sessionStreamHold(runtime.options, principal, "sse"));
 }
 
 /** POST /messages?sessionId=…: one message for the session's object, answered 202 there; its responses go on the stream. */

@@ -14,8 +14,8 @@ import {
   type ListenOpen,
 } from "../../../durable-objects/hub/contract";
 import { DEFAULT_HUB_SHARD, shardOf } from "../../platform/addresses";
-import { holdStream, upgradeInit } from "../../platform/held-stream";
-import { encodeSseEvent } from "../../wire/sse";
+import { holdStream, upgradeInit, type HoldOptions } from "../../platform/held-stream";
+import { encodeSseComment, encodeSseEvent } from "../../wire/sse";
 import { INVALID_PARAMS } from "../../jsonrpc/errors";
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
@@ -45,13 +45,25 @@ const MAX_FILTER_CHARS = 65_536;
 const CLIENT_STREAMS_PER_SHARD = 64;
 /** SSE response header the 2026-07-28 transport asks for on streams: proxies must not buffer. */
 const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
+/**
+ * The hub keeps a stream's request id, subject and route key on its socket (an attachment holds at
+ * most 16,384 bytes, the filter's share included): each is refused past this many characters.
+ */
+const MAX_HELD_KEY_CHARS = 1_024;
+/**
+ * The draft "Authorization Lifetime for Subscription Streams" (its AuthorizationEnded, -32028): a client
+ * that declares this experimental capability gets the error at the token's expiry; any other client's
+ * stream closes with no response there, as the draft asks for clients of revisions before it.
+ */
+const LIFETIME_CAPABILITY = "io.modelcontextprotocol/subscription-lifetime";
+const AUTHORIZATION_ENDED = -32028;
 /** A URI needs a scheme (RFC 3986 §3.1); `resourceSubscriptions` entries are URIs. */
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** What serveListen needs of the mounted server (an EdgeRuntime has it). */
 interface ListenRuntime<Env> {
   server: McpServer<Env>;
-  options: { listen: ResolvedListenOptions };
+  options: { listen: ResolvedListenOptions; streamCpuBudgetMs?: number };
 }
 
 export interface ListenFeatures {
@@ -76,6 +88,8 @@ export interface ListenRequest<Env> {
   env: Env;
   runtime: ListenRuntime<Env>;
   subject: string | undefined;
+  /** When the principal's token expires (seconds since the epoch), when known: the stream ends then. */
+  expiresAt?: number;
 }
 
 /** The shard and the per-shard client key and cap a client's next stream is served with. */
@@ -122,7 +136,7 @@ async function openListen<Env extends EdgeEnv>(
   span: Observation | undefined,
 ): Promise<Response> {
   const { message, env, runtime, subject } = listen;
-  const checked = checkListen(message, listen.clientCapabilities, runtime, features);
+  const checked = checkHeldKeys(message.id, subject, features.route) ?? checkListen(message, listen.clientCapabilities, runtime, features);
   if (!checked.ok) return checked.response;
   // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
   if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...runtime.server.identity });
@@ -147,31 +161,79 @@ async function openListen<Env extends EdgeEnv>(
   };
   if (subject !== undefined) open.subject = subject;
   if (features.route) open.route = features.route;
+  if (listen.expiresAt !== undefined) open.authorizedUntil = new Date(listen.expiresAt * 1000).toISOString();
   if (span) {
     open.traceparent = span.traceparent;
     span.countDoRequests();
   }
-  return holdListen(env, open, place.index);
+  return holdListen(env, open, place.index, {
+    cpuBudgetMs: runtime.options.streamCpuBudgetMs,
+    lifetime: isObject(listen.clientCapabilities.experimental) && LIFETIME_CAPABILITY in listen.clientCapabilities.experimental,
+  });
+}
+
+/**
+ * What the hub keeps on the stream's socket, bounded here (an over-long one made the hub fail with
+ * a 500, or, beside a filter, never acknowledge): the request's id, the principal's subject, the route key.
+ */
+function checkHeldKeys(id: RequestId, subject: string | undefined, route: string | undefined): Checked | undefined {
+  const max = MAX_HELD_KEY_CHARS;
+  if (typeof id === "string" && id.length > max)
+    return invalidParams(id, `the request id is ${id.length} characters long; a listen request's id may be at most ${max}`);
+  if (subject !== undefined && subject.length > max)
+    return invalidParams(id, `the access token's subject is ${subject.length} characters long; a listen stream's may be at most ${max}`);
+  if (route !== undefined && route.length > max)
+    return invalidParams(
+      id,
+      `this endpoint's route parameters come to ${route.length} characters; a listen stream's may be at most ${max}`,
+    );
+  return undefined;
 }
 
 /**
  * The hub's shard answers with a hibernatable socket; this invocation holds the client's stream
  * (src/platform/held-stream.ts). The filter goes as the socket's first message (an upgrade carries no body).
  */
-async function holdListen(env: EdgeEnv, open: ListenOpen, index: number): Promise<Response> {
+async function holdListen(
+  env: EdgeEnv,
+  open: ListenOpen,
+  index: number,
+  ending: { cpuBudgetMs: number | undefined; lifetime: boolean },
+): Promise<Response> {
   const hub = hubStub<HubRpc>(env, { name: open.at?.name, index }, "subscriptions/listen");
   const { filter, serverInfo, ...head } = open;
   const headers: Record<string, string> = { [HEADER_LISTEN_OPEN]: JSON.stringify(head) };
   if (open.traceparent) headers.traceparent = open.traceparent;
   const answer = await hub.fetch(HUB_LISTEN_URL, upgradeInit({ method: "GET", headers }));
-  return holdStream(answer, {
+  const hold: HoldOptions = {
     first: JSON.stringify(filter),
-    awaitFirst: true,
+    awaitFirst: { refusal: () => refuse({ reason: "stream-not-acknowledged", seconds: 10 }, open.id) },
     keepAliveMs: open.keepAliveMs,
     maxBufferedBytes: open.maxBufferedBytes,
+    cpuBudgetMs: ending.cpuBudgetMs,
     last: encodeSseEvent(JSON.stringify(listenCompleteResult(open.id, open.serverInfo))),
     headers: SSE_EXTRA_HEADERS,
-  });
+  };
+  if (open.authorizedUntil !== undefined) {
+    hold.authorizedUntil = Date.parse(open.authorizedUntil);
+    hold.expired = ending.lifetime ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id))) : encodeSseComment(EXPIRED);
+  }
+  return holdStream(answer, hold);
+}
+
+const EXPIRED = "authorization ended (token_expiry): the access token expired; listen again with a fresh token";
+
+/** The draft's AuthorizationEnded, the stream's last message when its token expired. */
+function authorizationEnded(id: RequestId): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: AUTHORIZATION_ENDED,
+      message: "Authorization ended: the access token expired; listen again with a fresh token",
+      data: { reason: "token_expiry" },
+    },
+  };
 }
 
 let warnedEnvCap = false;
