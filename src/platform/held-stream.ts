@@ -57,9 +57,9 @@ export interface HoldOptions {
   expired?: Uint8Array;
   /**
    * Give the client's response only once the object's first frame arrived (nothing may precede it).
-   * `refusal` answers instead when none arrives within FIRST_FRAME_WAIT_MS (the object is stuck or failed).
+   * `refusal` answers instead when none arrives within `withinMs` (default 10 s: the object is stuck or failed).
    */
-  awaitFirst?: { refusal: () => Response };
+  awaitFirst?: { refusal: () => Response; withinMs?: number };
   /** A message sent to the object once the socket is accepted (listen: its filter). */
   first?: string;
   /** Response headers added to the SSE ones. */
@@ -76,7 +76,7 @@ export function upgradeInit(init: RequestInit & { headers?: Record<string, strin
  * becomes a held stream; anything else (a refusal, a 404) is the client's answer as it is. With
  * `awaitFirst` the response is given once the object's first frame arrived (listen: its
  * acknowledgement), so nothing, not even a keep-alive, precedes it; an object that sends nothing
- * within FIRST_FRAME_WAIT_MS has its socket closed and the client gets `awaitFirst.refusal()`.
+ * in time has its socket closed and the client gets `awaitFirst.refusal()`.
  */
 export async function holdStream(answer: Response, options: HoldOptions): Promise<Response> {
   const socket = answer.webSocket;
@@ -84,7 +84,7 @@ export async function holdStream(answer: Response, options: HoldOptions): Promis
   socket.accept();
   if (options.first !== undefined) socket.send(options.first);
   const held = new HeldStream(socket, options);
-  if (options.awaitFirst && !(await held.firstFrameWithin(FIRST_FRAME_WAIT_MS))) {
+  if (options.awaitFirst && !(await held.firstFrameWithin(options.awaitFirst.withinMs ?? FIRST_FRAME_WAIT_MS))) {
     held.abandon();
     return options.awaitFirst.refusal();
   }

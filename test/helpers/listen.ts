@@ -37,6 +37,10 @@ export interface ListenCall {
   capabilities?: Record<string, unknown>;
   options?: ListenOptions;
   subject?: string;
+  /** The principal's token expiry (seconds since the epoch): the stream ends then. */
+  expiresAt?: number;
+  /** The server's `streamCpuBudgetMs` (absent: no budget). */
+  streamCpuBudgetMs?: number;
   features?: ListenFeatures;
 }
 
@@ -50,8 +54,9 @@ export function listen(call: ListenCall): Promise<Response> {
       message: { id: call.id ?? "listen-1", params },
       clientCapabilities: capabilities,
       env: edgeEnv,
-      runtime: { server: call.server, options: { listen: resolveListenOptions(call.options) } },
+      runtime: { server: call.server, options: { listen: resolveListenOptions(call.options), streamCpuBudgetMs: call.streamCpuBudgetMs } },
       subject: call.subject,
+      expiresAt: call.expiresAt,
     },
     call.features,
   );

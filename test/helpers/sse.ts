@@ -8,7 +8,7 @@ export interface SseEvent {
   retry?: number;
   event?: string;
   data: string;
-  /** `data` parsed as JSON, or undefined for empty data (a priming event). */
+  /** `data` parsed as JSON, or undefined for empty data (a priming event) and for a named event's text. */
   json?: Record<string, unknown>;
 }
 
@@ -83,7 +83,9 @@ function parseBlock(block: string): SseEvent | undefined {
   }
   if (!sawField) return undefined;
   event.data = data.join("\n");
-  if (event.data.trim() !== "") event.json = JSON.parse(event.data) as Record<string, unknown>;
+  // A named event other than "message" (the 2024-11-05 `endpoint` event) carries plain text.
+  const message = event.event === undefined || event.event === "message";
+  if (message && event.data.trim() !== "") event.json = JSON.parse(event.data) as Record<string, unknown>;
   return event;
 }
 
