@@ -10,6 +10,7 @@
  * (a Durable Object, BenchHold, holds it behind the Worker: the hub's path without its code).
  * Slow reader (bench/scenarios/slow-reader.mjs): `pad=N` makes the resource's URI N characters
  * longer on /listen and /publish alike, so each notification carries that many more bytes.
+ * Held-stream CPU (bench/scenarios/held-cpu.mjs): `keepalive=N` sets listen.keepAliveMs for /listen.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/env";
@@ -50,7 +51,8 @@ export default {
     if (url.pathname === "/listen") {
       const params = { notifications: { resourceSubscriptions: [uri] } };
       const client = url.searchParams.get("client") ?? undefined;
-      const options = { listen: resolveListenOptions({ shards, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
+      const keepAliveMs = url.searchParams.has("keepalive") ? Number(url.searchParams.get("keepalive")) : undefined;
+      const options = { listen: resolveListenOptions({ shards, keepAliveMs, maxStreamsPerClient: client ? 8 : 1_000_000 }) };
       const listening = { message: { id: "bench", params }, clientCapabilities: {}, env, runtime: { server, options }, subject: undefined };
       return serveListen(listening, client ? { client } : {});
     }
