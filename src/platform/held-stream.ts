@@ -44,8 +44,8 @@ export interface HoldOptions {
    */
   resume?: Uint8Array;
   /**
-   * The estimated CPU this invocation may spend relaying the stream (docs/reliability.md "Held streams and
-   * the CPU limit"): past it the stream ends with `resume` after what arrived. Absent: no budget.
+   * The estimated CPU this invocation may spend relaying the stream; past it the stream ends with
+   * `resume` after what arrived (docs/reliability.md "Held streams and the CPU limit"). Absent: no budget.
    */
   cpuBudgetMs?: number;
   /**
