@@ -257,8 +257,10 @@ class HeldStream {
     this.stopTimer();
     this.pending.length = 0;
     this.cutFrame = frame;
-    if (this.attached) this.live.truncate(STREAM, frame, TRUNCATE_GRACE_MS);
     this.closeSocket(reason);
+    if (this.attached) this.live.truncate(STREAM, frame, TRUNCATE_GRACE_MS);
+    // A stream cut before its first frame (its token expired meanwhile) is answered now, with `frame`.
+    this.arrived();
   }
 
   /** Past the authorization's end: the stream is cut with `expired` (true), else false. */

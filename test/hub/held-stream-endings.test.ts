@@ -9,12 +9,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
-import { holdStream } from "../../src/platform/held-stream";
+import { holdStream, upgradeInit } from "../../src/platform/held-stream";
+import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL } from "../../durable-objects/hub/contract";
 import { publish } from "../../src/publish";
 import { initializeParams } from "../helpers/mcp";
 import { sessionStub, seqOf } from "../helpers/session";
 import { SseReader, type SseEvent } from "../helpers/sse";
-import { edgeEnv, listen, openListen } from "../helpers/listen";
+import { edgeEnv, hubStubOf, listen, openListen } from "../helpers/listen";
 import { accessToken, authOptions, bearer, edgeFetch, jwksOf, MCP_URL, ORIGIN, postTo, signingKey, type Fetch } from "../auth/fixtures";
 
 const V = "2025-06-18";
@@ -186,6 +187,15 @@ describe("a stream ends with its token", () => {
     expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
   });
 
+  it("a 2024-11-05 /sse stream ends at the token's exp with the reason as a comment", async () => {
+    const { fetch, headers } = await signedIn(2);
+    const res = await fetch(`${ORIGIN}/sse`, { headers: { ...headers, Accept: "text/event-stream" } });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.startsWith("event: endpoint\n")).toBe(true);
+    expect(text.endsWith(": authorization ended: the access token expired\n\n")).toBe(true);
+  });
+
   it("a 2026 listen stream says authorizedUntil, then ends with AuthorizationEnded for a client that declared the draft", async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
     const capabilities = { experimental: { "io.modelcontextprotocol/subscription-lifetime": {} } };
@@ -300,6 +310,31 @@ describe("listen keys the hub keeps on the stream's socket", () => {
       subject: "s".repeat(1024),
     });
     expect(ack.params).toMatchObject({ notifications: filter });
+    await stream.cancel();
+  });
+});
+
+describe("the hub keeps what does not fit a socket's attachment elsewhere", () => {
+  it("a 15 KB id beside a 1.4 KB filter, sent to a shard directly, is acknowledged (its filter stored) and delivered to", async () => {
+    const hub = `attach-${crypto.randomUUID()}`;
+    const uri = longUri(1400);
+    const id = "i".repeat(15_000);
+    const head = { id, keepAliveMs: 60_000, maxStreams: 10, at: { name: hub, index: 0 } };
+    const answer = await hubStubOf(hub).fetch(
+      HUB_LISTEN_URL,
+      upgradeInit({ method: "GET", headers: { [HEADER_LISTEN_OPEN]: JSON.stringify(head) } }),
+    );
+    const refused = () => new Response("not acknowledged", { status: 503 });
+    const res = await holdStream(answer, {
+      keepAliveMs: 60_000,
+      first: JSON.stringify({ resourceSubscriptions: [uri] }),
+      awaitFirst: { refusal: refused, withinMs: 2_000 },
+    });
+    expect(res.status).toBe(200);
+    const stream = new SseReader(res);
+    expect((await stream.next())?.json?.method).toBe("notifications/subscriptions/acknowledged");
+    await publish(edgeEnv, { type: "resourceUpdated", uri }, { shard: hub, shards: 1 });
+    expect((await stream.next())?.json).toMatchObject({ method: "notifications/resources/updated", params: { uri } });
     await stream.cancel();
   });
 });
