@@ -7,6 +7,7 @@
  * subject or route key the hub could not keep is refused with -32602, and a hub that never
  * acknowledges gets a clear 503 instead of a hang.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { holdStream, upgradeInit } from "../../src/platform/held-stream";
@@ -199,8 +200,12 @@ describe("a stream ends with its token", () => {
   it("a 2026 listen stream says authorizedUntil, then ends with AuthorizationEnded for a client that declared the draft", async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
     const capabilities = { experimental: { "io.modelcontextprotocol/subscription-lifetime": {} } };
-    const call = { server: demoServer, id: "timed", notifications: { resourceSubscriptions: [longUri(10)] }, subject: "alice", expiresAt };
-    const { stream, ack } = await openListen({ ...call, capabilities });
+    const hub = `expiry-${crypto.randomUUID()}`;
+    const notifications = { resourceSubscriptions: [longUri(10)] };
+    const call = { server: demoServer, id: "timed", notifications, subject: "alice", expiresAt, features: { shard: hub } };
+    const { stream, ack } = await openListen({ ...call, capabilities, options: { shards: 1 } });
+    // The deadline is the Worker's: the shard holds no alarm for it, and may sleep until the stream ends.
+    expect(await runInDurableObject(hubStubOf(hub), (_instance, state) => state.storage.getAlarm())).toBeNull();
     expect(ack.params).toMatchObject({ authorizedUntil: new Date(expiresAt * 1000).toISOString() });
     expect(await stream.all()).toEqual([
       {
