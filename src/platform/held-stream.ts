@@ -2,7 +2,7 @@
  * The Worker's end of a held stream (durable-objects/shared/held-sockets.ts is the object's):
  * a long-lived SSE stream (the 2025 standalone GET, the 2024-11-05 `/sse` stream, a 2026-07-28
  * listen stream) is held by the Worker invocation that answered the client, with its keep-alives,
- * its byte bound and disconnect detection, while the object it belongs to is connected to this
+ * its byte bound, its CPU budget, its end at the token's expiry and disconnect detection, while the object it belongs to is connected to this
  * invocation by a WebSocket it accepted with the Hibernation API, and sleeps between events.
  * Frames from the object go to the client as they are; a client that leaves has the socket closed
  * within one keep-alive interval (the first keep-alive that cannot be written); a socket that ends

@@ -32,6 +32,13 @@ describe("session-object rows of the refusal table", () => {
     expect(await listen.text()).toBe(
       '{"jsonrpc":"2.0","id":7,"error":{"code":-31003,"message":"Too many listen streams on this server (limit 3); close one, or retry later"}}',
     );
+    const unacknowledged = refuse({ reason: "stream-not-acknowledged", seconds: 10 }, "l1");
+    expect({ status: unacknowledged.status, retry: unacknowledged.headers.get("Retry-After") }).toEqual({ status: 503, retry: "1" });
+    expect(await unacknowledged.json()).toEqual({
+      jsonrpc: "2.0",
+      id: "l1",
+      error: { code: -32603, message: "Service Unavailable: the listen stream was not acknowledged within 10 s; retry" },
+    });
     expect(refusalRow({ reason: "not-found" })).toEqual({ status: 404, code: -32000, message: "Not Found" });
     const method = refuse({ reason: "method-not-allowed" });
     expect({ status: method.status, allow: method.headers.get("Allow") }).toEqual({ status: 405, allow: null });
