@@ -13,6 +13,7 @@ import { demoServer } from "../../src/demo/server";
 import { holdStream, upgradeInit } from "../../src/platform/held-stream";
 import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL } from "../../durable-objects/hub/contract";
 import { publish } from "../../src/publish";
+import { envelope, headers2026 } from "../helpers/era-2026";
 import { initializeParams } from "../helpers/mcp";
 import { sessionStub, seqOf } from "../helpers/session";
 import { SseReader, type SseEvent } from "../helpers/sse";
@@ -222,6 +223,24 @@ describe("a stream ends with its token", () => {
         },
       },
     ]);
+  });
+
+  it("a 2026 listen request through the Worker's lane carries its token's exp to the stream", async () => {
+    const { fetch, headers, exp } = await signedIn(2);
+    const capabilities = { experimental: { "io.modelcontextprotocol/subscription-lifetime": {} } };
+    const params = { _meta: envelope(capabilities), notifications: { resourceSubscriptions: [longUri(10)] } };
+    const res = await postTo(
+      fetch,
+      { jsonrpc: "2.0", id: "lane", method: "subscriptions/listen", params },
+      {
+        ...headers,
+        ...headers2026("subscriptions/listen", params),
+      },
+    );
+    expect(res.status).toBe(200);
+    const events = await new SseReader(res).all();
+    expect(events[0]?.json?.params).toMatchObject({ authorizedUntil: new Date(exp * 1000).toISOString() });
+    expect(events.at(-1)?.json).toMatchObject({ id: "lane", error: { code: -32028, data: { reason: "token_expiry" } } });
   });
 
   it("a 2026 listen stream of a client without the draft closes at expiry with no response (the draft's rule for it)", async () => {
