@@ -107,7 +107,8 @@ run(minimal, process.execPath, [
   "--input-type=module",
   "-e",
   'const t = await import("mcp-edge/types"); const x = await import("mcp-edge/extensions");' +
-    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);',
+    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);' +
+    'if (!t.isLoggingLevel("info") || t.LOGGING_LEVELS.length !== 8) process.exit(1);',
 ]);
 node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
 
