@@ -251,7 +251,10 @@ await withWranglerDev(fromMcpAgent, async (url) => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      check(tools.map((t) => t.name).join(",") === "add,calculate", `the McpAgent quick start, rewritten (zod 3.25), lists its tools at ${path}`);
+      check(
+        tools.map((t) => t.name).join(",") === "add,calculate",
+        `the McpAgent quick start, rewritten (zod 3.25), lists its tools at ${path}`,
+      );
       const quotient = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 84, b: 2 } });
       check(quotient.content?.[0]?.text === "42", `calculate divides at ${path}`);
       const byZero = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 1, b: 0 } });
