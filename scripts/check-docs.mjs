@@ -1,8 +1,10 @@
 // Checks that the README, CONTRIBUTING.md, the CHANGELOG and every page under docs/ link only to
 // files and headings that exist, that every section, file and repository path a comment or a page
 // cites exists (the rules are above the citation pass below), that CONTRIBUTING.md's layout has a line
-// for every source folder, and that each diagram has its source.
+// for every source folder, and that each diagram has its source. A page npm publishes links only to files npm
+// publishes (the file list of `npm pack --dry-run`), so a reader of node_modules/mcp-edge follows no link to nowhere.
 // Part of `npm run lint`. Exit 1 with one line per dead link or citation.
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -44,6 +46,11 @@ function headingsOf(file) {
 }
 
 const problems = [];
+// What the tarball holds (scripts skipped: the build adds dist/, which no page links to).
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const packList = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" });
+const packedFiles = JSON.parse(packList)[0].files.map((f) => f.path);
+const packed = (file) => packedFiles.includes(file) || packedFiles.some((f) => f.startsWith(`${file.replace(/\/$/, "")}/`));
 const anchorCache = new Map();
 const anchors = (file) => anchorCache.get(file) ?? anchorCache.set(file, anchorsOf(file)).get(file);
 
@@ -60,6 +67,8 @@ for (const page of pages) {
         const file = path === "" ? page : normalize(join(dirname(page), path));
         const where = `${page}:${i + 1}`;
         if (!existsSync(join(ROOT, file))) problems.push(`${where}: ${target}: no file ${file}`);
+        else if (packed(page) && !packed(file))
+          problems.push(`${where}: ${target}: ${page} is in the package but ${file} is not (package.json "files", or link it by URL)`);
         else if (fragment && file.endsWith(".md") && !anchors(file).has(fragment))
           problems.push(`${where}: ${target}: no heading #${fragment} in ${file}`);
       }

@@ -4,7 +4,8 @@
 // tsconfig and with a strict one (lib es2021, skipLibCheck false), runs its own Workers Vitest
 // tests, then runs under `wrangler dev` on 127.0.0.1 while the official SDK client lists tools
 // and calls a simple and an interactive tool. examples/with-auth installs, type-checks and builds.
-// examples/from-mcpagent (the McpAgent quick start, rewritten) installs, type-checks, builds and,
+// examples/from-mcpagent (the McpAgent quick start, rewritten, still on zod 3.25 with its "zod/v4" schemas:
+// the peer range must admit it and defineServer's toJSONSchema convert them) installs, type-checks, builds and,
 // under `wrangler dev`, serves its tools at /mcp and at the legacy /sse that McpAgent served.
 // create-mcp-edge, packed too, scaffolds a project from the mcp-edge tarball into a temporary
 // folder; its own `npm test` passes and, under `wrangler dev` with its generated .dev.vars, the
@@ -107,7 +108,8 @@ run(minimal, process.execPath, [
   "--input-type=module",
   "-e",
   'const t = await import("mcp-edge/types"); const x = await import("mcp-edge/extensions");' +
-    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);',
+    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);' +
+    'if (!t.isLoggingLevel("info") || t.LOGGING_LEVELS.length !== 8) process.exit(1);',
 ]);
 node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
 
@@ -249,7 +251,10 @@ await withWranglerDev(fromMcpAgent, async (url) => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      check(tools.map((t) => t.name).join(",") === "add,calculate", `the McpAgent quick start, rewritten, lists its tools at ${path}`);
+      check(
+        tools.map((t) => t.name).join(",") === "add,calculate",
+        `the McpAgent quick start, rewritten (zod 3.25), lists its tools at ${path}`,
+      );
       const quotient = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 84, b: 2 } });
       check(quotient.content?.[0]?.text === "42", `calculate divides at ${path}`);
       const byZero = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 1, b: 0 } });

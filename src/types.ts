@@ -6,6 +6,8 @@
  * builds or reads MCP messages itself.
  */
 export type * from "./mcp/definition/types";
+// The module's two values, exported as values: `export type *` alone makes them type-only.
+export { LOGGING_LEVELS, isLoggingLevel } from "./mcp/definition/types";
 export type { RequestEnvelope } from "./mcp/era-2026/envelope";
 export type { JsonSchema, StandardJsonSchema, SchemaInput, ZodStyleShape, InferSchema } from "./mcp/definition/schema";
 export { SUPPORTED_VERSIONS, LATEST_VERSION, VERSIONS_2026, type ProtocolVersion, type Version2026 } from "./mcp/definition/versions";

@@ -162,7 +162,7 @@ export class TaskRun<Env> {
     const base = handlerContext(source, { id: record.taskId, params: { _meta: record.meta } }, this.controller);
     // A publish from the handler (`publish(env, event, { trace: ctx })`) continues the run's trace.
     if (this.observation) bindObservation(base, this.observation);
-    const ctx = createInteractiveContext(base, this.channel(record));
+    const ctx = createInteractiveContext(base, this.channel(record), this.host.server.toJSONSchema);
     if (record.gathered !== undefined) ctx.gathered = record.gathered;
     return ctx;
   }

@@ -26,6 +26,7 @@ import { taskLaneFor } from "../tasks/seam";
 import { servedVersions, type EraDecision } from "./era";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
+import { rateLimited } from "./rate-limits";
 import { checkParamHeaders } from "./param-headers";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
@@ -61,19 +62,16 @@ type Claimed = Extract<EraDecision, { era: "2026" }>;
 
 /** Serves one claimed 2026-07-28 request: `edge`, the request's one value; `claimed`, what the era decision read from it. */
 export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Promise<Response> {
-  const before = beforeDispatch(edge, claimed);
-  if (before) return before;
   const { env, runtime, principal } = edge;
   const { message, envelope } = claimed;
-  let round: MrtrRound;
-  try {
-    const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
-    // Synchronous unless a requestState is verified (docs/engine-notes.md "Microtask turns").
-    round = await MrtrRound.open(message, settings);
-  } catch (error) {
-    if (!(error instanceof RpcError)) throw error;
-    return jsonAnswer(errorMessage(message.id, error.toJSON()));
-  }
+  const opened = await openRound(edge, message);
+  // A call counts once, whatever its rounds: a retry whose requestState verified continues a call its first round
+  // already counted (so a rule's budget is calls, as on 2025, and a user's answer is never refused); any other request counts.
+  const limited = opened instanceof MrtrRound && opened.continuesCall ? undefined : await rateLimited(edge, [message], true);
+  if (limited) return limited;
+  const before = beforeDispatch(edge, claimed);
+  if (before) return before;
+  if (!(opened instanceof MrtrRound)) return jsonAnswer(errorMessage(message.id, opened.toJSON()));
   const lane: Lane2026 = {
     era: "2026",
     envelope,
@@ -87,7 +85,31 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   if (!isInteractiveCall(message, runtime.server)) {
     return jsonAnswer(await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort()));
   }
-  return runInteractive(edge, { message, lane, round });
+  return runInteractive(edge, { message, lane, round: opened });
+}
+
+/**
+ * The request's MRTR round, or the RpcError that answers it (a bad `requestState` or `inputResponses`, sent after the
+ * checks before dispatch). Synchronous unless a requestState is verified (docs/engine-notes.md "Microtask turns").
+ */
+function openRound<Env extends EdgeEnv>(
+  edge: EdgeRequest<Env>,
+  message: RequestMessage,
+): MrtrRound | RpcError | Promise<MrtrRound | RpcError> {
+  const { env, runtime, principal } = edge;
+  const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
+  try {
+    const round = MrtrRound.open(message, settings);
+    return round instanceof MrtrRound ? round : round.catch(asRpcError);
+  } catch (error) {
+    return asRpcError(error);
+  }
+}
+
+/** An RpcError is the request's answer; anything else is a failure of ours (post.ts answers it). */
+function asRpcError(error: unknown): RpcError {
+  if (error instanceof RpcError) return error;
+  throw error;
 }
 
 type Lane2026 = Extract<LaneContext, { era: "2026" }>;

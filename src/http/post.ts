@@ -14,7 +14,6 @@ import { serve2026, warnIfNoStateSecret } from "./lane-2026";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
 import type { EdgeRequest } from "./edge-request";
-import { rateLimited } from "./rate-limits";
 import { MisconfiguredError } from "../platform/bindings";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 import type { RequestId } from "../jsonrpc/messages";
@@ -67,7 +66,8 @@ async function servePost<Env>(edge: EdgeRequest<Env>, readId: (id: RequestId | n
       return decision.era2026 ? refuse2026(decision.refusal, decision.id) : refuse(decision.refusal, decision.id);
     case "2026":
       warnIfNoStateSecret(runtime, env);
-      return (await rateLimited(edge, [decision.message], true)) ?? serve2026(edge as EdgeRequest<Env & EdgeEnv>, decision);
+      // Its rate limits are checked in the lane, where a later round of an MRTR call is told from a new call.
+      return serve2026(edge as EdgeRequest<Env & EdgeEnv>, decision);
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
       return accepted();

@@ -4,7 +4,8 @@
  * spends (`key`, default the principal's subject, else the client's address: clientKey). The
  * Worker checks a POST's requests before anything runs or is forwarded to a session object, so a
  * call over its limit never starts anywhere (Worker, session object, task) and costs no Durable
- * Object request: the answer is HTTP 429 with Retry-After and a JSON-RPC error for its id.
+ * Object request: the answer is HTTP 429 with Retry-After and a JSON-RPC error for its id. A call
+ * counts once, whatever its rounds: lane-2026.ts skips an MRTR retry whose requestState verified.
  */
 import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";

@@ -145,10 +145,14 @@ function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[nam
 function missingMigration(name: BindingName, env: unknown): MisconfiguredError {
   const { className } = BINDINGS[name];
   const toml = migrationToml(name);
+  // workerd logs its own errors for this mistake first, at length: the message names them, so a reader of
+  // `wrangler dev`'s output knows they are this one mistake with this one fix.
   const message =
     `Server misconfigured: the ${name} Durable Object binding has no migration, so ${className} is not a SQLite-backed class. ` +
     `Add to wrangler.toml (with a tag this project has not used yet):\n\n${toml}\n\n` +
-    `A class already deployed without SQLite cannot be converted: deploy it under a new class_name with this migration.`;
+    `A class already deployed without SQLite cannot be converted: deploy it under a new class_name with this migration. ` +
+    `workerd reports this same mistake as "The storage.kv (synchronous KV) API is only available for SQLite-backed Durable Objects" ` +
+    `or "SQL is not enabled for this Durable Object class": the migration above is the whole fix.`;
   return misconfigured(`migration:${name}`, message, { missingMigration: className, binding: name, wranglerToml: toml }, env);
 }
 

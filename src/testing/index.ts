@@ -128,6 +128,10 @@ type Message = {
   error?: { code: number; message: string; data?: unknown };
 };
 
+/** What a wait on a 2025 GET stream adds when it times out: why the notification may never come there. */
+const GET_STREAM_HINT =
+  'a 2025 session\'s GET stream hears resources/updated only for URIs the session subscribed to (client.listen({ resourceSubscriptions: [uri] }) subscribes them, or request("resources/subscribe", { uri })), and list changes only from a server defined with listChanged: true';
+
 /** One client's connection state and its request/answer steps, in either era. */
 class TestWire implements Client2026, TaskWire {
   readonly url: string;
@@ -304,9 +308,10 @@ class TestWire implements Client2026, TaskWire {
     return { ...this.capabilities, extensions };
   }
 
-  /** 2026-07-28: a `subscriptions/listen` stream; 2025: the session's GET stream. */
+  /** 2026-07-28: a `subscriptions/listen` stream; 2025: the session's GET stream, after subscribing what the filter names. */
   async listen(filter: ListenFilter = {}): Promise<NotificationStream> {
     await this.ensureInitialized();
+    if (!this.era2026) await this.subscribe2025(filter);
     const label = this.era2026 ? "the listen stream" : "the session's GET stream";
     const opened = this.era2026 ? this.postListen(filter) : this.getStream();
     const response = await within(opened, this.timeoutMs, `${label} to open`);
@@ -315,11 +320,29 @@ class TestWire implements Client2026, TaskWire {
       if (reply?.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
       throw new TestRpcError(-32000, `${label} did not open: HTTP ${response.status}`);
     }
-    const stream = new LiveNotificationStream(label, response, this.timeoutMs, {
-      notified: (n) => this.notified(n),
-      serverRequest: (m) => this.answerServer(m as Message),
-    });
+    const hint = this.era2026 ? undefined : GET_STREAM_HINT;
+    const stream = new LiveNotificationStream(
+      response,
+      { label, timeoutMs: this.timeoutMs, hint },
+      {
+        notified: (n) => this.notified(n),
+        serverRequest: (m) => this.answerServer(m as Message),
+      },
+    );
     return stream.open(this.era2026);
+  }
+
+  /**
+   * 2025: a GET stream takes no filter; it hears what the session subscribed to. So `resourceSubscriptions` become
+   * `resources/subscribe` requests, and task ids, which only 2026-07-28 listen streams follow, are refused.
+   */
+  private async subscribe2025(filter: ListenFilter): Promise<void> {
+    if (filter.taskIds !== undefined) {
+      throw new TypeError(
+        'mcp-edge/testing: listen({ taskIds }) follows tasks on 2026-07-28 only; create this client with protocolVersion: "2026-07-28", or await client.tasks.waitFor(taskId, status)',
+      );
+    }
+    for (const uri of filter.resourceSubscriptions ?? []) await this.call("resources/subscribe", { uri });
   }
 
   private postListen(filter: ListenFilter): Promise<Response> {

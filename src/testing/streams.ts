@@ -88,13 +88,20 @@ export class LiveNotificationStream implements NotificationStream {
   readonly #waiters: Waiter[] = [];
   readonly #reader: SseReader;
 
+  private readonly label: string;
+  private readonly timeoutMs: number;
+  /** Added to a timeout's message: why what was awaited may never come on this stream. */
+  private readonly hint: string | undefined;
+
   constructor(
-    private readonly label: string,
     response: Response,
-    private readonly timeoutMs: number,
+    options: { label: string; timeoutMs: number; hint?: string | undefined },
     private readonly hooks: StreamHooks,
   ) {
     this.#reader = new SseReader(response);
+    this.label = options.label;
+    this.timeoutMs = options.timeoutMs;
+    this.hint = options.hint;
   }
 
   /** Starts the background read; on 2026-07-28 resolves once the server acknowledged the listen request. */
@@ -144,7 +151,7 @@ export class LiveNotificationStream implements NotificationStream {
     const test = matcher(match);
     const found = this.#pending.findIndex(test);
     if (found >= 0) return Promise.resolve(this.#pending.splice(found, 1)[0] as TestNotification);
-    const what = `${describeMatch(match)} on ${this.label}`;
+    const what = `${describeMatch(match)} on ${this.label}${this.hint ? ` (${this.hint})` : ""}`;
     if (this.ended !== undefined)
       return Promise.reject(new Error(`mcp-edge/testing: ${this.label} ended (${this.ended}) before ${describeMatch(match)} arrived`));
     const waiter = {} as Waiter;

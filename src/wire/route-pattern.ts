@@ -29,12 +29,23 @@ function problemOf(path: string): string | undefined {
     if (colon > 0) return `has ":" inside the segment "${segment}": a parameter is a whole segment`;
     const name = segment.slice(1);
     if (name === "") return 'has ":" without a parameter name';
+    const modifier = /^(.+)([?+])$/.exec(name);
+    if (modifier) return modifierProblem(modifier[1] as string, modifier[2] as "?" | "+", path);
     if (!NAME.test(name) || name === "__proto__")
       return `has the parameter ":${name}": names are letters, digits and "_", not starting with a digit`;
     if (names.has(name)) return `names the parameter ":${name}" twice`;
     names.add(name);
   }
   return undefined;
+}
+
+/** A parameter with a modifier (`:tenant?`, `:path+`): what to write instead. */
+function modifierProblem(name: string, modifier: "?" | "+", path: string): string {
+  const fixed = path.replace(`:${name}${modifier}`, `:${name}`);
+  if (modifier === "?") {
+    return `has the optional parameter ":${name}?": optional parameters are not supported. Use "${fixed}" and give the URL without it a value of its own (e.g. "${path.replace(`:${name}?`, "default")}" for the default ${name})`;
+  }
+  return `has the repeated parameter ":${name}+": a parameter takes exactly one segment. Name each segment ("${fixed}/:more"), or use "${fixed}" with values that encode "/" as %2F`;
 }
 
 /** Checks and compiles one path option; throws a TypeError naming the option and the problem. */

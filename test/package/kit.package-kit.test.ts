@@ -119,6 +119,36 @@ describe("notifications outside a call", () => {
   });
 });
 
+describe("the test kit's listen on a 2025 session", () => {
+  it("listen({ resourceSubscriptions }) subscribes the session, so its GET stream gets their updates", async () => {
+    const client = createTestClient(worker, { token: await token("ada") });
+    const stream = await client.listen({ resourceSubscriptions: [NOTES_URI] });
+    await client.callTool("touch");
+    expect((await stream.next("notifications/resources/updated")).params).toMatchObject({ uri: NOTES_URI });
+    await stream.close();
+    await client.close();
+  });
+
+  it("a wait that times out on the GET stream says what the stream hears and how to subscribe", async () => {
+    const client = createTestClient(worker, { token: await token("ada") });
+    const stream = await client.listen();
+    await client.callTool("touch");
+    await expect(stream.next("notifications/resources/updated", { timeoutMs: 200 })).rejects.toThrow(
+      "waiting for notifications/resources/updated on the session's GET stream (a 2025 session's GET stream hears resources/updated only for URIs the session subscribed to (client.listen({ resourceSubscriptions: [uri] }) subscribes them",
+    );
+    await stream.close();
+    await client.close();
+  });
+
+  it("refuses listen({ taskIds }), which only 2026-07-28 follows, saying what to do", async () => {
+    const client = createTestClient(worker, { token: await token("ada") });
+    await expect(client.listen({ taskIds: ["t"] })).rejects.toThrow(
+      'listen({ taskIds }) follows tasks on 2026-07-28 only; create this client with protocolVersion: "2026-07-28"',
+    );
+    await client.close();
+  });
+});
+
 describe.each(["2025-11-25", MODERN])("a call's progress and logs, protocol %s", (protocolVersion) => {
   it("reaches onProgress and onLog in order", async () => {
     const client = createTestClient(worker, { token: await token("ada"), protocolVersion });

@@ -22,7 +22,14 @@ describe("route patterns refused at createMcpEdge", () => {
     [{ path: "/mcp/*" }, /option path "\/mcp\/\*" has a wildcard/],
     [{ path: "/mcp/:tenant*" }, /has a wildcard/],
     [{ path: "/mcp/t:x" }, /has ":" inside the segment "t:x": a parameter is a whole segment/],
-    [{ path: "/mcp/:tenant?" }, /parameter ":tenant\?": names are letters, digits and "_"/],
+    [
+      { path: "/mcp/:tenant?" },
+      /option path "\/mcp\/:tenant\?" has the optional parameter ":tenant\?": optional parameters are not supported. Use "\/mcp\/:tenant" and give the URL without it a value of its own \(e.g. "\/mcp\/default" for the default tenant\)$/,
+    ],
+    [
+      { path: "/mcp/:path+" },
+      /has the repeated parameter ":path\+": a parameter takes exactly one segment. Name each segment \("\/mcp\/:path\/:more"\)/,
+    ],
     [{ path: "/mcp/:1st" }, /not starting with a digit/],
     [{ path: "mcp/:tenant" }, /option path "mcp\/:tenant" must start with "\/"/],
     [{ statelessPath: "/s/:" }, /option statelessPath "\/s\/:" has ":" without a parameter name/],

@@ -1,11 +1,13 @@
 // Cloudflare's authless remote-MCP quick start (a calculator on McpAgent), rewritten for mcp-edge.
 // What each McpAgent piece became: docs/migrate-from-mcpagent.md.
-import { z } from "zod";
+// The quick start's zod 3.25 stays: its "zod/v4" schemas, with zod's converter handed to defineServer once
+// (they cannot produce JSON Schema by themselves). On zod 4.2 or later, import from "zod" and drop toJSONSchema.
+import { z } from "zod/v4";
 import { createMcpEdge, defineServer, sessionObject, text, toolError } from "mcp-edge";
 
 // Was: class MyMCP extends McpAgent { server = new McpServer({ … }); async init() { this.server.tool(…) } }.
 // The definition is a module-level value: built once per isolate, not once per session object.
-const server = defineServer({ name: "Authless Calculator", version: "1.0.0" });
+const server = defineServer({ name: "Authless Calculator", version: "1.0.0", toJSONSchema: z.toJSONSchema });
 
 server.tool("add", { description: "Adds two numbers", input: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
   content: [text(String(a + b))],

@@ -8,6 +8,7 @@ import type { Params } from "../../jsonrpc/messages";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { AskOptions, Channel, HandlerContext, InteractiveContext, SamplingRequest } from "../definition/context";
+import type { JsonSchemaConverter } from "../definition/schema";
 import { LOGGING_LEVELS, type ClientCapabilities, type CreateMessageResult, type CreateMessageWithToolsParams } from "../definition/types";
 
 /**
@@ -131,7 +132,11 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
  * Makes `base` an interactive context over a lane's channel: the ask and notify methods are added
  * to it, not to a copy, so a signal made only when read (lazy-abort.ts) stays unmade.
  */
-export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel: Channel): InteractiveContext<Env> {
+export function createInteractiveContext<Env>(
+  base: HandlerContext<Env>,
+  channel: Channel,
+  convert?: JsonSchemaConverter,
+): InteractiveContext<Env> {
   return Object.assign(base, notifier(base, channel), {
     // A method, not an arrow cast to the overloads: docs/engine-notes.md "Methods, not arrow properties"
     async sample(params: SamplingRequest | CreateMessageWithToolsParams, options?: AskOptions): Promise<never> {
@@ -149,7 +154,7 @@ export function createInteractiveContext<Env>(base: HandlerContext<Env>, channel
       return result as never;
     },
     async elicit(message, schema, options) {
-      const form = toFormRequest(schema);
+      const form = toFormRequest(schema, convert);
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(declaredBy(base, channel), "form", base.era);
       const result = checkElicitResult(

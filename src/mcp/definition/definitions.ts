@@ -3,7 +3,7 @@
  * template and prompt, and the resolved definitions the dispatcher serves. server.ts holds the
  * class that builds them; this file only describes them (plus the name and header-parameter checks).
  */
-import type { CompiledSchema, InferSchema, SchemaInput } from "./schema";
+import type { CompiledSchema, InferSchema, JsonSchemaConverter, SchemaInput } from "./schema";
 import type { UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext } from "./context";
 import type { CacheHint, ResolvedCacheHint } from "./caching";
@@ -37,6 +37,11 @@ export interface ServerConfig {
   cache?: CacheHint;
   /** Extensions this server supports, by identifier, with their settings (`{}` for none). Also `server.extension()`. */
   extensions?: Record<string, ExtensionSettings>;
+  /**
+   * zod's converter, `z.toJSONSchema` with `z` from "zod/v4": needed only for zod schemas that cannot produce JSON
+   * Schema by themselves (zod 3.25's "zod/v4", zod 4.0 and 4.1); zod 4.2+, valibot and arktype schemas convert themselves.
+   */
+  toJSONSchema?: JsonSchemaConverter;
 }
 
 /**

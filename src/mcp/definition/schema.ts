@@ -1,7 +1,8 @@
 /**
  * Tool schemas: a raw JSON Schema (2020-12, kept verbatim for tools/list), any Standard
- * Schema that can emit JSON Schema (zod 4, valibot, arktype), or an SDK-style shape of them
- * (`{ value: z.number() }`). Each schema is compiled once,
+ * Schema that can emit JSON Schema (zod 4.2+, valibot, arktype), or an SDK-style shape of them
+ * (`{ value: z.number() }`); zod 3.25's `zod/v4` (and zod 4.0, 4.1) with zod's own converter, passed
+ * as `defineServer({ toJSONSchema })`, since those schemas cannot convert themselves. Each schema is compiled once,
  * at definition; validation uses @cfworker/json-schema, which interprets schemas instead of
  * generating code (code generation is forbidden on Workers).
  */
@@ -41,6 +42,13 @@ type StandardResult<Output> =
 export type ZodStyleShape = { readonly [key: string]: StandardJsonSchema };
 
 export type SchemaInput = JsonSchema | StandardJsonSchema | ZodStyleShape;
+
+/**
+ * zod's `toJSONSchema` (`import { z } from "zod/v4"`, then `z.toJSONSchema`): what turns a zod schema that lacks
+ * Standard JSON Schema (zod 3.25's `zod/v4`, zod 4.0 and 4.1) into JSON Schema. `never`: any function taking a
+ * schema first fits, whatever its own schema type; mcp-edge hands it only schemas of zod's v4 core.
+ */
+export type JsonSchemaConverter = (schema: never, params: { target: "draft-2020-12"; io: "input" | "output" }) => unknown;
 
 type OutputOf<S> = S extends StandardJsonSchema<infer O> ? O : never;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -82,20 +90,14 @@ function toValidation(r: StandardResult<unknown>): Validation {
 }
 
 /** An object schema made of a shape's properties; unknown keys are dropped, as `z.object` does. */
-function compileShape(shape: ZodStyleShape, side: "input" | "output", what: string): CompiledSchema {
+function compileShape(shape: ZodStyleShape, side: "input" | "output", what: string, convert?: JsonSchemaConverter): CompiledSchema {
   const entries = Object.entries(shape);
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   for (const [key, property] of entries) {
-    const std = property["~standard"];
-    if (!std.jsonSchema) {
-      throw new TypeError(
-        `${what}: the ${std.vendor} schema of "${key}" cannot produce JSON Schema; use a newer version or pass JSON Schema`,
-      );
-    }
-    properties[key] = withoutDialect(std.jsonSchema[side]({ target: "draft-2020-12" }));
+    properties[key] = jsonSchemaOf(property, side, `${what}: the schema of "${key}"`, convert);
     // A property is optional when its schema accepts a missing value (`.optional()`, `.default()`).
-    const missing = std.validate(undefined);
+    const missing = property["~standard"].validate(undefined);
     if (missing instanceof Promise || missing.issues) required.push(key);
   }
   const json: JsonSchema = required.length > 0 ? { type: "object", properties, required } : { type: "object", properties };
@@ -127,17 +129,56 @@ function formatPath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | un
   return "/" + path.map((p) => String(typeof p === "object" ? p.key : p)).join("/") + ": ";
 }
 
-/** Compiles a schema once. `side` picks the JSON Schema of a Standard Schema's input or output. */
-export function compileSchema(schema: SchemaInput, side: "input" | "output", what: string): CompiledSchema {
+/** A schema of zod's v4 core (zod 4, or zod 3.25's `zod/v4`): it has `_zod` with its major version. */
+function isZodV4Core(schema: object): boolean {
+  const internals = (schema as { _zod?: { version?: { major?: unknown } } })._zod;
+  return internals?.version?.major === 4;
+}
+
+/** A classic zod 3 schema (`import { z } from "zod"` in zod 3.x): `_def` and no v4 internals. */
+function isZod3Classic(schema: object, vendor: string): boolean {
+  return vendor === "zod" && "_def" in schema && !("_zod" in schema);
+}
+
+/**
+ * The JSON Schema of one Standard Schema: its own (Standard JSON Schema), else zod's converter for a
+ * v4 core schema, else a TypeError that says what to do. The conversion's root `$schema` names 2020-12,
+ * the default dialect of MCP tool schemas, so dropping it changes nothing, and some clients (Genkit's)
+ * refuse every tool that carries one. A raw JSON Schema keeps an author's `$schema` verbatim.
+ */
+function jsonSchemaOf(schema: StandardJsonSchema, side: "input" | "output", what: string, convert?: JsonSchemaConverter): JsonSchema {
+  const std = schema["~standard"];
+  if (std.jsonSchema) return withoutDialect(std.jsonSchema[side]({ target: "draft-2020-12" }));
+  if (isZodV4Core(schema)) {
+    if (!convert) {
+      throw new TypeError(
+        `${what} is a zod schema that cannot produce JSON Schema by itself (zod 3.25's "zod/v4", or zod 4.0/4.1): pass zod's converter once, defineServer({ name, version, toJSONSchema: z.toJSONSchema }) with z from "zod/v4", or upgrade to zod 4.2 or later`,
+      );
+    }
+    // `never` in JsonSchemaConverter: the function is zod's, and this is a schema of zod's v4 core.
+    const json = convert(schema as never, { target: "draft-2020-12", io: side });
+    if (typeof json !== "object" || json === null || Array.isArray(json))
+      throw new TypeError(`${what}: defineServer's toJSONSchema returned no JSON Schema object; pass zod's z.toJSONSchema`);
+    return withoutDialect(json as JsonSchema);
+  }
+  if (isZod3Classic(schema, std.vendor)) {
+    throw new TypeError(
+      `${what} is a zod 3 schema, which cannot produce JSON Schema: import { z } from "zod/v4" (zod 3.25 ships it; then pass defineServer({ toJSONSchema: z.toJSONSchema })), or upgrade to zod 4`,
+    );
+  }
+  throw new TypeError(
+    `${what} is a ${std.vendor} schema that cannot produce JSON Schema (it lacks Standard JSON Schema's ~standard.jsonSchema): upgrade ${std.vendor} to a version that has it, or pass JSON Schema`,
+  );
+}
+
+/**
+ * Compiles a schema once. `side` picks the JSON Schema of a Standard Schema's input or output; `convert`: the
+ * server's `toJSONSchema`, for zod schemas that cannot convert themselves.
+ */
+export function compileSchema(schema: SchemaInput, side: "input" | "output", what: string, convert?: JsonSchemaConverter): CompiledSchema {
   if (isStandard(schema)) {
     const std = schema["~standard"];
-    if (!std.jsonSchema) {
-      throw new TypeError(`${what}: this ${std.vendor} schema cannot produce JSON Schema; use a newer version or pass JSON Schema`);
-    }
-    // The conversion's root `$schema` names 2020-12, the default dialect of MCP tool schemas, so
-    // dropping it changes nothing, and some clients (Genkit's) refuse every tool that carries one.
-    // A raw JSON Schema below keeps an author's `$schema` verbatim.
-    const json = withoutDialect(std.jsonSchema[side]({ target: "draft-2020-12" }));
+    const json = jsonSchemaOf(schema, side, what, convert);
     return {
       json,
       validate(value) {
@@ -149,8 +190,14 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new TypeError(`${what}: a schema must be a JSON Schema object or a Standard Schema (e.g. zod)`);
   }
+  // zod before 3.24 has no Standard Schema at all: without this it would read as a JSON Schema with functions in it.
+  if ("_def" in schema && typeof (schema as { parse?: unknown }).parse === "function") {
+    throw new TypeError(
+      `${what} is a zod 3 schema, which cannot produce JSON Schema: upgrade to zod 4 (or to zod 3.25 and import { z } from "zod/v4")`,
+    );
+  }
   // A plain object whose every value is a Standard Schema (or an empty object: no arguments).
-  if (!isStandard(schema) && Object.values(schema).every(isStandard)) return compileShape(schema as ZodStyleShape, side, what);
+  if (!isStandard(schema) && Object.values(schema).every(isStandard)) return compileShape(schema as ZodStyleShape, side, what, convert);
   const mixed = Object.entries(schema).find(([, value]) => isStandard(value));
   if (mixed) {
     throw new TypeError(

@@ -3,7 +3,7 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
-import { compileSchema, EMPTY_OBJECT_SCHEMA, type SchemaInput } from "./schema";
+import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchemaConverter, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
 import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
@@ -72,6 +72,8 @@ export class ServerDefinition<Env = unknown> {
   readonly middleware: Middleware<Env>[] = [];
   /** `onError()`: hears every unexpected exception with the reference the client got. */
   errorHook: ErrorHook<Env> | undefined;
+  /** zod's converter for zod schemas that cannot produce JSON Schema by themselves (ServerConfig's toJSONSchema). */
+  readonly toJSONSchema: JsonSchemaConverter | undefined;
   /** Called in the session object when the client sends notifications/roots/list_changed. */
   rootsChangedHandler: ((session: SessionInfo, env: Env) => Awaitable<void>) | undefined;
 
@@ -88,6 +90,9 @@ export class ServerDefinition<Env = unknown> {
     this.pageSize = config.pageSize ?? 100;
     this.listChanged = config.listChanged ?? false;
     this.cache = resolveCacheHint(config.cache, "defineServer");
+    if (config.toJSONSchema !== undefined && typeof config.toJSONSchema !== "function")
+      throw new TypeError('defineServer: toJSONSchema must be zod\'s converter, z.toJSONSchema with z from "zod/v4"');
+    this.toJSONSchema = config.toJSONSchema;
     if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
     for (const [id, settings] of Object.entries(config.extensions ?? {})) this.extension(id, settings);
   }
@@ -145,9 +150,9 @@ export class ServerDefinition<Env = unknown> {
     if (!NAME_PATTERN.test(name)) throw new TypeError(`tool "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool "${name}" is already defined`);
     if (!config.description) throw new TypeError(`tool "${name}": a description is required`);
-    const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`);
+    const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`, this.toJSONSchema);
     if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
-    const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`) : undefined;
+    const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`, this.toJSONSchema) : undefined;
     const task = resolveTaskOption(name, config.task);
     const listing = withoutUndefined({
       name,

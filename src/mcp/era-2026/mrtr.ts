@@ -109,6 +109,11 @@ export interface RoundSettings {
 export class MrtrRound {
   /** Rejects asks from methods that may not answer `input_required`, else collects them (a retry's: once its state is verified). */
   run: MrtrRun;
+  /**
+   * Whether this request continues a call begun in an earlier round: its `requestState` verified.
+   * A call counts once, whatever its rounds (rate limits read this); a state that does not verify never opens a round.
+   */
+  continuesCall = false;
   private bound: StateBinding | undefined;
 
   private constructor(
@@ -132,6 +137,7 @@ export class MrtrRound {
     // The same round once verified: the binding computed to verify it is the one a new state signs.
     return round.verified(state, responses).then((answers) => {
       round.run = new MrtrRun(answers);
+      round.continuesCall = true;
       return round;
     });
   }

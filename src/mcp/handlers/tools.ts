@@ -40,7 +40,10 @@ export async function callTool<Env>(params: Params, dispatch: DispatchContext<En
     // A task's input gathered first, in this Worker, by MRTR (ext-tasks with mrtr.mdx): the call
     // answers input_required until the asks are answered, and only then becomes a task.
     if (gather && dispatch.channel && clientDeclares(handlerContext.clientCapabilities, TASKS_EXTENSION)) {
-      gathered = await gather(rawArgs, createInteractiveContext(handlerContext, dispatch.channel) as InteractiveContext<never>);
+      gathered = await gather(
+        rawArgs,
+        createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema) as InteractiveContext<never>,
+      );
     }
     const task = await dispatch.tasks?.runIfChosen(
       tool as ToolDefinition<never>,
@@ -62,7 +65,7 @@ export async function callTool<Env>(params: Params, dispatch: DispatchContext<En
     // A routing mistake, not a client error: interactive tools always get a channel.
     throw new Error(`interactive tool "${name}" reached a lane without a channel`);
   }
-  const ctx = dispatch.channel ? createInteractiveContext(handlerContext, dispatch.channel) : handlerContext;
+  const ctx = dispatch.channel ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema) : handlerContext;
   const hook = dispatch.server.errorHook;
   const listener = hook ? { hook, call: callOf("tools/call", params, handlerContext) } : undefined;
   const result = await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, {

@@ -133,6 +133,11 @@ operateServer
     const answer = await ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
     return { content: [text(answer.action === "accept" ? `hello ${String(answer.content.name)}` : "declined")] };
   })
+  // Asks once, under the three-a-minute rule (rate-limits-mrtr.operate.test.ts: a call counts once, whatever its rounds).
+  .interactiveTool("limited_asks", { description: "Asks for a name, rate limited" }, async (_args, ctx) => {
+    const answer = await ctx.elicit("Your name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    return { content: [text(answer.action === "accept" ? `hello ${String(answer.content.name)}` : "declined")] };
+  })
   .interactiveTool("publishes_interactive", { description: "Publishes from the object", task: "optional" }, async (_args, ctx) => {
     await ctx.log("info", "publishing");
     await publish(ctx.env, { type: "resourceUpdated", uri: WATCHED }, { trace: ctx });
