@@ -208,7 +208,8 @@ describe("a server with auth (wrangler.auth.toml)", () => {
       expect(finding(run, "auth-metadata")).toMatchObject({
         status: "fail",
         message: expect.stringContaining(`names the resource "http://127.0.0.1:${port}/mcp"`),
-        fix: expect.stringContaining("MCP_PUBLIC_URL"),
+        // The fix names the project's own option, with the URL the doctor reached.
+        fix: expect.stringContaining(`auth: { resource: "${proxy.url}/mcp"`),
       });
     } finally {
       await proxy.close();
