@@ -169,6 +169,7 @@ async function checkEra2025(doctor) {
     );
     return;
   }
+  doctor.initialized = reply.result;
   const session = sessionId ? ", session" : ", stateless";
   doctor.add("era-2025", "ok", `initialize (2025-11-25): protocol ${String(reply.result.protocolVersion)}${session}`);
   await doctor.post2025({ jsonrpc: "2.0", method: "notifications/initialized" }, sessionId);
