@@ -350,6 +350,18 @@ export async function checkTasks(doctor) {
     );
 }
 
+/** tasks/get until the task ends or --timeout passes (at the interval it asks for, 200 ms to 2 s): the last answer. */
+async function settledTask(doctor, taskId, capabilities) {
+  const until = Date.now() + doctor.options.timeoutMs;
+  for (;;) {
+    const got = await doctor.post2026("tasks/get", { taskId }, { capabilities });
+    const result = got.reply?.result;
+    if (result?.status !== "working" || Date.now() >= until) return got;
+    const wait = Math.min(Math.max(Number(result.pollInterval) || 500, 200), 2000);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
 async function taskRound(doctor, capabilities) {
   const name = doctor.options.taskTool;
   const created = await doctor.post2026("tools/call", { name, arguments: doctor.options.taskArgs }, { capabilities });
@@ -360,7 +372,7 @@ async function taskRound(doctor, capabilities) {
       : describeError(created.res, created.reply);
     return doctor.add("tasks", "fail", `a task-augmented call of "${name}" created no task (${what})`, fixOf(created.reply));
   }
-  const got = await doctor.post2026("tasks/get", { taskId }, { capabilities });
+  const got = await settledTask(doctor, taskId, capabilities);
   const status = got.reply?.result?.status;
   if (typeof status !== "string")
     return doctor.add(

@@ -76,6 +76,16 @@ describe("the demo, configured", () => {
     ]);
   });
 
+  it("a task that ends failed is a failed finding with its status message, not 'ok … (failed)'", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--task-tool", "protocol_error_job"]);
+    expect(run.code).toBe(1);
+    expect(run.report?.findings.filter((f) => f.check === "tasks")[1]).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining('"protocol_error_job" ran as a task (the task object works), but the task ended failed'),
+      fix: expect.stringContaining("--task-args"),
+    });
+  });
+
   it("accepts the deployed host name listed in MCP_ALLOWED_HOSTS, and sees the Server Card name that host, not the URL used", async () => {
     const run = await doctorAs(server(), DEPLOYED_HOST);
     expect(finding(run, "allowed-hosts")?.status).toBe("ok");
