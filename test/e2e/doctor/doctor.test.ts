@@ -65,6 +65,9 @@ describe("the demo, configured", () => {
     });
     expect(run.report?.findings.filter((f) => f.status === "fail")).toEqual([]);
     expect(finding(run, "tools-2025")?.message).toMatch(/in the session\) answers \d+ tool/);
+    // The card's reverse-DNS name differs from serverInfo.name, which the card allows: no warning.
+    expect(finding(run, "server-card")).toMatchObject({ status: "ok", message: expect.stringContaining("which the card allows") });
+    expect(run.report?.findings.filter((f) => f.status === "warn")).toEqual([]);
   });
 
   it("runs one task with --task-tool and finds it with tasks/get", async () => {
