@@ -179,6 +179,7 @@ async function checkEra2025(doctor) {
     doctor.add("tools-2025", "fail", `tools/list (2025-11-25) failed: ${describeError(list.res, list.reply)}`, fixOf(list.reply));
   else if (problem) doctor.add("tools-2025", "fail", `tools/list (2025-11-25) answered a malformed list: ${problem}`);
   else {
+    doctor.tools ??= list.reply.result.tools;
     const where = sessionId ? ", in the session" : "";
     doctor.add("tools-2025", "ok", `tools/list (2025-11-25${where}) answers ${list.reply.result.tools.length} tool(s)`);
   }

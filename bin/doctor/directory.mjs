@@ -46,8 +46,7 @@ function checkAnnotations(doctor, tools) {
 function checkNames(doctor, tools) {
   const long = tools.filter((t) => t.name.length > MAX_NAME).map((t) => t.name);
   const odd = tools.filter((t) => !NAME_CHARACTERS.test(t.name)).map((t) => t.name);
-  const seen = new Set();
-  const twice = tools.filter((t) => seen.has(t.name) || !seen.add(t.name)).map((t) => t.name);
+  const twice = tools.map((t) => t.name).filter((name, index, names) => names.indexOf(name) !== index);
   if (long.length + odd.length + twice.length === 0)
     return doctor.add("tool-names", "ok", `every tool name has 1-${MAX_NAME} characters of A-Z a-z 0-9 _ - . and is unique`);
   const problems = [];
