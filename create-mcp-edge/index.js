@@ -28,6 +28,19 @@ Options:
 
 class UsageError extends Error {}
 
+/** The oldest Node the project runs on (wrangler and vitest need it; package.json "engines" says the same). */
+const MIN_NODE = [22, 12];
+
+/** A one-line refusal when this Node is older than MIN_NODE, else undefined. */
+function nodeTooOld(version) {
+  const [major, minor] = version.split(".").map(Number);
+  if (major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1])) return undefined;
+  return (
+    `create-mcp-edge: Node ${version} is too old; the project needs Node >= ${MIN_NODE.join(".")} (wrangler and vitest do). ` +
+    "Install Node 22.12 or newer (e.g. nvm install 22), then run npm create mcp-edge@latest again (nothing was written)."
+  );
+}
+
 function parseArgs(argv) {
   const options = { directory: undefined, mcpEdge: `^${own.version}`, install: true, help: false };
   for (let i = 0; i < argv.length; i++) {
@@ -117,6 +130,11 @@ function npmInstall(directory) {
 }
 
 function main() {
+  const tooOld = nodeTooOld(process.versions.node);
+  if (tooOld) {
+    console.error(tooOld);
+    return 1;
+  }
   let options;
   try {
     options = parseArgs(process.argv.slice(2));

@@ -18,6 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const scaffoldOnly = process.argv.slice(2).join(" ") === "--only scaffold";
 const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
   console.error(
@@ -52,68 +53,7 @@ function install(example) {
 const tsc = (example, args = []) => node(example, "node_modules/typescript/bin/tsc", args);
 const wrangler = (example, args) => node(example, "node_modules/wrangler/bin/wrangler.js", args);
 
-const minimal = join(root, "examples", "minimal");
-const withAuth = join(root, "examples", "with-auth");
-install(minimal);
-tsc(minimal, ["--noEmit"]);
-
-// A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off, for the
-// example and for a file that imports from every entry point a server author may use.
-const strict = join(minimal, "tsconfig.consumer-strict.json");
-const entryPoints = join(minimal, "src", "entry-points.ts");
-writeFileSync(
-  entryPoints,
-  [
-    'export { defineServer, type HandlerContext } from "mcp-edge";',
-    'export { errorCodes, LATEST_VERSION, type CallToolResult, type JsonSchema } from "mcp-edge/types";',
-    'export { clientDeclares, TASKS_EXTENSION } from "mcp-edge/extensions";',
-    'export { hubBus } from "mcp-edge/bus";',
-    'export { createTestClient } from "mcp-edge/testing";',
-    "",
-  ].join("\n"),
-);
-writeFileSync(
-  strict,
-  JSON.stringify({
-    compilerOptions: {
-      target: "es2021",
-      module: "es2022",
-      moduleResolution: "bundler",
-      lib: ["es2021"],
-      types: ["@cloudflare/workers-types"],
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      noImplicitOverride: true,
-      noPropertyAccessFromIndexSignature: true,
-      noImplicitReturns: true,
-      noFallthroughCasesInSwitch: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      verbatimModuleSyntax: true,
-      skipLibCheck: false,
-      noEmit: true,
-    },
-    files: ["src/index.ts", "src/entry-points.ts"],
-  }),
-);
-try {
-  tsc(minimal, ["-p", strict]);
-} finally {
-  rmSync(strict, { force: true });
-  rmSync(entryPoints, { force: true });
-}
-// The subpaths of plain values load at run time through package.json "exports" (Node's resolution).
-run(minimal, process.execPath, [
-  "--input-type=module",
-  "-e",
-  'const t = await import("mcp-edge/types"); const x = await import("mcp-edge/extensions");' +
-    'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);' +
-    'if (!t.isLoggingLevel("info") || t.LOGGING_LEVELS.length !== 8) process.exit(1);',
-]);
-node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
-
-// 3. wrangler dev, as the README's step 4, and the official SDK client against it.
+// 3. wrangler dev, and the official SDK client against it.
 async function freePort() {
   return new Promise((ok, fail) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
@@ -198,75 +138,148 @@ function check(condition, message) {
   console.log(`ok - ${message}`);
 }
 
-await withWranglerDev(minimal, async (url) => {
-  const client = new Client({ name: "consumer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  try {
-    const { tools } = await client.listTools();
-    check(
-      tools.map((t) => t.name).join(",") === "add,greet",
-      `tools/list through wrangler dev names add and greet (${tools.map((t) => t.name)})`,
-    );
-    const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
-    check(sum.content?.[0]?.text === "42", "the simple tool answers 42");
-    const greeting = await client.callTool({ name: "greet", arguments: {} });
-    check(greeting.content?.[0]?.text === "Hello, Ada!", "the interactive tool elicits the name and greets");
-  } finally {
-    await client.close();
-  }
-});
+// 2. examples/minimal installs the tarball fresh, type-checks (its tsconfig and a stricter one), runs its
+// own tests, then answers the official SDK client under `wrangler dev` (the README's step 4).
+async function minimalExample() {
+  const minimal = join(root, "examples", "minimal");
+  install(minimal);
+  tsc(minimal, ["--noEmit"]);
 
-// 4. The second example: installs, type-checks and bundles as `wrangler deploy` would.
-install(withAuth);
-tsc(withAuth, ["--noEmit"]);
-const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
-try {
-  wrangler(withAuth, ["deploy", "--dry-run", "--outdir", outdir]);
-  check(existsSync(join(outdir, "index.js")), "examples/with-auth bundles (wrangler deploy --dry-run)");
-} finally {
-  rmSync(outdir, { recursive: true, force: true });
-}
-// 4b. examples/from-mcpagent (docs/migrate-from-mcpagent.md): Cloudflare's McpAgent quick start
-// rewritten. It installs, type-checks, bundles with its migration (MyMCP deleted), and under
-// `wrangler dev` serves the URLs McpAgent served: /mcp to the SDK client, /sse to its legacy client.
-const fromMcpAgent = join(root, "examples", "from-mcpagent");
-install(fromMcpAgent);
-tsc(fromMcpAgent, ["--noEmit"]);
-const fromMcpAgentOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
-try {
-  wrangler(fromMcpAgent, ["deploy", "--dry-run", "--outdir", fromMcpAgentOut]);
-  check(existsSync(join(fromMcpAgentOut, "index.js")), "examples/from-mcpagent bundles with its migration (wrangler deploy --dry-run)");
-} finally {
-  rmSync(fromMcpAgentOut, { recursive: true, force: true });
-}
-const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
-await withWranglerDev(fromMcpAgent, async (url) => {
-  const transports = [
-    ["/mcp", new StreamableHTTPClientTransport(new URL(url))],
-    ["/sse", new SSEClientTransport(new URL(url.replace(/\/mcp$/, "/sse")))],
-  ];
-  for (const [path, transport] of transports) {
-    const client = new Client({ name: "consumer-test", version: "1.0.0" });
-    await client.connect(transport);
+  // A stricter consumer than ours: our .d.ts must hold under it, with skipLibCheck off, for the
+  // example and for a file that imports from every entry point a server author may use.
+  const strict = join(minimal, "tsconfig.consumer-strict.json");
+  const entryPoints = join(minimal, "src", "entry-points.ts");
+  writeFileSync(
+    entryPoints,
+    [
+      'export { defineServer, type HandlerContext } from "mcp-edge";',
+      'export { errorCodes, LATEST_VERSION, type CallToolResult, type JsonSchema } from "mcp-edge/types";',
+      'export { clientDeclares, TASKS_EXTENSION } from "mcp-edge/extensions";',
+      'export { hubBus } from "mcp-edge/bus";',
+      'export { createTestClient } from "mcp-edge/testing";',
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    strict,
+    JSON.stringify({
+      compilerOptions: {
+        target: "es2021",
+        module: "es2022",
+        moduleResolution: "bundler",
+        lib: ["es2021"],
+        types: ["@cloudflare/workers-types"],
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        noImplicitOverride: true,
+        noPropertyAccessFromIndexSignature: true,
+        noImplicitReturns: true,
+        noFallthroughCasesInSwitch: true,
+        noUnusedLocals: true,
+        noUnusedParameters: true,
+        verbatimModuleSyntax: true,
+        skipLibCheck: false,
+        noEmit: true,
+      },
+      files: ["src/index.ts", "src/entry-points.ts"],
+    }),
+  );
+  try {
+    tsc(minimal, ["-p", strict]);
+  } finally {
+    rmSync(strict, { force: true });
+    rmSync(entryPoints, { force: true });
+  }
+  // The subpaths of plain values load at run time through package.json "exports" (Node's resolution).
+  run(minimal, process.execPath, [
+    "--input-type=module",
+    "-e",
+    'const t = await import("mcp-edge/types"); const x = await import("mcp-edge/extensions");' +
+      'if (t.errorCodes.INVALID_PARAMS !== -32602 || x.TASKS_EXTENSION !== "io.modelcontextprotocol/tasks") process.exit(1);' +
+      'if (!t.isLoggingLevel("info") || t.LOGGING_LEVELS.length !== 8) process.exit(1);',
+  ]);
+  node(minimal, "node_modules/vitest/vitest.mjs", ["run"]);
+
+  await withWranglerDev(minimal, async (url) => {
+    const client = new Client({ name: "consumer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
       const { tools } = await client.listTools();
       check(
-        tools.map((t) => t.name).join(",") === "add,calculate",
-        `the McpAgent quick start, rewritten (zod 3.25), lists its tools at ${path}`,
+        tools.map((t) => t.name).join(",") === "add,greet",
+        `tools/list through wrangler dev names add and greet (${tools.map((t) => t.name)})`,
       );
-      const quotient = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 84, b: 2 } });
-      check(quotient.content?.[0]?.text === "42", `calculate divides at ${path}`);
-      const byZero = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 1, b: 0 } });
-      check(
-        byZero.isError === true && byZero.content?.[0]?.text === "Cannot divide by zero",
-        `dividing by zero is a tool error at ${path}`,
-      );
+      const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 40 } });
+      check(sum.content?.[0]?.text === "42", "the simple tool answers 42");
+      const greeting = await client.callTool({ name: "greet", arguments: {} });
+      check(greeting.content?.[0]?.text === "Hello, Ada!", "the interactive tool elicits the name and greets");
     } finally {
       await client.close();
     }
+  });
+}
+
+async function otherExamples() {
+  const withAuth = join(root, "examples", "with-auth");
+  // 4. The second example: installs, type-checks and bundles as `wrangler deploy` would.
+  install(withAuth);
+  tsc(withAuth, ["--noEmit"]);
+  const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
+  try {
+    wrangler(withAuth, ["deploy", "--dry-run", "--outdir", outdir]);
+    check(existsSync(join(outdir, "index.js")), "examples/with-auth bundles (wrangler deploy --dry-run)");
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
   }
-});
+  // 4b. examples/from-mcpagent (docs/migrate-from-mcpagent.md): Cloudflare's McpAgent quick start
+  // rewritten. It installs, type-checks, bundles with its migration (MyMCP deleted), and under
+  // `wrangler dev` serves the URLs McpAgent served: /mcp to the SDK client, /sse to its legacy client.
+  const fromMcpAgent = join(root, "examples", "from-mcpagent");
+  install(fromMcpAgent);
+  tsc(fromMcpAgent, ["--noEmit"]);
+  const fromMcpAgentOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
+  try {
+    wrangler(fromMcpAgent, ["deploy", "--dry-run", "--outdir", fromMcpAgentOut]);
+    check(existsSync(join(fromMcpAgentOut, "index.js")), "examples/from-mcpagent bundles with its migration (wrangler deploy --dry-run)");
+  } finally {
+    rmSync(fromMcpAgentOut, { recursive: true, force: true });
+  }
+  const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+  await withWranglerDev(fromMcpAgent, async (url) => {
+    const transports = [
+      ["/mcp", new StreamableHTTPClientTransport(new URL(url))],
+      ["/sse", new SSEClientTransport(new URL(url.replace(/\/mcp$/, "/sse")))],
+    ];
+    for (const [path, transport] of transports) {
+      const client = new Client({ name: "consumer-test", version: "1.0.0" });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        check(
+          tools.map((t) => t.name).join(",") === "add,calculate",
+          `the McpAgent quick start, rewritten (zod 3.25), lists its tools at ${path}`,
+        );
+        const quotient = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 84, b: 2 } });
+        check(quotient.content?.[0]?.text === "42", `calculate divides at ${path}`);
+        const byZero = await client.callTool({ name: "calculate", arguments: { operation: "divide", a: 1, b: 0 } });
+        check(
+          byZero.isError === true && byZero.content?.[0]?.text === "Cannot divide by zero",
+          `dividing by zero is a tool error at ${path}`,
+        );
+      } finally {
+        await client.close();
+      }
+    }
+  });
+}
+
+// `--only scaffold` runs the tarball and the scaffold alone (step 5), without the examples.
+if (!scaffoldOnly) {
+  await minimalExample();
+  await otherExamples();
+}
 
 // 5. npm create mcp-edge, from both packed tarballs, as a new user runs it.
 const creator = join(root, "create-mcp-edge");
@@ -304,9 +317,22 @@ try {
   check(readFileSync(join(project, ".gitignore"), "utf8").includes(".dev.vars"), ".dev.vars is git-ignored");
   const again = create(["my-server", "--no-install"]);
   check(again.status === 1 && again.output.includes("is not empty"), "create-mcp-edge refuses a non-empty directory");
+  // A new project's CI installs from its own lock file: `npm ci` must accept the lock file the
+  // scaffold's install wrote (an unpinned peer once named an optional dependency the lock file
+  // lacked: "Missing: … from lock file"). The tests below run on what `npm ci` installed.
+  rmSync(join(project, "node_modules"), { recursive: true, force: true });
+  run(project, npm, ["ci", "--no-audit", "--no-fund", "--loglevel=error"]);
+  check(existsSync(join(project, "node_modules", "mcp-edge")), "npm ci installs the scaffold from its own lock file");
   run(project, npm, ["test"]);
   const { Client: ClientV2, StreamableHTTPClientTransport: TransportV2 } = await import("@modelcontextprotocol/client");
   await withWranglerDev(project, async (url) => {
+    // The doctor as the project has it (npx mcp-edge doctor): the scaffold passes, without a warning.
+    const doctor = spawnSync(process.execPath, [join(project, "node_modules/mcp-edge/bin/mcp-edge.mjs"), "doctor", url, "--json"], {
+      encoding: "utf8",
+    });
+    const findings = JSON.parse(doctor.stdout || "{}").findings ?? [];
+    const alarms = findings.filter((f) => f.status === "fail" || f.status === "warn");
+    check(doctor.status === 0 && alarms.length === 0, `mcp-edge doctor passes the scaffold: ${JSON.stringify(alarms)}`);
     const v1 = new Client({ name: "consumer-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     v1.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
     await v1.connect(new StreamableHTTPClientTransport(new URL(url)));

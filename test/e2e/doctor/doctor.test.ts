@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
 import { type DoctorRun, type Finding, runDoctor, startHostProxy } from "../helpers/doctor.mjs";
+import { mintTestToken } from "../helpers/test-token.mjs";
 
 const SECRET = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const DEPLOYED_HOST = "mcp.example.test";
@@ -64,6 +65,9 @@ describe("the demo, configured", () => {
     });
     expect(run.report?.findings.filter((f) => f.status === "fail")).toEqual([]);
     expect(finding(run, "tools-2025")?.message).toMatch(/in the session\) answers \d+ tool/);
+    // The card's reverse-DNS name differs from serverInfo.name, which the card allows: no warning.
+    expect(finding(run, "server-card")).toMatchObject({ status: "ok", message: expect.stringContaining("which the card allows") });
+    expect(run.report?.findings.filter((f) => f.status === "warn")).toEqual([]);
   });
 
   it("runs one task with --task-tool and finds it with tasks/get", async () => {
@@ -73,6 +77,16 @@ describe("the demo, configured", () => {
       expect.objectContaining({ status: "ok" }),
       expect.objectContaining({ status: "ok", message: expect.stringContaining('"slow_compute" ran as a task and tasks/get finds it') }),
     ]);
+  });
+
+  it("a task that ends failed is a failed finding with its status message, not 'ok … (failed)'", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--task-tool", "protocol_error_job"]);
+    expect(run.code).toBe(1);
+    expect(run.report?.findings.filter((f) => f.check === "tasks")[1]).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining('"protocol_error_job" ran as a task (the task object works), but the task ended failed'),
+      fix: expect.stringContaining("--task-args"),
+    });
   });
 
   it("accepts the deployed host name listed in MCP_ALLOWED_HOSTS, and sees the Server Card name that host, not the URL used", async () => {
@@ -116,6 +130,91 @@ describe("the scaffold (create-mcp-edge/template)", () => {
     expect(finding(run, "state-secret")).toMatchObject({ status: "ok", message: expect.stringContaining('"greet"') });
     expect(finding(run, "listen")).toMatchObject({ status: "ok", message: expect.stringContaining("the empty set") });
     expect(finding(run, "server-card")?.status).toBe("skip");
+    // No false alarm on a new project, and the directory checks only when asked for.
+    expect(run.report?.findings.filter((f) => f.status === "warn")).toEqual([]);
+    expect(finding(run, "tool-annotations")).toBeUndefined();
+    // The fix for a missing card names what the scaffold's defineServer still lacks.
+    expect(finding(run, "server-card")?.fix).toBe(
+      'Optional: give defineServer({ name: "com.example/my-mcp-server", description: "<what it does, 1-100 characters>", … }), then pass discovery: {} to createMcpEdge (docs/discovery.md)',
+    );
+  });
+
+  it("--directory names what the directories would refuse: tools without titles and hints, no icon, no domain token", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--directory"]);
+    expect(run.code).toBe(1);
+    expect(finding(run, "tool-annotations")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining('no title: "add", "greet"'),
+      fix: expect.stringContaining("annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false }"),
+    });
+    expect(statuses(run)).toMatchObject({
+      "tool-names": "ok",
+      icons: "warn",
+      "output-schemas": "warn",
+      "search-fetch": "skip",
+      "chatgpt-domain": "warn",
+      "connector-agents": "ok",
+      "connector-cors": "ok",
+    });
+    expect(finding(run, "ui-domain")).toBeUndefined();
+  });
+});
+
+describe("--directory: a server ready for the directories (test/servers/directory)", () => {
+  const server = serve({ configPath: "test/servers/directory/wrangler.toml", vars: { MCP_STATE_SECRET: SECRET } });
+
+  it("passes every directory check, without a warning", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json", "--directory"]);
+    expect(run.code, JSON.stringify(run.report?.findings.filter((f) => f.status !== "ok"))).toBe(0);
+    expect(statuses(run)).toMatchObject({
+      "tool-annotations": "ok",
+      "tool-names": "ok",
+      icons: "ok",
+      "output-schemas": "ok",
+      "search-fetch": "ok",
+      "chatgpt-domain": "ok",
+      "ui-domain": "ok",
+      "connector-agents": "ok",
+      "connector-cors": "ok",
+    });
+    expect(run.report?.findings.filter((f) => f.status === "warn" || f.status === "fail")).toEqual([]);
+  });
+});
+
+describe("test sign-in (testAuth, test/servers/package-kit)", () => {
+  const TEST_SECRET = "doctor-test-auth-secret-0123456789abcdef";
+  const DEPLOYED = "mcp.doctor.test";
+  const server = serve({
+    configPath: "test/servers/package-kit/wrangler.toml",
+    vars: { MCP_STATE_SECRET: SECRET, MCP_TEST_AUTH_SECRET: TEST_SECRET, MCP_ALLOWED_HOSTS: DEPLOYED },
+  });
+  // The doctor reaches the local Worker by a name that is not loopback, as it reaches a deployment.
+  const resolveLocal = ["--import", new URL("../helpers/resolve-local.mjs", import.meta.url).pathname];
+  const deployedUrl = () => server().mcpUrl.replace("127.0.0.1", DEPLOYED);
+
+  it("on a local server: fine (ok), and says it saw the test verifier", async () => {
+    const run = await runDoctor([server().mcpUrl, "--json"]);
+    expect(finding(run, "test-auth")).toMatchObject({ status: "ok", message: expect.stringContaining("on a local server") });
+  });
+
+  it("on a host that is not loopback, a test token given with --token is accepted: a failure naming the secret to delete", async () => {
+    const token = await mintTestToken({ subject: "ada", secret: TEST_SECRET });
+    const run = await runDoctor([deployedUrl(), "--json", "--token", token], { nodeArgs: resolveLocal });
+    expect(finding(run, "test-auth")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining(`test sign-in (testAuth()) answers at ${DEPLOYED}`),
+      fix: expect.stringContaining("npx wrangler secret delete MCP_TEST_AUTH_SECRET"),
+    });
+    expect(finding(run, "test-auth")?.message).toContain("the test token given with --token was accepted");
+    expect(run.code).toBe(1);
+  });
+
+  it("on a host that is not loopback, without a token: a forged test token is refused in testAuth()'s words, a failure too", async () => {
+    const run = await runDoctor([deployedUrl(), "--json"], { nodeArgs: resolveLocal });
+    expect(finding(run, "test-auth")).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining("a forged test token is refused in testAuth()'s words"),
+    });
   });
 });
 
@@ -208,7 +307,8 @@ describe("a server with auth (wrangler.auth.toml)", () => {
       expect(finding(run, "auth-metadata")).toMatchObject({
         status: "fail",
         message: expect.stringContaining(`names the resource "http://127.0.0.1:${port}/mcp"`),
-        fix: expect.stringContaining("MCP_PUBLIC_URL"),
+        // The fix names the project's own option, with the URL the doctor reached.
+        fix: expect.stringContaining(`auth: { resource: "${proxy.url}/mcp"`),
       });
     } finally {
       await proxy.close();

@@ -16,8 +16,11 @@ export interface DoctorRun {
   report?: { url: string; ok: boolean; findings: Finding[] };
 }
 
-/** Runs `node bin/mcp-edge.mjs doctor <args>`. */
-export function runDoctor(args: string[]): Promise<DoctorRun>;
+/**
+ * Runs `node [nodeArgs] bin/mcp-edge.mjs doctor <args>`; rejects when the process has not exited after
+ * `killAfterMs` (default 60 s) and was killed.
+ */
+export function runDoctor(args: string[], how?: { nodeArgs?: string[]; killAfterMs?: number }): Promise<DoctorRun>;
 
 /** A proxy on 127.0.0.1 forwarding to `target` with every request's Host set to `host`. */
 export function startHostProxy(target: string, host: string): Promise<{ url: string; close(): Promise<void> }>;

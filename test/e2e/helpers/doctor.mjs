@@ -8,10 +8,15 @@ import { fileURLToPath } from "node:url";
 
 const BIN = join(resolve(dirname(fileURLToPath(import.meta.url)), "../../.."), "bin/mcp-edge.mjs");
 
-/** @param {string[]} args */
-export function runDoctor(args) {
+/**
+ * @param {string[]} args
+ * @param {{ nodeArgs?: string[], killAfterMs?: number }} [how] Node options (e.g. --import a preload), and when to
+ *   kill a doctor that has not exited (the run then rejects: a doctor that does not end is a failure)
+ */
+export function runDoctor(args, how = {}) {
+  const argv = [...(how.nodeArgs ?? []), BIN, "doctor", ...args];
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [BIN, "doctor", ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, argv, { timeout: how.killAfterMs ?? 60_000 }, (error, stdout, stderr) => {
       const code = error ? error.code : 0;
       if (typeof code !== "number") return reject(error);
       let report;

@@ -1,0 +1,2 @@
+// resolve-local.mjs is a preload (node --import) with no exports.
+export {};
