@@ -139,82 +139,85 @@ function graceOf(options: ResolvedSessionOptions): number {
 export function deferredSessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   const binding = bindingOf(edge, "deferredSessionObject");
   binding.sealer = sealer;
-  return class McpSession extends McpSessionObject<Env> {
+  return class McpSession extends DeferredSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env, binding);
     }
-
-    /**
-     * `sessionId`: the client's, whose seal this object opens while it holds no state, and which
-     * must be the session's own id once it holds one.
-     */
-    override async confirm(subject?: string, route = "", sessionId?: string): Promise<SessionState | null> {
-      const owner = { subject, route };
-      const adopted = await this.adopt(sessionId, owner);
-      if (adopted) {
-        // Within its first activity interval a deferred session has nothing to record: no write.
-        if (Date.now() - (adopted.issuedAt as number) < graceOf(this.core.options)) return adopted;
-        await this.begin(adopted, base64url(await digestOf(sessionId as string)));
-      } else if (!(await this.carriesItsId(sessionId, owner))) return null;
-      return super.confirm(subject, route);
-    }
-
-    /**
-     * The first forwarded request of a deferred session makes this object the session's (a
-     * DELETE's only in memory: the tombstone it writes is all it stores); any later one must carry
-     * the session's own id. (The 2024-11-05 transport's requests name their session otherwise.)
-     */
-    override async fetch(request: Request): Promise<Response> {
-      if (request.url === LEGACY_OPEN_URL || request.url === LEGACY_POST_URL) return super.fetch(request);
-      const { headers } = request;
-      const owner = {
-        subject: decodePrincipal(headers.get(HEADER_PRINCIPAL))?.subject,
-        route: routeKey(decodeRoute(headers.get(HEADER_ROUTE))),
-      };
-      const sessionId = headers.get(HEADER_SESSION_ID);
-      const adopted = await this.adopt(sessionId, owner);
-      if (adopted && request.method === "DELETE") this.core.state = adopted;
-      else if (adopted) await this.begin(adopted, base64url(await digestOf(sessionId as string)));
-      else if (!(await this.carriesItsId(sessionId, owner))) return refuse({ reason: "session-not-found" });
-      return super.fetch(request);
-    }
-
-    /**
-     * Whether a request for the session this object holds carries the session's own id: for a
-     * deferred session, the sealed id it was adopted with (its SHA-256 against the one stored, in
-     * constant time), never the bare object id, another session's seal or an altered one; for any
-     * other, the object id itself (no id at all: a call from the Worker's own code, such as a test's).
-     */
-    private async carriesItsId(sessionId: string | null | undefined, owner: Owner): Promise<boolean> {
-      const { state, sealHash } = this.core;
-      if (state === null) return true;
-      if (sealHash !== undefined) {
-        if (!sessionId) return false;
-        const expected = fromBase64url(sealHash) as Uint8Array;
-        return crypto.subtle.timingSafeEqual(await digestOf(sessionId), expected);
-      }
-      // Adopted by a version that kept no hash: the seal is opened instead.
-      if (state.issuedAt !== undefined) return !!sessionId && (await openSeal(this.env, sessionId, owner)) !== undefined;
-      return sessionId == null || sessionId === this.ctx.id.toString();
-    }
-
-    /**
-     * A deferred session's state as this object should take it, from the seal of `sessionId` (an
-     * id of this object's); null when the object holds a state, the session ended, the seal does not
-     * open for `owner`, or it outlived the idle timeout. A deferred session this object holds gets
-     * its tombstone's lifetime (SessionCore.rememberUntil) here too, after a restart as well.
-     */
-    private async adopt(sessionId: string | null | undefined, owner: Owner): Promise<SessionState | null> {
-      const core = this.core;
-      const held = core.state?.issuedAt;
-      if (held !== undefined) core.rememberUntil = sealedUntil(held, core.options);
-      if (core.state !== null || core.terminated || !sessionId?.startsWith(`${this.ctx.id}.`)) return null;
-      const pending = await openSeal(this.env, sessionId, owner);
-      if (!pending || Date.now() >= sealedUntil(pending.issuedAt, core.options)) return null;
-      // The state may have come meanwhile (another request adopted it while this one opened the seal).
-      if (core.state !== null || core.terminated) return null;
-      core.rememberUntil = sealedUntil(pending.issuedAt, core.options);
-      return { ...pending.state, issuedAt: pending.issuedAt };
-    }
   };
+}
+
+/** What deferredSessionObject's class adds to a session object: adopting a sealed state, and the seal as the credential. */
+class DeferredSessionObject<Env> extends McpSessionObject<Env> {
+  /**
+   * `sessionId`: the client's, whose seal this object opens while it holds no state, and which
+   * must be the session's own id once it holds one.
+   */
+  override async confirm(subject?: string, route = "", sessionId?: string): Promise<SessionState | null> {
+    const owner = { subject, route };
+    const adopted = await this.adopt(sessionId, owner);
+    if (adopted) {
+      // Within its first activity interval a deferred session has nothing to record: no write.
+      if (Date.now() - (adopted.issuedAt as number) < graceOf(this.core.options)) return adopted;
+      await this.begin(adopted, base64url(await digestOf(sessionId as string)));
+    } else if (!(await this.carriesItsId(sessionId, owner))) return null;
+    return super.confirm(subject, route);
+  }
+
+  /**
+   * The first forwarded request of a deferred session makes this object the session's (a
+   * DELETE's only in memory: the tombstone it writes is all it stores); any later one must carry
+   * the session's own id. (The 2024-11-05 transport's requests name their session otherwise.)
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.url === LEGACY_OPEN_URL || request.url === LEGACY_POST_URL) return super.fetch(request);
+    const { headers } = request;
+    const owner = {
+      subject: decodePrincipal(headers.get(HEADER_PRINCIPAL))?.subject,
+      route: routeKey(decodeRoute(headers.get(HEADER_ROUTE))),
+    };
+    const sessionId = headers.get(HEADER_SESSION_ID);
+    const adopted = await this.adopt(sessionId, owner);
+    if (adopted && request.method === "DELETE") this.core.state = adopted;
+    else if (adopted) await this.begin(adopted, base64url(await digestOf(sessionId as string)));
+    else if (!(await this.carriesItsId(sessionId, owner))) return refuse({ reason: "session-not-found" });
+    return super.fetch(request);
+  }
+
+  /**
+   * Whether a request for the session this object holds carries the session's own id: for a
+   * deferred session, the sealed id it was adopted with (its SHA-256 against the one stored, in
+   * constant time), never the bare object id, another session's seal or an altered one; for any
+   * other, the object id itself (no id at all: a call from the Worker's own code, such as a test's).
+   */
+  private async carriesItsId(sessionId: string | null | undefined, owner: Owner): Promise<boolean> {
+    const { state, sealHash } = this.core;
+    if (state === null) return true;
+    if (sealHash !== undefined) {
+      if (!sessionId) return false;
+      const expected = fromBase64url(sealHash) as Uint8Array;
+      return crypto.subtle.timingSafeEqual(await digestOf(sessionId), expected);
+    }
+    // Adopted by a version that kept no hash: the seal is opened instead.
+    if (state.issuedAt !== undefined) return !!sessionId && (await openSeal(this.env, sessionId, owner)) !== undefined;
+    return sessionId == null || sessionId === this.ctx.id.toString();
+  }
+
+  /**
+   * A deferred session's state as this object should take it, from the seal of `sessionId` (an
+   * id of this object's); null when the object holds a state, the session ended, the seal does not
+   * open for `owner`, or it outlived the idle timeout. A deferred session this object holds gets
+   * its tombstone's lifetime (SessionCore.rememberUntil) here too, after a restart as well.
+   */
+  private async adopt(sessionId: string | null | undefined, owner: Owner): Promise<SessionState | null> {
+    const core = this.core;
+    const held = core.state?.issuedAt;
+    if (held !== undefined) core.rememberUntil = sealedUntil(held, core.options);
+    if (core.state !== null || core.terminated || !sessionId?.startsWith(`${this.ctx.id}.`)) return null;
+    const pending = await openSeal(this.env, sessionId, owner);
+    if (!pending || Date.now() >= sealedUntil(pending.issuedAt, core.options)) return null;
+    // The state may have come meanwhile (another request adopted it while this one opened the seal).
+    if (core.state !== null || core.terminated) return null;
+    core.rememberUntil = sealedUntil(pending.issuedAt, core.options);
+    return { ...pending.state, issuedAt: pending.issuedAt };
+  }
 }
