@@ -81,7 +81,13 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   }
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
-  const lastActive = core.lastActiveAt();
+  let lastActive = core.lastActiveAt();
+  if (lastActive === 0) {
+    // Stored by a version that kept a session's start only in memory, and asleep since: nothing says
+    // when it was last used, so its idle time counts from now (written, so the next alarm knows).
+    core.record.setMeta("last_active", now);
+    lastActive = now;
+  }
   const busy = core.openStreams() > 0 || host.running() > 0;
   // Expiry is accurate to the activity write interval anyway: a session due within it expires now,
   // so a call moments after initialize does not cost a second alarm.

@@ -149,6 +149,18 @@ describe("idle expiry", () => {
     expect(await call(s.sessionId, s.version, "ping")).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });
 
+  it("a session stored before its start was (no start, no activity written) is not read as idle since 1970 after a restart", async () => {
+    const s = await startSession("2025-06-18");
+    await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
+      const { startedAt: _startedAt, ...older } = state.storage.kv.get<Record<string, unknown>>("state") ?? {};
+      state.storage.kv.put("state", older);
+    });
+    await evictDurableObject(sessionStub(s.sessionId));
+    expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
+
+    expect(await call(s.sessionId, s.version, "ping")).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+
   it("keeps a recently active session when its alarm runs, and schedules the next check", async () => {
     const s = await startSession("2025-06-18");
     expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
