@@ -23,7 +23,7 @@ export async function countRoundTrips(demo) {
   };
   const init = await add("initialize", ["init"], { headers: POST_HEADERS, body: INITIALIZE });
   const h = sessionHeaders(String(init.headers["mcp-session-id"]));
-  await add("notifications/initialized", [], { headers: h, body: INITIALIZED, expect: 202 });
+  await add("notifications/initialized", ["confirm"], { headers: h, body: INITIALIZED, expect: 202 });
   await add("ping", ["confirm"], { headers: h, body: rpc(3, "ping") });
   await add("tools/list", ["confirm"], { headers: h, body: rpc(4, "tools/list") });
   await add("tools/call, simple tool (echo)", ["confirm"], { headers: h, body: ECHO_CALL });

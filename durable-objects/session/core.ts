@@ -10,7 +10,7 @@ import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/definition/context";
 import type { ResolvedSessionOptions } from "../../src/options";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
-import { SessionRecord } from "./session-record";
+import { SessionRecord, type StoredState } from "./session-record";
 import { SessionTables } from "./session-tables";
 import { LiveStreams } from "../../src/platform/live-streams";
 import type { HeldSockets } from "../shared/held-sockets";
@@ -47,6 +47,16 @@ export class SessionCore {
    * because until then its sealed id would pass for a live session whose object holds nothing; 0 otherwise.
    */
   rememberUntil = 0;
+  /**
+   * When the session began in this object (epoch ms; 0 for a session older than this field),
+   * stored with its state: its last activity until the first write of `last_active`.
+   */
+  startedAt = 0;
+  /**
+   * A deferred session's (durable-objects/session/deferred.ts): the SHA-256 of its Mcp-Session-Id
+   * (base64url), stored with its state when the object adopted it; undefined for any other session.
+   */
+  sealHash: string | undefined;
   private lastActivityWrite = 0;
   /** The last activity this instance saw (epoch ms; 0 before any). */
   private lastActive = 0;
@@ -135,10 +145,28 @@ export class SessionCore {
     return true;
   }
 
-  /** The one way the negotiated state changes: in memory and in the record, together. */
+  /**
+   * The one way the negotiated state changes: in memory and in the record, together. The record
+   * keeps the session's start and seal hash beside it (one row: no write of their own).
+   */
   saveState(state: SessionState): void {
     this.state = state;
-    this.record.setMeta("state", state);
+    const stored: StoredState = { ...state, startedAt: this.startedAt };
+    if (this.sealHash !== undefined) stored.sealHash = this.sealHash;
+    this.record.setMeta("state", stored);
+  }
+
+  /** The state as stored (restoreSession): the negotiated part in `state`, the session's start and seal hash beside it. */
+  loadState(): void {
+    const stored = this.record.getMeta("state");
+    if (stored === undefined) {
+      this.state = null;
+      return;
+    }
+    const { startedAt, sealHash, ...state } = stored;
+    this.state = state;
+    this.startedAt = startedAt ?? 0;
+    this.sealHash = sealHash;
   }
 
   /**
@@ -152,11 +180,16 @@ export class SessionCore {
   }
 
   /**
-   * A new session: its activity starts now (kept in memory: the first write of it waits
-   * ACTIVITY_WRITE_INTERVAL_MS), and its one alarm is set for its expiry.
+   * A new session: its state is stored with its start (`sealHash`: a deferred session's, see
+   * `sealHash`), which stands for its activity until the first write of `last_active`
+   * (ACTIVITY_WRITE_INTERVAL_MS later at the earliest), and its one alarm is set for its expiry.
+   * The state is stored synchronously, before the returned promise.
    */
-  started(): Promise<void> {
+  start(state: SessionState, sealHash?: string): Promise<void> {
     const now = Date.now();
+    this.startedAt = now;
+    this.sealHash = sealHash;
+    this.saveState(state);
     this.lastActive = now;
     this.lastActivityWrite = now;
     return this.setAlarmAt(now + this.options.idleTimeoutMs);
@@ -179,11 +212,13 @@ export class SessionCore {
   }
 
   /**
-   * The last activity, as stored (accurate to ACTIVITY_WRITE_INTERVAL_MS), else as this instance
-   * saw it (a session whose activity was never written: all of it within that interval of its start).
+   * The last activity, as stored (accurate to ACTIVITY_WRITE_INTERVAL_MS), else the session's
+   * stored start or what this instance saw since, whichever is later (a session whose activity was
+   * never written: all of it within that interval of its start). Never 0 for a session that
+   * stored its start, whether or not the object slept since.
    */
   lastActiveAt(): number {
-    return this.record.getMeta("last_active") ?? this.lastActive;
+    return this.record.getMeta("last_active") ?? Math.max(this.startedAt, this.lastActive);
   }
 
   /**

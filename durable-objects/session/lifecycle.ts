@@ -30,7 +30,8 @@ export function restoreSession(core: SessionCore): void {
   // A deferred session's tombstone holds its time (true reads as 1: long past).
   core.rememberUntil = Number(tombstone ?? 0);
   if (core.terminated) core.tables.close();
-  core.state = core.terminated ? null : (core.record.getMeta("state") ?? null);
+  // Closed tables read as nothing: a terminated session's state stays null.
+  core.loadState();
   for (const { stream, requestId } of log.inflight()) {
     const error = errorMessage(JSON.parse(requestId) as RequestMessage["id"], {
       code: SESSION_RESTARTED,
@@ -80,21 +81,55 @@ export async function runAlarm(host: LifecycleHost): Promise<void> {
   }
   const now = Date.now();
   const { idleTimeoutMs, completedStreamGraceMs } = core.options;
-  const lastActive = core.lastActiveAt();
+  let lastActive = core.lastActiveAt();
+  if (lastActive === 0) {
+    // Stored by a version that kept a session's start only in memory, and asleep since: nothing says
+    // when it was last used, so its idle time counts from now (written, so the next alarm knows).
+    core.record.setMeta("last_active", now);
+    lastActive = now;
+  }
   const busy = core.openStreams() > 0 || host.running() > 0;
   // Expiry is accurate to the activity write interval anyway: a session due within it expires now,
   // so a call moments after initialize does not cost a second alarm.
-  if (now - lastActive >= idleTimeoutMs - Math.min(30_000, idleTimeoutMs / 10) && !busy) {
-    // No tombstone: deleteAll removes the state in one step, and an object without state is gone.
-    core.end(false);
-    const left = host.leaveHub();
-    core.tables.close();
-    await left;
-    await core.deleteAll();
+  if (now - lastActive >= idleTimeoutMs - expirySlack(core.options) && !busy) {
+    await expire(host, now);
     return;
   }
   core.log.deleteFinishedBefore(now - completedStreamGraceMs);
   await core.setAlarmAt(nextAlarmAt(now, lastActive, core.log.earliestDone(), core.options));
+}
+
+/**
+ * Idle expiry. No tombstone: deleteAll removes the state in one step, and an object without state
+ * is gone. Except for a deferred session whose sealed id would still pass for a live one (its
+ * issuer's clock ahead of this object's, say): an empty object would adopt that id again as a new,
+ * empty session, so it keeps a tombstone, as a DELETE's, until the id lapses.
+ */
+async function expire(host: LifecycleHost, now: number): Promise<void> {
+  const core = host.core;
+  const issuedAt = core.state?.issuedAt;
+  core.rememberUntil = issuedAt === undefined ? 0 : sealedUntil(issuedAt, core.options);
+  const remember = core.rememberUntil > now;
+  core.end(remember);
+  const left = host.leaveHub();
+  core.tables.close();
+  await left;
+  if (remember) await core.setAlarmAt(core.rememberUntil);
+  else await core.deleteAll();
+}
+
+/** How much earlier than its idle timeout a session may expire (accurate to the activity write interval anyway). */
+function expirySlack(options: { idleTimeoutMs: number }): number {
+  return Math.min(30_000, options.idleTimeoutMs / 10);
+}
+
+/**
+ * Until when a deferred session's sealed id passes for a live session (durable-objects/session/deferred.ts):
+ * its idle timeout from `initialize` (`issuedAt`), less the slack the alarm's idle expiry allows
+ * itself, so a session the alarm expired never reads as one whose object was never made.
+ */
+export function sealedUntil(issuedAt: number, options: { idleTimeoutMs: number }): number {
+  return issuedAt + options.idleTimeoutMs - expirySlack(options);
 }
 
 /**

@@ -103,12 +103,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /**
    * The one way a session begins, whichever transport negotiated it (the Worker's `init`, the
-   * legacy transport's `initialize`): its state stored before anything else can run (the first
-   * statement, synchronous), its expiry alarm, its list_changed registration, the own event.
+   * legacy transport's `initialize`, a deferred session's adoption, with the hash of its sealed id):
+   * its state and start stored before anything else can run (synchronously, in the first
+   * statement), its expiry alarm, its list_changed registration, the own event.
    */
-  protected async begin(state: SessionState): Promise<void> {
-    this.core.saveState(state);
-    await this.core.started();
+  protected async begin(state: SessionState, sealHash?: string): Promise<void> {
+    await this.core.start(state, sealHash);
     await this.registerForListChanges();
     this.observeOwn("initialize", 0);
   }

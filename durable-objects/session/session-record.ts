@@ -8,10 +8,18 @@
 import type { SessionState } from "../../src/mcp/definition/context";
 import type { SessionTables } from "./session-tables";
 
+/** What the record stores under `state`: the negotiated state, and beside it what only the object reads. */
+export interface StoredState extends SessionState {
+  /** When the session began in its object (epoch ms; absent in sessions older than it): SessionCore.startedAt. */
+  startedAt?: number;
+  /** A deferred session's: the SHA-256 of its Mcp-Session-Id, base64url (SessionCore.sealHash). */
+  sealHash?: string;
+}
+
 /** Every key of the record and what it holds: the only things a session writes outside its tables. */
 export interface RecordKeys {
-  /** The negotiated state (SessionCore.saveState writes it: `initialize`, then each change). */
-  state: SessionState;
+  /** The negotiated state with the session's start (SessionCore.saveState writes it: `initialize`, then each change). */
+  state: StoredState;
   /** The tombstone of a terminated session (DELETE): written before its storage goes; a deferred session's holds the time it must stay until. */
   terminated: boolean | number;
   /** The last activity, written at most every 30 s (SessionCore.touch). */

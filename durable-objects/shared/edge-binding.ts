@@ -12,7 +12,10 @@ import type { SessionState } from "../../src/mcp/definition/context";
 
 /** What `deferredSessionObject(edge)` installs for the Worker: it mints deferred session ids (their objects open them). */
 export interface SessionSealer {
-  /** The id of a new session whose object is `objectId` and not made yet; undefined without a usable secret (then it is made now). */
+  /**
+   * The id of a new session whose object is `objectId` and not made yet; undefined without a usable
+   * secret, or for a state too large to seal (then it is made now).
+   */
   mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
 }
 

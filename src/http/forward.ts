@@ -5,22 +5,24 @@
  */
 import { forwardHeaders } from "../../durable-objects/session/contract";
 import type { Params, RequestMessage } from "../jsonrpc/messages";
-import { observerOf } from "../mcp/operations/observe";
+import { observerOf, type Place } from "../mcp/operations/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import type { Exchange } from "../mcp/dispatch/exchange";
 import type { EdgeRequest } from "./edge-request";
 
-/** `body`: the POST's text, forwarded as is; `exchange`: what it parsed to (names the hop's observation). */
-export async function forwardPost<Env>(
+/**
+ * Runs `hop`, one Durable Object request for `exchange`, inside one observation named after the
+ * POST's (first) request, else its first notification or client response ("response"), at `place`;
+ * `hop` gets the observation's traceparent (tracing on), which the object's span continues.
+ */
+export async function observedHop<Env, T>(
   edge: EdgeRequest<Env>,
-  stub: { fetch(request: Request): Promise<Response> },
   exchange: Pick<Exchange, "requests" | "others">,
-  body: string,
-): Promise<Response> {
-  const { request, env, principal, params } = edge;
+  place: Place,
+  hop: (traceparent: string | undefined) => Promise<T>,
+): Promise<T> {
+  const { request, env } = edge;
   const { requests, others } = exchange;
-  // One observation for the hop (one Durable Object request), named after the POST's (first)
-  // request, else its first notification or client response ("response"); the object's span is its child.
   const other = others[0];
   const first: { method: string; params?: Params; id?: RequestMessage["id"] } | undefined =
     requests[0] ?? (other && (other.kind === "notification" ? other : { method: "response" }));
@@ -36,18 +38,31 @@ export async function forwardPost<Env>(
             sessionId: request.headers.get(HEADER_SESSION_ID)?.slice(0, 64),
             protocolVersion: request.headers.get(HEADER_PROTOCOL_VERSION) ?? undefined,
           },
-          "forward",
+          place,
           env,
         )
       : undefined;
   span?.countDoRequests();
-  const headers = forwardHeaders(request.headers, { principal, cf: request.cf, traceparent: span?.traceparent, params });
   try {
-    return await stub.fetch(new Request(request.url, { method: "POST", headers, body }));
+    return await hop(span?.traceparent);
   } catch (error) {
     span?.threw(error);
     throw error;
   } finally {
     span?.end();
   }
+}
+
+/** `body`: the POST's text, forwarded as is; `exchange`: what it parsed to (names the hop's observation). */
+export function forwardPost<Env>(
+  edge: EdgeRequest<Env>,
+  stub: { fetch(request: Request): Promise<Response> },
+  exchange: Pick<Exchange, "requests" | "others">,
+  body: string,
+): Promise<Response> {
+  const { request, principal, params } = edge;
+  return observedHop(edge, exchange, "forward", (traceparent) => {
+    const headers = forwardHeaders(request.headers, { principal, cf: request.cf, traceparent, params });
+    return stub.fetch(new Request(request.url, { method: "POST", headers, body }));
+  });
 }

@@ -28,11 +28,13 @@ import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/ve
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
 import { refuse } from "../wire/refusals";
-import { forwardPost } from "./forward";
+import { forwardPost, observedHop } from "./forward";
+import { warnIfNoStateSecret } from "./state-secret";
 import { routeKey } from "../wire/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
 import type { EdgeRuntime } from "./runtime";
+import type { SessionObjectRpc } from "../../durable-objects/session/contract";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 
@@ -83,7 +85,7 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
 }
 /** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
 async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, body: string): Promise<Response> {
-  const { request, env, runtime, principal, params } = edge;
+  const { request, env, runtime, principal } = edge;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
     return refuse({ reason: "session-id-required", afterInitialize: true });
@@ -99,16 +101,14 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
     return forwardPost(edge, stub, exchange, body);
   }
-  // Only `notifications/initialized` (every other notification went to the object above): 202 and
-  // no object request. The session id's form was checked; whether the session still exists is not
-  // (the notification follows initialize at once; docs/costs.md "What each operation costs").
-  if (exchange.requests.length === 0 && exchange.invalid.length === 0) return accepted();
-  // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
-  // Auth: the object refuses (null) a principal other than the session's creator, or another
-  // route than the session's (another tenant's path); checked here again.
-  const route = routeKey(params);
-  const state = (await stub.confirm(principal?.subject, route, sessionId)) as SessionState | null;
-  if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return sessionNotFound();
+  // Only `notifications/initialized` (every other notification went to the object above): 202 once
+  // the object confirms the session, 404 for an ended or unknown one as for any other message.
+  if (exchange.requests.length === 0 && exchange.invalid.length === 0) {
+    const state = await observedHop(edge, exchange, "worker", () => confirmSession(edge, stub, sessionId));
+    return state === null ? sessionNotFound() : accepted();
+  }
+  const state = await confirmSession(edge, stub, sessionId);
+  if (state === null) return sessionNotFound();
   // ctx.session.id and the events name the session by its object id (a deferred id's seal is not an identity).
   const session: SessionInfo = { ...state, id: sessionId.slice(0, 64) };
   const dispatch = dispatchContext(runtime.server, env, {
@@ -126,6 +126,24 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
 
 function sessionNotFound(): Response {
   return refuse({ reason: "session-not-found" });
+}
+
+/**
+ * The session's state from its object (`confirm`: one object request), or null when it does not
+ * exist for this request. Auth: the object refuses (null) a principal other than the session's
+ * creator, or another route than the session's (another tenant's path); checked here again.
+ */
+async function confirmSession<Env>(
+  edge: EdgeRequest<Env>,
+  stub: DurableObjectStub<SessionObjectRpc>,
+  sessionId: string,
+): Promise<SessionState | null> {
+  const { principal, params } = edge;
+  const route = routeKey(params);
+  // Workers RPC types cannot express `unknown` fields; the object returns a SessionState or null.
+  const state = (await stub.confirm(principal?.subject, route, sessionId)) as SessionState | null;
+  if (state === null || state.subject !== principal?.subject || (state.route ?? "") !== route) return null;
+  return state;
 }
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
@@ -182,7 +200,10 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   const objectId = id.toString();
   const owned = ownedState(state, principal?.subject, route);
   // A deferred session (durable-objects/session/deferred.ts): no object yet; its id carries the state, sealed.
-  const sealed = await runtime.sealer()?.mint(env, objectId, owned);
+  const sealer = runtime.sealer();
+  // Without a usable secret deferred sessions fall back to an object now: said once, with the fix.
+  if (sealer) warnIfNoStateSecret(runtime, env);
+  const sealed = await sealer?.mint(env, objectId, owned);
   const sessionId = sealed ?? objectId;
   // The cost counters: initialize is one Durable Object request (`init`) unless deferred; the object's own event counts its rows.
   const span = observerOf(runtime.server)?.start(

@@ -18,7 +18,7 @@ import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from
 import { MrtrRound } from "../mcp/era-2026/mrtr";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { meterEvent, newMeter, observerOf } from "../mcp/operations/observe";
-import { secretProblem, STATE_SECRET_BINDING } from "../mcp/era-2026/request-state";
+import { secretOf } from "./state-secret";
 import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
@@ -40,21 +40,6 @@ function jsonAnswer(response: ResponseMessage): Response {
   const answer = finish2026Response(response);
   const { status, headers } = answerHttp(answer);
   return json(toWire(answer), status, headers);
-}
-
-function secretOf(env: unknown): unknown {
-  return (env as Record<string, unknown>)[STATE_SECRET_BINDING];
-}
-
-const warned = new WeakSet<object>();
-
-/** Once per server and isolate, in `wrangler dev` output and the Worker's logs: MRTR needs a secret. */
-export function warnIfNoStateSecret(runtime: object, env: unknown): void {
-  if (warned.has(runtime)) return;
-  const problem = secretProblem(secretOf(env));
-  if (!problem) return;
-  warned.add(runtime);
-  console.warn(`mcp-edge: 2026-07-28 tools, prompts and reads that ask the client for input will fail: ${problem}`);
 }
 
 /** The era decision of a claimed request: its message and its `_meta` envelope (era.ts). */

@@ -2,7 +2,8 @@
 // "When a session gets its object"): the client takes the longer sealed session id as any other, calls a
 // tool (served in the Worker, the object writes nothing), opens its standalone GET stream (which
 // gives the session its object), subscribes, and gets the update another client causes; after
-// the client ends the session (DELETE), the id answers 404.
+// the client ends the session (DELETE), the id answers 404. A client that declares kilobytes of
+// capabilities gets its object at initialize and a bare object id, which its fetch can read.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -51,5 +52,20 @@ describe("deferred sessions with the SDK v1 client", () => {
     expect(after.status).toBe(404);
     await after.body?.cancel();
     await Promise.all([client.close(), other.close()]);
+  });
+
+  it("a client declaring 40 KB of capabilities connects and calls a tool: its session id is the bare object id", {
+    timeout: 60_000,
+  }, async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(server.mcpUrl));
+    const capabilities = { experimental: { "e2e.big": { blob: "x".repeat(40_000) } } };
+    const client = new Client({ name: "e2e-deferred-big", version: "1.0.0" }, { capabilities });
+    // A sealed id would carry all of it (about 53,000 characters): more header than Node's fetch reads.
+    await client.connect(transport);
+    expect(transport.sessionId).toMatch(/^[0-9a-f]{64}$/);
+    const echoed = await client.callTool({ name: "echo", arguments: { text: "big" } });
+    expect(echoed.content).toEqual([{ type: "text", text: "big" }]);
+    await transport.terminateSession();
+    await client.close();
   });
 });

@@ -71,7 +71,7 @@ describe("Durable Object round trips per request kind", () => {
     expect(calls).toEqual(["confirm", "confirm", "confirm", "confirm"]);
   });
 
-  it("an interactive call, a notification and logging/setLevel each cost one fetch to the object; notifications/initialized none", async () => {
+  it("an interactive call, a notification and logging/setLevel each cost one fetch to the object; notifications/initialized one confirm", async () => {
     const id = await session();
     calls = [];
     const h = { "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18" };
@@ -82,7 +82,7 @@ describe("Durable Object round trips per request kind", () => {
     const initialized = await send({ jsonrpc: "2.0", method: "notifications/initialized" }, h);
     expect(initialized.status).toBe(202);
     await (await send({ jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "info" } }, h)).text();
-    expect(calls).toEqual(["fetch", "fetch", "fetch"]);
+    expect(calls).toEqual(["fetch", "fetch", "confirm", "fetch"]);
   });
 
   it("DELETE costs one fetch to the object", async () => {
@@ -111,7 +111,7 @@ describe("Durable Object round trips per request kind", () => {
     expect(calls).toEqual([]);
   });
 
-  it("a client that re-initializes before every call costs three calls a turn, and leaves only the session's state stored", async () => {
+  it("a client that re-initializes before every call costs four calls a turn, and leaves only the session's state stored", async () => {
     const h = (id: string) => ({ "Mcp-Session-Id": id, "MCP-Protocol-Version": "2025-06-18" });
     const sizes: number[] = [];
     for (let turn = 0; turn < 3; turn++) {
@@ -120,7 +120,7 @@ describe("Durable Object round trips per request kind", () => {
       await (await send({ jsonrpc: "2.0", method: "notifications/initialized" }, h(id))).text();
       await (await send({ jsonrpc: "2.0", id: 1, method: "tools/list" }, h(id))).text();
       await (await send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } }, h(id))).text();
-      expect(calls).toEqual(["init", "confirm", "confirm"]);
+      expect(calls).toEqual(["init", "confirm", "confirm", "confirm"]);
       const stored = await runInDurableObject(sessionStub(id), (_instance, state) => ({
         tables: state.storage.sql
           .exec<{ name: string }>(
@@ -137,6 +137,6 @@ describe("Durable Object round trips per request kind", () => {
       expect(stored.keys).toEqual(["state"]);
       sizes.push(stored.bytes);
     }
-    console.log(`[round-trips] re-initializing turn: 3 session-object calls, ${sizes[0]} bytes of SQLite per session`);
+    console.log(`[round-trips] re-initializing turn: 4 session-object calls, ${sizes[0]} bytes of SQLite per session`);
   });
 });

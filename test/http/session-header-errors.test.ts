@@ -102,10 +102,10 @@ describe("404 unknown session", () => {
     await expectRpcError(res, 404, SESSION_NOT_FOUND, null);
   });
 
-  it("answers notifications/initialized in the Worker, 202 without asking the object (docs/costs.md)", async () => {
+  it("answers notifications/initialized for a session id never issued with 404, as every other message (the object is asked)", async () => {
     const unknown = sessionNamespace().newUniqueId().toString();
     const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId: unknown });
-    expect(res.status).toBe(202);
+    await expectRpcError(res, 404, SESSION_NOT_FOUND, null);
   });
 });
 

@@ -1,4 +1,4 @@
-import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, post } from "../helpers/mcp";
 import { isResponseTo } from "../helpers/sse";
@@ -22,6 +22,10 @@ const notFound = { jsonrpc: "2.0", id: null, error: { code: -32001 } };
 /** Every way a client can address a session, each returning the HTTP response. */
 const paths: [string, (s: Session) => Promise<Response>][] = [
   ["a simple POST (ping)", (s) => post({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: s.sessionId, version: s.version })],
+  [
+    "notifications/initialized",
+    (s) => post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId: s.sessionId, version: s.version }),
+  ],
   ["an interactive POST (stream_progress)", (s) => postToolCall(s, 1, "stream_progress", { count: 1 })],
   ["a client response POST", (s) => post({ jsonrpc: "2.0", id: "s-x-1", result: {} }, { sessionId: s.sessionId, version: s.version })],
   ["a GET", (s) => getStream(s)],
@@ -122,6 +126,39 @@ describe("idle expiry", () => {
     expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
     expect((await post({ jsonrpc: "2.0", id: 2, method: "ping" }, { sessionId: s.sessionId, version: s.version })).status).toBe(404);
     await expectAllStorageGone(s);
+  });
+
+  it("answers 404 to notifications/initialized once the session expired", async () => {
+    const s = await startSession("2025-06-18");
+    await makeIdle(s);
+    expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
+
+    const res = await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId: s.sessionId, version: s.version });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject(notFound);
+  });
+
+  it("a session used only in its first 30 s outlives an alarm that runs after its object slept (its start is stored)", async () => {
+    const s = await startSession("2025-06-18");
+    expect(await call(s.sessionId, s.version, "ping")).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    // Asleep, the object forgets the activity it kept in memory. Then an alarm runs long before the
+    // idle timeout (as the one that trims a finished stream does, its grace period after the call).
+    await evictDurableObject(sessionStub(s.sessionId));
+    expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
+
+    expect(await call(s.sessionId, s.version, "ping")).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+  });
+
+  it("a session stored before its start was (no start, no activity written) is not read as idle since 1970 after a restart", async () => {
+    const s = await startSession("2025-06-18");
+    await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
+      const { startedAt: _startedAt, ...older } = state.storage.kv.get<Record<string, unknown>>("state") ?? {};
+      state.storage.kv.put("state", older);
+    });
+    await evictDurableObject(sessionStub(s.sessionId));
+    expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
+
+    expect(await call(s.sessionId, s.version, "ping")).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });
 
   it("keeps a recently active session when its alarm runs, and schedules the next check", async () => {
