@@ -5,9 +5,9 @@
  * file; neither imports the other.
  */
 import type { UserListOptions, UserOp } from "../../src/mcp/definition/context";
-import type { TokenEndpoint, UpstreamGrant } from "../../src/platform/upstream-token";
+import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../../src/platform/upstream-token";
 
-export type { UserListOptions, UserOp, UpstreamGrant };
+export type { UserListOptions, UserOp, UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing };
 
 /** What the Worker, the session object and task runs call on a principal's object. */
 export interface UserRpc extends Rpc.DurableObjectBranded {
@@ -25,27 +25,3 @@ export interface UserRpc extends Rpc.DurableObjectBranded {
 }
 
 export const MAX_USER_LIST = 1000;
-
-/** How a grant is sealed: under a key derived from `secret` (the server's) for this principal. */
-export interface UpstreamSealing {
-  subject: string;
-  secret: string;
-}
-
-/** What the object needs to hand out a fresh token: the sealing, the token endpoint, how early to refresh. */
-export interface UpstreamPlan extends UpstreamSealing, TokenEndpoint {
-  /** Refresh when the token expires within this many seconds. */
-  refreshBeforeSeconds: number;
-  /** An access token the upstream API just refused (401): refresh unless the stored one is already another. */
-  rejected?: string;
-}
-
-/**
- * A fresh upstream access token, or why there is none: `none` (never signed in), `revoked` (the
- * upstream refused the refresh token: the grant is deleted), `expired` (no refresh token),
- * `unreadable` (sealed under another secret), `unavailable` (the upstream failed; kept, retry later).
- */
-export type UpstreamAccess =
-  | { ok: true; accessToken: string; expiresAt?: number; refreshed?: boolean }
-  | { ok: false; reason: "none" | "revoked" | "expired" | "unreadable" }
-  | { ok: false; reason: "unavailable"; detail: string };

@@ -46,7 +46,9 @@ export class UpstreamGrants {
   }
 
   private read(name: string): SealedRecord | undefined {
-    const row = this.table().exec<{ iv: ArrayBuffer; data: ArrayBuffer }>("SELECT iv, data FROM upstream_grants WHERE name = ?", name).toArray()[0];
+    const row = this.table()
+      .exec<{ iv: ArrayBuffer; data: ArrayBuffer }>("SELECT iv, data FROM upstream_grants WHERE name = ?", name)
+      .toArray()[0];
     return row ? { iv: new Uint8Array(row.iv), data: new Uint8Array(row.data) } : undefined;
   }
 
@@ -58,7 +60,8 @@ export class UpstreamGrants {
     if (!record) return { ok: false, reason: "none" };
     const grant = await unseal(record, name, plan);
     if (!grant) return { ok: false, reason: "unreadable" };
-    if (grant.accessToken !== plan.rejected && isFresh(grant, plan.refreshBeforeSeconds)) return { ok: true, accessToken: grant.accessToken, expiresAt: grant.expiresAt };
+    if (grant.accessToken !== plan.rejected && isFresh(grant, plan.refreshBeforeSeconds))
+      return { ok: true, accessToken: grant.accessToken, expiresAt: grant.expiresAt };
     // Checked again after the await above: another caller may have started the refresh meanwhile.
     const started = this.#refreshing.get(name);
     if (started) return started;

@@ -96,21 +96,10 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
   const registration = options.dynamicRegistration ?? true;
   const upstream = options.upstream;
   const authorize = options.authorize;
-  if (!authorize && !upstream) throw new TypeError("createAuthorizationServer: give authorize (your sign-in page) or upstream (defineUpstream(…))");
+  if (!authorize && !upstream)
+    throw new TypeError("createAuthorizationServer: give authorize (your sign-in page) or upstream (defineUpstream(…))");
   const allowHosts = new Set((cimd === true || cimd === false ? [] : (cimd.insecureAllowHosts ?? [])).map((h) => h.toLowerCase()));
-  const provider = new OAuthAuthorizationServer<Env>({
-    issuer,
-    resources: [resource],
-    authorizeEndpoint: AUTHORIZE_PATH,
-    tokenEndpoint: TOKEN_PATH,
-    ...(registration ? { clientRegistrationEndpoint: REGISTER_PATH } : {}),
-    scopesSupported: options.scopesSupported,
-    accessTokenTTL: options.accessTokenTTL ?? 3600,
-    refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
-    clientIdMetadataDocumentEnabled: cimd !== false,
-    ...(options.enterpriseManagedAuthorization ? { enterpriseManagedAuthorization: options.enterpriseManagedAuthorization } : {}),
-    ...(options.tokenExchange ? { tokenExchangeCallback: options.tokenExchange } : {}),
-  });
+  const provider = buildProvider(options, issuer, resource);
   const owned = new Set([TOKEN_PATH, METADATA_PATH, ...(registration ? [REGISTER_PATH] : [])]);
   const site = { issuer };
   const serveAuthorize: AuthorizeHandler<Env> = authorize
@@ -150,6 +139,24 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
       return undefined;
     },
   };
+}
+
+/** The library's authorization server with this option set's endpoints, lifetimes and hooks. */
+function buildProvider<Env>(options: AuthorizationServerOptions<Env>, issuer: string, resource: string): OAuthAuthorizationServer<Env> {
+  const cimd = options.clientIdMetadataDocuments ?? true;
+  return new OAuthAuthorizationServer<Env>({
+    issuer,
+    resources: [resource],
+    authorizeEndpoint: AUTHORIZE_PATH,
+    tokenEndpoint: TOKEN_PATH,
+    ...((options.dynamicRegistration ?? true) ? { clientRegistrationEndpoint: REGISTER_PATH } : {}),
+    scopesSupported: options.scopesSupported,
+    accessTokenTTL: options.accessTokenTTL ?? 3600,
+    refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
+    clientIdMetadataDocumentEnabled: cimd !== false,
+    ...(options.enterpriseManagedAuthorization ? { enterpriseManagedAuthorization: options.enterpriseManagedAuthorization } : {}),
+    ...(options.tokenExchange ? { tokenExchangeCallback: options.tokenExchange } : {}),
+  });
 }
 
 /** One Worker serving the authorization server's paths first and the MCP server for everything else. */

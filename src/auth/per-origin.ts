@@ -19,7 +19,10 @@ const MAX_ORIGINS = 8;
  * `export default perOrigin<Env>((origin, env) => withAuthorizationServer(…))`: `build` gets the
  * origin without a trailing slash (the variable's value, or the request URL's origin).
  */
-export function perOrigin<Env>(build: (origin: string, env: Env) => Handler<Env>, options: PerOriginOptions = {}): {
+export function perOrigin<Env>(
+  build: (origin: string, env: Env) => Handler<Env>,
+  options: PerOriginOptions = {},
+): {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
 } {
   const variable = options.variable ?? "MCP_PUBLIC_URL";

@@ -118,12 +118,19 @@ export async function serveUpstreamCallback<Env>(
   }
   const data = resumed.data as LoginData;
   const answer = await requestTokens(
-    { tokenUrl: upstream.setting("tokenUrl", env), clientId: upstream.setting("clientId", env), clientSecret: upstream.setting("clientSecret", env) },
+    {
+      tokenUrl: upstream.setting("tokenUrl", env),
+      clientId: upstream.setting("clientId", env),
+      clientSecret: upstream.setting("clientSecret", env),
+    },
     { grant_type: "authorization_code", code, redirect_uri: callbackUrl(upstream, site), code_verifier: data.verifier },
   );
   switch (answer.kind) {
     case "refused":
-      return plain(400, `${upstream.title} refused the sign-in (${answer.error}): the code was already used or expired. Start again from your MCP client.`);
+      return plain(
+        400,
+        `${upstream.title} refused the sign-in (${answer.error}): the code was already used or expired. Start again from your MCP client.`,
+      );
     case "broken":
       console.error(`mcp-edge upstream "${upstream.name}": code exchange failed: ${answer.detail}`);
       return plain(502, `${upstream.title} did not answer the sign-in as expected (${answer.detail}). Try again later.`);

@@ -7,11 +7,10 @@
  * principal's user object, which refreshes it (once for every concurrent caller) before it expires.
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import type { UpstreamAccess, UpstreamPlan, UserRpc } from "../../durable-objects/user/contract";
 import { ToolError } from "../mcp/definition/content";
 import { userObjectId } from "../platform/addresses";
 import { requireNamespace } from "../platform/bindings";
-import type { UpstreamGrant } from "../platform/upstream-token";
+import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";
 import type { Principal } from "./principal";
 
 /** A setting read from the Worker's env (a secret, or a URL that differs between wrangler dev and deploy), or a constant. */
@@ -79,6 +78,12 @@ const REASONS: Record<UpstreamSignInRequired["reason"], string> = {
   unreadable: "the stored grant was sealed under another secret",
 };
 
+/** The user object's calls made here (its UserRpc, durable-objects/user/contract.ts, has them). */
+interface GrantHolder extends Rpc.DurableObjectBranded {
+  saveUpstreamGrant(name: string, grant: UpstreamGrant, sealing: UpstreamSealing): Promise<void>;
+  upstreamAccess(name: string, plan: UpstreamPlan): Promise<UpstreamAccess>;
+}
+
 const NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const MIN_SECRET_LENGTH = 32;
 
@@ -115,8 +120,8 @@ export class Upstream<Env> {
   }
 
   /** The principal's user object (MCP_USER), where its grants are kept. */
-  userObject(env: Env, subject: string): DurableObjectStub<UserRpc> {
-    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(env, "MCP_USER", `upstream "${this.name}"`);
+  userObject(env: Env, subject: string): DurableObjectStub<GrantHolder> {
+    const namespace = requireNamespace<DurableObjectNamespace<GrantHolder>>(env, "MCP_USER", `upstream "${this.name}"`);
     return namespace.get(userObjectId(namespace, subject));
   }
 

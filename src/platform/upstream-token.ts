@@ -3,6 +3,8 @@
  * refresh; client_secret_post): one request, and its answer read without trusting it. Used by the
  * built-in authorization server's callback (the code) and by the user object (refreshes). Keeps
  * only what a caller may show: an OAuth error code, an HTTP status; never the upstream's own text.
+ * Also the types of the user object's upstream calls (durable-objects/user/contract.ts), which
+ * src/auth uses without importing the object's contract.
  */
 
 /** An upstream grant as stored (sealed) in the principal's user object. */
@@ -21,8 +23,35 @@ export interface TokenEndpoint {
   clientSecret: string;
 }
 
+/** How a grant is sealed: under a key derived from `secret` (the server's) for this principal. */
+export interface UpstreamSealing {
+  subject: string;
+  secret: string;
+}
+
+/** What the object needs to hand out a fresh token: the sealing, the token endpoint, how early to refresh. */
+export interface UpstreamPlan extends UpstreamSealing, TokenEndpoint {
+  /** Refresh when the token expires within this many seconds. */
+  refreshBeforeSeconds: number;
+  /** An access token the upstream API just refused (401): refresh unless the stored one is already another. */
+  rejected?: string;
+}
+
+/**
+ * A fresh upstream access token, or why there is none: `none` (never signed in), `revoked` (the
+ * upstream refused the refresh token: the grant is deleted), `expired` (no refresh token),
+ * `unreadable` (sealed under another secret), `unavailable` (the upstream failed; kept, retry later).
+ */
+export type UpstreamAccess =
+  | { ok: true; accessToken: string; expiresAt?: number; refreshed?: boolean }
+  | { ok: false; reason: "none" | "revoked" | "expired" | "unreadable" }
+  | { ok: false; reason: "unavailable"; detail: string };
+
 /** An upstream token endpoint's answer, read without trusting it: tokens, an OAuth error code, or neither. */
-export type TokenAnswer = { kind: "tokens"; grant: UpstreamGrant } | { kind: "refused"; error: string } | { kind: "broken"; detail: string };
+export type TokenAnswer =
+  | { kind: "tokens"; grant: UpstreamGrant }
+  | { kind: "refused"; error: string }
+  | { kind: "broken"; detail: string };
 
 const ERROR_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -51,7 +80,8 @@ export async function requestTokens(plan: TokenEndpoint, form: Record<string, st
 }
 
 function readTokenAnswer(parsed: unknown, status: number): TokenAnswer {
-  if (typeof parsed !== "object" || parsed === null) return { kind: "broken", detail: `the token endpoint answered HTTP ${status} without tokens` };
+  if (typeof parsed !== "object" || parsed === null)
+    return { kind: "broken", detail: `the token endpoint answered HTTP ${status} without tokens` };
   const answer = parsed as Record<string, unknown>;
   // Only the error code is kept (a short token), never the upstream's own description.
   if (typeof answer.error === "string") return { kind: "refused", error: ERROR_CODE.test(answer.error) ? answer.error : "error" };

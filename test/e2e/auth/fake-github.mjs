@@ -26,7 +26,8 @@ export async function startFakeGitHub(app) {
   }
 
   function exchange(form) {
-    if (form.get("client_id") !== app.clientId || form.get("client_secret") !== app.clientSecret) return { error: "incorrect_client_credentials" };
+    if (form.get("client_id") !== app.clientId || form.get("client_secret") !== app.clientSecret)
+      return { error: "incorrect_client_credentials" };
     if (form.get("grant_type") === "refresh_token") {
       const old = form.get("refresh_token") ?? "";
       if (refresh.get(old) !== true) return { error: "bad_refresh_token" };
