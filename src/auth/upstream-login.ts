@@ -14,6 +14,7 @@ import {
   type OAuthHelpers,
 } from "@cloudflare/workers-oauth-provider";
 import { requestTokens } from "../platform/upstream-token";
+import { encodeBase64url } from "./base64url";
 import type { Upstream, UpstreamIdentity } from "./upstream";
 
 /** What the upstream's pages need from the authorization server serving them. */
@@ -184,17 +185,10 @@ function callbackUrl<Env>(upstream: Upstream<Env>, site: LoginSite): string {
 }
 
 function randomToken(): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return encodeBase64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** RFC 7636 §4.2: BASE64URL(SHA256(verifier)). */
 async function challengeOf(verifier: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
+  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
