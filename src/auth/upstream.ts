@@ -60,6 +60,8 @@ export interface UpstreamCaller<Env> {
  * the provider, refresh token dead, never made). Every grant of this principal at this
  * authorization server is revoked first, so the client's next request is answered 401
  * invalid_token and the client re-authorizes. A tool's call ends with this message as its result.
+ * Once a handler can throw a re-authentication error that answers this very request 401 (issue
+ * 43, src/auth/challenge.ts), this class is the one place to make it one.
  */
 export class UpstreamSignInRequired extends ToolError {
   constructor(
