@@ -62,9 +62,12 @@ export class UpstreamGrants {
     if (!grant) return { ok: false, reason: "unreadable" };
     if (grant.accessToken !== plan.rejected && isFresh(grant, plan.refreshBeforeSeconds))
       return { ok: true, accessToken: grant.accessToken, expiresAt: grant.expiresAt };
-    // Checked again after the await above: another caller may have started the refresh meanwhile.
+    // Checked again after the await above: another caller may have started a refresh meanwhile, or
+    // finished one (then the stored record is new, and refreshing with the old refresh token, which
+    // the provider rotated, would be refused as invalid_grant and lose the grant).
     const started = this.#refreshing.get(name);
     if (started) return started;
+    if (!sameRecord(this.read(name), record)) return this.access(name, plan);
     if (!grant.refreshToken) {
       this.drop(name);
       return { ok: false, reason: "expired" };
@@ -96,6 +99,11 @@ export class UpstreamGrants {
         return { ok: false, reason: "unavailable", detail: answer.detail };
     }
   }
+}
+
+/** Whether two reads found the same sealing (each seal draws a fresh IV). */
+function sameRecord(current: SealedRecord | undefined, earlier: SealedRecord): boolean {
+  return current?.iv.every((byte, i) => byte === earlier.iv[i]) === true;
 }
 
 function isFresh(grant: UpstreamGrant, refreshBeforeSeconds: number): boolean {
