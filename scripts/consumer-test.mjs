@@ -246,6 +246,19 @@ async function otherExamples() {
   } finally {
     rmSync(fromMcpAgentOut, { recursive: true, force: true });
   }
+  // 4c. examples/github-oauth (docs/migrate-from-mcpagent.md, the McpAgent GitHub OAuth example): with
+  // workers-oauth-provider installed beside mcp-edge, it type-checks and bundles with its wrangler.jsonc.
+  // Its sign-in runs end to end against a fake GitHub in test/e2e/auth/github-oauth.test.ts.
+  const githubOAuth = join(root, "examples", "github-oauth");
+  install(githubOAuth);
+  tsc(githubOAuth, ["--noEmit"]);
+  const githubOAuthOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
+  try {
+    wrangler(githubOAuth, ["deploy", "--dry-run", "--outdir", githubOAuthOut]);
+    check(existsSync(join(githubOAuthOut, "index.js")), "examples/github-oauth bundles (wrangler deploy --dry-run)");
+  } finally {
+    rmSync(githubOAuthOut, { recursive: true, force: true });
+  }
   const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
   await withWranglerDev(fromMcpAgent, async (url) => {
     const transports = [

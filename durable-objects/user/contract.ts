@@ -5,8 +5,9 @@
  * file; neither imports the other.
  */
 import type { UserListOptions, UserOp } from "../../src/mcp/definition/context";
+import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../../src/platform/upstream-token";
 
-export type { UserListOptions, UserOp };
+export type { UserListOptions, UserOp, UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing };
 
 /** What the Worker, the session object and task runs call on a principal's object. */
 export interface UserRpc extends Rpc.DurableObjectBranded {
@@ -15,6 +16,12 @@ export interface UserRpc extends Rpc.DurableObjectBranded {
   delete(key: string): Promise<boolean>;
   list(options: UserListOptions): Promise<[string, unknown][]>;
   transaction(ops: UserOp[]): Promise<boolean>;
+  /** Stores the principal's grant at upstream `name`, sealed (replacing any earlier one). */
+  saveUpstreamGrant(name: string, grant: UpstreamGrant, sealing: UpstreamSealing): Promise<void>;
+  /** A fresh access token for upstream `name`, refreshed first (once for all concurrent callers) when it is about to expire. */
+  upstreamAccess(name: string, plan: UpstreamPlan): Promise<UpstreamAccess>;
+  /** Forgets the grant at upstream `name`; whether there was one. */
+  dropUpstreamGrant(name: string): Promise<boolean>;
 }
 
 export const MAX_USER_LIST = 1000;

@@ -2,13 +2,26 @@
  * McpUser: the store of one principal (`ctx.user`), one object per principal subject, so what a
  * user's tools keep outlives sessions (2026-07-28 has none; many 2025 clients open one per call).
  * SQLite-backed key-value storage; each call is atomic, and `transaction` applies a list of puts
- * and deletes all at once, or none when a `check` fails (compare-and-set).
+ * and deletes all at once, or none when a `check` fails (compare-and-set). Its upstream grants
+ * (sealed, refreshed once for all callers: upstream-grants.ts) live in a table of their own.
  */
 import { DurableObject } from "cloudflare:workers";
-import { MAX_USER_LIST, type UserListOptions, type UserOp, type UserRpc } from "./contract";
+import {
+  MAX_USER_LIST,
+  type UpstreamAccess,
+  type UpstreamGrant,
+  type UpstreamPlan,
+  type UpstreamSealing,
+  type UserListOptions,
+  type UserOp,
+  type UserRpc,
+} from "./contract";
+import { UpstreamGrants } from "./upstream-grants";
 import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 
 export class McpUser extends DurableObject implements UserRpc {
+  readonly #upstream = new UpstreamGrants(this.ctx.storage.sql);
+
   async get(key: string): Promise<unknown> {
     return this.ctx.storage.kv.get(key);
   }
@@ -42,6 +55,18 @@ export class McpUser extends DurableObject implements UserRpc {
       }
       return true;
     });
+  }
+
+  async saveUpstreamGrant(name: string, grant: UpstreamGrant, sealing: UpstreamSealing): Promise<void> {
+    await this.#upstream.save(name, grant, sealing);
+  }
+
+  async upstreamAccess(name: string, plan: UpstreamPlan): Promise<UpstreamAccess> {
+    return this.#upstream.access(name, plan);
+  }
+
+  async dropUpstreamGrant(name: string): Promise<boolean> {
+    return this.#upstream.drop(name);
   }
 }
 

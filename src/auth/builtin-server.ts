@@ -4,13 +4,21 @@
  * ID Metadata Documents by default, RFC 7591 dynamic registration for older clients), the token
  * endpoint (authorization code + PKCE S256, refresh-token rotation, RFC 8707 resource binding,
  * revocation; optionally enterprise-managed ID-JAG assertions) and its KV storage (binding
- * `OAUTH_KV`); you own the `/authorize` page (sign-in and consent). Its tokens are opaque, so
+ * `OAUTH_KV`); you own the `/authorize` page (sign-in and consent), or name an `upstream`
+ * provider to sign users in at (upstream-login.ts serves its pages). Its tokens are opaque, so
  * the resource server checks them through `verify`, which asks the provider's own token store.
  */
-import { OAuthAuthorizationServer, type EmaOptions, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import {
+  OAuthAuthorizationServer,
+  type EmaOptions,
+  type OAuthAuthorizationServerOptions,
+  type OAuthHelpers,
+} from "@cloudflare/workers-oauth-provider";
 import { canonicalResource } from "./canonical";
 import { refuseUnsafeClientId, type ClientIdMetadataOptions } from "./client-metadata";
 import type { TokenVerifier, VerifiedToken } from "./options";
+import type { Upstream } from "./upstream";
+import { serveUpstreamAuthorize, serveUpstreamCallback } from "./upstream-login";
 
 /** The bindings the built-in authorization server needs. */
 export interface AuthorizationServerEnv {
@@ -28,8 +36,19 @@ export interface AuthorizationServerOptions<Env> {
   resource: string;
   /** Every scope this server can grant (RFC 8414 `scopes_supported`). */
   scopesSupported?: string[];
-  /** Serves `/authorize`. */
-  authorize: AuthorizeHandler<Env>;
+  /** Serves `/authorize`; optional with `upstream` (then its consent page and redirect to the provider). */
+  authorize?: AuthorizeHandler<Env>;
+  /**
+   * Sign users in at another OAuth provider (`defineUpstream(…)`): `/authorize` shows a consent
+   * page and sends the browser there, its callback path stores the provider's grant for the
+   * principal, and handlers read a fresh token with `await upstream.token(ctx)`.
+   */
+  upstream?: Upstream<Env>;
+  /**
+   * Called at the token endpoint for every code exchange and refresh (workers-oauth-provider's
+   * `tokenExchangeCallback`): change the props or the token's lifetime, or refuse by throwing.
+   */
+  tokenExchange?: OAuthAuthorizationServerOptions<Env>["tokenExchangeCallback"];
   /** Access token lifetime in seconds (default 3600). */
   accessTokenTTL?: number;
   /** Refresh token (grant) lifetime in seconds (default 30 days). */
@@ -75,20 +94,17 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
   if (!resource) throw new TypeError("createAuthorizationServer: resource must be an absolute http(s) URI");
   const cimd = options.clientIdMetadataDocuments ?? true;
   const registration = options.dynamicRegistration ?? true;
+  const upstream = options.upstream;
+  const authorize = options.authorize;
+  if (!authorize && !upstream)
+    throw new TypeError("createAuthorizationServer: give authorize (your sign-in page) or upstream (defineUpstream(…))");
   const allowHosts = new Set((cimd === true || cimd === false ? [] : (cimd.insecureAllowHosts ?? [])).map((h) => h.toLowerCase()));
-  const provider = new OAuthAuthorizationServer<Env>({
-    issuer,
-    resources: [resource],
-    authorizeEndpoint: AUTHORIZE_PATH,
-    tokenEndpoint: TOKEN_PATH,
-    ...(registration ? { clientRegistrationEndpoint: REGISTER_PATH } : {}),
-    scopesSupported: options.scopesSupported,
-    accessTokenTTL: options.accessTokenTTL ?? 3600,
-    refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
-    clientIdMetadataDocumentEnabled: cimd !== false,
-    ...(options.enterpriseManagedAuthorization ? { enterpriseManagedAuthorization: options.enterpriseManagedAuthorization } : {}),
-  });
+  const provider = buildProvider(options, issuer, resource);
   const owned = new Set([TOKEN_PATH, METADATA_PATH, ...(registration ? [REGISTER_PATH] : [])]);
+  const site = { issuer };
+  const serveAuthorize: AuthorizeHandler<Env> = authorize
+    ? authorize
+    : (request, env, oauth) => serveUpstreamAuthorize(upstream as Upstream<Env>, site, request, { env, oauth });
   // The SSRF guard runs before the library could fetch a client's metadata document.
   const guard = (request: Request, endpoint: "authorize" | "token") =>
     cimd === false ? Promise.resolve(undefined) : refuseUnsafeClientId(request, endpoint, allowHosts);
@@ -114,13 +130,33 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
     fetch(request, env, ctx) {
       const path = new URL(request.url).pathname;
       if (path === AUTHORIZE_PATH)
-        return guard(request, "authorize").then((refused) => refused ?? options.authorize(request, env, provider.getOAuthApi(env)));
+        return guard(request, "authorize").then((refused) => refused ?? serveAuthorize(request, env, provider.getOAuthApi(env)));
+      if (upstream && path === upstream.callbackPath && request.method === "GET")
+        return serveUpstreamCallback(upstream, site, request, { env, oauth: provider.getOAuthApi(env) });
       if (path === TOKEN_PATH && request.method === "POST")
         return guard(request, "token").then((refused) => refused ?? provider.fetch(request, env, ctx));
       if (owned.has(path)) return provider.fetch(request, env, ctx);
       return undefined;
     },
   };
+}
+
+/** The library's authorization server with this option set's endpoints, lifetimes and hooks. */
+function buildProvider<Env>(options: AuthorizationServerOptions<Env>, issuer: string, resource: string): OAuthAuthorizationServer<Env> {
+  const cimd = options.clientIdMetadataDocuments ?? true;
+  return new OAuthAuthorizationServer<Env>({
+    issuer,
+    resources: [resource],
+    authorizeEndpoint: AUTHORIZE_PATH,
+    tokenEndpoint: TOKEN_PATH,
+    ...((options.dynamicRegistration ?? true) ? { clientRegistrationEndpoint: REGISTER_PATH } : {}),
+    scopesSupported: options.scopesSupported,
+    accessTokenTTL: options.accessTokenTTL ?? 3600,
+    refreshTokenTTL: options.refreshTokenTTL ?? 30 * 24 * 3600,
+    clientIdMetadataDocumentEnabled: cimd !== false,
+    ...(options.enterpriseManagedAuthorization ? { enterpriseManagedAuthorization: options.enterpriseManagedAuthorization } : {}),
+    ...(options.tokenExchange ? { tokenExchangeCallback: options.tokenExchange } : {}),
+  });
 }
 
 /** One Worker serving the authorization server's paths first and the MCP server for everything else. */

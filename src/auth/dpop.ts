@@ -12,7 +12,9 @@
  * Pass `replay: durableReplayStore((env) => env.DPOP_REPLAY)` for one store shared by every
  * isolate (a Durable Object per client key, `DpopReplayObject`, src/auth/dpop-replay.ts).
  */
-import { base64url, calculateJwkThumbprint, type CryptoKey, decodeProtectedHeader, errors, importJWK, type JWK, jwtVerify } from "jose";
+import type { CryptoKey, JWK } from "jose";
+import { decodeBase64url, encodeBase64url } from "./base64url";
+import { loadJose, type Jose } from "./jose";
 import type { DpopCheck, DpopProofResult } from "./options";
 
 /** Proof algorithms accepted by default: asymmetric only (RFC 9449 §4.3 step 5). */
@@ -52,7 +54,7 @@ function nonceIssuer(secret: string, lifetime: number) {
     "verify",
   ]);
   const mac = async (stamp: string) =>
-    base64url.encode(new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(`dpop-nonce:${stamp}`))));
+    encodeBase64url(new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode(`dpop-nonce:${stamp}`))));
   return {
     async issue(): Promise<string> {
       const stamp = Math.floor(Date.now() / 1000).toString(36);
@@ -64,12 +66,8 @@ function nonceIssuer(secret: string, lifetime: number) {
       if (!stamp || !tag || extra !== undefined || !/^[0-9a-z]{1,10}$/.test(stamp)) return false;
       const age = Math.floor(Date.now() / 1000) - Number.parseInt(stamp, 36);
       if (age < -5 || age > lifetime) return false;
-      let bytes: Uint8Array;
-      try {
-        bytes = base64url.decode(tag);
-      } catch {
-        return false;
-      }
+      const bytes = decodeBase64url(tag);
+      if (!bytes) return false;
       return crypto.subtle.verify("HMAC", await key, bytes as Uint8Array<ArrayBuffer>, new TextEncoder().encode(`dpop-nonce:${stamp}`));
     },
   };
@@ -105,7 +103,7 @@ function htuOf(url: string): string | undefined {
 const PRIVATE_MEMBERS = ["d", "p", "q", "dp", "dq", "qi", "k"];
 
 /** What jose says went wrong, as a reason the client may read. */
-function describe(error: unknown): string {
+function describe({ errors }: Jose, error: unknown): string {
   if (error instanceof errors.JWSSignatureVerificationFailed) return "the DPoP proof's signature does not verify with its jwk";
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported)
     return "the DPoP proof's algorithm is not accepted";
@@ -116,7 +114,7 @@ function describe(error: unknown): string {
 
 const refused = (description: string) => ({ ok: false as const, description });
 
-type KeyFor = (jwk: JWK, alg: string) => Promise<{ key: CryptoKey; jkt: string } | string>;
+type KeyFor = (jose: Jose, jwk: JWK, alg: string) => Promise<{ key: CryptoKey; jkt: string } | string>;
 
 /** The members that make a public key what it is (RFC 7638 §3.2): the same key always gives the same id. */
 const keyId = (jwk: JWK, alg: string) => [alg, jwk.kty, jwk.crv, jwk.x, jwk.y, jwk.n, jwk.e].join("|");
@@ -129,7 +127,7 @@ const keyId = (jwk: JWK, alg: string) => [alg, jwk.kty, jwk.crv, jwk.x, jwk.y, j
  */
 function keyCache(limit = 1000): KeyFor {
   const keys = new Map<string, { key: CryptoKey; jkt: string }>();
-  return async (jwk, alg) => {
+  return async (jose, jwk, alg) => {
     if (jwk.use !== undefined && jwk.use !== "sig") return 'the DPoP proof\'s jwk must have use "sig" when it has one';
     if (jwk.alg !== undefined && jwk.alg !== alg) return "the DPoP proof's jwk names another algorithm than its header";
     const id = keyId(jwk, alg);
@@ -138,8 +136,8 @@ function keyCache(limit = 1000): KeyFor {
     let key: CryptoKey | Uint8Array;
     let jkt: string;
     try {
-      key = await importJWK(jwk, alg);
-      jkt = await calculateJwkThumbprint(jwk, "sha256");
+      key = await jose.importJWK(jwk, alg);
+      jkt = await jose.calculateJwkThumbprint(jwk, "sha256");
     } catch {
       return "the DPoP proof's jwk is not a usable public key for its algorithm";
     }
@@ -153,21 +151,22 @@ function keyCache(limit = 1000): KeyFor {
 
 /** `ath` of a token (RFC 9449 §4.2). Not cached: a token is kept no longer than its request. */
 async function athOf(token: string): Promise<string> {
-  return base64url.encode(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
+  return encodeBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))));
 }
 
 type ReadProof = { ok: true; payload: Record<string, unknown>; jkt: string } | { ok: false; description: string };
 
 /** RFC 9449 §4.3 steps 1-7: one header, a JWT of type dpop+jwt, an accepted algorithm, a public jwk that verifies it. */
 async function readProof(request: Request, algorithms: readonly string[], keyFor: KeyFor): Promise<ReadProof> {
+  const jose = await loadJose("dpopVerifier");
   const proofs = request.headers.get("DPoP");
   if (proofs === null) return refused("a DPoP-bound token needs a DPoP proof header");
   // Two headers arrive joined by ", "; a JWT has no comma or space (RFC 9449 §4.3 step 1).
   if (/[,\s]/.test(proofs.trim())) return refused("exactly one DPoP proof is allowed");
   const proof = proofs.trim();
-  let header: ReturnType<typeof decodeProtectedHeader>;
+  let header: ReturnType<Jose["decodeProtectedHeader"]>;
   try {
-    header = decodeProtectedHeader(proof);
+    header = jose.decodeProtectedHeader(proof);
   } catch {
     return refused("the DPoP proof is not a JWT");
   }
@@ -177,13 +176,13 @@ async function readProof(request: Request, algorithms: readonly string[], keyFor
   const jwk = header.jwk as JWK | undefined;
   if (typeof jwk !== "object" || jwk === null) return refused("the DPoP proof carries no jwk");
   if (PRIVATE_MEMBERS.some((m) => m in jwk)) return refused("the DPoP proof's jwk must be a public key");
-  const resolved = await keyFor(jwk, header.alg);
+  const resolved = await keyFor(jose, jwk, header.alg);
   if (typeof resolved === "string") return refused(resolved);
   try {
-    const { payload } = await jwtVerify(proof, resolved.key, { typ: "dpop+jwt", algorithms: [...algorithms] });
+    const { payload } = await jose.jwtVerify(proof, resolved.key, { typ: "dpop+jwt", algorithms: [...algorithms] });
     return { ok: true, payload, jkt: resolved.jkt };
   } catch (error) {
-    return refused(describe(error));
+    return refused(describe(jose, error));
   }
 }
 

@@ -28,3 +28,13 @@ export {
   type AuthorizeHandler,
   type BuiltinAuthorizationServer,
 } from "./builtin-server";
+export {
+  defineUpstream,
+  Upstream,
+  UpstreamSignInRequired,
+  type UpstreamOptions,
+  type UpstreamIdentity,
+  type UpstreamCaller,
+  type EnvSetting,
+} from "./upstream";
+export { perOrigin, type PerOriginOptions } from "./per-origin";

@@ -5,16 +5,8 @@
  * asymmetric algorithms only (never `none`, never an HMAC secret). The audience is returned for
  * the runtime to bind to the canonical resource URI; scopes come from `scope` or `scp`.
  */
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  customFetch,
-  errors,
-  jwtVerify,
-  type FetchImplementation,
-  type JSONWebKeySet,
-  type JWTPayload,
-} from "jose";
+import type { FetchImplementation, JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from "jose";
+import { loadJose, type Jose } from "./jose";
 import { TokenError, type TokenVerifier, type VerifiedToken } from "./options";
 
 /** Public-key JWS algorithms; symmetric (HS*) and `none` are never accepted. */
@@ -51,7 +43,7 @@ function scopesOf(payload: JWTPayload): string[] {
 }
 
 /** A client-facing reason for a token jose refused, or undefined for a failure that is ours (JWKS unreachable). */
-function reasonFor(error: unknown): string | undefined {
+function reasonFor({ errors }: Jose, error: unknown): string | undefined {
   if (error instanceof errors.JWTExpired) return "the access token expired";
   if (error instanceof errors.JWTClaimValidationFailed) {
     switch (error.claim) {
@@ -83,18 +75,24 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier<unknown>
   if (algorithms.some((a) => a === "none" || a.startsWith("HS"))) {
     throw new TypeError("jwtVerifier: only public-key algorithms can verify access tokens (no none, no HS*)");
   }
-  const keys = options.jwks
-    ? createLocalJWKSet(options.jwks)
-    : createRemoteJWKSet(new URL(options.jwksUri as string), {
-        cacheMaxAge: options.cacheMaxAgeMs ?? 10 * 60_000,
-        cooldownDuration: options.cooldownMs ?? 30_000,
-        ...(options.fetch ? { [customFetch]: options.fetch } : {}),
-      });
+  if (options.jwksUri !== undefined && !URL.canParse(options.jwksUri)) throw new TypeError("jwtVerifier: jwksUri must be an absolute URL");
   const issuer = Array.isArray(options.issuer) ? options.issuer : [options.issuer];
+  // jose is loaded at the first token (an optional peer dependency: ./jose.ts), its key set made once.
+  let keys: JWTVerifyGetKey | undefined;
+  const keysOf = (jose: Jose): JWTVerifyGetKey =>
+    options.jwks
+      ? jose.createLocalJWKSet(options.jwks)
+      : jose.createRemoteJWKSet(new URL(options.jwksUri as string), {
+          cacheMaxAge: options.cacheMaxAgeMs ?? 10 * 60_000,
+          cooldownDuration: options.cooldownMs ?? 30_000,
+          ...(options.fetch ? { [jose.customFetch]: options.fetch } : {}),
+        });
   return async (token) => {
+    const jose = await loadJose("jwtVerifier");
+    keys ??= keysOf(jose);
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
+      ({ payload } = await jose.jwtVerify(token, keys, {
         issuer,
         algorithms,
         clockTolerance: options.clockToleranceSeconds ?? 30,
@@ -102,7 +100,7 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier<unknown>
         ...(options.typ ? { typ: options.typ } : {}),
       }));
     } catch (error) {
-      const reason = reasonFor(error);
+      const reason = reasonFor(jose, error);
       if (reason) throw new TokenError(reason);
       throw error;
     }

@@ -7,7 +7,7 @@
  * the error hook receive): the interactive context is made in asks/interactive-context.ts.
  */
 import type { Params, RequestId } from "../../jsonrpc/messages";
-import type { Principal } from "../../auth/principal";
+import type { Principal } from "./principal";
 import type { RequestInfo } from "./request-info";
 import type { InferSchema, SchemaInput } from "./schema";
 import type { AnyVersion, ProtocolVersion } from "./versions";

@@ -3,7 +3,7 @@
  * (src/user.ts: one McpUser object per subject), so the core names only what a handler sees and
  * reaches no binding and no object.
  */
-import type { Principal } from "../../auth/principal";
+import type { Principal } from "../definition/principal";
 import type { UserStore } from "../definition/context";
 
 /** The store of a request's principal; building one contacts nothing. */

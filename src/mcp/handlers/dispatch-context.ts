@@ -3,7 +3,7 @@
  * server, env, era envelope, channel, session operations). Handlers import this file, the
  * dispatcher imports the handlers: the types live apart so neither imports the other.
  */
-import type { Principal } from "../../auth/principal";
+import type { Principal } from "../definition/principal";
 import type { Params } from "../../jsonrpc/messages";
 import type { Channel, HandlerContext, SessionInfo } from "../definition/context";
 import type { RequestEnvelope } from "../era-2026/envelope";
