@@ -115,7 +115,8 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
   const { message, envelope } = claimed;
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
-  if (!listen && !is2026Method(message.method, runtime.server)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
+  if (!listen && !is2026Method(message.method, runtime.server))
+    return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && runtime.options.auth) {
     const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, edge.params));
     if (denied) return denied;
