@@ -3,7 +3,7 @@
  * itself. The identifiers of the extensions mcp-edge implements (Tasks, Apps, Skills), what a
  * client declared in its capabilities, the error for a method the client did not negotiate, the
  * MIME type of an Apps page (which `server.uiResource` sets for you), and an extension's methods
- * and notifications as values (`server.add(defineMethod(...))`; docs/extensions.md).
+ * and notifications (`server.add(defineMethod(...))`; docs/extensions.md).
  */
 export {
   TASKS_EXTENSION,
@@ -15,15 +15,13 @@ export {
   missingExtensionError,
 } from "./mcp/definition/extensions";
 export { APP_MIME_TYPE } from "./mcp/definition/apps";
-export {
-  defineMethod,
-  defineInteractiveMethod,
-  defineNotification,
-  type MethodConfig,
-  type MethodDefinition,
-  type MethodParams,
-  type MethodResult,
-  type NotificationConfig,
-  type NotificationContext,
-  type NotificationDefinition,
+export { defineMethod, defineInteractiveMethod, defineNotification } from "./mcp/handlers/methods";
+export type {
+  MethodConfig,
+  MethodDefinition,
+  MethodParams,
+  MethodResult,
+  NotificationConfig,
+  NotificationContext,
+  NotificationDefinition,
 } from "./mcp/definition/methods";

@@ -86,7 +86,7 @@ export class InflightRequests<Env> {
     const plan = planAnswer(all, state.protocolVersion, this.host.server, (e) => this.admit(e));
     if (plan.kind === "refuse") return refuse(plan.refusal);
     for (const message of all.others) this.receive(message);
-    // Notifications of the server's own (server.notification) finish before the answer.
+    // Notifications of the server's own (defineNotification) finish before the answer.
     await this.hear(all.others, post);
     const { exchange } = plan;
     switch (plan.kind) {
@@ -136,7 +136,7 @@ export class InflightRequests<Env> {
   }
 
   /**
-   * Runs the server's handlers of the client notifications among `messages` (server.notification), in
+   * Runs the server's handlers of the client notifications among `messages` (defineNotification), in
    * order; resolves when they finished (they never throw: dispatchNotification logs their failures).
    */
   async hear(messages: readonly Message[], post: Omit<SessionPost, "state"> & { state?: SessionState }): Promise<void> {

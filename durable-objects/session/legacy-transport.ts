@@ -32,7 +32,7 @@ export interface LegacyHost {
   touch(force?: boolean): void;
   emit(stream: number, message: Message | ResponseMessage): void;
   receive(message: Message): void;
-  /** Runs the server's handlers of the client notifications among `messages` (server.notification). */
+  /** Runs the server's handlers of the client notifications among `messages` (defineNotification). */
   hear(messages: readonly Message[], principal: Principal | undefined): Promise<void>;
   /** The requests of an exchange that may start now; the others become -32003 errors (run-limits.ts). */
   admit(exchange: Exchange): Exchange;

@@ -130,7 +130,7 @@ function sessionNotFound(): Response {
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
 async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtime: EdgeRuntime<Env>): Promise<Response> {
-  // Notifications of the server's own (server.notification; stateless: no session object hears them) finish first.
+  // Notifications of the server's own (defineNotification; stateless: no session object hears them) finish first.
   if (dispatch.server.notifications.size > 0) {
     for (const message of all.others) if (message.kind === "notification") await dispatchNotification(message, dispatch);
   }

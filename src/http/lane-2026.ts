@@ -206,7 +206,7 @@ async function finalize<Env extends EdgeEnv>(
 }
 
 /**
- * A claimed notification: 202. One of the server's own (server.notification) runs first, in the Worker,
+ * A claimed notification: 202. One of the server's own (defineNotification) runs first, in the Worker,
  * with this notification's envelope (one without a valid envelope is not heard: nothing says what its client declared).
  */
 export async function accept2026Notification<Env>(edge: EdgeRequest<Env>, message: NotificationMessage): Promise<Response> {

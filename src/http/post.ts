@@ -69,7 +69,7 @@ async function servePost<Env>(edge: EdgeRequest<Env>, readId: (id: RequestId | n
       return (await rateLimited(edge, [decision.message], true)) ?? serve2026(edge as EdgeRequest<Env & EdgeEnv>, decision);
     case "2026-notification":
       // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none
-      // to act on, an extension may (server.notification).
+      // to act on, an extension may (defineNotification).
       return accept2026Notification(edge, decision.message);
     case "2025":
       return serve2025(edge, { parsed, text: body.text });

@@ -70,10 +70,11 @@ export type Refusal =
   | { reason: "invalid-envelope"; message: string }
   | { reason: "method-not-found-2026"; method: string }
   /**
-   * A method of an extension (`server.method(…, { extension })`) whose extension the request's client did
-   * not declare: on 2026-07-28 in this request's capabilities, on 2025 in the session's `initialize`.
+   * A 2025-era request for a method of an extension (`defineMethod(…, { extension })`) its session's client did not
+   * declare in `initialize` (or without a session: nothing was negotiated). On 2026-07-28 the same is
+   * "missing-client-capability": that client declares capabilities per request and can retry.
    */
-  | { reason: "extension-not-declared"; method: string; extension: string; era: "2025" | "2026" }
+  | { reason: "extension-not-negotiated"; method: string; extension: string }
   | { reason: "batch-with-claim" };
 
 export interface RefusalRow {
@@ -230,25 +231,13 @@ export function refusalRow(r: Refusal): RefusalRow {
     case "method-not-found-2026":
       // 2026-07-28 Streamable HTTP "Protocol Version Header": an unimplemented method is 404 with -32601.
       return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${r.method.slice(0, 100)}` };
-    case "extension-not-declared": {
-      const data = { requiredCapabilities: { extensions: { [r.extension]: {} } } };
-      const method = r.method.slice(0, 100);
-      // 2026-07-28: the client can declare it on its next request (-32021, 400). A 2025 session's capabilities
-      // were fixed at initialize, so for this session the method does not exist (-32601, in-band).
-      if (r.era === "2026")
-        return {
-          status: 400,
-          code: MISSING_CLIENT_CAPABILITY,
-          message: `Missing required client capability: ${method} belongs to the "${r.extension}" extension; declare it in _meta["io.modelcontextprotocol/clientCapabilities"].extensions`,
-          data,
-        };
+    case "extension-not-negotiated":
       return {
         status: 200,
         code: METHOD_NOT_FOUND,
-        message: `Method not found: ${method} belongs to the "${r.extension}" extension, which this session's client did not declare; declare it in initialize's capabilities.extensions`,
-        data,
+        message: `Method not found: ${r.method.slice(0, 100)} belongs to the "${r.extension}" extension, which this session's client did not declare in initialize's capabilities.extensions`,
+        data: { requiredCapabilities: { extensions: { [r.extension]: {} } } },
       };
-    }
     case "batch-with-claim":
       return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: a 2026-07-28 request must not be part of a batch" };
   }

@@ -8,6 +8,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge, defineServer, defineSkill } from "../../src/index";
+import { defineMethod, defineNotification } from "../../src/extensions";
 import { envelope, MODERN } from "../helpers/era-2026";
 import { ACCEPT_BOTH } from "../helpers/mcp";
 
@@ -15,10 +16,12 @@ const heardBy: string[] = [];
 
 function serverWith(name: string, method: string) {
   return defineServer({ name, version: "1.0.0" })
-    .method(method, {}, () => ({ servedBy: name }))
-    .notification(`notifications/${method}`, {}, () => {
-      heardBy.push(name);
-    });
+    .add(defineMethod(method, {}, () => ({ servedBy: name })))
+    .add(
+      defineNotification(`notifications/${method}`, {}, () => {
+        heardBy.push(name);
+      }),
+    );
 }
 
 const alpha = serverWith("alpha", "com.example/alpha");

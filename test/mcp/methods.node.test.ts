@@ -6,14 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineServer } from "../../src/mcp/definition/server";
-import { defineMethod, defineNotification } from "../../src/mcp/definition/methods";
+import { defineMethod, defineNotification } from "../../src/mcp/handlers/methods";
 
 const server = () => defineServer({ name: "methods", version: "1.0.0" });
 
 describe("defining an extension's methods", () => {
   it("refuses names mcp-edge serves itself, with what to do", () => {
-    expect(() => server().method("tools/call", {}, () => ({}))).toThrow(/mcp-edge serves this method itself/);
-    expect(() => server().notification("notifications/cancelled", {}, () => {})).toThrow(/mcp-edge serves this method itself/);
+    expect(() => defineMethod("tools/call", {}, () => ({}))).toThrow(/mcp-edge serves this method itself/);
+    expect(() => defineNotification("notifications/cancelled", {}, () => {})).toThrow(/mcp-edge serves this method itself/);
   });
 
   it("refuses malformed names and extension identifiers", () => {
@@ -27,17 +27,17 @@ describe("defining an extension's methods", () => {
   });
 
   it("refuses a second definition of one name on a server, and keeps each server's own", () => {
-    const a = server().method("com.example/a", {}, () => ({}));
-    expect(() => a.method("com.example/a", {}, () => ({}))).toThrow(/method "com.example\/a" is already defined/);
+    const a = server().add(defineMethod("com.example/a", {}, () => ({})));
+    expect(() => a.add(defineMethod("com.example/a", {}, () => ({})))).toThrow(/method "com.example\/a" is already defined/);
     expect(server().methods.has("com.example/a")).toBe(false);
   });
 
   it("declares the method's extension on its server ({} unless the author declared settings)", () => {
     const declared = server()
       .extension("com.example/notes", { max: 3 })
-      .method("com.example/notes/add", { extension: "com.example/notes" }, () => ({}));
+      .add(defineMethod("com.example/notes/add", { extension: "com.example/notes" }, () => ({})));
     expect(declared.extensions.get("com.example/notes")?.settings).toEqual({ max: 3 });
-    const implied = server().method("com.example/notes/add", { extension: "com.example/notes" }, () => ({}));
+    const implied = server().add(defineMethod("com.example/notes/add", { extension: "com.example/notes" }, () => ({})));
     expect(implied.extensions.get("com.example/notes")?.settings).toEqual({});
   });
 });

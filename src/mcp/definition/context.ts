@@ -93,7 +93,7 @@ export type OtherMethod =
 
 /**
  * One JSON-RPC request as middleware sees it; `name` narrows with `method` (a string for the named
- * methods). A method added with `server.method` reaches middleware too, with its own name as `method`
+ * methods). A method added with `server.add(defineMethod(…))` reaches middleware too, with its own name as `method`
  * and `name` undefined; the type lists only mcp-edge's methods so that narrowing stays exact, so match
  * yours with `(call.method as string) === "com.example/search"` (docs/extensions.md "Middleware, limits and tracing").
  */

@@ -1,12 +1,11 @@
 /**
- * An extension's own request methods and client notifications, as plain typed values: what
- * `defineMethod` / `defineNotification` make, what `server.method()` / `server.notification()` store
- * per server, and what a feature can carry as is. Checked here, once, at definition.
+ * The shapes of an extension's own request methods and client notifications: what `defineMethod` /
+ * `defineNotification` (handlers/methods.ts) make, what `server.add()` stores per server, and what
+ * a feature can carry as is. Types only: a server that defines none bundles none of their code.
  */
-import { compileSchema, type CompiledSchema, type InferSchema, type SchemaInput } from "./schema";
-import { declareExtension } from "./extensions";
-import type { Awaitable } from "./definitions";
-import type { HandlerContext, InteractiveContext } from "./context";
+import type { Params } from "../../jsonrpc/messages";
+import type { InferSchema, SchemaInput } from "./schema";
+import type { Channel, ErrorHook, HandlerContext } from "./context";
 
 /** A method's or notification's params as its handler gets them: typed by the schema, else a plain record. */
 export type MethodParams<I> = I extends SchemaInput ? InferSchema<I> : Record<string, unknown>;
@@ -39,141 +38,30 @@ export interface NotificationConfig<I extends SchemaInput | undefined = undefine
   extension?: string;
 }
 
-/** A request method as defined: add it with `server.add(definition)`, or make it with `server.method()`. */
+/** What a client notification's handler gets: a request's context without an id or a signal (nothing answers it). */
+export type NotificationContext<Env = unknown> = Omit<HandlerContext<Env>, "requestId" | "signal">;
+
+/** A request method as defined by `defineMethod` / `defineInteractiveMethod`: add it with `server.add(definition)`. */
 export interface MethodDefinition<Env = unknown> {
   readonly kind: "method";
   readonly method: string;
   readonly description: string | undefined;
   readonly extension: string | undefined;
-  /** Whether its context can ask the client and send notifications (`server.interactiveMethod`). */
+  /** Whether its context can ask the client and send notifications (defineInteractiveMethod). */
   readonly interactive: boolean;
-  readonly params: CompiledSchema | undefined;
-  readonly handler: (params: never, ctx: InteractiveContext<Env>) => Awaitable<MethodResult>;
+  /**
+   * Answers one request: the gate, the params, the handler (with an interactive context over `channel`
+   * where the lane has one). Throws an RpcError for the client.
+   */
+  run(params: Params, ctx: HandlerContext<Env>, channel: Channel | undefined): Promise<Params>;
 }
 
-/** What a client notification's handler gets: a request's context without an id or a signal (nothing answers it). */
-export type NotificationContext<Env = unknown> = Omit<HandlerContext<Env>, "requestId" | "signal">;
-
-/** A client notification as defined: add it with `server.add(definition)`, or make it with `server.notification()`. */
+/** A client notification as defined by `defineNotification`: add it with `server.add(definition)`. */
 export interface NotificationDefinition<Env = unknown> {
   readonly kind: "notification";
   readonly method: string;
   readonly description: string | undefined;
   readonly extension: string | undefined;
-  readonly params: CompiledSchema | undefined;
-  readonly handler: (params: never, ctx: NotificationContext<Env>) => Awaitable<void>;
-}
-
-/** What mcp-edge itself serves in either era: a custom method or notification may not take these names. */
-const RESERVED: ReadonlySet<string> = new Set([
-  "initialize",
-  "ping",
-  "server/discover",
-  "subscriptions/listen",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "logging/setLevel",
-  "tasks/get",
-  "tasks/update",
-  "tasks/cancel",
-  "notifications/initialized",
-  "notifications/cancelled",
-  "notifications/progress",
-  "notifications/roots/list_changed",
-]);
-
-/** Method names: 1-128 of A-Z a-z 0-9 and `_ - . /`, starting with a letter or digit (they travel in the Mcp-Method header). */
-const METHOD_NAME = /^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$/;
-
-function checkName(kind: string, method: string): void {
-  if (typeof method !== "string" || !METHOD_NAME.test(method))
-    throw new TypeError(`${kind} "${method}": names are 1-128 characters of A-Z a-z 0-9 _ - . / (e.g. "com.example/search")`);
-  if (RESERVED.has(method)) throw new TypeError(`${kind} "${method}": mcp-edge serves this method itself; pick a name of your extension's`);
-}
-
-function compileParams(kind: string, method: string, schema: SchemaInput | undefined): CompiledSchema | undefined {
-  if (schema === undefined) return undefined;
-  const compiled = compileSchema(schema, "input", `${kind} "${method}" params`);
-  if (compiled.json.type !== "object") throw new TypeError(`${kind} "${method}": the params schema must have type "object"`);
-  return compiled;
-}
-
-function checkExtension(kind: string, method: string, extension: string | undefined): string | undefined {
-  if (extension === undefined) return undefined;
-  try {
-    declareExtension(extension);
-  } catch (error) {
-    throw new TypeError(`${kind} "${method}": ${(error as Error).message}`);
-  }
-  return extension;
-}
-
-function methodOf<Env>(
-  method: string,
-  config: MethodConfig<SchemaInput | undefined>,
-  interactive: boolean,
-  handler: MethodDefinition<Env>["handler"],
-): MethodDefinition<Env> {
-  checkName("method", method);
-  if (typeof handler !== "function") throw new TypeError(`method "${method}": the handler is a function (params, ctx) => result`);
-  return {
-    kind: "method",
-    method,
-    description: config.description,
-    extension: checkExtension("method", method, config.extension),
-    interactive,
-    params: compileParams("method", method, config.params),
-    handler,
-  };
-}
-
-/** A request method whose handler answers in the Worker (2025 sessions included); its context cannot ask the client anything. */
-export function defineMethod<Env = unknown, I extends SchemaInput | undefined = undefined>(
-  method: string,
-  config: MethodConfig<I>,
-  handler: (params: MethodParams<I>, ctx: HandlerContext<Env>) => Awaitable<MethodResult>,
-): MethodDefinition<Env> {
-  return methodOf(method, config, false, handler as MethodDefinition<Env>["handler"]);
-}
-
-/**
- * A request method whose handler may elicit, sample, list roots, send notifications and ask the
- * client custom requests: on 2026-07-28 by multi round-trip requests, on 2025-era sessions in the
- * session object (like an interactive tool).
- */
-export function defineInteractiveMethod<Env = unknown, I extends SchemaInput | undefined = undefined>(
-  method: string,
-  config: MethodConfig<I>,
-  handler: (params: MethodParams<I>, ctx: InteractiveContext<Env>) => Awaitable<MethodResult>,
-): MethodDefinition<Env> {
-  return methodOf(method, config, true, handler as MethodDefinition<Env>["handler"]);
-}
-
-/**
- * A notification the client sends: on 2025-era sessions run in the session object, stateless
- * and on 2026-07-28 in the Worker, before the 202 answers it. Its failures are logged, never sent.
- */
-export function defineNotification<Env = unknown, I extends SchemaInput | undefined = undefined>(
-  method: string,
-  config: NotificationConfig<I>,
-  handler: (params: MethodParams<I>, ctx: NotificationContext<Env>) => Awaitable<void>,
-): NotificationDefinition<Env> {
-  checkName("notification", method);
-  if (typeof handler !== "function") throw new TypeError(`notification "${method}": the handler is a function (params, ctx) => void`);
-  return {
-    kind: "notification",
-    method,
-    description: config.description,
-    extension: checkExtension("notification", method, config.extension),
-    params: compileParams("notification", method, config.params),
-    handler: handler as NotificationDefinition<Env>["handler"],
-  };
+  /** Hears one notification; never throws (a refusal or a failure is logged, and told to `hook`). */
+  hear(params: Params, ctx: NotificationContext<Env>, hook: ErrorHook<Env> | undefined): Promise<void>;
 }

@@ -21,18 +21,7 @@ import type { ErrorHook, Middleware } from "./context";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
 import { hasObjectRoot, wrapOutputSchema } from "./output-schema";
-import {
-  defineInteractiveMethod,
-  defineMethod,
-  defineNotification,
-  type MethodConfig,
-  type MethodDefinition,
-  type MethodParams,
-  type MethodResult,
-  type NotificationConfig,
-  type NotificationContext,
-  type NotificationDefinition,
-} from "./methods";
+import type { MethodDefinition, NotificationDefinition } from "./methods";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -80,9 +69,9 @@ export class ServerDefinition<Env = unknown> {
   readonly prompts = new Map<string, PromptDefinition<Env>>();
   /** Declared extensions (`capabilities.extensions`); task tools and UI resources declare theirs. */
   readonly extensions = new Map<string, DeclaredExtension>();
-  /** Request methods of extensions (`method()`, `add()`): this server's own, served in both eras. */
+  /** Request methods of extensions (`add()`): this server's own, served in both eras. */
   readonly methods = new Map<string, MethodDefinition<Env>>();
-  /** Client notifications of extensions (`notification()`, `add()`). */
+  /** Client notifications of extensions (`add()`). */
   readonly notifications = new Map<string, NotificationDefinition<Env>>();
   /** `use()`: wraps every request, in registration order (middleware.ts). */
   readonly middleware: Middleware<Env>[] = [];
@@ -132,37 +121,9 @@ export class ServerDefinition<Env = unknown> {
   }
 
   /**
-   * A request method of your own (an extension's, e.g. `"com.example/search"`), served in both eras
-   * with what a tool gets: params checked by `params` (-32602), middleware, tracing, rate limits,
-   * cost counters, `ctx.request` and `ctx.user`. With `extension`, only clients that declared it reach it.
+   * Serves an extension's method or client notification, made by `defineMethod`, `defineInteractiveMethod`
+   * or `defineNotification` (mcp-edge/extensions), as this server's own; declares its extension when needed.
    */
-  method<I extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: MethodConfig<I>,
-    handler: (params: MethodParams<I>, ctx: HandlerContext<Env>) => Awaitable<MethodResult>,
-  ): this {
-    return this.add(defineMethod<Env, I>(name, config, handler));
-  }
-
-  /** A method whose handler may elicit, sample, notify and ask the client (MRTR on 2026-07-28, the session object on 2025). */
-  interactiveMethod<I extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: MethodConfig<I>,
-    handler: (params: MethodParams<I>, ctx: InteractiveContext<Env>) => Awaitable<MethodResult>,
-  ): this {
-    return this.add(defineInteractiveMethod<Env, I>(name, config, handler));
-  }
-
-  /** A notification the client sends (an extension's): its handler runs before the 202; failures are logged. */
-  notification<I extends SchemaInput | undefined = undefined>(
-    name: string,
-    config: NotificationConfig<I>,
-    handler: (params: MethodParams<I>, ctx: NotificationContext<Env>) => Awaitable<void>,
-  ): this {
-    return this.add(defineNotification<Env, I>(name, config, handler));
-  }
-
-  /** Serves a method or notification made by `defineMethod` / `defineNotification`; declares its extension when needed. */
   add(definition: MethodDefinition<Env> | NotificationDefinition<Env>): this {
     const table: Map<string, unknown> = definition.kind === "method" ? this.methods : this.notifications;
     if (table.has(definition.method)) throw new TypeError(`${definition.kind} "${definition.method}" is already defined`);

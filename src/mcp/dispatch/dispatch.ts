@@ -22,7 +22,6 @@ import { getPrompt, listPrompts } from "../handlers/prompts";
 import { complete } from "../handlers/completion";
 import { setLogLevel } from "../handlers/logging";
 import { discover } from "../handlers/discover";
-import { callMethod, checkedParams, undeclaredExtension } from "../handlers/methods";
 import type { McpServer } from "../definition/server";
 import { finish2026Result } from "../era-2026/result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
@@ -145,7 +144,7 @@ async function answerRequest<Env>(
   const server = dispatch.server;
   const table = dispatch.envelope ? METHODS_2026 : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
-  // A method of the server's own (server.method): a core method's name is refused at definition.
+  // A method of the server's own (server.add(defineMethod(…))): a core method's name is refused at definition.
   const own = handler ? undefined : server.methods.get(request.method);
   if (!handler && !own) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
@@ -153,7 +152,7 @@ async function answerRequest<Env>(
   const params = request.params ?? {};
   const ctx = handlerContext(dispatch, request, abort);
   if (span) bindObservation(ctx, span);
-  const run = own ? () => callMethod(own, params, dispatch, ctx) : () => (handler as MethodHandler)(params, dispatch, ctx);
+  const run = own ? () => own.run(params, ctx, dispatch.channel) : () => (handler as MethodHandler)(params, dispatch, ctx);
   // Zero cost without middleware or an error hook: no call is built, and the handler is called as is.
   const call = wrappedCall(server, request.method, params, ctx);
   try {
@@ -179,28 +178,10 @@ export function toErrorObject<Env>(
 }
 
 /**
- * Runs the server's handler of a client notification (server.notification), if it has one; resolves when
- * it finished. Nothing answers a notification, so one the gate or the params schema refuses is dropped
- * with a log line naming why, and a failing handler is logged (and told to the error hook).
+ * Runs the server's handler of a client notification (`server.add(defineNotification(…))`), if it has
+ * one; resolves when it finished. It never throws: a refusal or a failure is logged (handlers/methods.ts).
  */
 export async function dispatchNotification<Env>(message: NotificationMessage, dispatch: DispatchContext<Env>): Promise<void> {
   const definition = dispatch.server.notifications.get(message.method);
-  if (!definition) return;
-  const ctx = notificationContext(dispatch, message.params);
-  const refused = undeclaredExtension(definition, ctx);
-  if (refused) {
-    console.warn(`mcp-edge: notification ${message.method} dropped: ${refused.message}`);
-    return;
-  }
-  try {
-    const params = await checkedParams(definition, message.params ?? {});
-    await definition.handler(params as never, ctx);
-  } catch (error) {
-    if (error instanceof RpcError) {
-      console.warn(`mcp-edge: notification ${message.method} dropped: ${error.message}`);
-      return;
-    }
-    const hook = dispatch.server.errorHook;
-    reportUnexpected(`notification ${message.method}`, error, hook ? { hook, call: undefined } : undefined);
-  }
+  if (definition) await definition.hear(message.params ?? {}, notificationContext(dispatch, message.params), dispatch.server.errorHook);
 }

@@ -56,7 +56,7 @@ export function handlerContext<Env>(from: ContextSource<Env>, request: ContextRe
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
 }
 
-/** A client notification's `ctx` (server.notification): a request's, without an id or a signal. */
+/** A client notification's `ctx` (defineNotification): a request's, without an id or a signal. */
 export function notificationContext<Env>(from: ContextSource<Env>, params: Params | undefined): NotificationContext<Env> {
   const meta = params?._meta;
   return {

@@ -13,7 +13,7 @@ const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "res
 
 /**
  * A tools/call of an interactive tool, a prompts/get of an interactive prompt, a read of an interactive
- * resource, a request for an interactive method of the server's own (server.interactiveMethod): it needs a channel.
+ * resource, a request for an interactive method of the server's own (defineInteractiveMethod): it needs a channel.
  */
 export function isInteractiveCall<Env>(message: Message, server: McpServer<Env>): boolean {
   if (message.kind !== "request") return false;

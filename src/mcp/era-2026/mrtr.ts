@@ -109,7 +109,7 @@ export interface RoundSettings {
   /** The `MCP_STATE_SECRET` binding's value, as configured (checked here). */
   secret: unknown;
   ttlMs: number;
-  /** The request is for an interactive method of the server's own (server.interactiveMethod): it may ask too. */
+  /** The request is for an interactive method of the server's own (defineInteractiveMethod): it may ask too. */
   ownMethod?: boolean;
 }
 

@@ -7,6 +7,7 @@
 import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../definition/caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
 import { directoryRead, getSkill, listSkills, type SkillRegistry } from "../handlers/skills";
+import { defineMethod } from "../handlers/methods";
 import { SKILLS_EXTENSION } from "../definition/extensions";
 import type { ServerDefinition } from "../definition/server";
 
@@ -251,13 +252,22 @@ function registryOf<Env>(server: ServerDefinition<Env>): SkillRegistry {
   if (!server.extensions.has(SKILLS_EXTENSION)) server.extension(SKILLS_EXTENSION, { directoryRead: true });
   // The extension's methods, through the public API like any extension's (no `extension` gate: SEP-2640 lets a
   // client that never declared the extension list and read skills, as the conformance scenario's client does).
-  server.method("skills/list", { description: "Lists the server's skills (SEP-2640)" }, (params, ctx) =>
-    listSkills(registry, server, params, ctx),
-  );
-  server.method("skills/get", { description: "One skill's entry by its SKILL.md URI" }, (params, ctx) => getSkill(registry, params, ctx));
-  server.method("resources/directory/read", { description: "A skill:// directory's children" }, (params) =>
-    directoryRead(registry, server, params),
-  );
+  server
+    .add(
+      defineMethod("skills/list", { description: "Lists the server's skills (SEP-2640)" }, (params, ctx) =>
+        listSkills(registry, server, params, ctx),
+      ),
+    )
+    .add(
+      defineMethod("skills/get", { description: "One skill's entry by its SKILL.md URI" }, (params, ctx) =>
+        getSkill(registry, params, ctx),
+      ),
+    )
+    .add(
+      defineMethod("resources/directory/read", { description: "A skill:// directory's children" }, (params) =>
+        directoryRead(registry, server, params),
+      ),
+    );
   return registry;
 }
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { createMcpEdge, defineServer, sessionObject, type OperationEvent } from "../../../src/index";
-import { defineNotification } from "../../../src/extensions";
+import { defineInteractiveMethod, defineMethod, defineNotification } from "../../../src/extensions";
 
 export const NOTES = "com.example/notes";
 
@@ -25,27 +25,35 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
     return result;
   })
   // Gated on the extension, params by a zod shape.
-  .method("com.example/notes/add", { extension: NOTES, params: { text: z.string().min(1).max(140) } }, (params, ctx) => ({
-    added: params.text,
-    era: ctx.era,
-    tenant: ctx.request?.headers.get("X-Tenant") ?? null,
-  }))
-  // Ungated, params by plain JSON Schema.
-  .method(
-    "com.example/echo",
-    {
-      params: { type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false },
-    },
-    (params) => ({ word: params.word }),
+  .add(
+    defineMethod("com.example/notes/add", { extension: NOTES, params: { text: z.string().min(1).max(140) } }, (params, ctx) => ({
+      added: params.text,
+      era: ctx.era,
+      tenant: ctx.request?.headers.get("X-Tenant") ?? null,
+    })),
   )
-  .method("com.example/notes/limited", { extension: NOTES }, () => ({ ok: true }))
+  // Ungated, params by plain JSON Schema.
+  .add(
+    defineMethod(
+      "com.example/echo",
+      { params: { type: "object", properties: { word: { type: "string" } }, required: ["word"], additionalProperties: false } },
+      (params) => ({ word: params.word }),
+    ),
+  )
+  .add(defineMethod("com.example/notes/limited", { extension: NOTES }, () => ({ ok: true })))
   // Asks the user, then tells the client about it with a notification of the extension's own.
-  .interactiveMethod("com.example/notes/confirm", { extension: NOTES, params: z.object({ text: z.string() }) }, async (params, ctx) => {
-    const answer = await ctx.elicit(`Save "${params.text}"?`, { save: z.boolean() });
-    const saved = answer.action === "accept" && answer.content.save;
-    await ctx.notify("notifications/com.example/notes/saved", { text: params.text, saved });
-    return { saved };
-  })
+  .add(
+    defineInteractiveMethod(
+      "com.example/notes/confirm",
+      { extension: NOTES, params: z.object({ text: z.string() }) },
+      async (params, ctx) => {
+        const answer = await ctx.elicit(`Save "${params.text}"?`, { save: z.boolean() });
+        const saved = answer.action === "accept" && answer.content.save;
+        await ctx.notify("notifications/com.example/notes/saved", { text: params.text, saved });
+        return { saved };
+      },
+    ),
+  )
   .add(
     defineNotification("notifications/com.example/notes/seen", { extension: NOTES, params: { note: z.string() } }, (params, ctx) => {
       heard.push({ note: params.note, era: ctx.era, session: ctx.session?.id });
