@@ -116,6 +116,18 @@ describe("a custom method on 2026-07-28", () => {
     expect(seen.at(-1)?.json?.result).toMatchObject({ saved: true, resultType: "complete" });
   });
 
+  it("asks the client a request of the extension's own by MRTR, and gets its answer as sent", async () => {
+    const first = await expectInputRequired(await post2026("com.example/notes/sync", {}, { capabilities: DECLARED }));
+    const [key, ask] = Object.entries(first.inputRequests)[0] ?? [];
+    expect(ask).toEqual({ method: "com.example/notes/list", params: { since: 0 } });
+    const retry = await post2026(
+      "com.example/notes/sync",
+      { requestState: first.requestState, inputResponses: { [key as string]: { notes: ["a", "b", "c"] } } },
+      { capabilities: DECLARED },
+    );
+    expect(await expectComplete(retry)).toMatchObject({ count: 3 });
+  });
+
   it("answers 404 -32601 for a method no server defined", async () => {
     await expect2026Error(await post2026("com.example/notes/nothing", {}, { capabilities: DECLARED }), 404, -32601);
   });
@@ -155,6 +167,15 @@ describe("a custom method in a 2025-11-25 session", () => {
     expect(rest.find(isNotification("notifications/com.example/notes/saved"))?.json?.params).toEqual({ text: "water plants", saved: true });
     expect(rest.at(-1)?.json?.result).toEqual({ saved: true });
     expect(trail).toEqual(["mw>com.example/notes/confirm", "<mw"]);
+  });
+
+  it("asks the client a request of the extension's own over the session's stream", async () => {
+    const s = await startSession("2025-11-25", DECLARED);
+    const stream = sseOf(await sessionRequest(s, "com.example/notes/sync", {}));
+    const ask = (await stream.until(isRequest("com.example/notes/list"))).at(-1)?.json;
+    expect(ask?.params).toEqual({ since: 0 });
+    expect((await answer(s, ask?.id, { notes: ["a", "b"] })).status).toBe(202);
+    expect((await stream.until(isResponseTo(1))).at(-1)?.json?.result).toEqual({ count: 2 });
   });
 
   it("serves ungated methods without a session and refuses gated ones there (no capabilities were negotiated)", async () => {

@@ -54,6 +54,13 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
       },
     ),
   )
+  // Asks the client a request of the extension's own; its answer comes back as the client sent it.
+  .add(
+    defineInteractiveMethod("com.example/notes/sync", { extension: NOTES }, async (_params, ctx) => {
+      const answer = await ctx.ask("com.example/notes/list", { since: 0 });
+      return { count: Array.isArray(answer.notes) ? answer.notes.length : -1 };
+    }),
+  )
   .add(
     defineNotification("notifications/com.example/notes/seen", { extension: NOTES, params: { note: z.string() } }, (params, ctx) => {
       heard.push({ note: params.note, era: ctx.era, session: ctx.session?.id });
