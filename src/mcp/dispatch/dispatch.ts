@@ -152,8 +152,9 @@ async function answerRequest<Env>(
   const params = request.params ?? {};
   const ctx = handlerContext(dispatch, request, abort);
   if (span) bindObservation(ctx, span);
+  // The server's own method runs with the lane's channel (an interactive context where there is one).
   const run = own ? () => own.run(params, ctx, dispatch.channel) : () => (handler as MethodHandler)(params, dispatch, ctx);
-  // Zero cost without middleware or an error hook: no call is built, and the handler is called as is.
+  // Zero cost without middleware or an error hook: no call is built, and `run` is called as is.
   const call = wrappedCall(server, request.method, params, ctx);
   try {
     const result = call ? await throughMiddleware(server, call, run) : await run();
