@@ -12,6 +12,7 @@ import { initializeParams, post, STATELESS } from "../helpers/mcp";
 import { answer, isNotification, isRequest, send, sseOf, startSession, type Session } from "../helpers/session";
 import { isResponseTo } from "../helpers/sse";
 import { events, heard, NOTES, trail } from "../servers/extensions/entry";
+import { finished } from "../servers/operate/memory-tracer";
 
 const DECLARED = { extensions: { [NOTES]: {} } };
 const SEEN = "notifications/com.example/notes/seen";
@@ -167,6 +168,31 @@ describe("a custom method in a 2025-11-25 session", () => {
     expect(rest.find(isNotification("notifications/com.example/notes/saved"))?.json?.params).toEqual({ text: "water plants", saved: true });
     expect(rest.at(-1)?.json?.result).toEqual({ saved: true });
     expect(trail).toEqual(["mw>com.example/notes/confirm", "<mw"]);
+  });
+
+  it("is traced and counted where the Worker forwards it and in the session object, one span the parent of the other", async () => {
+    const s = await startSession("2025-11-25", { ...DECLARED, elicitation: { form: {} } });
+    events.length = 0;
+    finished.length = 0;
+    const stream = sseOf(await sessionRequest(s, "com.example/notes/confirm", { text: "traced" }));
+    const ask = (await stream.until(isRequest("elicitation/create"))).at(-1)?.json;
+    await answer(s, ask?.id, { action: "decline" });
+    expect((await stream.until(isResponseTo(1))).at(-1)?.json?.result).toEqual({ saved: false });
+    // The client's answer is an operation of its own; the method's are one in each place.
+    const confirms = () => events.filter((e) => e.method === "com.example/notes/confirm");
+    await expect.poll(() => confirms().length).toBe(2);
+    expect(confirms().map((e) => [e.place, e.outcome])).toEqual(
+      expect.arrayContaining([
+        ["forward", "ok"],
+        ["session", "ok"],
+      ]),
+    );
+    const spans = finished.filter((span) => span.name.startsWith("com.example/notes/confirm"));
+    expect(spans).toHaveLength(2);
+    const [first, second] = spans as [(typeof spans)[0], (typeof spans)[0]];
+    const worker = first.parentSpanId === second.spanId ? second : first;
+    const object = worker === first ? second : first;
+    expect(object.parentSpanId).toBe(worker.spanId);
   });
 
   it("asks the client a request of the extension's own over the session's stream", async () => {

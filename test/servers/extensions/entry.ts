@@ -1,12 +1,14 @@
 /**
  * Test-only Worker: a vendor extension (`com.example/notes`) written only with the public API, as
  * docs/extensions.md shows it: gated methods (simple and interactive), an ungated one, a client
- * notification, a middleware that records what it wraps, a rate limit rule and operation events.
+ * notification, a middleware that records what it wraps, a rate limit rule, operation events and tracing.
  * The Worker and its session objects run in the tests' isolate, so the tests read what is recorded here.
  */
 import { z } from "zod";
 import { createMcpEdge, defineServer, sessionObject, type OperationEvent } from "../../../src/index";
 import { defineInteractiveMethod, defineMethod, defineNotification } from "../../../src/extensions";
+// The operate fixture's in-memory stand-in for @opentelemetry/api (this project's isolate has its own copy).
+import { memoryOtel } from "../operate/memory-tracer";
 
 export const NOTES = "com.example/notes";
 
@@ -70,6 +72,7 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
 const edge = createMcpEdge(server, {
   statelessPath: "/stateless/mcp",
   onEvent: (event) => events.push(event),
+  tracing: { api: memoryOtel },
   rateLimits: [{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }],
 });
 
