@@ -3,7 +3,7 @@
 // <name>, on the Worker in test/servers/<name>/: "tuned" the demo with small session limits, "list-changed"
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
 // written only with the public API, "package-kit" one driven through mcp-edge/testing, "operate" middleware,
-// an error hook and rate limits, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// an error hook and rate limits, "extensions" a vendor extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -27,6 +27,8 @@ const EXPECTED_CONSOLE = [
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
   // test/http/misconfiguration and no-migrations.misconfigured: the deployment mistakes they make on purpose.
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
+  // test/extensions: client notifications the gate or the params schema drops, on purpose.
+  /^mcp-edge: notification notifications\/com\.example\/notes\/seen dropped: /,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];
@@ -80,6 +82,7 @@ const SUFFIXED = [
   "package-kit",
   "tasks",
   "operate",
+  "extensions",
   "routes",
   "auth-server",
   "dpop",
@@ -177,6 +180,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "operate", include: filesOf("operate") },
+      },
+      {
+        // A vendor extension on the public extension API (test/servers/extensions): both eras, MRTR, the gate.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/extensions/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "extensions", include: filesOf("extensions") },
       },
       {
         // A server at /mcp/:tenant: route parameters and tenant isolation (test/servers/routes).

@@ -1,8 +1,9 @@
 /**
  * `mcp-edge/extensions`: the plumbing of MCP extensions, for a server that reads or checks them
  * itself. The identifiers of the extensions mcp-edge implements (Tasks, Apps, Skills), what a
- * client declared in its capabilities, the error for a method the client did not negotiate, and
- * the MIME type of an Apps page (which `server.uiResource` sets for you).
+ * client declared in its capabilities, the error for a method the client did not negotiate, the
+ * MIME type of an Apps page (which `server.uiResource` sets for you), and an extension's methods
+ * and notifications (`server.add(defineMethod(...))`; docs/extensions.md).
  */
 export {
   TASKS_EXTENSION,
@@ -14,3 +15,13 @@ export {
   missingExtensionError,
 } from "./mcp/definition/extensions";
 export { APP_MIME_TYPE } from "./mcp/definition/apps";
+export { defineMethod, defineInteractiveMethod, defineNotification } from "./mcp/handlers/methods";
+export type {
+  MethodConfig,
+  MethodDefinition,
+  MethodParams,
+  MethodResult,
+  NotificationConfig,
+  NotificationContext,
+  NotificationDefinition,
+} from "./mcp/definition/methods";

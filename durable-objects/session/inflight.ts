@@ -12,7 +12,13 @@ import type { Principal } from "../../src/auth/principal";
 import type { RequestInfo } from "../../src/mcp/definition/request-info";
 import { meterEvent, newMeter, type Meter } from "../../src/mcp/operations/observe";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/definition/context";
-import { dispatchContext, dispatchRequest, type DispatchContext, type SessionOps } from "../../src/mcp/dispatch/dispatch";
+import {
+  dispatchContext,
+  dispatchNotification,
+  dispatchRequest,
+  type DispatchContext,
+  type SessionOps,
+} from "../../src/mcp/dispatch/dispatch";
 import { LazyAbort } from "../../src/mcp/dispatch/lazy-abort";
 import type { SignalSource } from "../../src/mcp/definition/context";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/dispatch/exchange";
@@ -80,6 +86,8 @@ export class InflightRequests<Env> {
     const plan = planAnswer(all, state.protocolVersion, this.host.server, (e) => this.admit(e));
     if (plan.kind === "refuse") return refuse(plan.refusal);
     for (const message of all.others) this.receive(message);
+    // Notifications of the server's own (defineNotification) finish before the answer.
+    await this.hear(all.others, post);
     const { exchange } = plan;
     switch (plan.kind) {
       case "accepted":
@@ -124,6 +132,19 @@ export class InflightRequests<Env> {
         return;
       case "request":
         return;
+    }
+  }
+
+  /**
+   * Runs the server's handlers of the client notifications among `messages` (defineNotification), in
+   * order; resolves when they finished (they never throw: dispatchNotification logs their failures).
+   */
+  async hear(messages: readonly Message[], post: Omit<SessionPost, "state"> & { state?: SessionState }): Promise<void> {
+    const state = post.state ?? this.host.core.state;
+    if (this.host.server.notifications.size === 0 || !state) return;
+    for (const message of messages) {
+      if (message.kind !== "notification" || !this.host.server.notifications.has(message.method)) continue;
+      await dispatchNotification(message, this.dispatchContext({ ...post, state }, undefined));
     }
   }
 

@@ -32,6 +32,8 @@ export interface LegacyHost {
   touch(force?: boolean): void;
   emit(stream: number, message: Message | ResponseMessage): void;
   receive(message: Message): void;
+  /** Runs the server's handlers of the client notifications among `messages` (defineNotification). */
+  hear(messages: readonly Message[], principal: Principal | undefined): Promise<void>;
   /** The requests of an exchange that may start now; the others become -32003 errors (run-limits.ts). */
   admit(exchange: Exchange): Exchange;
   /** Runs a request on a stream (records it in flight first). */
@@ -90,6 +92,7 @@ export async function postLegacyMessage(host: LegacyHost, text: string, principa
   const exchange = host.admit(toExchange(parsed));
   for (const invalid of exchange.invalid) host.emit(stream, invalid);
   for (const message of exchange.others) host.receive(message);
+  await host.hear(exchange.others, principal);
   for (const request of exchange.requests) {
     if (request.method === "initialize") {
       host.emit(

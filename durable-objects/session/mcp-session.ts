@@ -366,6 +366,9 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       receive(message) {
         return inflight.receive(message);
       },
+      hear(messages, principal) {
+        return inflight.hear(messages, { principal, origin: {} });
+      },
       admit(exchange) {
         return inflight.admit(exchange);
       },

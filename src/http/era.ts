@@ -18,7 +18,7 @@ export type EraDecision =
   | { era: "2025" }
   | { era: "2026"; message: RequestMessage; envelope: RequestEnvelope }
   /** A notification routed to 2026 (by its claim or a 2026-07-28 header): accepted, nothing to run. */
-  | { era: "2026-notification" }
+  | { era: "2026-notification"; message: NotificationMessage }
   /** `era2026`: answer with the request's id or none (the 2026 schema has no `id: null`). */
   | { era: "refused"; refusal: Refusal; id: RequestId | null; era2026: boolean };
 
@@ -120,7 +120,7 @@ export function decideEra(headers: Headers, parsed: Extract<ParsedBody, { ok: tr
   if (!entry.ok || entry.message.kind === "result" || entry.message.kind === "error") return era2025OrRefused(options, null, header);
   const message: RequestMessage | NotificationMessage = entry.message;
   if (message.kind === "notification") {
-    if (hasClaim(message.params) || header2026) return { era: "2026-notification" };
+    if (hasClaim(message.params) || header2026) return { era: "2026-notification", message };
     return era2025OrRefused(options, null, header);
   }
   if (hasClaim(message.params)) return decideClaimed(headers, message, options);

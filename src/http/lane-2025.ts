@@ -15,7 +15,7 @@ import type { ParsedBody } from "../jsonrpc/parse";
 type Parsed = Extract<ParsedBody, { ok: true }>;
 import { planAnswer } from "../mcp/dispatch/answer-plan";
 import type { Channel, SessionInfo, SessionState } from "../mcp/definition/context";
-import { dispatchContext, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
+import { dispatchContext, dispatchNotification, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
@@ -148,6 +148,10 @@ async function confirmSession<Env>(
 
 /** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
 async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtime: EdgeRuntime<Env>): Promise<Response> {
+  // Notifications of the server's own (defineNotification; stateless: no session object hears them) finish first.
+  if (dispatch.server.notifications.size > 0) {
+    for (const message of all.others) if (message.kind === "notification") await dispatchNotification(message, dispatch);
+  }
   const plan = planAnswer(all, dispatch.protocolVersion, dispatch.server, (e) =>
     limitRuns(e, { perRequest: runtime.options.maxRunsPerRequest }),
   );

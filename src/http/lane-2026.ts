@@ -12,15 +12,23 @@ import { serveListen } from "./streams/listen";
 import { checkScopes } from "../auth/authenticate";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
-import { errorMessage, notification, toWire, type RequestMessage, type ResponseMessage } from "../jsonrpc/messages";
+import {
+  errorMessage,
+  notification,
+  toWire,
+  type NotificationMessage,
+  type RequestMessage,
+  type ResponseMessage,
+} from "../jsonrpc/messages";
 import type { Channel } from "../mcp/definition/context";
-import { dispatchContext, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
+import { dispatchContext, dispatchNotification, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
+import { readEnvelope } from "../mcp/era-2026/envelope";
 import { MrtrRound } from "../mcp/era-2026/mrtr";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { meterEvent, newMeter, observerOf } from "../mcp/operations/observe";
 import { secretOf } from "./state-secret";
 import { isInteractiveCall } from "../mcp/dispatch/routing";
-import { json } from "../wire/json";
+import { accepted, json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
 import { taskLaneFor } from "../tasks/seam";
 import { servedVersions, type EraDecision } from "./era";
@@ -82,7 +90,12 @@ function openRound<Env extends EdgeEnv>(
   message: RequestMessage,
 ): MrtrRound | RpcError | Promise<MrtrRound | RpcError> {
   const { env, runtime, principal } = edge;
-  const settings = { subject: principal?.subject ?? "", secret: secretOf(env), ttlMs: runtime.options.mrtrStateTtlMs };
+  const settings = {
+    subject: principal?.subject ?? "",
+    secret: secretOf(env),
+    ttlMs: runtime.options.mrtrStateTtlMs,
+    ownMethod: runtime.server.methods.get(message.method)?.interactive,
+  };
   try {
     const round = MrtrRound.open(message, settings);
     return round instanceof MrtrRound ? round : round.catch(asRpcError);
@@ -109,7 +122,8 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
   const { message, envelope } = claimed;
   const id = message.id;
   const listen = message.method === "subscriptions/listen";
-  if (!listen && !is2026Method(message.method)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
+  if (!listen && !is2026Method(message.method, runtime.server))
+    return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (principal && runtime.options.auth) {
     const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, edge.params));
     if (denied) return denied;
@@ -197,4 +211,27 @@ async function finalize<Env extends EdgeEnv>(
   if (o.kind === "done") return o.response;
   controller.abort(RUN_ENDED_TO_ASK);
   return round.inputRequired(runtime.server);
+}
+
+/**
+ * A claimed notification: 202. One of the server's own (defineNotification) runs first, in the Worker,
+ * with this notification's envelope (one without a valid envelope is not heard: nothing says what its client declared).
+ */
+export async function accept2026Notification<Env>(edge: EdgeRequest<Env>, message: NotificationMessage): Promise<Response> {
+  const { runtime } = edge;
+  if (!runtime.server.notifications.has(message.method)) return accepted();
+  const read = readEnvelope(message.params);
+  if (!read.ok) {
+    console.warn(`mcp-edge: notification ${message.method} dropped: ${read.problem}`);
+    return accepted();
+  }
+  const lane: Lane2026 = {
+    era: "2026",
+    envelope: read.envelope,
+    supportedVersions: servedVersions(runtime.options),
+    principal: edge.principal,
+    request: edge.info,
+  };
+  await dispatchNotification(message, dispatchContext(runtime.server, edge.env, lane));
+  return accepted();
 }

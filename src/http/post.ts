@@ -7,10 +7,9 @@ import { parseBody } from "../jsonrpc/parse";
 import { is2026Version } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
 import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
-import { accepted } from "../wire/json";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
-import { serve2026 } from "./lane-2026";
+import { accept2026Notification, serve2026 } from "./lane-2026";
 import { warnIfNoStateSecret } from "./state-secret";
 import { serve2025 } from "./lane-2025";
 import type { EdgeEnv } from "./runtime";
@@ -70,8 +69,9 @@ async function servePost<Env>(edge: EdgeRequest<Env>, readId: (id: RequestId | n
       // Its rate limits are checked in the lane, where a later round of an MRTR call is told from a new call.
       return serve2026(edge as EdgeRequest<Env & EdgeEnv>, decision);
     case "2026-notification":
-      // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none to act on.
-      return accepted();
+      // 2026-07-28 Streamable HTTP "Sending Messages": an accepted notification is 202; this revision defines none
+      // to act on, an extension may (defineNotification).
+      return accept2026Notification(edge, decision.message);
     case "2025":
       return serve2025(edge, { parsed, text: body.text });
   }

@@ -71,6 +71,12 @@ export type Refusal =
   | { reason: "unsupported-protocol-version"; requested: string; supported: readonly string[] }
   | { reason: "invalid-envelope"; message: string }
   | { reason: "method-not-found-2026"; method: string }
+  /**
+   * A 2025-era request for a method of an extension (`defineMethod(…, { extension })`) its session's client did not
+   * declare in `initialize` (or without a session: nothing was negotiated). On 2026-07-28 the same is
+   * "missing-client-capability": that client declares capabilities per request and can retry.
+   */
+  | { reason: "extension-not-negotiated"; method: string; extension: string }
   | { reason: "batch-with-claim" };
 
 export interface RefusalRow {
@@ -235,12 +241,19 @@ export function refusalRow(r: Refusal): RefusalRow {
     case "method-not-found-2026":
       // 2026-07-28 Streamable HTTP "Protocol Version Header": an unimplemented method is 404 with -32601.
       return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${r.method.slice(0, 100)}` };
+    case "extension-not-negotiated":
+      return {
+        status: 200,
+        code: METHOD_NOT_FOUND,
+        message: `Method not found: ${r.method.slice(0, 100)} belongs to the "${r.extension}" extension, which this session's client did not declare in initialize's capabilities.extensions`,
+        data: { requiredCapabilities: { extensions: { [r.extension]: {} } } },
+      };
     case "batch-with-claim":
       return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: a 2026-07-28 request must not be part of a batch" };
   }
 }
 
-function errorOf(row: RefusalRow): { code: number; message: string; data?: unknown } {
+export function errorOf(row: RefusalRow): { code: number; message: string; data?: unknown } {
   return row.data === undefined ? { code: row.code, message: row.message } : { code: row.code, message: row.message, data: row.data };
 }
 

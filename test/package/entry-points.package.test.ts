@@ -1,7 +1,7 @@
 /**
  * What each entry point offers at run time, as a user's `import … from` sees it: "mcp-edge" the
  * values that define and serve a server, "mcp-edge/types" the wire's constants, and
- * "mcp-edge/extensions" the extension plumbing (docs/server.md "Why a name is where it is").
+ * "mcp-edge/extensions" the extension plumbing and an extension's definitions (docs/server.md "Why a name is where it is").
  * A name added to or moved between them is a decision: change this list with the CHANGELOG.
  */
 import { describe, expect, it } from "vitest";
@@ -29,11 +29,12 @@ describe("the package's entry points", () => {
     expect(types.VERSIONS_2026).toContain("2026-07-28");
   });
 
-  it('"mcp-edge/extensions" holds the extension identifiers and the checks of what a client declared', () => {
+  it('"mcp-edge/extensions" holds the extension identifiers, the checks of what a client declared and an extension\'s definitions', () => {
     expect(names(extensions)).toEqual(
       [
         ...["TASKS_EXTENSION", "UI_EXTENSION", "SKILLS_EXTENSION", "APP_MIME_TYPE"],
         ...["clientDeclares", "clientExtension", "checkExtensionMethod", "missingExtensionError"],
+        ...["defineMethod", "defineInteractiveMethod", "defineNotification"],
       ].sort(),
     );
     const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };

@@ -162,6 +162,13 @@ export function createInteractiveContext<Env>(
       );
       return result.action === "accept" ? { action: "accept", content: await checkFormAnswer(form.schema, result.content) } : result;
     },
+    notify(method: string, params: Params = {}): Promise<void> {
+      return channel.notify(method, params);
+    },
+    async ask(method: string, params: Params = {}, options?: AskOptions): Promise<Params> {
+      if (channel.requestUnavailable) throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} is unavailable: ${channel.requestUnavailable}`);
+      return channel.request(method, params, base, options?.key);
+    },
     async elicitUrl(message, url, options = {}) {
       const { key, ...urlOptions } = options;
       const params = urlElicitationParams(message, url, urlOptions, base.era);

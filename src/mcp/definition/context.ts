@@ -91,7 +91,12 @@ export type OtherMethod =
   | "tasks/update"
   | "tasks/cancel";
 
-/** One JSON-RPC request as middleware sees it; `name` narrows with `method` (a string for the named methods). */
+/**
+ * One JSON-RPC request as middleware sees it; `name` narrows with `method` (a string for the named
+ * methods). A method added with `server.add(defineMethod(…))` reaches middleware too, with its own name as `method`
+ * and `name` undefined; the type lists only mcp-edge's methods so that narrowing stays exact, so match
+ * yours with `(call.method as string) === "com.example/search"` (docs/extensions.md "Middleware, limits and tracing").
+ */
 export type McpCall<Env = unknown> =
   | { method: NamedMethod; name: string; params: Params; ctx: HandlerContext<Env> }
   | { method: OtherMethod; name: undefined; params: Params; ctx: HandlerContext<Env> };
@@ -191,6 +196,16 @@ export interface InteractiveContext<Env = unknown> extends HandlerContext<Env> {
    * resuming with Last-Event-ID (2025-11-25 SSE polling). A no-op where streams are not resumable.
    */
   closeStream(): void;
+  /**
+   * Sends a notification of your own (an extension's) about this request: on the request's SSE
+   * stream (2025 sessions: stored, resumable; 2026-07-28: the response's stream).
+   */
+  notify(method: string, params?: Params): Promise<void>;
+  /**
+   * Sends a request of your own (an extension's) to the client and resolves its result, unchecked:
+   * on 2026-07-28 an MRTR input request (`key` names it), on 2025 sessions a server-to-client request.
+   */
+  ask(method: string, params?: Params, options?: AskOptions): Promise<Params>;
   /** Tasks extension: what the tool's `task.gather` returned before the task was created (MRTR rounds). */
   gathered?: Record<string, unknown>;
 }

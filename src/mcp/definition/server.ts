@@ -21,6 +21,7 @@ import type { ErrorHook, Middleware } from "./context";
 import type { GetPromptResult, Implementation } from "./types";
 import { checkIcons, checkWebsiteUrl, type Icon } from "./icons";
 import { hasObjectRoot, wrapOutputSchema } from "./output-schema";
+import type { MethodDefinition, NotificationDefinition } from "./methods";
 
 import { headerParamsOf, NAME_PATTERN, withoutUndefined } from "./definitions";
 import type {
@@ -68,6 +69,10 @@ export class ServerDefinition<Env = unknown> {
   readonly prompts = new Map<string, PromptDefinition<Env>>();
   /** Declared extensions (`capabilities.extensions`); task tools and UI resources declare theirs. */
   readonly extensions = new Map<string, DeclaredExtension>();
+  /** Request methods of extensions (`add()`): this server's own, served in both eras. */
+  readonly methods = new Map<string, MethodDefinition<Env>>();
+  /** Client notifications of extensions (`add()`). */
+  readonly notifications = new Map<string, NotificationDefinition<Env>>();
   /** `use()`: wraps every request, in registration order (middleware.ts). */
   readonly middleware: Middleware<Env>[] = [];
   /** `onError()`: hears every unexpected exception with the reference the client got. */
@@ -117,6 +122,18 @@ export class ServerDefinition<Env = unknown> {
   skill(definition: SkillToAdd): this {
     // The skill brings its own registration, so a server without skills bundles none of it.
     definition.addTo(this);
+    return this;
+  }
+
+  /**
+   * Serves an extension's method or client notification, made by `defineMethod`, `defineInteractiveMethod`
+   * or `defineNotification` (mcp-edge/extensions), as this server's own; declares its extension when needed.
+   */
+  add(definition: MethodDefinition<Env> | NotificationDefinition<Env>): this {
+    const table: Map<string, unknown> = definition.kind === "method" ? this.methods : this.notifications;
+    if (table.has(definition.method)) throw new TypeError(`${definition.kind} "${definition.method}" is already defined`);
+    table.set(definition.method, definition);
+    if (definition.extension !== undefined && !this.extensions.has(definition.extension)) this.extension(definition.extension);
     return this;
   }
 

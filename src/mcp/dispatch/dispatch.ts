@@ -4,7 +4,14 @@
  * channel for interactive work, the session operations). A broad catch only ever yields -32603.
  */
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
-import { errorMessage, resultMessage, toWire, type RequestMessage, type ResponseMessage } from "../../jsonrpc/messages";
+import {
+  errorMessage,
+  resultMessage,
+  toWire,
+  type NotificationMessage,
+  type RequestMessage,
+  type ResponseMessage,
+} from "../../jsonrpc/messages";
 import type { HandlerContext } from "../definition/context";
 import type { DispatchContext, MethodHandler } from "../handlers/dispatch-context";
 import { reportUnexpected, type ErrorListener } from "../operations/unexpected";
@@ -15,10 +22,11 @@ import { getPrompt, listPrompts } from "../handlers/prompts";
 import { complete } from "../handlers/completion";
 import { setLogLevel } from "../handlers/logging";
 import { discover } from "../handlers/discover";
+import type { McpServer } from "../definition/server";
 import { finish2026Result } from "../era-2026/result-2026";
 import { bindObservation, meterEvent, observerOf, type Observation, type Observer } from "../operations/observe";
 import type { SignalSource } from "../definition/context";
-import { handlerContext } from "./handler-context";
+import { handlerContext, notificationContext } from "./handler-context";
 
 export { dispatchContext, type DispatchContext, type LaneContext, type SessionOps } from "../handlers/dispatch-context";
 
@@ -68,23 +76,13 @@ function taskMethod(method: string): MethodHandler {
   };
 }
 
-/** Whether a 2026-07-28 request names a method this server serves (else 404 -32601 before anything runs). */
-export function is2026Method(method: string): boolean {
-  return Object.hasOwn(METHODS_2026, method);
-}
-
-/**
- * An extension's method, served in both eras (the Skills extension's, from src/mcp/skills/skills.ts): added
- * when a definition first needs it, so the tables of a server that uses no such extension stay as they are.
- * The handler answers -32601 itself for a server in the same isolate that does not serve it.
- */
-export function addExtensionMethod(method: string, handler: MethodHandler): void {
-  METHODS[method] = handler;
-  METHODS_2026[method] = handler;
-}
-
 export function isKnownMethod(method: string): boolean {
   return method === "initialize" || Object.hasOwn(METHODS, method);
+}
+
+/** Whether a 2026-07-28 request names a method `server` serves (else 404 -32601 before anything runs). */
+export function is2026Method<Env>(method: string, server: McpServer<Env>): boolean {
+  return Object.hasOwn(METHODS_2026, method) || server.methods.has(method);
 }
 
 /**
@@ -143,21 +141,23 @@ async function answerRequest<Env>(
   abort: SignalSource,
   span?: Observation,
 ): Promise<ResponseMessage> {
+  const server = dispatch.server;
   const table = dispatch.envelope ? METHODS_2026 : METHODS;
   const handler = Object.hasOwn(table, request.method) ? table[request.method] : undefined;
-  if (!handler) {
+  // A method of the server's own (server.add(defineMethod(…))): a core method's name is refused at definition.
+  const own = handler ? undefined : server.methods.get(request.method);
+  if (!handler && !own) {
     return errorMessage(request.id, { code: METHOD_NOT_FOUND, message: `Method not found: ${request.method}` });
   }
   const params = request.params ?? {};
   const ctx = handlerContext(dispatch, request, abort);
   if (span) bindObservation(ctx, span);
-  // Zero cost without middleware or an error hook: no call is built, and the handler is called as is.
-  const server = dispatch.server;
+  // The server's own method runs with the lane's channel (an interactive context where there is one).
+  const run = own ? () => own.run(params, ctx, dispatch.channel) : () => (handler as MethodHandler)(params, dispatch, ctx);
+  // Zero cost without middleware or an error hook: no call is built, and `run` is called as is.
   const call = wrappedCall(server, request.method, params, ctx);
   try {
-    const result = call
-      ? await throughMiddleware(server, call, () => handler(params, dispatch, ctx))
-      : await handler(params, dispatch, ctx);
+    const result = call ? await throughMiddleware(server, call, run) : await run();
     return resultMessage(request.id, dispatch.envelope ? finish2026Result(request, result, server) : result);
   } catch (error) {
     const refused = refusalOf(error, request.method);
@@ -176,4 +176,13 @@ export function toErrorObject<Env>(
   if (error instanceof RpcError) return error.toJSON();
   const reference = reportUnexpected(`${request.method} (id ${JSON.stringify(request.id)})`, error, listener);
   return { code: INTERNAL_ERROR, message: "Internal error", data: { reference } };
+}
+
+/**
+ * Runs the server's handler of a client notification (`server.add(defineNotification(…))`), if it has
+ * one; resolves when it finished. It never throws: a refusal or a failure is logged (handlers/methods.ts).
+ */
+export async function dispatchNotification<Env>(message: NotificationMessage, dispatch: DispatchContext<Env>): Promise<void> {
+  const definition = dispatch.server.notifications.get(message.method);
+  if (definition) await definition.hear(message.params ?? {}, notificationContext(dispatch, message.params), dispatch.server.errorHook);
 }

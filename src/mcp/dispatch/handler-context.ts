@@ -10,6 +10,7 @@ import { isObject } from "../../jsonrpc/parse";
 import type { DispatchContext } from "../handlers/dispatch-context";
 import type { HandlerContext } from "../definition/context";
 import type { SignalSource } from "../definition/context";
+import type { NotificationContext } from "../definition/methods";
 
 /** Where a context's getter finds its request's signal (a symbol: no handler reads it by name). */
 const SOURCE = Symbol();
@@ -53,4 +54,20 @@ export function handlerContext<Env>(from: ContextSource<Env>, request: ContextRe
   // docs/engine-notes.md "Keyed stores, not computed keys"
   ctx[SOURCE] = abort;
   return Object.defineProperty(ctx, "signal", SIGNAL) as unknown as HandlerContext<Env>;
+}
+
+/** A client notification's `ctx` (defineNotification): a request's, without an id or a signal. */
+export function notificationContext<Env>(from: ContextSource<Env>, params: Params | undefined): NotificationContext<Env> {
+  const meta = params?._meta;
+  return {
+    env: from.env,
+    era: from.era,
+    protocolVersion: from.protocolVersion,
+    clientCapabilities: from.clientCapabilities,
+    session: from.session,
+    meta: isObject(meta) ? meta : undefined,
+    principal: from.principal,
+    request: from.request,
+    user: userStoreOf(from.env, from.principal),
+  };
 }

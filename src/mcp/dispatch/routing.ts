@@ -11,13 +11,18 @@ import type { McpServer } from "../definition/server";
 
 const SESSION_METHODS = new Set(["logging/setLevel", "resources/subscribe", "resources/unsubscribe"]);
 
-/** A tools/call of an interactive tool, a prompts/get of an interactive prompt, a read of an interactive resource: it needs a channel. */
+/**
+ * A tools/call of an interactive tool, a prompts/get of an interactive prompt, a read of an interactive
+ * resource, a request for an interactive method of the server's own (defineInteractiveMethod): it needs a channel.
+ */
 export function isInteractiveCall<Env>(message: Message, server: McpServer<Env>): boolean {
   if (message.kind !== "request") return false;
   if (message.method === "resources/read") {
     const uri = message.params?.uri;
     return typeof uri === "string" && server.resources.get(uri)?.interactive === true;
   }
+  const own = server.methods.size > 0 ? server.methods.get(message.method) : undefined;
+  if (own) return own.interactive;
   const name = message.params?.name;
   if (typeof name !== "string") return false;
   if (message.method === "tools/call") return server.tools.get(name)?.interactive === true;

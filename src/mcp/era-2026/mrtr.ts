@@ -23,6 +23,17 @@ const QUIET_STEPS = 32;
 /** Only these may answer `input_required` (mrtr.mdx: "MUST NOT … on any other client requests"). */
 const MRTR_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
+/** Whether a request may answer `input_required`: the core's MRTR methods, and interactive methods of the server's own. */
+function mayAsk(message: RequestMessage, settings: RoundSettings): boolean {
+  return MRTR_METHODS.has(message.method) || settings.ownMethod === true;
+}
+
+/** A method's own params: without `_meta` and the retry's `inputResponses` and `requestState`. */
+function ownParams(params: Params): Params {
+  const { _meta, inputResponses, requestState, ...own } = params;
+  return own;
+}
+
 export interface InputAsk {
   method: string;
   params: Params;
@@ -98,6 +109,8 @@ export interface RoundSettings {
   /** The `MCP_STATE_SECRET` binding's value, as configured (checked here). */
   secret: unknown;
   ttlMs: number;
+  /** The request is for an interactive method of the server's own (defineInteractiveMethod): it may ask too. */
+  ownMethod?: boolean;
 }
 
 /**
@@ -129,7 +142,7 @@ export class MrtrRound {
    * `inputResponses`. Synchronous unless a `requestState` must be verified (WebCrypto is async).
    */
   static open(message: RequestMessage, settings: RoundSettings): MrtrRound | Promise<MrtrRound> {
-    if (!MRTR_METHODS.has(message.method)) return new MrtrRound(message, settings, {});
+    if (!mayAsk(message, settings)) return new MrtrRound(message, settings, {});
     const responses = readInputResponses(message.params) ?? {};
     const state = message.params?.requestState;
     const round = new MrtrRound(message, settings, responses);
@@ -145,7 +158,7 @@ export class MrtrRound {
   /** An ask of the handler: collected (or answered) for an MRTR method, refused for any other. */
   ask(method: string, params: Params, key: string | undefined): Promise<Params> {
     // mrtr.mdx: only tools/call, prompts/get and resources/read may answer input_required.
-    if (!MRTR_METHODS.has(this.message.method))
+    if (!mayAsk(this.message, this.settings))
       return Promise.reject(new RpcError(INVALID_PARAMS, `${this.message.method} cannot ask the client for input`));
     return this.run.request(method, params, key);
   }
@@ -169,7 +182,8 @@ export class MrtrRound {
     if (!this.bound) {
       const params = this.message.params ?? {};
       const name = this.message.method === "resources/read" ? params.uri : params.name;
-      const args = canonicalArguments(params.arguments);
+      // A method of the server's own has no `arguments`: its state is bound to its params (without the protocol's fields).
+      const args = canonicalArguments(this.settings.ownMethod ? ownParams(params) : params.arguments);
       this.bound = { subject: this.settings.subject, method: this.message.method, name: typeof name === "string" ? name : "", args };
     }
     return this.bound;

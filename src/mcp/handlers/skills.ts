@@ -6,7 +6,7 @@ import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors
 import type { Params } from "../../jsonrpc/messages";
 import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../definition/caching";
 import type { HandlerContext } from "../definition/context";
-import type { DispatchContext } from "./dispatch-context";
+import type { ServerDefinition } from "../definition/server";
 import { SKILLS_EXTENSION } from "../definition/extensions";
 import { paginate } from "./pagination";
 import { checkUriLength } from "./resources";
@@ -31,37 +31,32 @@ function withHint<Env>(result: Params, registry: SkillRegistry, handlerContext: 
 
 export async function listSkills<Env>(
   registry: SkillRegistry,
+  server: ServerDefinition<Env>,
   params: Params,
-  dispatch: DispatchContext<Env>,
   handlerContext: HandlerContext<Env>,
 ): Promise<Params> {
-  const { page, nextCursor } = paginate("skills", [...registry.skills.values()], params, dispatch.server.pageSize);
+  const { page, nextCursor } = paginate("skills", [...registry.skills.values()], params, server.pageSize);
   const skills = await Promise.all(page.map((s) => s.entry()));
   return withHint(nextCursor ? { skills, nextCursor } : { skills }, registry, handlerContext);
 }
 
-export async function getSkill<Env>(
-  registry: SkillRegistry,
-  params: Params,
-  _dc: DispatchContext<Env>,
-  handlerContext: HandlerContext<Env>,
-): Promise<Params> {
+export async function getSkill<Env>(registry: SkillRegistry, params: Params, handlerContext: HandlerContext<Env>): Promise<Params> {
   const uri = requireUri(params, "skills/get");
   const skill = registry.skills.get(uri);
   if (!skill) throw new RpcError(INVALID_PARAMS, `No skill is served at ${uri}`, { uri });
   return withHint({ skill: await skill.entry() }, registry, handlerContext);
 }
 
-export async function directoryRead<Env>(registry: SkillRegistry, params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
+export async function directoryRead<Env>(registry: SkillRegistry, server: ServerDefinition<Env>, params: Params): Promise<Params> {
   // Only a server that declares directoryRead serves the method (an author may declare the extension as `{}`).
-  if (dispatch.server.extensions.get(SKILLS_EXTENSION)?.settings.directoryRead !== true)
+  if (server.extensions.get(SKILLS_EXTENSION)?.settings.directoryRead !== true)
     throw new RpcError(METHOD_NOT_FOUND, "Method not found: resources/directory/read");
   const uri = requireUri(params, "resources/directory/read");
   const children = registry.directories.get(uri);
   if (!children) {
-    const what = dispatch.server.resources.has(uri) ? `${uri} is not a directory resource` : `No directory is served at ${uri}`;
+    const what = server.resources.has(uri) ? `${uri} is not a directory resource` : `No directory is served at ${uri}`;
     throw new RpcError(INVALID_PARAMS, what, { uri });
   }
-  const { page, nextCursor } = paginate("directory", [...children.values()], params, dispatch.server.pageSize);
+  const { page, nextCursor } = paginate("directory", [...children.values()], params, server.pageSize);
   return nextCursor ? { resources: page, nextCursor } : { resources: page };
 }

@@ -7,8 +7,7 @@
 import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../definition/caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
 import { directoryRead, getSkill, listSkills, type SkillRegistry } from "../handlers/skills";
-import { METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
-import { addExtensionMethod } from "../dispatch/dispatch";
+import { defineMethod } from "../handlers/methods";
 import { SKILLS_EXTENSION } from "../definition/extensions";
 import type { ServerDefinition } from "../definition/server";
 
@@ -251,22 +250,24 @@ function registryOf<Env>(server: ServerDefinition<Env>): SkillRegistry {
   registries.set(server, registry);
   // An author's own declaration stands (e.g. `{}` to leave directory reads out); else directory reads are declared.
   if (!server.extensions.has(SKILLS_EXTENSION)) server.extension(SKILLS_EXTENSION, { directoryRead: true });
-  addExtensionMethod("skills/list", (params, dispatch, handlerContext) =>
-    listSkills(served(dispatch.server, "skills/list"), params, dispatch, handlerContext),
-  );
-  addExtensionMethod("skills/get", (params, dispatch, handlerContext) =>
-    getSkill(served(dispatch.server, "skills/get"), params, dispatch, handlerContext),
-  );
-  addExtensionMethod("resources/directory/read", (params, dispatch) =>
-    directoryRead(served(dispatch.server, "resources/directory/read"), params, dispatch),
-  );
-  return registry;
-}
-
-/** The server's skills; -32601 for a server (in the same isolate) that serves none. */
-function served(server: object, method: string): SkillRegistry {
-  const registry = registries.get(server);
-  if (!registry) throw new RpcError(METHOD_NOT_FOUND, `Method not found: ${method}`);
+  // The extension's methods, through the public API like any extension's (no `extension` gate: SEP-2640 lets a
+  // client that never declared the extension list and read skills, as the conformance scenario's client does).
+  server
+    .add(
+      defineMethod("skills/list", { description: "Lists the server's skills (SEP-2640)" }, (params, ctx) =>
+        listSkills(registry, server, params, ctx),
+      ),
+    )
+    .add(
+      defineMethod("skills/get", { description: "One skill's entry by its SKILL.md URI" }, (params, ctx) =>
+        getSkill(registry, params, ctx),
+      ),
+    )
+    .add(
+      defineMethod("resources/directory/read", { description: "A skill:// directory's children" }, (params) =>
+        directoryRead(registry, server, params),
+      ),
+    );
   return registry;
 }
 
