@@ -24,7 +24,10 @@ describe("the package's entry points", () => {
   });
 
   it('"mcp-edge/types" holds the protocol revisions and the JSON-RPC error codes', () => {
-    expect(names(types)).toEqual(["LATEST_VERSION", "SUPPORTED_VERSIONS", "VERSIONS_2026", "errorCodes"]);
+    expect(names(types)).toEqual([
+      ...["LATEST_VERSION", "LOGGING_LEVELS", "SUPPORTED_VERSIONS", "VERSIONS_2026"],
+      ...["errorCodes", "isLoggingLevel"],
+    ]);
     expect(types.errorCodes.INVALID_PARAMS).toBe(-32602);
     expect(types.VERSIONS_2026).toContain("2026-07-28");
   });
