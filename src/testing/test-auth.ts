@@ -98,28 +98,43 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenError("not a test token signed with this server's test secret (malformed)");
+/** The base64url-without-padding text of a segment: 4n, 4n+2 or 4n+3 characters (4n+1 decodes to nothing, and atob throws). */
+const BASE64URL_SEGMENT = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
+
+/** The bytes of one token segment, or undefined when it is not base64url. */
+function fromBase64url(text: string): Uint8Array | undefined {
+  if (!BASE64URL_SEGMENT.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** The claims of an HS256 token signed with `secret` by the test issuer, with `sub` and an unexpired `exp`. */
+/** A segment's JSON object, or undefined. */
+function jsonSegment(text: string): Record<string, unknown> | undefined {
+  const bytes = fromBase64url(text);
+  if (!bytes) return undefined;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The claims of an HS256 token signed with `secret` by the test issuer, with `sub` and an unexpired `exp`.
+ * Whatever is wrong with the token is a TokenError (401 invalid_token): an exception of any other kind
+ * would be taken for an outage of the verifier (503).
+ */
 async function verifyTestToken(token: string, secret: Uint8Array): Promise<Record<string, unknown>> {
   const malformed = () => new TokenError("not a test token signed with this server's test secret (malformed)");
   const parts = token.split(".");
   if (parts.length !== 3) throw malformed();
-  const [head, body, signature] = parts as [string, string, string];
-  let header: { alg?: unknown };
-  let payload: Record<string, unknown>;
-  try {
-    header = JSON.parse(new TextDecoder().decode(fromBase64url(head)));
-    payload = JSON.parse(new TextDecoder().decode(fromBase64url(body)));
-  } catch {
-    throw malformed();
-  }
-  if (header?.alg !== "HS256" || typeof payload !== "object" || payload === null) throw malformed();
-  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), fromBase64url(signature), encode(`${head}.${body}`));
+  const [head, body, signed] = parts as [string, string, string];
+  const header = jsonSegment(head);
+  const payload = jsonSegment(body);
+  const signature = fromBase64url(signed);
+  if (header?.alg !== "HS256" || !payload || !signature) throw malformed();
+  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encode(`${head}.${body}`));
   if (!valid) throw new TokenError("not a test token signed with this server's test secret (bad signature)");
   if (payload.iss !== TEST_TOKEN_ISSUER) throw new TokenError("not a test token signed with this server's test secret (issuer)");
   if (typeof payload.sub !== "string" || typeof payload.exp !== "number") throw malformed();

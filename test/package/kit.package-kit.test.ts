@@ -63,6 +63,25 @@ describe("a principal from the test verifier", () => {
     await expect(createTestClient(worker).listTools()).rejects.toThrow(/needs an OAuth access token/);
   });
 
+  it("refuses a malformed token with 401 invalid_token, never 503 (a signature of 4n+1 characters)", async () => {
+    const good = await token("ada");
+    const [head, body] = good.split(".");
+    // A base64url segment of 4n+1 characters cannot be decoded (atob throws): the token is malformed, not an outage.
+    for (const bad of [`${head}.${body}.AAAAA`, `${head}.${body}.A`, `A.${body}.AAAA`, `${head}.A.AAAA`]) {
+      const res = await worker.fetch(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${bad}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+        }),
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.get("WWW-Authenticate")).toMatch(
+        /error="invalid_token", error_description="not a test token signed with this server's test secret \(malformed\)"/,
+      );
+    }
+  }, 30_000);
+
   it("mints nothing with a short secret", async () => {
     await expect(mintTestToken({ subject: "ada", secret: "short" })).rejects.toThrow(/at least 32 characters/);
   });
