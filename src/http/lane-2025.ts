@@ -5,8 +5,7 @@
  * after one `confirm` call to the session object in session mode. Stateless mode answers
  * everything here, streaming (the Worker's one streaming reply) when the answer plan says so.
  */
-import { checkScopes } from "../auth/authenticate";
-import { authForRoute } from "../auth/options";
+import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { notification, toWire, type Message, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
@@ -50,11 +49,9 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
   const exchange = toExchange(body.parsed);
-  // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
-  if (principal && runtime.options.auth) {
-    const denied = checkScopes(exchange.requests, principal, authForRoute(runtime.options.auth, params));
-    if (denied) return denied;
-  }
+  // Auth: each operation's scopes, before anything runs or is forwarded (403 insufficient_scope).
+  const denied = await refuseMissingScopes(edge, exchange.requests);
+  if (denied) return denied;
   const limited = await rateLimited(edge, exchange.requests, false);
   if (limited) return limited;
 
@@ -76,7 +73,7 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
       principal,
       request: edge.info,
     });
-    return answer(exchange, dispatch, runtime);
+    return answer(edge, exchange, dispatch);
   }
 
   return serveInSession(edge, exchange, body.text);
@@ -121,31 +118,36 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
     // The `confirm` above: one Durable Object request (the cost counters).
     doRequests: 1,
   });
-  return answer(exchange, dispatch, runtime);
+  return answer(edge, exchange, dispatch);
 }
 
 function sessionNotFound(): Response {
   return refuse({ reason: "session-not-found" });
 }
 
-/** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
-async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtime: EdgeRuntime<Env>): Promise<Response> {
+/**
+ * Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE
+ * stream. A handler's `reauthenticate()` / `needScopes()` makes the JSON answer its 401/403.
+ */
+async function answer<Env>(edge: EdgeRequest<Env>, all: Exchange, dispatch: DispatchContext<Env>): Promise<Response> {
+  const { runtime } = edge;
   const plan = planAnswer(all, dispatch.protocolVersion, dispatch.server, (e) =>
     limitRuns(e, { perRequest: runtime.options.maxRunsPerRequest }),
   );
   if (plan.kind === "refuse") return refuse(plan.refusal);
   if (plan.kind === "accepted") return accepted();
   const { exchange } = plan;
-  if (plan.kind === "stream") return streamAnswer(exchange, dispatch, runtime.options.session.keepAliveMs);
+  if (plan.kind === "stream") return streamAnswer(edge, exchange, dispatch);
   // A JSON answer has no stream the client could close, so its signal never aborts.
   const abort = new LazyAbort();
   const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dispatch, abort)));
-  return json(replyBody(exchange, responses));
+  const challenged = await challengeAnswer(edge, exchange.requests, responses);
+  return challenged ?? json(replyBody(exchange, responses));
 }
 
 /** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */
-function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, keepAliveMs: number): Response {
-  const reply = new WorkerReply(keepAliveMs);
+function streamAnswer<Env>(edge: EdgeRequest<Env>, exchange: Exchange, dispatch: DispatchContext<Env>): Response {
+  const reply = new WorkerReply(edge.runtime.options.session.keepAliveMs);
   const controller = new LazyAbort();
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
@@ -165,7 +167,9 @@ function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, k
   const streamed = { ...dispatch, channel };
   const work = (async () => {
     for (const response of exchange.invalid) await reply.notify(toWire(response));
-    await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller)))));
+    await Promise.all(
+      exchange.requests.map(async (r) => reply.notify(toWire(await inStreamChallenge(edge, r, await dispatchRequest(r, streamed, controller))))),
+    );
     reply.finish();
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));

@@ -8,6 +8,7 @@
  */
 import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import { isObject } from "../../jsonrpc/parse";
+import { AuthorizationChallenge } from "../definition/authorization";
 import { ToolError, toolError } from "../definition/content";
 import type { InteractiveContext } from "../definition/context";
 import type { ToolDefinition } from "../definition/definitions";
@@ -60,6 +61,8 @@ export async function runTool<Env>(
 
 /** The failure policy: what a handler's exception becomes. */
 function failedCall<Env>(name: string, error: unknown, place: ToolCallPlace<Env>): CallToolResult {
+  // reauthenticate() / needScopes(): the client re-authorizes (401/403), the model never sees it.
+  if (error instanceof AuthorizationChallenge) throw error;
   if (error instanceof RpcError) {
     // 2026-07-28: a capability this request did not declare (400 -32021), or a malformed answer in its
     // inputResponses (mrtr.mdx "Error handling"), is the client's protocol error, not a tool failure.
