@@ -2,7 +2,8 @@
 // x.test.ts in "workers", inside workerd on the demo Worker (wrangler.toml); x.<name>.test.ts in project
 // <name>, on the Worker in test/servers/<name>/: "tuned" the demo with small session limits, "list-changed"
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
-// written only with the public API, "package-kit" one driven through mcp-edge/testing, "operate" middleware,
+// written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
+// operation and handlers' challenges, "operate" middleware,
 // an error hook and rate limits, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
@@ -78,6 +79,7 @@ const SUFFIXED = [
   "list-changed",
   "package",
   "package-kit",
+  "step-up",
   "tasks",
   "operate",
   "routes",
@@ -149,6 +151,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "package", include: filesOf("package") },
+      },
+      {
+        // Scopes per operation (the SEP-2350 draft scenario's fixtures) and step-up from a handler (test/servers/step-up).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/step-up/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "step-up", include: filesOf("step-up"), testTimeout: 30_000 },
       },
       {
         // The public API's test kit against real servers: the test verifier, streams, tasks (test/servers/package-kit).
