@@ -28,6 +28,8 @@ const EXPECTED_CONSOLE = [
   /failed unexpectedly \(reference [0-9a-f]{8}\): Error: (policy-table secret detail|operate secret detail|boom|the handler returned something other than a CallToolResult)/,
   // test/http/misconfiguration and no-migrations.misconfigured: the deployment mistakes they make on purpose.
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
+  // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
+  /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];

@@ -47,7 +47,11 @@ export async function challengedJson<Env>(
 }
 
 /** A response for a stream whose status is sent: a challenge completed with what the 401/403 would say. */
-export async function challengedInStream<Env>(call: CallAuth<Env>, request: RequestMessage, response: ResponseMessage): Promise<ResponseMessage> {
+export async function challengedInStream<Env>(
+  call: CallAuth<Env>,
+  request: RequestMessage,
+  response: ResponseMessage,
+): Promise<ResponseMessage> {
   if (!handlerChallengeOf(response)) return response;
   const place = await placeOf(call, request);
   return place ? withChallenge(place, response) : response;

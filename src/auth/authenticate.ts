@@ -138,7 +138,7 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
   if (!proof.ok) return fail(proof.response);
   let verified: VerifiedToken | null;
   try {
-    verified = await auth.verify(token, { resource: auth.resource, env });
+    verified = await auth.verify(token, { resource: auth.resource, env, request });
   } catch (error) {
     if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description, { scheme }));
     console.error("mcp-edge: token verification failed", error);

@@ -168,7 +168,9 @@ function streamAnswer<Env>(edge: EdgeRequest<Env>, exchange: Exchange, dispatch:
   const work = (async () => {
     for (const response of exchange.invalid) await reply.notify(toWire(response));
     await Promise.all(
-      exchange.requests.map(async (r) => reply.notify(toWire(await inStreamChallenge(edge, r, await dispatchRequest(r, streamed, controller))))),
+      exchange.requests.map(async (r) =>
+        reply.notify(toWire(await inStreamChallenge(edge, r, await dispatchRequest(r, streamed, controller)))),
+      ),
     );
     reply.finish();
   })();

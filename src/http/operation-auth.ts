@@ -53,7 +53,11 @@ export async function challengeAnswer<Env>(
 }
 
 /** A response written to a stream whose status is sent: a challenge completed with what the 401/403 would have said. */
-export async function inStreamChallenge<Env>(edge: EdgeRequest<Env>, request: RequestMessage, response: ResponseMessage): Promise<ResponseMessage> {
+export async function inStreamChallenge<Env>(
+  edge: EdgeRequest<Env>,
+  request: RequestMessage,
+  response: ResponseMessage,
+): Promise<ResponseMessage> {
   if (!handlerChallengeOf(response)) return response;
   const place = await placeOf(edge, request);
   return place ? withChallenge(place, response) : response;

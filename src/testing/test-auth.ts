@@ -3,11 +3,14 @@
  * an `auth` option for createMcpEdge whose verifier accepts HS256 tokens signed with a local
  * secret, and `mintTestToken()` makes them for a given subject and scopes. Test and development
  * only (docs/auth.md "A principal for local tests"): it verifies nothing without a secret of at
- * least 32 characters, and refuses a `resource` on a host other than localhost unless told.
+ * least 32 characters, refuses a `resource` on a host other than localhost unless told, and
+ * refuses every token on a request addressed to a host that is not a loopback one (a deployed
+ * Worker is never reached under one) unless told.
  * HS256 on WebCrypto, so `mcp-edge/testing` needs no optional peer (a scaffolded project has no `jose`).
  */
 import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
 import { TokenError } from "../auth/options";
+import { isLocalRequest } from "../platform/bindings";
 
 /** The `iss` of every test token: a production verifier trusts no such issuer. */
 const TEST_TOKEN_ISSUER = "mcp-edge-testing";
@@ -15,6 +18,11 @@ const TEST_TOKEN_ISSUER = "mcp-edge-testing";
 export const TEST_AUTH_SECRET_BINDING = "MCP_TEST_AUTH_SECRET";
 const MIN_SECRET_LENGTH = 32;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * The test verifier's `resource_name`: a fixed text a bundle can be searched for before it is
+ * deployed (docs/auth.md "Test sign-in never in production").
+ */
+export const TEST_AUTH_MARKER = "mcp-edge test verifier (not for production)";
 
 export interface TestAuthOptions {
   /**
@@ -32,6 +40,13 @@ export interface TestAuthOptions {
    * anyone holding the secret can then sign in as anyone.
    */
   allowNonLocalResource?: boolean;
+  /**
+   * Tokens on a request addressed to a host that is not a loopback one (`localhost`, `*.localhost`,
+   * `127.x.x.x`, `[::1]`; a deployed Worker is never reached under one) are refused with 401
+   * `invalid_token`, except on the host of a `resource` allowed by `allowNonLocalResource`.
+   * `true` accepts them on any host: anyone holding the secret can then sign in as anyone there.
+   */
+  allowNonLoopbackHosts?: boolean;
   /** Passed through to the `auth` option: scopes every request needs, per tool, per resource. */
   requiredScopes?: string[];
   toolScopes?: Record<string, string[]>;
@@ -142,10 +157,33 @@ async function verifyTestToken(token: string, secret: Uint8Array): Promise<Recor
   return payload;
 }
 
+/** Whether a request may carry a test token: addressed to a loopback host, the allowed resource's host, or any when told. */
+function isTestHost(request: Request, options: TestAuthOptions, resourceHost: string): boolean {
+  if (options.allowNonLoopbackHosts === true) return true;
+  const url = new URL(request.url);
+  if (isLocalRequest(request, url)) return true;
+  return options.allowNonLocalResource === true && url.hostname === resourceHost;
+}
+
+/** The refusal of a test token on a host that is not a loopback one, logged once per verifier (the operator's hint). */
+function refusedHost(request: Request, logged: { done: boolean }): TokenError {
+  const host = new URL(request.url).hostname;
+  const description =
+    `test sign-in (testAuth from mcp-edge/testing) is refused on ${host}: it is for tests and wrangler dev on loopback hosts; ` +
+    "deploy with a production verifier (allowNonLoopbackHosts: true accepts it there)";
+  if (!logged.done) {
+    logged.done = true;
+    console.warn(`mcp-edge: ${description}`);
+  }
+  return new TokenError(description);
+}
+
 /** The verifier: the secret is read per call (the Worker's env exists only then). */
-function testVerifier(options: TestAuthOptions): TokenVerifier<Record<string, unknown> | undefined> {
+function testVerifier(options: TestAuthOptions, resourceHost: string): TokenVerifier<Record<string, unknown> | undefined> {
   const binding = options.secretBinding ?? TEST_AUTH_SECRET_BINDING;
+  const logged = { done: false };
   return async (token, context) => {
+    if (context.request && !isTestHost(context.request, options, resourceHost)) throw refusedHost(context.request, logged);
     const secret = options.secret ?? context.env?.[binding];
     const key = checkSecret(secret, options.secret === undefined ? `binding ${binding}` : "testAuth's secret");
     const payload = await verifyTestToken(token, key);
@@ -184,8 +222,8 @@ export function testAuth(options: TestAuthOptions = {}): AuthOptions {
   return {
     resource,
     authorizationServers: [`${url.origin}/`],
-    verify: testVerifier(options) as AuthOptions["verify"],
-    resourceName: "mcp-edge test verifier (not for production)",
+    verify: testVerifier(options, url.hostname) as AuthOptions["verify"],
+    resourceName: TEST_AUTH_MARKER,
     ...(options.requiredScopes ? { requiredScopes: options.requiredScopes } : {}),
     ...(options.toolScopes ? { toolScopes: options.toolScopes } : {}),
     ...(options.resourceScopes ? { resourceScopes: options.resourceScopes } : {}),

@@ -23,7 +23,12 @@ function call2026(name: string, token: string, meta: Record<string, unknown> = {
   const params = { name, arguments: {} };
   return worker.fetch(MCP_URL, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, Authorization: `Bearer ${token}`, ...headers2026("tools/call", params) },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: ACCEPT_BOTH,
+      Authorization: `Bearer ${token}`,
+      ...headers2026("tools/call", params),
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: envelope({}, meta) } }),
   });
 }
@@ -49,7 +54,12 @@ async function call2025(token: string, name: string, meta?: Record<string, unkno
       "Mcp-Session-Id": sessionId,
       "MCP-Protocol-Version": "2025-06-18",
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: {}, ...(meta ? { _meta: meta } : {}) } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name, arguments: {}, ...(meta ? { _meta: meta } : {}) },
+    }),
   });
 }
 

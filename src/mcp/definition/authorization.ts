@@ -86,6 +86,6 @@ export function reauthenticate(description = "sign in again to continue"): Autho
  */
 export function needScopes(scopes: readonly string[], description?: string): AuthorizationChallenge {
   if (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every(isScopeToken))
-    throw new TypeError("needScopes: give at least one OAuth scope token (no spaces or quotes), e.g. needScopes([\"files:write\"])");
+    throw new TypeError('needScopes: give at least one OAuth scope token (no spaces or quotes), e.g. needScopes(["files:write"])');
   return new AuthorizationChallenge("insufficient_scope", [...scopes], description ?? `this operation needs the scope ${scopes.join(" ")}`);
 }
