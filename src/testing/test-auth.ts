@@ -10,7 +10,7 @@
  */
 import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
 import { TokenError } from "../auth/options";
-import { isLocalRequest } from "../platform/bindings";
+import { isLocalRequest } from "../wire/loopback";
 
 /** The `iss` of every test token: a production verifier trusts no such issuer. */
 const TEST_TOKEN_ISSUER = "mcp-edge-testing";
@@ -70,7 +70,7 @@ export interface MintTestTokenOptions {
   claims?: Record<string, unknown>;
 }
 
-function checkSecret(secret: unknown, where: string): Uint8Array {
+function checkSecret(secret: unknown, where: string): Uint8Array<ArrayBuffer> {
   if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
     const got = typeof secret === "string" ? `${secret.length} characters` : "none";
     throw new TokenError(
@@ -78,14 +78,14 @@ function checkSecret(secret: unknown, where: string): Uint8Array {
         `set ${TEST_AUTH_SECRET_BINDING} in .dev.vars (openssl rand -hex 32) or in the test config's bindings`,
     );
   }
-  return new TextEncoder().encode(secret);
+  return encode(secret);
 }
 
 /** A token for `testAuth()`: an HS256 JWT with `sub`, `scope`, `exp` and the test issuer. Test and development only. */
 export async function mintTestToken(options: MintTestTokenOptions): Promise<string> {
   if (typeof options?.subject !== "string" || options.subject.length === 0)
     throw new TypeError("mintTestToken: subject must be a non-empty string");
-  let key: Uint8Array;
+  let key: Uint8Array<ArrayBuffer>;
   try {
     key = checkSecret(options.secret, "mintTestToken's secret");
   } catch (error) {
@@ -101,9 +101,10 @@ export async function mintTestToken(options: MintTestTokenOptions): Promise<stri
   return `${signingInput}.${base64url(new Uint8Array(signature))}`;
 }
 
-const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+/** UTF-8 bytes in an ArrayBuffer of their own: what WebCrypto takes under Node's types and workerd's alike. */
+const encode = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(new TextEncoder().encode(text));
 
-function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+function hmacKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
@@ -117,7 +118,7 @@ function base64url(bytes: Uint8Array): string {
 const BASE64URL_SEGMENT = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
 
 /** The bytes of one token segment, or undefined when it is not base64url. */
-function fromBase64url(text: string): Uint8Array | undefined {
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!BASE64URL_SEGMENT.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
@@ -140,7 +141,7 @@ function jsonSegment(text: string): Record<string, unknown> | undefined {
  * Whatever is wrong with the token is a TokenError (401 invalid_token): an exception of any other kind
  * would be taken for an outage of the verifier (503).
  */
-async function verifyTestToken(token: string, secret: Uint8Array): Promise<Record<string, unknown>> {
+async function verifyTestToken(token: string, secret: Uint8Array<ArrayBuffer>): Promise<Record<string, unknown>> {
   const malformed = () => new TokenError("not a test token signed with this server's test secret (malformed)");
   const parts = token.split(".");
   if (parts.length !== 3) throw malformed();
