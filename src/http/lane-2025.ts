@@ -31,7 +31,6 @@ import { forwardPost } from "./forward";
 import { routeKey } from "../wire/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
-import type { EdgeRuntime } from "./runtime";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 
@@ -45,7 +44,7 @@ export interface Body2025 {
 
 /** Serves a POST the front door decided is a 2025-era one: `edge`, the request's one value; `body`, what it carried. */
 export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Promise<Response> {
-  const { request, env, runtime, principal, params, sessions } = edge;
+  const { request, env, runtime, principal, sessions } = edge;
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
   const exchange = toExchange(body.parsed);
