@@ -30,18 +30,16 @@ async function placeOf<Env>(call: CallAuth<Env>, request: RequestMessage): Promi
   return { auth, principal, operationScopes: operation?.scopes ?? [] };
 }
 
-/** A JSON answer's challenge as its HTTP 401/403; undefined when no response carries one. */
-export async function challengedJson<Env>(
+/** A JSON answer's challenge as its HTTP 401/403; undefined, at once, when no response carries one. */
+export function challengedJson<Env>(
   call: CallAuth<Env>,
   requests: readonly RequestMessage[],
   responses: readonly ResponseMessage[],
-): Promise<Response | undefined> {
+): Promise<Response | undefined> | undefined {
   for (const [index, response] of responses.entries()) {
     const challenge = handlerChallengeOf(response);
     const request = requests[index];
-    if (!challenge || !request) continue;
-    const place = await placeOf(call, request);
-    if (place) return challengeResponse(place, challenge);
+    if (challenge && request) return placeOf(call, request).then((place) => place && challengeResponse(place, challenge));
   }
   return undefined;
 }

@@ -93,8 +93,8 @@ export class InflightRequests<Env> {
           exchange.requests.map((r) => this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(post, undefined), abort))),
         );
         // reauthenticate() / needScopes(): nothing was sent yet, so the answer is the 401/403 itself.
-        const challenged = await challengedJson(this.callAuth(post), exchange.requests, responses);
-        return challenged ?? json(replyBody(exchange, responses));
+        const challenged = challengedJson(this.callAuth(post), exchange.requests, responses);
+        return (challenged && (await challenged)) ?? json(replyBody(exchange, responses));
       }
       case "stream":
         return this.openPostStream(exchange, post);

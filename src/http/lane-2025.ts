@@ -49,7 +49,8 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
   if (badVersion) return badVersion;
   const exchange = toExchange(body.parsed);
   // Auth: each operation's scopes, before anything runs or is forwarded (403 insufficient_scope).
-  const denied = await refuseMissingScopes(edge, exchange.requests);
+  const scopeCheck = refuseMissingScopes(edge, exchange.requests);
+  const denied = scopeCheck && (await scopeCheck);
   if (denied) return denied;
   const limited = await rateLimited(edge, exchange.requests, false);
   if (limited) return limited;
@@ -140,8 +141,7 @@ async function answer<Env>(edge: EdgeRequest<Env>, all: Exchange, dispatch: Disp
   // A JSON answer has no stream the client could close, so its signal never aborts.
   const abort = new LazyAbort();
   const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dispatch, abort)));
-  const challenged = await challengeAnswer(edge, exchange.requests, responses);
-  return challenged ?? json(replyBody(exchange, responses));
+  return challengeAnswer(edge, exchange.requests, responses) ?? json(replyBody(exchange, responses));
 }
 
 /** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */

@@ -63,7 +63,8 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   const before = beforeDispatch(edge, claimed);
   if (before) return before;
   // Auth: the operation's scopes, before anything runs (403 insufficient_scope naming the complete set).
-  const denied = await refuseMissingScopes(edge, [claimed.message]);
+  const scopeCheck = refuseMissingScopes(edge, [claimed.message]);
+  const denied = scopeCheck && (await scopeCheck);
   if (denied) return denied;
   const { env, runtime, principal } = edge;
   const { message, envelope } = claimed;
@@ -88,7 +89,7 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, runtime.server)) {
     const response = await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort());
-    return (await challengeAnswer(edge, [message], [response])) ?? jsonAnswer(response);
+    return challengeAnswer(edge, [message], [response]) ?? jsonAnswer(response);
   }
   return runInteractive(edge, { message, lane, round });
 }
@@ -177,7 +178,7 @@ async function runInteractive<Env extends EdgeEnv>(
     return reply.response();
   }
   const response = await finalize(first, controller, round, runtime);
-  return (await challengeAnswer(edge, [message], [response])) ?? jsonAnswer(response);
+  return challengeAnswer(edge, [message], [response]) ?? jsonAnswer(response);
 }
 
 /** The run's answer: its response, or `input_required` once it stopped to ask (its signal aborts then). */

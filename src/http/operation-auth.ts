@@ -5,49 +5,66 @@
  * still JSON, or in the stream once its status is sent. Without `auth` nothing here runs.
  */
 import { scopeRefusal } from "../auth/authenticate";
-import { authForRoute } from "../auth/options";
+import { authForRoute, type ResolvedAuth } from "../auth/options";
+import type { Principal } from "../auth/principal";
 import { challengeResponse, handlerChallengeOf, withChallenge, type ChallengePlace } from "../auth/step-up";
 import type { RequestMessage, ResponseMessage } from "../jsonrpc/messages";
 import { scopesForOperation } from "../mcp/dispatch/operation-scopes";
 import type { EdgeRequest } from "./edge-request";
 
-/** 403 insufficient_scope for the first request whose operation needs a scope the token lacks; undefined when all are granted. */
-export async function refuseMissingScopes<Env>(edge: EdgeRequest<Env>, requests: readonly RequestMessage[]): Promise<Response | undefined> {
+/**
+ * 403 insufficient_scope for the first request whose operation needs a scope the token lacks;
+ * undefined when all are granted. Without `auth` it returns undefined at once: no promise, no
+ * microtask turn on the lanes' path (docs/engine-notes.md "Microtask turns").
+ */
+export function refuseMissingScopes<Env>(
+  edge: EdgeRequest<Env>,
+  requests: readonly RequestMessage[],
+): Promise<Response | undefined> | undefined {
   const { runtime, principal } = edge;
   const base = runtime.options.auth;
   if (!base || !principal) return undefined;
-  const auth = authForRoute(base, edge.params);
+  return firstScopeRefusal(edge, requests, { auth: authForRoute(base, edge.params), principal });
+}
+
+async function firstScopeRefusal<Env>(
+  edge: EdgeRequest<Env>,
+  requests: readonly RequestMessage[],
+  who: { auth: ResolvedAuth; principal: Principal },
+): Promise<Response | undefined> {
+  const { auth, principal } = who;
   for (const request of requests) {
-    const needed = await scopesForOperation(request, runtime.server, auth, { principal, params: edge.params, env: edge.env });
+    const needed = await scopesForOperation(request, edge.runtime.server, auth, { principal, params: edge.params, env: edge.env });
     const refused = needed ? scopeRefusal(auth, principal, needed) : undefined;
     if (refused) return refused;
   }
   return undefined;
 }
 
-async function placeOf<Env>(edge: EdgeRequest<Env>, request: RequestMessage): Promise<ChallengePlace | undefined> {
+/** The challenge's place: the route's auth, who asked, the operation's own scopes (`edge` has `auth`). */
+async function placeOf<Env>(edge: EdgeRequest<Env>, request: RequestMessage): Promise<ChallengePlace> {
   const { runtime, principal } = edge;
-  const base = runtime.options.auth;
-  if (!base) return undefined;
-  const auth = authForRoute(base, edge.params);
+  const auth = authForRoute(runtime.options.auth as ResolvedAuth, edge.params);
   const operation = principal
     ? await scopesForOperation(request, runtime.server, auth, { principal, params: edge.params, env: edge.env })
     : undefined;
   return { auth, principal, operationScopes: operation?.scopes ?? [] };
 }
 
-/** A JSON answer's challenge as the HTTP 401/403 it stands for; undefined when no response carries one (or without auth). */
-export async function challengeAnswer<Env>(
+/**
+ * A JSON answer's challenge as the HTTP 401/403 it stands for; undefined, at once, when no response
+ * carries one (or without auth).
+ */
+export function challengeAnswer<Env>(
   edge: EdgeRequest<Env>,
   requests: readonly RequestMessage[],
   responses: readonly ResponseMessage[],
-): Promise<Response | undefined> {
+): Promise<Response> | undefined {
+  if (!edge.runtime.options.auth) return undefined;
   for (const [index, response] of responses.entries()) {
     const challenge = handlerChallengeOf(response);
     const request = requests[index];
-    if (!challenge || !request) continue;
-    const place = await placeOf(edge, request);
-    if (place) return challengeResponse(place, challenge);
+    if (challenge && request) return placeOf(edge, request).then((place) => challengeResponse(place, challenge));
   }
   return undefined;
 }
