@@ -23,7 +23,6 @@ export {
   type MintTestTokenOptions,
   type TestAuthOptions,
 } from "./test-auth";
-export { testEntry, type TestEntry, type TestEntryOptions } from "./test-entry";
 export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
 export type { TestTask, TestTaskClient, TestTaskStatus } from "./tasks";
 

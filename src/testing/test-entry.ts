@@ -1,5 +1,6 @@
 /**
- * A test-only Worker entry: the server the production entry serves, with `testAuth()` in place of
+ * `mcp-edge/testing/entry`, a test-only Worker entry (a subpath of its own: it imports the object
+ * classes, so `mcp-edge/testing` stays importable from plain Node, e.g. to mint a token): the server the production entry serves, with `testAuth()` in place of
  * its verifier and every object class mcp-edge has, so the entry the tests run (the vitest
  * config's `main`) is three lines and the production entry never imports `mcp-edge/testing`.
  * Never deployed: `testAuth()` refuses test tokens off loopback hosts, and a bundle that contains

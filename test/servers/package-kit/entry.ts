@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineServer, type EdgeEnv, notifyListChanged, notifyResourceUpdated, text, toolError } from "../../../src/index";
-import { testEntry } from "../../../src/testing/index";
+import { testEntry } from "../../../src/testing/test-entry";
 
 const NOTES_URI = "file:///notes.txt";
 
