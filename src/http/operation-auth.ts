@@ -75,7 +75,7 @@ export async function inStreamChallenge<Env>(
   request: RequestMessage,
   response: ResponseMessage,
 ): Promise<ResponseMessage> {
-  if (!handlerChallengeOf(response)) return response;
-  const place = await placeOf(edge, request);
-  return place ? withChallenge(place, response) : response;
+  // Without auth there is no challenge to give: the error goes as the handler made it.
+  if (!edge.runtime.options.auth || !handlerChallengeOf(response)) return response;
+  return withChallenge(await placeOf(edge, request), response);
 }

@@ -6,8 +6,10 @@
  * (a 2025 session's SSE call, a 2026 call that streamed progress), the same JSON-RPC error
  * carries that challenge in `data` (docs/auth.md "Step-up and re-authentication").
  */
+import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createMcpEdge, defineServer, needScopes } from "../../src/index";
 import { AUTHORIZATION_REQUIRED, AUTHORIZATION_REQUIRED_2026 } from "../../src/jsonrpc/errors";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
@@ -144,5 +146,50 @@ describe("once the stream's status is sent", () => {
     for (let event = await reader.next(); event; event = await reader.next()) if (event.json) events.push(event.json);
     expect(events[0]).toMatchObject({ method: "notifications/progress" });
     expect(events.at(-1)).toEqual(inBand(AUTHORIZATION_REQUIRED_2026));
+  });
+});
+
+describe("a server without auth", () => {
+  const server = defineServer({ name: "no-auth", version: "1.0.0" })
+    .tool("write_file", { description: "Asks for files:write" }, () => {
+      throw needScopes(["files:write"]);
+    })
+    .interactiveTool("write_after_progress", { description: "Reports progress, then asks for files:write" }, async (_args, ctx) => {
+      await ctx.progress(1, 2);
+      throw needScopes(["files:write"]);
+    });
+  const edge = createMcpEdge(server, { sessions: false, allowedHosts: ["mcp.example.com"] });
+  const call = (name: string, meta: Record<string, unknown> = {}) => {
+    const params = { name, arguments: {} };
+    const request = new Request(MCP_URL, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers2026("tools/call", params) },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { ...params, _meta: envelope({}, meta) } }),
+    });
+    return edge.worker.fetch(request, { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" }, createExecutionContext());
+  };
+  const error = {
+    code: AUTHORIZATION_REQUIRED_2026,
+    message: "Forbidden: this operation needs the scope files:write",
+    data: {
+      status: 403,
+      error: "insufficient_scope",
+      error_description: "this operation needs the scope files:write",
+      scope: "files:write",
+    },
+  };
+
+  it("answers a JSON call with the error as the handler made it (there is no challenge to give)", async () => {
+    const res = await call("write_file");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 7, error });
+  });
+
+  it("ends a streamed call with that error too", async () => {
+    const res = await call("write_after_progress", { progressToken: "p1" });
+    const events: Record<string, unknown>[] = [];
+    const reader = new SseReader(res);
+    for (let event = await reader.next(); event; event = await reader.next()) if (event.json) events.push(event.json);
+    expect(events.at(-1)).toEqual({ jsonrpc: "2.0", id: 7, error });
   });
 });
