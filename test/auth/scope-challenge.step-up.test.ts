@@ -164,6 +164,14 @@ describe("scopes computed from the call, and the old options beside them", () =>
     expect(bearerParams(withRead.headers.get("WWW-Authenticate")).scope).toBe("mcp:conformance:baseline files:read files:write");
   });
 
+  it("a scope function that throws is the server's failure: 500 -32603 with a reference, never a refusal of the token", async () => {
+    const res = await post2026("tools/call", { name: "broken_scopes" }, FULL);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: { code: number; message: string; data: { reference: string } } };
+    expect(body.error).toMatchObject({ code: -32603, data: { reference: expect.any(String) } });
+    expect(JSON.stringify(body)).not.toContain("scope lookup failed");
+  });
+
   it("the metadata every challenge points at is served, for this resource, with the baseline as scopes_supported", async () => {
     const res = await worker.fetch(METADATA_URL);
     expect(res.status).toBe(200);

@@ -74,6 +74,16 @@ const server = defineServer<EdgeEnv>({ name: "step-up-test", version: "1.0.0" })
     },
     (args) => ({ content: [text(`deleted ${String((args as { repo: string }).repo)}`)] }),
   )
+  .tool(
+    "broken_scopes",
+    {
+      description: "Its scope function fails (a bug of the server)",
+      scopes: () => {
+        throw new Error("scope lookup failed (simulated)");
+      },
+    },
+    () => ({ content: [text("never")] }),
+  )
   .tool("write_file", { description: "Asks for files:write from the handler when the token lacks it" }, (_args, ctx) => {
     if (!ctx.principal?.scopes.includes("files:write")) throw needScopes(["files:write"], "writing files needs files:write");
     return { content: [text(`written by ${ctx.principal.subject}`)] };
