@@ -2,8 +2,9 @@
 // x.test.ts in "workers", inside workerd on the demo Worker (wrangler.toml); x.<name>.test.ts in project
 // <name>, on the Worker in test/servers/<name>/: "tuned" the demo with small session limits, "list-changed"
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
-// written only with the public API, "package-kit" one driven through mcp-edge/testing, "operate" middleware,
-// an error hook and rate limits, "extensions" a vendor extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
+// operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
+// extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -29,6 +30,8 @@ const EXPECTED_CONSOLE = [
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
   // test/extensions: client notifications the gate or the params schema drops, on purpose.
   /^mcp-edge: notification notifications\/com\.example\/notes\/seen dropped: /,
+  // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
+  /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];
@@ -80,6 +83,7 @@ const SUFFIXED = [
   "list-changed",
   "package",
   "package-kit",
+  "step-up",
   "tasks",
   "operate",
   "extensions",
@@ -152,6 +156,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "package", include: filesOf("package") },
+      },
+      {
+        // Scopes per operation (the SEP-2350 draft scenario's fixtures) and step-up from a handler (test/servers/step-up).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/step-up/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "step-up", include: filesOf("step-up"), testTimeout: 30_000 },
       },
       {
         // The public API's test kit against real servers: the test verifier, streams, tasks (test/servers/package-kit).

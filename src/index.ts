@@ -47,6 +47,13 @@ export type { CacheHint } from "./mcp/definition/caching";
 export type { Icon } from "./mcp/definition/icons";
 export { text, image, audio, resourceLink, embeddedResource, toolError, ToolError } from "./mcp/definition/content";
 export { RpcError } from "./jsonrpc/errors";
+export {
+  reauthenticate,
+  needScopes,
+  AuthorizationChallenge,
+  type ScopeCall,
+  type ScopeRequirement,
+} from "./mcp/definition/authorization";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
 export { deferredSessionObject } from "../durable-objects/session/deferred";

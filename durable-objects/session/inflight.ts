@@ -32,6 +32,8 @@ import { PendingRequests } from "./pending";
 import { accepted, json } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import { idKey, type SessionCore } from "./core";
+import { challengedInStream, challengedJson, type CallAuth } from "./call-challenge";
+import type { ResolvedAuth } from "../../src/auth/options";
 
 /** What requests in flight need from their session object. */
 export interface InflightHost<Env> {
@@ -41,6 +43,8 @@ export interface InflightHost<Env> {
   readonly sessionId: string;
   /** Session state changes the handlers may make (log level, subscriptions). */
   readonly ops: SessionOps;
+  /** The server's `auth` (a handler's challenge names its resource metadata). */
+  readonly auth: ResolvedAuth | undefined;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -96,7 +100,9 @@ export class InflightRequests<Env> {
         const responses = await Promise.all(
           exchange.requests.map((r) => this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(post, undefined), abort))),
         );
-        return json(replyBody(exchange, responses));
+        // reauthenticate() / needScopes(): nothing was sent yet, so the answer is the 401/403 itself.
+        const challenged = challengedJson(this.callAuth(post), exchange.requests, responses);
+        return (challenged && (await challenged)) ?? json(replyBody(exchange, responses));
       }
       case "stream":
         return this.openPostStream(exchange, post);
@@ -239,7 +245,8 @@ export class InflightRequests<Env> {
           }
         : undefined;
       const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
-      const response = await dispatchRequest(request, dispatch, abort);
+      // The stream's 200 is sent: a handler's challenge travels in the error's data.
+      const response = await challengedInStream(this.callAuth(post), request, await dispatchRequest(request, dispatch, abort));
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!abort.aborted) {
         try {
@@ -254,6 +261,11 @@ export class InflightRequests<Env> {
         }
       }
     }).finally(() => core.log.removeInflight(stream, key));
+  }
+
+  private callAuth(post: SessionPost): CallAuth<Env> {
+    const { auth, server, env } = this.host;
+    return { auth, server, env, principal: post.principal, params: post.origin.request?.params };
   }
 
   private dispatchContext(post: SessionPost, channel: Channel | undefined, meter?: Meter): DispatchContext<Env> {

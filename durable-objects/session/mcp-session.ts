@@ -68,6 +68,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       env,
       sessionId: ctx.id.toString(),
       ops: this.ops,
+      auth: binding.options.auth,
       waitUntil(promise) {
         ctx.waitUntil(promise);
       },

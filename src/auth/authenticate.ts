@@ -2,10 +2,9 @@
  * The resource server's gate, run in the Worker before any MCP work: reads the bearer token
  * (header only; OAuth 2.1 §5.1, never the query string), has the configured verifier check it,
  * enforces audience binding (RFC 8707), expiry and the baseline scopes, and yields the
- * principal. Also the per-tool / per-resource scope check of one POST's requests. The token
- * itself goes no further than the verifier.
+ * principal. Also the refusal of an operation's scopes (which scopes: src/mcp/dispatch/operation-scopes.ts).
+ * The token itself goes no further than the verifier.
  */
-import type { RequestMessage } from "../jsonrpc/messages";
 import { refuse as refuseRequest } from "../wire/refusals";
 import { audienceMatches } from "./canonical";
 import { refuse, unauthenticated, type Scheme } from "./challenge";
@@ -142,7 +141,7 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
   if (!proof.ok) return fail(proof.response);
   let verified: VerifiedToken | null;
   try {
-    verified = await auth.verify(token, { resource: auth.resource, env });
+    verified = await auth.verify(token, { resource: auth.resource, env, request });
   } catch (error) {
     if (error instanceof TokenError) return fail(refuse(auth, "invalid_token", error.description, { scheme }));
     console.error("mcp-edge: token verification failed", error);
@@ -163,38 +162,28 @@ export async function authenticate(request: Request, auth: ResolvedAuth, env: un
   return { ok: true, principal };
 }
 
-/** The scopes one request needs beyond the baseline (a tool's, or a resource URI's). */
-function scopesFor(request: RequestMessage, auth: ResolvedAuth): readonly string[] {
-  const params = request.params ?? {};
-  if (request.method === "tools/call") {
-    return typeof params.name === "string" ? (auth.toolScopes.get(params.name) ?? []) : [];
-  }
-  if (request.method === "resources/read" || request.method === "resources/subscribe" || request.method === "resources/unsubscribe") {
-    const uri = params.uri;
-    if (typeof uri !== "string") return [];
-    const needed: string[] = [];
-    for (const rule of auth.resourceScopes) {
-      if (rule.prefix ? uri.startsWith(rule.pattern) : uri === rule.pattern) needed.push(...rule.scopes);
-    }
-    return needed;
-  }
-  return [];
+/** The scheme a refusal of this principal concerns: DPoP for a DPoP-bound token. */
+export function schemeOf(auth: ResolvedAuth, principal: Principal): Scheme {
+  return auth.dpop && boundKey(principal.claims) !== undefined ? "DPoP" : "Bearer";
 }
 
-/** 403 insufficient_scope naming every scope the refused operation needs, or undefined when all are granted. */
-export function checkScopes(requests: readonly RequestMessage[], principal: Principal, auth: ResolvedAuth): Response | undefined {
-  if (auth.toolScopes.size === 0 && auth.resourceScopes.length === 0) return undefined;
-  for (const request of requests) {
-    const needed = scopesFor(request, auth);
-    const missing = needed.filter((s) => !principal.scopes.includes(s));
-    if (missing.length === 0) continue;
-    const all = [...new Set([...auth.requiredScopes, ...needed])];
-    const what =
-      request.method === "tools/call" ? `the tool "${String(request.params?.name)}"` : `the resource "${String(request.params?.uri)}"`;
-    const scheme: Scheme = auth.dpop && boundKey(principal.claims) !== undefined ? "DPoP" : "Bearer";
-    return refuse(auth, "insufficient_scope", `${what} needs the scope ${missing.join(" ")}`, { scopes: all, scheme });
-  }
-  return undefined;
+/**
+ * 403 insufficient_scope when the principal lacks a scope the operation needs, naming the complete
+ * set (the baseline and every scope of the operation, granted or not: SEP-2350, one challenge
+ * with all of them); undefined when all are granted.
+ */
+export function scopeRefusal(
+  auth: ResolvedAuth,
+  principal: Principal,
+  needed: { what: string; scopes: readonly string[] },
+): Response | undefined {
+  const missing = needed.scopes.filter((s) => !principal.scopes.includes(s));
+  if (missing.length === 0) return undefined;
+  const all = [...new Set([...auth.requiredScopes, ...needed.scopes])];
+  return refuse(auth, "insufficient_scope", `${needed.what} needs the scope ${missing.join(" ")}`, {
+    scopes: all,
+    scheme: schemeOf(auth, principal),
+  });
 }
 
 /** GET of the protected resource metadata document (RFC 9728 §3). */

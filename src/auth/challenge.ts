@@ -60,6 +60,11 @@ export interface RefusalDetails {
   headers?: Record<string, string>;
 }
 
+/** The WWW-Authenticate value of a refusal (also carried in-band by a handler's challenge on a stream, step-up.ts). */
+export function challengeHeader(auth: ResolvedAuth, error: AuthError, description: string, details: RefusalDetails = {}): string {
+  return challenges(auth, details.scheme ?? firstScheme(auth), { error, description, scopes: details.scopes });
+}
+
 /** 400 invalid_request, 401 invalid_token / invalid_dpop_proof or 403 insufficient_scope, with the matching challenge. */
 export function refuse(auth: ResolvedAuth, error: AuthError, description: string, details: RefusalDetails = {}): Response {
   const { scopes, scheme, headers = {} } = details;

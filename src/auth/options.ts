@@ -14,6 +14,8 @@ export interface VerifyContext<Env = unknown> {
   /** This server's canonical URI (RFC 8707): a valid token's audience names it. */
   resource: string;
   env: Env;
+  /** The request being authenticated (the runtime always passes it; a verifier called directly may get none). */
+  request?: Request;
 }
 
 /** A token a verifier accepted. The runtime still checks `audience` and `expiresAt` itself. */

@@ -5,8 +5,7 @@
  * after one `confirm` call to the session object in session mode. Stateless mode answers
  * everything here, streaming (the Worker's one streaming reply) when the answer plan says so.
  */
-import { checkScopes } from "../auth/authenticate";
-import { authForRoute } from "../auth/options";
+import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { notification, toWire, type Message, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
@@ -33,7 +32,6 @@ import { warnIfNoStateSecret } from "./state-secret";
 import { routeKey } from "../wire/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
-import type { EdgeRuntime } from "./runtime";
 import type { SessionObjectRpc } from "../../durable-objects/session/contract";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
@@ -48,15 +46,14 @@ export interface Body2025 {
 
 /** Serves a POST the front door decided is a 2025-era one: `edge`, the request's one value; `body`, what it carried. */
 export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Promise<Response> {
-  const { request, env, runtime, principal, params, sessions } = edge;
+  const { request, env, runtime, principal, sessions } = edge;
   const badVersion = checkProtocolVersionHeader(request);
   if (badVersion) return badVersion;
   const exchange = toExchange(body.parsed);
-  // Auth: per-tool / per-resource scopes, before anything runs or is forwarded (403 insufficient_scope).
-  if (principal && runtime.options.auth) {
-    const denied = checkScopes(exchange.requests, principal, authForRoute(runtime.options.auth, params));
-    if (denied) return denied;
-  }
+  // Auth: each operation's scopes, before anything runs or is forwarded (403 insufficient_scope).
+  const scopeCheck = refuseMissingScopes(edge, exchange.requests);
+  const denied = scopeCheck && (await scopeCheck);
+  if (denied) return denied;
   const limited = await rateLimited(edge, exchange.requests, false);
   if (limited) return limited;
 
@@ -78,7 +75,7 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
       principal,
       request: edge.info,
     });
-    return answer(exchange, dispatch, runtime);
+    return answer(edge, exchange, dispatch);
   }
 
   return serveInSession(edge, exchange, body.text);
@@ -121,7 +118,7 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
     // The `confirm` above: one Durable Object request (the cost counters).
     doRequests: 1,
   });
-  return answer(exchange, dispatch, runtime);
+  return answer(edge, exchange, dispatch);
 }
 
 function sessionNotFound(): Response {
@@ -146,8 +143,12 @@ async function confirmSession<Env>(
   return state;
 }
 
-/** Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE stream. */
-async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtime: EdgeRuntime<Env>): Promise<Response> {
+/**
+ * Answers simple requests in the Worker: JSON, or (stateless, interactive tool) a one-shot SSE
+ * stream. A handler's `reauthenticate()` / `needScopes()` makes the JSON answer its 401/403.
+ */
+async function answer<Env>(edge: EdgeRequest<Env>, all: Exchange, dispatch: DispatchContext<Env>): Promise<Response> {
+  const { runtime } = edge;
   // Notifications of the server's own (defineNotification; stateless: no session object hears them) finish first.
   if (dispatch.server.notifications.size > 0) {
     for (const message of all.others) if (message.kind === "notification") await dispatchNotification(message, dispatch);
@@ -158,16 +159,16 @@ async function answer<Env>(all: Exchange, dispatch: DispatchContext<Env>, runtim
   if (plan.kind === "refuse") return refuse(plan.refusal);
   if (plan.kind === "accepted") return accepted();
   const { exchange } = plan;
-  if (plan.kind === "stream") return streamAnswer(exchange, dispatch, runtime.options.session.keepAliveMs);
+  if (plan.kind === "stream") return streamAnswer(edge, exchange, dispatch);
   // A JSON answer has no stream the client could close, so its signal never aborts.
   const abort = new LazyAbort();
   const responses = await Promise.all(exchange.requests.map((r) => dispatchRequest(r, dispatch, abort)));
-  return json(replyBody(exchange, responses));
+  return challengeAnswer(edge, exchange.requests, responses) ?? json(replyBody(exchange, responses));
 }
 
 /** A stateless exchange's streamed answer: its notifications, then every response (the invalid entries' first). */
-function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, keepAliveMs: number): Response {
-  const reply = new WorkerReply(keepAliveMs);
+function streamAnswer<Env>(edge: EdgeRequest<Env>, exchange: Exchange, dispatch: DispatchContext<Env>): Response {
+  const reply = new WorkerReply(edge.runtime.options.session.keepAliveMs);
   const controller = new LazyAbort();
   reply.onCancel(() => controller.abort(new RpcError(INTERNAL_ERROR, "the client closed the response stream")));
   const channel: Channel = {
@@ -187,7 +188,11 @@ function streamAnswer<Env>(exchange: Exchange, dispatch: DispatchContext<Env>, k
   const streamed = { ...dispatch, channel };
   const work = (async () => {
     for (const response of exchange.invalid) await reply.notify(toWire(response));
-    await Promise.all(exchange.requests.map(async (r) => reply.notify(toWire(await dispatchRequest(r, streamed, controller)))));
+    await Promise.all(
+      exchange.requests.map(async (r) =>
+        reply.notify(toWire(await inStreamChallenge(edge, r, await dispatchRequest(r, streamed, controller)))),
+      ),
+    );
     reply.finish();
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));

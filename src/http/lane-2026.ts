@@ -6,10 +6,9 @@
  * the answer into `input_required` with a freshly signed `requestState`.
  */
 import { routeKey } from "../wire/route-params";
-import { authForRoute } from "../auth/options";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { serveListen } from "./streams/listen";
-import { checkScopes } from "../auth/authenticate";
+import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
 import {
@@ -64,6 +63,10 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   if (limited) return limited;
   const before = beforeDispatch(edge, claimed);
   if (before) return before;
+  // Auth: the operation's scopes, before anything runs (403 insufficient_scope naming the complete set).
+  const scopeCheck = refuseMissingScopes(edge, [message]);
+  const denied = scopeCheck && (await scopeCheck);
+  if (denied) return denied;
   if (!(opened instanceof MrtrRound)) return jsonAnswer(errorMessage(message.id, opened.toJSON()));
   const lane: Lane2026 = {
     era: "2026",
@@ -76,7 +79,8 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
   // (A JSON answer has no stream the client could close, so its signal never aborts.)
   if (!isInteractiveCall(message, runtime.server)) {
-    return jsonAnswer(await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort()));
+    const response = await dispatchRequest(message, dispatchContext(runtime.server, env, lane), new LazyAbort());
+    return challengeAnswer(edge, [message], [response]) ?? jsonAnswer(response);
   }
   return runInteractive(edge, { message, lane, round: opened });
 }
@@ -114,7 +118,7 @@ type Lane2026 = Extract<LaneContext, { era: "2026" }>;
 
 /**
  * What is answered before any handler runs: an unknown or removed method (404 -32601, 2026-07-28
- * streamable-http.mdx "Protocol Version Header"), a missing scope, a listen stream (the hub serves
+ * streamable-http.mdx "Protocol Version Header"), a listen stream (the hub serves
  * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
  */
 function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Response | Promise<Response> | undefined {
@@ -124,10 +128,6 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method, runtime.server))
     return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
-  if (principal && runtime.options.auth) {
-    const denied = checkScopes([message], principal, authForRoute(runtime.options.auth, edge.params));
-    if (denied) return denied;
-  }
   if (listen) {
     const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
     // The stream belongs to its route: a publish for another route's listeners skips it.
@@ -194,11 +194,13 @@ async function runInteractive<Env extends EdgeEnv>(
   if (first === "stream") {
     void outcome
       .then((o) => finalize(o, controller, round, runtime))
+      .then((response) => inStreamChallenge(edge, message, response))
       .then((response) => reply.finish(toWire(finish2026Response(response))))
       .catch((error: unknown) => console.error("mcp-edge: 2026 stream failed", error));
     return reply.response();
   }
-  return jsonAnswer(await finalize(first, controller, round, runtime));
+  const response = await finalize(first, controller, round, runtime);
+  return challengeAnswer(edge, [message], [response]) ?? jsonAnswer(response);
 }
 
 /** The run's answer: its response, or `input_required` once it stopped to ask (its signal aborts then). */

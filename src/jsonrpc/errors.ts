@@ -33,6 +33,7 @@ export const LIMIT_EXCEEDED_2026 = -31003;
  */
 export function code2026(code: number): number {
   if (code === LIMIT_EXCEEDED) return LIMIT_EXCEEDED_2026;
+  if (code === AUTHORIZATION_REQUIRED) return AUTHORIZATION_REQUIRED_2026;
   if (code === CLIENT_ERROR) return INVALID_PARAMS;
   return code;
 }
@@ -44,6 +45,14 @@ export const SESSION_RESTARTED = -32005;
 export const CAPABILITY_UNAVAILABLE = -32006;
 /** The client answered a server-initiated request with a JSON-RPC error. */
 export const CLIENT_ERROR = -32007;
+/**
+ * A handler asked the client to sign in again or for more scope (`reauthenticate()`, `needScopes()`)
+ * after the HTTP status was sent (a session's SSE answer): `data` carries the challenge the 401/403
+ * would have (docs/auth.md "Step-up and re-authentication"). Before that, the answer is the HTTP 401/403 itself.
+ */
+export const AUTHORIZATION_REQUIRED = -32010;
+/** The same, on the 2026-07-28 lane (outside the range that revision reserves, as LIMIT_EXCEEDED_2026). */
+export const AUTHORIZATION_REQUIRED_2026 = -31010;
 /** MCP resources/read: resource not found (the code the spec names, 2025-06-18 "Resources" > Error Handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 

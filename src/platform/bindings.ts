@@ -97,19 +97,6 @@ function discloses(env: unknown): boolean {
   return typeof env === "object" && env !== null && (env as Record<symbol, unknown>)[DISCLOSE] === true;
 }
 
-const LOOPBACK = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-
-/**
- * Local development: the request's URL and its Host header both name a loopback host (how
- * `wrangler dev` and `vitest` address a Worker). A deployed Worker is never reached under one:
- * Cloudflare routes by the hostname, so a client cannot claim it.
- */
-export function isLocalRequest(request: Request, url: URL): boolean {
-  if (!LOOPBACK.test(url.hostname)) return false;
-  const host = request.headers.get("Host");
-  return host === null || LOOPBACK.test(host.replace(/:\d+$/, ""));
-}
-
 /** Per isolate, each mistake is logged once under one reference, which every later answer repeats. */
 const references = new Map<string, string>();
 

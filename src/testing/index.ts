@@ -15,7 +15,14 @@ import { DEFAULT_TIMEOUT_MS, LiveNotificationStream, within, type NotificationSt
 import { TASKS_EXTENSION, taskClient, type TaskWire, type TestTaskClient } from "./tasks";
 import type { ListenFilter as HubListenFilter } from "../../durable-objects/hub/contract";
 
-export { mintTestToken, testAuth, TEST_AUTH_SECRET_BINDING, type MintTestTokenOptions, type TestAuthOptions } from "./test-auth";
+export {
+  mintTestToken,
+  testAuth,
+  TEST_AUTH_SECRET_BINDING,
+  TEST_AUTH_MARKER,
+  type MintTestTokenOptions,
+  type TestAuthOptions,
+} from "./test-auth";
 export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
 export type { TestTask, TestTaskClient, TestTaskStatus } from "./tasks";
 

@@ -3,11 +3,14 @@
  * an `auth` option for createMcpEdge whose verifier accepts HS256 tokens signed with a local
  * secret, and `mintTestToken()` makes them for a given subject and scopes. Test and development
  * only (docs/auth.md "A principal for local tests"): it verifies nothing without a secret of at
- * least 32 characters, and refuses a `resource` on a host other than localhost unless told.
+ * least 32 characters, refuses a `resource` on a host other than localhost unless told, and
+ * refuses every token on a request addressed to a host that is not a loopback one (a deployed
+ * Worker is never reached under one) unless told.
  * HS256 on WebCrypto, so `mcp-edge/testing` needs no optional peer (a scaffolded project has no `jose`).
  */
 import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
 import { TokenError } from "../auth/options";
+import { isLocalRequest } from "../wire/loopback";
 
 /** The `iss` of every test token: a production verifier trusts no such issuer. */
 const TEST_TOKEN_ISSUER = "mcp-edge-testing";
@@ -15,6 +18,11 @@ const TEST_TOKEN_ISSUER = "mcp-edge-testing";
 export const TEST_AUTH_SECRET_BINDING = "MCP_TEST_AUTH_SECRET";
 const MIN_SECRET_LENGTH = 32;
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * The test verifier's `resource_name`: a fixed text a bundle can be searched for before it is
+ * deployed (docs/auth.md "Test sign-in never in production").
+ */
+export const TEST_AUTH_MARKER = "mcp-edge test verifier (not for production)";
 
 export interface TestAuthOptions {
   /**
@@ -32,6 +40,13 @@ export interface TestAuthOptions {
    * anyone holding the secret can then sign in as anyone.
    */
   allowNonLocalResource?: boolean;
+  /**
+   * Tokens on a request addressed to a host that is not a loopback one (`localhost`, `*.localhost`,
+   * `127.x.x.x`, `[::1]`; a deployed Worker is never reached under one) are refused with 401
+   * `invalid_token`, except on the host of a `resource` allowed by `allowNonLocalResource`.
+   * `true` accepts them on any host: anyone holding the secret can then sign in as anyone there.
+   */
+  allowNonLoopbackHosts?: boolean;
   /** Passed through to the `auth` option: scopes every request needs, per tool, per resource. */
   requiredScopes?: string[];
   toolScopes?: Record<string, string[]>;
@@ -55,7 +70,7 @@ export interface MintTestTokenOptions {
   claims?: Record<string, unknown>;
 }
 
-function checkSecret(secret: unknown, where: string): Uint8Array {
+function checkSecret(secret: unknown, where: string): Uint8Array<ArrayBuffer> {
   if (typeof secret !== "string" || secret.length < MIN_SECRET_LENGTH) {
     const got = typeof secret === "string" ? `${secret.length} characters` : "none";
     throw new TokenError(
@@ -63,14 +78,14 @@ function checkSecret(secret: unknown, where: string): Uint8Array {
         `set ${TEST_AUTH_SECRET_BINDING} in .dev.vars (openssl rand -hex 32) or in the test config's bindings`,
     );
   }
-  return new TextEncoder().encode(secret);
+  return encode(secret);
 }
 
 /** A token for `testAuth()`: an HS256 JWT with `sub`, `scope`, `exp` and the test issuer. Test and development only. */
 export async function mintTestToken(options: MintTestTokenOptions): Promise<string> {
   if (typeof options?.subject !== "string" || options.subject.length === 0)
     throw new TypeError("mintTestToken: subject must be a non-empty string");
-  let key: Uint8Array;
+  let key: Uint8Array<ArrayBuffer>;
   try {
     key = checkSecret(options.secret, "mintTestToken's secret");
   } catch (error) {
@@ -86,9 +101,10 @@ export async function mintTestToken(options: MintTestTokenOptions): Promise<stri
   return `${signingInput}.${base64url(new Uint8Array(signature))}`;
 }
 
-const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+/** UTF-8 bytes in an ArrayBuffer of their own: what WebCrypto takes under Node's types and workerd's alike. */
+const encode = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(new TextEncoder().encode(text));
 
-function hmacKey(secret: Uint8Array): Promise<CryptoKey> {
+function hmacKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
@@ -98,28 +114,43 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64url(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenError("not a test token signed with this server's test secret (malformed)");
+/** The base64url-without-padding text of a segment: 4n, 4n+2 or 4n+3 characters (4n+1 decodes to nothing, and atob throws). */
+const BASE64URL_SEGMENT = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
+
+/** The bytes of one token segment, or undefined when it is not base64url. */
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (!BASE64URL_SEGMENT.test(text)) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
-/** The claims of an HS256 token signed with `secret` by the test issuer, with `sub` and an unexpired `exp`. */
-async function verifyTestToken(token: string, secret: Uint8Array): Promise<Record<string, unknown>> {
+/** A segment's JSON object, or undefined. */
+function jsonSegment(text: string): Record<string, unknown> | undefined {
+  const bytes = fromBase64url(text);
+  if (!bytes) return undefined;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The claims of an HS256 token signed with `secret` by the test issuer, with `sub` and an unexpired `exp`.
+ * Whatever is wrong with the token is a TokenError (401 invalid_token): an exception of any other kind
+ * would be taken for an outage of the verifier (503).
+ */
+async function verifyTestToken(token: string, secret: Uint8Array<ArrayBuffer>): Promise<Record<string, unknown>> {
   const malformed = () => new TokenError("not a test token signed with this server's test secret (malformed)");
   const parts = token.split(".");
   if (parts.length !== 3) throw malformed();
-  const [head, body, signature] = parts as [string, string, string];
-  let header: { alg?: unknown };
-  let payload: Record<string, unknown>;
-  try {
-    header = JSON.parse(new TextDecoder().decode(fromBase64url(head)));
-    payload = JSON.parse(new TextDecoder().decode(fromBase64url(body)));
-  } catch {
-    throw malformed();
-  }
-  if (header?.alg !== "HS256" || typeof payload !== "object" || payload === null) throw malformed();
-  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), fromBase64url(signature), encode(`${head}.${body}`));
+  const [head, body, signed] = parts as [string, string, string];
+  const header = jsonSegment(head);
+  const payload = jsonSegment(body);
+  const signature = fromBase64url(signed);
+  if (header?.alg !== "HS256" || !payload || !signature) throw malformed();
+  const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encode(`${head}.${body}`));
   if (!valid) throw new TokenError("not a test token signed with this server's test secret (bad signature)");
   if (payload.iss !== TEST_TOKEN_ISSUER) throw new TokenError("not a test token signed with this server's test secret (issuer)");
   if (typeof payload.sub !== "string" || typeof payload.exp !== "number") throw malformed();
@@ -127,10 +158,33 @@ async function verifyTestToken(token: string, secret: Uint8Array): Promise<Recor
   return payload;
 }
 
+/** Whether a request may carry a test token: addressed to a loopback host, the allowed resource's host, or any when told. */
+function isTestHost(request: Request, options: TestAuthOptions, resourceHost: string): boolean {
+  if (options.allowNonLoopbackHosts === true) return true;
+  const url = new URL(request.url);
+  if (isLocalRequest(request, url)) return true;
+  return options.allowNonLocalResource === true && url.hostname === resourceHost;
+}
+
+/** The refusal of a test token on a host that is not a loopback one, logged once per verifier (the operator's hint). */
+function refusedHost(request: Request, logged: { done: boolean }): TokenError {
+  const host = new URL(request.url).hostname;
+  const description =
+    `test sign-in (testAuth from mcp-edge/testing) is refused on ${host}: it is for tests and wrangler dev on loopback hosts; ` +
+    "deploy with a production verifier (allowNonLoopbackHosts: true accepts it there)";
+  if (!logged.done) {
+    logged.done = true;
+    console.warn(`mcp-edge: ${description}`);
+  }
+  return new TokenError(description);
+}
+
 /** The verifier: the secret is read per call (the Worker's env exists only then). */
-function testVerifier(options: TestAuthOptions): TokenVerifier<Record<string, unknown> | undefined> {
+function testVerifier(options: TestAuthOptions, resourceHost: string): TokenVerifier<Record<string, unknown> | undefined> {
   const binding = options.secretBinding ?? TEST_AUTH_SECRET_BINDING;
+  const logged = { done: false };
   return async (token, context) => {
+    if (context.request && !isTestHost(context.request, options, resourceHost)) throw refusedHost(context.request, logged);
     const secret = options.secret ?? context.env?.[binding];
     const key = checkSecret(secret, options.secret === undefined ? `binding ${binding}` : "testAuth's secret");
     const payload = await verifyTestToken(token, key);
@@ -169,8 +223,8 @@ export function testAuth(options: TestAuthOptions = {}): AuthOptions {
   return {
     resource,
     authorizationServers: [`${url.origin}/`],
-    verify: testVerifier(options) as AuthOptions["verify"],
-    resourceName: "mcp-edge test verifier (not for production)",
+    verify: testVerifier(options, url.hostname) as AuthOptions["verify"],
+    resourceName: TEST_AUTH_MARKER,
     ...(options.requiredScopes ? { requiredScopes: options.requiredScopes } : {}),
     ...(options.toolScopes ? { toolScopes: options.toolScopes } : {}),
     ...(options.resourceScopes ? { resourceScopes: options.resourceScopes } : {}),

@@ -10,6 +10,7 @@ import { createMcpEdge } from "../../src/edge";
 import type { VerifiedToken } from "../../src/auth/options";
 import { defineServer } from "../../src/mcp/definition/server";
 import { text } from "../../src/mcp/definition/content";
+import { needScopes } from "../../src/mcp/definition/authorization";
 import { BASE } from "../helpers/mcp";
 import { send } from "../routes/helpers";
 
@@ -92,5 +93,65 @@ describe("protected resource metadata per route (auth.resource naming :tenant)",
     const served = await fetchAuthed("/mcp/acme", { token: "tok-acme" });
     expect(served.status).toBe(200);
     expect(await served.json()).toMatchObject({ result: { tools: [{ name: "hello" }] } });
+  });
+});
+
+describe("scopes per operation on a route (auth.resource naming :tenant)", () => {
+  const scoped = defineServer({ name: "routes-scopes", version: "1.0.0" })
+    .tool("report", { description: "Needs the tenant's own scope", scopes: ({ params }) => [`reports:${params.tenant}`] }, () => ({
+      content: [text("report")],
+    }))
+    .tool("export", { description: "Asks for export from its handler" }, (_args, ctx) => {
+      if (!ctx.principal?.scopes.includes("export")) throw needScopes(["export"]);
+      return { content: [text("exported")] };
+    });
+  /** `tok-<tenant>` with the scopes after a colon, `+`-separated: `tok-acme:reports:acme`. */
+  const edge = createMcpEdge(scoped, {
+    path: "/mcp/:tenant",
+    sessions: false,
+    auth: {
+      resource: "https://mcp.example.com/mcp/:tenant",
+      authorizationServers: ["https://auth.example.com"],
+      verify: async (token) => {
+        const match = /^tok-(\w+):?(.*)$/.exec(token);
+        if (!match) return null;
+        const scopes = (match[2] as string).split("+").filter((s) => s.length > 0);
+        return { subject: `user-of-${match[1]}`, scopes, audience: `https://mcp.example.com/mcp/${match[1]}`, claims: {} };
+      },
+    },
+  });
+  const call = (tenant: string, tool: string, token: string) =>
+    edge.worker.fetch(
+      new Request(`${BASE}/mcp/${tenant}`, {
+        method: "POST",
+        headers: {
+          Host: "127.0.0.1:8787",
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "MCP-Protocol-Version": "2025-11-25",
+          Authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: {} } }),
+      }),
+      {},
+      createExecutionContext(),
+    );
+
+  it("computes the scope from the route's parameters and challenges with the route's own metadata URL", async () => {
+    const refused = await call("acme", "report", "tok-acme:reports:globex");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("WWW-Authenticate")).toBe(
+      'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp/acme", error="insufficient_scope", ' +
+        'error_description="the tool report needs the scope reports:acme", scope="reports:acme"',
+    );
+    expect((await call("acme", "report", "tok-acme:reports:acme")).status).toBe(200);
+  });
+
+  it("a handler's needScopes() on a route names that route's metadata too", async () => {
+    const refused = await call("globex", "export", "tok-globex");
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("WWW-Authenticate")).toContain(
+      'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp/globex", error="insufficient_scope"',
+    );
   });
 });

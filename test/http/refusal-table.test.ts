@@ -163,6 +163,26 @@ const ROWS: Row[] = [
     provenIn: "test/auth/introspection.test.ts",
   },
   {
+    failure:
+      "with `auth`: a token that lacks a scope the operation needs (`requiredScopes`, `toolScopes`/`resourceScopes`, a definition's `scopes`), or a handler threw `needScopes([...])`",
+    status: 403,
+    code: -32000,
+    provenIn: "test/auth/scope-challenge.step-up.test.ts",
+  },
+  {
+    failure: "with `auth`: a handler threw `reauthenticate()`",
+    status: 401,
+    code: -32000,
+    provenIn: "test/auth/handler-challenge.step-up.test.ts",
+  },
+  {
+    failure:
+      "`testAuth()`: a malformed test token (a segment that is not base64url, e.g. 4n+1 characters), or a test token on a request to a host that is not a loopback one",
+    status: 401,
+    code: -32000,
+    provenIn: "test/package/kit.package-kit.test.ts",
+  },
+  {
     failure: "2026-07-28: a header missing or disagreeing with the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`)",
     status: 400,
     code: -32020,

@@ -18,6 +18,7 @@ describe("the package's entry points", () => {
         ...["defineServer", "defineSkill", "createMcpEdge", "sessionObject", "deferredSessionObject", "hubObject", "taskObject"],
         ...["userObject", "McpHub", "McpUser"],
         ...["text", "image", "audio", "resourceLink", "embeddedResource", "toolError", "ToolError", "RpcError"],
+        ...["needScopes", "reauthenticate", "AuthorizationChallenge"],
         ...["publish", "publishAndCount", "closeListenStreams", "notifyListChanged", "notifyResourceUpdated"],
       ].sort(),
     );

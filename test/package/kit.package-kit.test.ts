@@ -63,6 +63,65 @@ describe("a principal from the test verifier", () => {
     await expect(createTestClient(worker).listTools()).rejects.toThrow(/needs an OAuth access token/);
   });
 
+  it("refuses a malformed token with 401 invalid_token, never 503 (a signature of 4n+1 characters)", async () => {
+    const good = await token("ada");
+    const [head, body] = good.split(".");
+    // A base64url segment of 4n+1 characters cannot be decoded (atob throws): the token is malformed, not an outage.
+    for (const bad of [`${head}.${body}.AAAAA`, `${head}.${body}.A`, `A.${body}.AAAA`, `${head}.A.AAAA`]) {
+      const res = await worker.fetch(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${bad}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+        }),
+      );
+      expect(res.status).toBe(401);
+      expect(res.headers.get("WWW-Authenticate")).toMatch(
+        /error="invalid_token", error_description="not a test token signed with this server's test secret \(malformed\)"/,
+      );
+    }
+  }, 30_000);
+
+  it("refuses test tokens on a request addressed to a host that is not a loopback one (a deployment), naming the option", async () => {
+    const res = await worker.fetch(
+      new Request("https://kit.example.workers.dev/mcp", {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${await token("ada", ["admin"])}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+      }),
+    );
+    expect(res.status).toBe(401);
+    expect(res.headers.get("WWW-Authenticate")).toContain(
+      'error="invalid_token", error_description="test sign-in (testAuth from mcp-edge/testing) is refused on kit.example.workers.dev: ' +
+        'it is for tests and wrangler dev on loopback hosts; deploy with a production verifier (allowNonLoopbackHosts: true accepts it there)"',
+    );
+  }, 30_000);
+
+  it("accepts test tokens off loopback hosts only where told: allowNonLoopbackHosts, or the allowed resource's own host", async () => {
+    type Verify = (token: string, context: { resource: string; env: unknown; request?: Request }) => Promise<unknown>;
+    const good = await token("ada");
+    const at = (url: string) => new Request(url, { method: "POST" });
+    const local = testAuth().verify as Verify;
+    await expect(local(good, { resource: "http://localhost/mcp", env, request: at("http://127.0.0.1:8787/mcp") })).resolves.toMatchObject({
+      subject: "ada",
+    });
+    await expect(local(good, { resource: "http://localhost/mcp", env, request: at("https://mcp.example.com/mcp") })).rejects.toThrow(
+      /is refused on mcp\.example\.com/,
+    );
+    const anywhere = testAuth({ allowNonLoopbackHosts: true }).verify as Verify;
+    await expect(
+      anywhere(good, { resource: "http://localhost/mcp", env, request: at("https://mcp.example.com/mcp") }),
+    ).resolves.toBeDefined();
+    const preview = testAuth({ resource: "https://preview.example.com/mcp", allowNonLocalResource: true }).verify as Verify;
+    const resource = "https://preview.example.com/mcp";
+    await expect(preview(good, { resource, env, request: at("https://preview.example.com/mcp") })).resolves.toBeDefined();
+    await expect(preview(good, { resource, env, request: at("https://mcp.example.com/mcp") })).rejects.toThrow(/is refused/);
+  });
+
   it("mints nothing with a short secret", async () => {
     await expect(mintTestToken({ subject: "ada", secret: "short" })).rejects.toThrow(/at least 32 characters/);
   });

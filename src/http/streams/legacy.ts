@@ -17,7 +17,7 @@ import {
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
 } from "../../../durable-objects/session/contract";
-import { checkScopes } from "../../auth/authenticate";
+import { refuseMissingScopes } from "../operation-auth";
 import type { Principal } from "../../auth/principal";
 import { parseBody } from "../../jsonrpc/parse";
 import { toExchange } from "../../mcp/dispatch/exchange";
@@ -65,7 +65,7 @@ export async function postLegacyMessage<Env extends EdgeEnv>(edge: EdgeRequest<E
   if (principal && runtime.options.auth) {
     // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
     const parsed = parseBody(body.text);
-    const denied = parsed.ok ? checkScopes(toExchange(parsed).requests, principal, runtime.options.auth) : undefined;
+    const denied = parsed.ok ? await refuseMissingScopes(edge, toExchange(parsed).requests) : undefined;
     if (denied) return denied;
   }
   // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.

@@ -11,6 +11,7 @@ import type { ExtensionSettings } from "./extensions";
 import type { TaskSupport, TaskToolOptions, TaskToolSettings } from "./task-tools";
 import type { CallToolResult, GetPromptResult, ResourceContents, ToolAnnotations } from "./types";
 import type { Icon } from "./icons";
+import type { ScopeRequirement } from "./authorization";
 
 export type Awaitable<T> = T | Promise<T>;
 
@@ -75,6 +76,12 @@ export interface ToolConfig<I extends SchemaInput | undefined, O extends SchemaI
   task?: TaskSupport | TaskToolOptions;
   /** MCP Apps: the `ui://` resource the host renders for this tool (`_meta.ui`). */
   ui?: ToolUi;
+  /**
+   * OAuth scopes a call needs besides `auth.requiredScopes`, checked before it runs (403
+   * insufficient_scope naming the complete set): a list, or a function of the call (its arguments,
+   * the principal, the route). Ignored without `auth`.
+   */
+  scopes?: ScopeRequirement<Env>;
 }
 
 export type ToolArgs<I> = I extends SchemaInput ? InferSchema<I> : Record<string, never>;
@@ -123,6 +130,7 @@ export interface ToolDefinition<Env> {
   headerParams: readonly HeaderParam[];
   /** Set when the tool may run as a task (Tasks extension). */
   task: TaskToolSettings | undefined;
+  scopes: ScopeRequirement<Env> | undefined;
 }
 
 export type Completer<Env> = (value: string, ctx: CompletionContext<Env>) => Awaitable<readonly string[]>;
@@ -150,6 +158,12 @@ export interface ResourceConfig<Env> extends ResourceDescription {
   enabled?: EnabledPredicate<Env>;
   /** 2026-07-28 caching hint for lists and `resources/read` of this resource. */
   cache?: CacheHint;
+  /**
+   * OAuth scopes a read (or a subscription) needs besides `auth.requiredScopes` (403
+   * insufficient_scope naming the complete set): a list, or a function of the call (a template's
+   * `variables`, the principal, the route). Ignored without `auth`.
+   */
+  scopes?: ScopeRequirement<Env>;
 }
 
 /** A resource a template's `list` names (a `resources/list` entry); `uri` must match the template. */
@@ -196,6 +210,7 @@ export interface ResourceDefinition<Env> {
   /** Interactive reads may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
   interactive: boolean;
   read: (uri: string, ctx: InteractiveContext<Env>) => Awaitable<ReadResult>;
+  scopes: ScopeRequirement<Env> | undefined;
 }
 
 export interface ResourceTemplateDefinition<Env> {
@@ -208,6 +223,7 @@ export interface ResourceTemplateDefinition<Env> {
   read: (uri: string, variables: Record<string, string>, ctx: HandlerContext<Env>) => Awaitable<ReadResult>;
   /** Feeds `resources/list` with the resources the template names. */
   list: ResourceTemplateConfig<Env>["list"];
+  scopes: ScopeRequirement<Env> | undefined;
 }
 
 export interface PromptArgument<Env> {
@@ -228,6 +244,12 @@ export interface PromptConfig<Env, A extends readonly PromptArgument<Env>[]> {
   enabled?: EnabledPredicate<Env>;
   /** 2026-07-28 caching hint for `prompts/list`. */
   cache?: CacheHint;
+  /**
+   * OAuth scopes a call needs besides `auth.requiredScopes`, checked before it runs (403
+   * insufficient_scope naming the complete set): a list, or a function of the call (its arguments,
+   * the principal, the route). Ignored without `auth`.
+   */
+  scopes?: ScopeRequirement<Env>;
 }
 
 export type PromptArgs<A extends readonly { name: string; required?: boolean }[]> = {
@@ -243,6 +265,7 @@ export interface PromptDefinition<Env> {
   /** Interactive prompts may elicit, sample and list roots (MRTR on 2026-07-28, the session object on 2025). */
   interactive: boolean;
   get: (args: Record<string, string>, ctx: InteractiveContext<Env>) => Awaitable<GetPromptResult>;
+  scopes: ScopeRequirement<Env> | undefined;
 }
 
 export const NAME_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -3,6 +3,7 @@
  * completions) and the derived, precomputed views the dispatcher serves (list entries,
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
+import { checkScopeRequirement } from "./authorization";
 import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchemaConverter, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
@@ -200,6 +201,7 @@ export class ServerDefinition<Env = unknown> {
       cache,
       headerParams,
       task,
+      scopes: checkScopeRequirement<Env>(config.scopes, `tool "${name}"`),
     });
     return this;
   }
@@ -239,6 +241,7 @@ export class ServerDefinition<Env = unknown> {
       cache: resolveCacheHint(config.cache, `resource "${uri}"`),
       interactive,
       read,
+      scopes: checkScopeRequirement<Env>(config.scopes, `resource "${uri}"`),
     });
     return this;
   }
@@ -277,6 +280,7 @@ export class ServerDefinition<Env = unknown> {
       cache,
       read,
       list: config.list,
+      scopes: checkScopeRequirement<Env>(config.scopes, `resource template "${uriTemplate}"`),
     });
     return this;
   }
@@ -323,7 +327,8 @@ export class ServerDefinition<Env = unknown> {
       _meta: config._meta,
     });
     const cache = resolveCacheHint(config.cache, `prompt "${name}"`);
-    this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, cache, interactive, get });
+    const scopes = checkScopeRequirement<Env>(config.scopes, `prompt "${name}"`);
+    this.prompts.set(name, { name, listing, arguments: args, enabled: config.enabled, cache, interactive, get, scopes });
     return this;
   }
 

@@ -4,10 +4,13 @@
  * the task object all run a tool through `runTool`; they differ only in how a JSON-RPC error is
  * presented (a task fails with it, a synchronous call shows its text as an `isError` result).
  * Exposure policy: only a `ToolError`'s or an `RpcError`'s text reaches the client; any other
- * exception is logged with a reference and the client sees the generic result naming it.
+ * exception is logged with a reference and the client sees the generic result naming it. A
+ * handler's `reauthenticate()` / `needScopes()` is never a tool result: it rejects the call, and
+ * the lane answers the client's challenge (src/auth/step-up.ts).
  */
 import { CLIENT_ERROR, INTERNAL_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import { isObject } from "../../jsonrpc/parse";
+import { AuthorizationChallenge } from "../definition/authorization";
 import { ToolError, toolError } from "../definition/content";
 import type { InteractiveContext } from "../definition/context";
 import type { ToolDefinition } from "../definition/definitions";
@@ -32,8 +35,8 @@ export interface ToolCallPlace<Env = unknown> {
 /**
  * Runs `tool` with `rawArgs`. Resolves the `CallToolResult` the client gets; rejects with an
  * `RpcError` only for a protocol error (bad arguments before 2025-11-25, a capability the request
- * did not declare, a malformed client answer on 2026, a result that is not a CallToolResult, and
- * in a task any `RpcError` the handler threw).
+ * did not declare, a malformed client answer on 2026, a result that is not a CallToolResult, a
+ * handler's authorization challenge, and in a task any `RpcError` the handler threw).
  */
 export async function runTool<Env>(
   tool: ToolDefinition<Env>,
@@ -60,6 +63,8 @@ export async function runTool<Env>(
 
 /** The failure policy: what a handler's exception becomes. */
 function failedCall<Env>(name: string, error: unknown, place: ToolCallPlace<Env>): CallToolResult {
+  // reauthenticate() / needScopes(): the client re-authorizes (401/403), the model never sees it.
+  if (error instanceof AuthorizationChallenge) throw error;
   if (error instanceof RpcError) {
     // 2026-07-28: a capability this request did not declare (400 -32021), or a malformed answer in its
     // inputResponses (mrtr.mdx "Error handling"), is the client's protocol error, not a tool failure.

@@ -1,23 +1,11 @@
 /**
  * Test-only Worker: what a user tests with mcp-edge/testing once past the first hour, written
- * with the public API only. The test verifier gives requests a principal (ctx.user, scopes);
+ * with the public API only, served through testEntry() as docs/testing.md shows. The test verifier gives requests a principal (ctx.user, scopes);
  * tools publish to listen and GET streams, report progress and logs, and run as tasks.
  */
 import { z } from "zod";
-import {
-  createMcpEdge,
-  defineServer,
-  hubObject,
-  sessionObject,
-  taskObject,
-  userObject,
-  type EdgeEnv,
-  notifyListChanged,
-  notifyResourceUpdated,
-  text,
-  toolError,
-} from "../../../src/index";
-import { testAuth } from "../../../src/testing/index";
+import { defineServer, type EdgeEnv, notifyListChanged, notifyResourceUpdated, text, toolError } from "../../../src/index";
+import { testEntry } from "../../../src/testing/test-entry";
 
 const NOTES_URI = "file:///notes.txt";
 
@@ -60,9 +48,7 @@ const server = defineServer<EdgeEnv>({ name: "package-kit-test", version: "1.0.0
     return { content: [text(`slept ${ms}`)] };
   });
 
-const edge = createMcpEdge(server, { auth: testAuth({ toolScopes: { admin: ["admin"] } }) });
-export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpHub = hubObject(edge);
-export const McpTask = taskObject(edge);
-export const McpUser = userObject(edge);
+// The test-only entry mcp-edge/testing ships: testAuth() in place of a production verifier, every object class.
+const entry = testEntry(server, { testAuth: { toolScopes: { admin: ["admin"] } } });
+export default entry.worker;
+export const { McpSession, McpHub, McpTask, McpUser } = entry;

@@ -1,0 +1,14 @@
+/**
+ * Whether a request is local development: its URL and its Host header both name a loopback host
+ * (how `wrangler dev` and `vitest` address a Worker). A deployed Worker is never reached under
+ * one: Cloudflare routes by the hostname, so a client cannot claim it. Pure: no platform types.
+ */
+
+const LOOPBACK = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** `url` is the request's, parsed once by the caller. */
+export function isLocalRequest(request: Request, url: URL): boolean {
+  if (!LOOPBACK.test(url.hostname)) return false;
+  const host = request.headers.get("Host");
+  return host === null || LOOPBACK.test(host.replace(/:\d+$/, ""));
+}
