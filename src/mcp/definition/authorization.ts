@@ -7,7 +7,7 @@
  * into a JSON-RPC error carrying that challenge (AUTHORIZATION_REQUIRED).
  */
 import { AUTHORIZATION_REQUIRED, RpcError } from "../../jsonrpc/errors";
-import type { Principal } from "../../auth/principal";
+import type { Principal } from "./principal";
 import type { RouteParams } from "../../wire/route-params";
 import type { Awaitable } from "./definitions";
 
