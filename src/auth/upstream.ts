@@ -7,7 +7,7 @@
  * principal's user object, which refreshes it (once for every concurrent caller) before it expires.
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { ToolError } from "../mcp/definition/content";
+import { AuthorizationChallenge } from "../mcp/definition/authorization";
 import { userObjectId } from "../platform/addresses";
 import { requireNamespace } from "../platform/bindings";
 import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";
@@ -58,17 +58,16 @@ export interface UpstreamCaller<Env> {
 /**
  * Thrown by `token(ctx)` when the user must sign in again: the upstream grant is gone (revoked at
  * the provider, refresh token dead, never made). Every grant of this principal at this
- * authorization server is revoked first, so the client's next request is answered 401
- * invalid_token and the client re-authorizes. A tool's call ends with this message as its result.
- * Once a handler can throw a re-authentication error that answers this very request 401 (issue
- * 43, src/auth/challenge.ts), this class is the one place to make it one.
+ * authorization server is revoked first; the error is a `reauthenticate()` challenge, so the call
+ * that met it is answered 401 invalid_token (in a stream whose status is sent, the call's error
+ * carries the challenge) and the client re-authorizes.
  */
-export class UpstreamSignInRequired extends ToolError {
+export class UpstreamSignInRequired extends AuthorizationChallenge {
   constructor(
     readonly upstream: string,
     readonly reason: "none" | "revoked" | "expired" | "unreadable",
   ) {
-    super(`${upstream} sign-in is needed again (${REASONS[reason]}); your MCP client will ask you to sign in on its next request`);
+    super("invalid_token", [], `${upstream} sign-in is needed again (${REASONS[reason]})`);
     this.name = "UpstreamSignInRequired";
   }
 }

@@ -173,11 +173,11 @@ describe("upstream sign-in at GitHub through the built-in authorization server",
   it("makes the client sign in again when the GitHub grant is revoked, and then succeeds", async () => {
     const client = await connect(provider);
     fake.revokeAll();
-    const ended = (await userInfo(client)) as { isError?: boolean };
-    expect(ended.isError).toBe(true);
-    expect(firstText(ended)).toContain("GitHub sign-in is needed again");
-    // The server revoked the client's grant too: its next request is 401 and its refresh token dead.
     const stale = provider.saved?.access_token as string;
+    // The call that finds the grant dead is answered 401 invalid_token: the SDK tries its refresh
+    // token (refused: the server revoked the client's grant too) and asks for a new sign-in.
+    await expect(userInfo(client)).rejects.toBeInstanceOf(UnauthorizedError);
+    // Its next request is 401 too, with the challenge.
     const refused = await fetch(RESOURCE, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${stale}` },
