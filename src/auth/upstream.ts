@@ -8,6 +8,7 @@
  */
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { AuthorizationChallenge } from "../mcp/definition/authorization";
+import { ToolError } from "../mcp/definition/content";
 import { userObjectId } from "../platform/addresses";
 import { requireNamespace } from "../platform/bindings";
 import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";
