@@ -79,6 +79,10 @@ function checkEvent(event: PublishEvent): void {
         throw new TypeError("mcp-edge publish: taskStatus needs the task with its taskId and status");
       }
       return;
+    case "authorizationEnded":
+      if (typeof event.subject !== "string" || event.subject.length === 0)
+        throw new TypeError("mcp-edge endStreamsOf: the subject must be a non-empty string (the principal's subject)");
+      return;
     default:
       throw new TypeError(`mcp-edge publish: unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`);
   }
