@@ -10,6 +10,7 @@
 import { OAuthAuthorizationServer, type EmaOptions, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { canonicalResource } from "./canonical";
 import { refuseUnsafeClientId, type ClientIdMetadataOptions } from "./client-metadata";
+import { tokenEndpointEndingStreams } from "./revocation";
 import type { TokenVerifier, VerifiedToken } from "./options";
 
 /** The bindings the built-in authorization server needs. */
@@ -116,7 +117,8 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
       if (path === AUTHORIZE_PATH)
         return guard(request, "authorize").then((refused) => refused ?? options.authorize(request, env, provider.getOAuthApi(env)));
       if (path === TOKEN_PATH && request.method === "POST")
-        return guard(request, "token").then((refused) => refused ?? provider.fetch(request, env, ctx));
+        // A revocation there also ends the revoked user's streams (revocation.ts).
+        return guard(request, "token").then((refused) => refused ?? tokenEndpointEndingStreams(provider, request, env, ctx));
       if (owned.has(path)) return provider.fetch(request, env, ctx);
       return undefined;
     },
