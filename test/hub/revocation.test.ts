@@ -75,7 +75,8 @@ describe("revoking a principal's grant", () => {
   it("ends its 2026 listen stream and its 2025 GET stream at once; another principal's streams go on", async () => {
     const { fetch, alice, bob } = await twoPrincipals();
     const uri = `test://template/revoke-${crypto.randomUUID()}/data`;
-    const aliceListen = await listenOn(fetch, alice, "alice-listen", uri, LIFETIME);
+    // Alice's listen stream follows another URI: the count below never races her socket's close at the hub.
+    const aliceListen = await listenOn(fetch, alice, "alice-listen", `${uri}-alice`, LIFETIME);
     const aliceGet = await getStreamOf(fetch, alice, uri);
     const bobListen = await listenOn(fetch, bob, "bob-listen", uri);
     const bobGet = await getStreamOf(fetch, bob, uri);
