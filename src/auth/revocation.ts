@@ -8,7 +8,6 @@
  */
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { endStreamsOf } from "../revoke";
-import type { EdgeEnv } from "../env";
 
 /** How many pages of a user's grants are read to find the revoked one (a user holds a handful). */
 const MAX_GRANT_PAGES = 10;
@@ -25,11 +24,11 @@ export async function tokenEndpointEndingStreams<Env>(
   env: Env,
   ctx: ExecutionContext,
 ): Promise<Response> {
-  const revoked = (env as EdgeEnv).MCP_HUB === undefined ? undefined : await revokedUser(provider, request, env);
+  const revoked = (env as { MCP_HUB?: unknown }).MCP_HUB === undefined ? undefined : await revokedUser(provider, request, env);
   const response = await provider.fetch(request, env, ctx);
   if (revoked !== undefined && response.status === 200) {
     // Answered once every shard told its Workers: the client's revocation confirms its streams ended.
-    await endStreamsOf(env as EdgeEnv, revoked).catch((error: unknown) => {
+    await endStreamsOf(env as object, revoked).catch((error: unknown) => {
       console.error("mcp-edge: the grant was revoked, but ending its user's streams failed; they end at the token's expiry", error);
     });
   }
