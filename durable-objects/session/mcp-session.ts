@@ -225,8 +225,16 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
   private async registerSubject(subject: string | undefined): Promise<void> {
     const record = this.core.record;
     if (subject === undefined || (this.env as HubEnv).MCP_HUB === undefined || record.getMeta("hub_subject") === subject) return;
-    await this.register({ subject }, "endStreamsOf");
-    record.setMeta("hub_subject", subject);
+    try {
+      await this.register({ subject }, "endStreamsOf");
+      record.setMeta("hub_subject", subject);
+    } catch (error) {
+      // The stream opens all the same: it ends at its token's expiry, and the next stream registers again.
+      console.error(
+        "mcp-edge: registering the session's principal with the hub failed; revoking it ends its streams at their expiry",
+        error,
+      );
+    }
   }
 
   /**

@@ -21,6 +21,7 @@ import {
   edgeFetch,
   jwksOf,
   MCP_URL,
+  ORIGIN,
   openAuthSession,
   postTo,
   signingKey,
@@ -102,21 +103,32 @@ describe("revoking a principal's grant", () => {
     expect((await new SseReader(bobGet.res).next())?.json).toMatchObject({ method: "notifications/resources/updated", params: { uri } });
   });
 
-  it("costs one registration row per session and no alarm on any shard", async () => {
+  it("ends its 2024-11-05 /sse stream with the reason as a comment", async () => {
     const { fetch, alice } = await twoPrincipals();
-    const uri = `test://template/revoke-${crypto.randomUUID()}/data`;
-    const { sessionId, res } = await getStreamOf(fetch, alice, uri);
+    const res = await fetch(`${ORIGIN}/sse`, { headers: { ...alice, Accept: "text/event-stream" } });
+    expect(res.status).toBe(200);
+    expect(await endStreamsOf(edgeEnv, "alice")).toMatchObject({ sessions: 1 });
+    const text = await res.text();
+    expect(text.startsWith("event: endpoint\n")).toBe(true);
+    expect(text.endsWith(": authorization ended: the grant was revoked\n\n")).toBe(true);
+  });
+
+  it("costs one registration row per session, no alarm on any shard, and the session's end removes the row", async () => {
+    const { fetch, alice } = await twoPrincipals();
+    const sessionId = await openAuthSession(fetch, alice.Authorization!.slice("Bearer ".length));
+    const inSession = { ...alice, "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": V };
+    const first = await fetch(MCP_URL, { method: "GET", headers: { ...inSession, Accept: "text/event-stream" } });
     // A second GET stream of the same session registers nothing more.
-    const again = await fetch(MCP_URL, {
-      method: "GET",
-      headers: { ...alice, "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": V, Accept: "text/event-stream" },
-    });
-    expect(again.status).toBe(200);
-    const rows = (await hubRegistrations()).filter((row) => row.session_id === sessionId);
-    expect(rows.map((row) => row.topic).sort()).toEqual([`uri:${uri}`, "subject:alice"].sort());
+    const again = await fetch(MCP_URL, { method: "GET", headers: { ...inSession, Accept: "text/event-stream" } });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    const rows = async () => (await hubRegistrations()).filter((row) => row.session_id === sessionId).map((row) => row.topic);
+    expect(await rows()).toEqual(["subject:alice"]);
     expect((await hubAlarms()).filter((alarm) => alarm !== null)).toEqual([]);
     await endStreamsOf(edgeEnv, "alice");
     await again.text();
-    await res.body?.cancel();
+    await first.body?.cancel();
+    // The session's end removes its registration (it subscribed to nothing, so only the subject's shard is asked).
+    expect((await fetch(MCP_URL, { method: "DELETE", headers: inSession })).status).toBe(204);
+    expect(await rows()).toEqual([]);
   });
 });
