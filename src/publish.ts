@@ -81,7 +81,9 @@ function checkEvent(event: PublishEvent): void {
       return;
     case "authorizationEnded":
       if (typeof event.subject !== "string" || event.subject.length === 0)
-        throw new TypeError("mcp-edge endStreamsOf: the subject must be a non-empty string (the principal's subject)");
+        throw new TypeError(
+          "mcp-edge publish: authorizationEnded needs the principal's subject, a non-empty string (or call endStreamsOf)",
+        );
       return;
     default:
       throw new TypeError(`mcp-edge publish: unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`);
