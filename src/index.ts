@@ -67,6 +67,7 @@ export {
   type PublishOptions,
   type ListKind,
 } from "./publish";
+export { endStreamsOf, type EndStreamsOptions, type EndStreamsReport } from "./revoke";
 export { hubObject } from "../durable-objects/hub/mcp-hub";
 export { userObject } from "../durable-objects/user/mcp-user";
 /** @deprecated Use `export const McpHub = hubObject(edge)`, the idiom of every object class; goes in the next minor release. */

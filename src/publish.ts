@@ -79,6 +79,12 @@ function checkEvent(event: PublishEvent): void {
         throw new TypeError("mcp-edge publish: taskStatus needs the task with its taskId and status");
       }
       return;
+    case "authorizationEnded":
+      if (typeof event.subject !== "string" || event.subject.length === 0)
+        throw new TypeError(
+          "mcp-edge publish: authorizationEnded needs the principal's subject, a non-empty string (or call endStreamsOf)",
+        );
+      return;
     default:
       throw new TypeError(`mcp-edge publish: unknown event type ${JSON.stringify((event as { type?: unknown }).type)}`);
   }

@@ -22,6 +22,11 @@ export type PublishEvent = (
    * task id; with `owner`, only to streams opened by that principal subject.
    */
   | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string }
+  /**
+   * The grant of `subject` was revoked (src/revoke.ts `endStreamsOf`): every listen stream and
+   * 2025 session stream that principal holds ends at once with its authorization's ending.
+   */
+  | { type: "authorizationEnded"; subject: string }
 ) & { route?: string };
 
 /** About how many bytes an event takes in a batch (a completed task's status carries its result). */
@@ -33,6 +38,8 @@ export function eventWeight(event: PublishEvent): number {
       return 64;
     case "taskStatus":
       return 64 + JSON.stringify(event.task).length;
+    case "authorizationEnded":
+      return 64 + event.subject.length;
   }
 }
 
@@ -123,6 +130,8 @@ export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | 
 export interface SessionUpdatesRpc extends Rpc.DurableObjectBranded {
   resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery>;
   listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery>;
+  /** The grant of `subject` was revoked: the session's held streams end when it is that principal's. */
+  authorizationEnded(subject: string): Promise<UpdateDelivery>;
 }
 
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";

@@ -139,6 +139,7 @@ export class ListenStreams {
    * once per distinct id, not once per stream.
    */
   deliver(event: PublishEvent): number {
+    if (event.type === "authorizationEnded") return this.revoke(event.subject);
     let sent = 0;
     const frames = new Map<RequestId, string>();
     for (const socket of this.targets(event)) {
@@ -161,6 +162,16 @@ export class ListenStreams {
       }
     }
     return sent;
+  }
+
+  /** The grant of `subject` was revoked: the Worker holding each of its streams ends it (HELD_REVOKED). */
+  private revoke(subject: string): number {
+    let told = 0;
+    for (const [socket, listener] of this.listeners()) {
+      if (listener.subject !== subject || socket.readyState !== WebSocket.OPEN) continue;
+      if (this.held.revoke(socket)) told++;
+    }
+    return told;
   }
 
   /** Sends a batch, in order (the Worker holding each stream bounds a client that falls behind). */
@@ -240,7 +251,7 @@ export class ListenStreams {
     for (const task of listener.filter.taskIds ?? []) indexAdd(this.byTask, task, socket);
   }
 
-  private targets(event: PublishEvent): WebSocket[] {
+  private targets(event: Exclude<PublishEvent, { type: "authorizationEnded" }>): WebSocket[] {
     const index = this.listeners();
     switch (event.type) {
       case "resourceUpdated":
@@ -308,7 +319,7 @@ function fnv(key: string): string {
 }
 
 /** Whether a listener's filter names the event (a task's status only for the principal that created it; a routed event only on its route). */
-function wants(event: PublishEvent, listener: Listener): boolean {
+function wants(event: Exclude<PublishEvent, { type: "authorizationEnded" }>, listener: Listener): boolean {
   if (event.route !== undefined && event.route !== listener.route) return false;
   switch (event.type) {
     case "resourceUpdated":
@@ -328,7 +339,7 @@ function wants(event: PublishEvent, listener: Listener): boolean {
 }
 
 /** The notification for an event on the stream of listen request `id`. */
-function toNotification(event: PublishEvent, id: RequestId): Record<string, unknown> {
+function toNotification(event: Exclude<PublishEvent, { type: "authorizationEnded" }>, id: RequestId): Record<string, unknown> {
   const meta = { [SUBSCRIPTION_ID_KEY]: id };
   switch (event.type) {
     case "resourceUpdated":

@@ -240,7 +240,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   /** Calls each registered session; forgets those that are gone or no longer subscribed. */
   private async notifySessions(event: Exclude<PublishEvent, { type: "taskStatus" }>, traceparent?: string): Promise<number> {
-    const topic = topicKey(event.type === "resourceUpdated" ? { uri: event.uri } : { lists: true });
+    const topic = topicKey(sessionTopic(event));
     const ids = this.registrations.sessions(topic);
     if (ids.length === 0) return 0;
     const namespace = this.env.MCP_SESSION;
@@ -251,17 +251,35 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     const delivered = await Promise.all(
       ids.map(async (sessionId) => {
         const stub: DurableObjectStub<SessionUpdatesRpc> = namespace.get(namespace.idFromString(sessionId));
-        const call =
-          event.type === "resourceUpdated"
-            ? stub.resourceUpdated(event.uri, traceparent, event.route)
-            : stub.listChanged(event.list, traceparent, event.route);
-        const delivery: UpdateDelivery = await call.catch(() => "no-stream" as const);
+        const delivery: UpdateDelivery = await callSession(stub, event, traceparent).catch(() => "no-stream" as const);
         if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
         return delivery === "sent" ? 1 : 0;
       }),
     );
     await this.registrations.removeMany(topic, stale);
     return delivered.reduce<number>((a, b) => a + b, 0);
+  }
+}
+
+/** The registrations an event reaches: those of its URI, of list changes, or of the revoked principal. */
+function sessionTopic(event: Exclude<PublishEvent, { type: "taskStatus" }>): HubTopic {
+  if (event.type === "resourceUpdated") return { uri: event.uri };
+  if (event.type === "authorizationEnded") return { subject: event.subject };
+  return { lists: true };
+}
+
+function callSession(
+  stub: DurableObjectStub<SessionUpdatesRpc>,
+  event: Exclude<PublishEvent, { type: "taskStatus" }>,
+  traceparent: string | undefined,
+): Promise<UpdateDelivery> {
+  switch (event.type) {
+    case "resourceUpdated":
+      return stub.resourceUpdated(event.uri, traceparent, event.route);
+    case "listChanged":
+      return stub.listChanged(event.list, traceparent, event.route);
+    case "authorizationEnded":
+      return stub.authorizationEnded(event.subject);
   }
 }
 

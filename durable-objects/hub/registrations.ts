@@ -6,7 +6,8 @@
  * request that cannot create data); with other state beside it (shard 0's active shards), only its table.
  *
  * Layout: hub_registrations(topic TEXT, session_id TEXT, PRIMARY KEY (topic, session_id))
- * WITHOUT ROWID, topic = "uri:<uri>" or "lists"; an index on session_id so a terminated
+ * WITHOUT ROWID, topic = "uri:<uri>", "lists" or "subject:<subject>" (a session whose principal's
+ * streams end when its grant is revoked: src/revoke.ts); an index on session_id so a terminated
  * session is forgotten with one statement.
  */
 import type { HubTopic } from "../../src/platform/addresses";
@@ -16,6 +17,7 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS ${TABLE} (topic TEXT NOT NULL, sessio
 CREATE INDEX IF NOT EXISTS ${TABLE}_by_session ON ${TABLE} (session_id);`;
 
 export function topicKey(topic: HubTopic): string {
+  if ("subject" in topic) return "subject:" + topic.subject;
   return "uri" in topic ? "uri:" + topic.uri : "lists";
 }
 

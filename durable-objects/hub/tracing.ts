@@ -24,6 +24,8 @@ function methodOf(event: PublishEvent): string {
       return `notifications/${event.list}/list_changed`;
     case "taskStatus":
       return "notifications/tasks";
+    case "authorizationEnded":
+      return "mcp-edge/authorizationEnded";
   }
 }
 

@@ -7,6 +7,7 @@
  * (2024-11-05). Subscriptions and list_changed registrations live in the hub (durable-objects/hub/).
  */
 import { DurableObject } from "cloudflare:workers";
+import type { Principal } from "../../src/auth/principal";
 import { LIMIT_EXCEEDED, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
 import { notification, type Params } from "../../src/jsonrpc/messages";
 import { newMeter, type Observer } from "../../src/mcp/operations/observe";
@@ -14,7 +15,7 @@ import type { SessionState } from "../../src/mcp/definition/context";
 import type { SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { withEnvIdleTimeout } from "../../src/options";
-import type { HubRpc, ListKind, UpdateDelivery } from "../hub/contract";
+import type { HubEnv, HubRpc, ListKind, UpdateDelivery } from "../hub/contract";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
 import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
@@ -217,18 +218,59 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     return this.register({ uri }, "resources/subscribe", subscribed);
   }
 
+  /**
+   * The first held stream of a principal's session registers it with the hub under its subject
+   * (one row, once per session), so revoking that grant reaches the session (src/revoke.ts
+   * `endStreamsOf`). Without a hub binding there is nothing to register with: streams end at the token's expiry.
+   */
+  private async registerSubject(subject: string | undefined): Promise<void> {
+    const record = this.core.record;
+    if (subject === undefined || (this.env as HubEnv).MCP_HUB === undefined || record.getMeta("hub_subject") === subject) return;
+    try {
+      await this.register({ subject }, "endStreamsOf");
+      record.setMeta("hub_subject", subject);
+    } catch (error) {
+      // The stream opens all the same: it ends at its token's expiry, and the next stream registers again.
+      console.error(
+        "mcp-edge: registering the session's principal with the hub failed; revoking it ends its streams at their expiry",
+        error,
+      );
+    }
+  }
+
+  /**
+   * The grant of `subject` was revoked (the hub calls this for `endStreamsOf`): the Worker holding
+   * each of this session's GET or /sse streams ends it at once with its authorization's ending.
+   */
+  async authorizationEnded(subject: string): Promise<UpdateDelivery> {
+    const core = this.core;
+    if (core.terminated) return "gone";
+    if (core.record.getMeta("hub_subject") !== subject) return "not-subscribed";
+    return core.held.revokeAll() > 0 ? "sent" : "no-stream";
+  }
+
   /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
   private leaveHub(): Promise<void> {
     // Read now, synchronously: the caller closes the log right after this call.
-    if (!this.server.listChanged && this.core.record.countSubscriptions() === 0) return Promise.resolve();
-    // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
+    const hubs = this.registeredShards();
+    if (hubs.length === 0) return Promise.resolve();
     const id = this.ctx.id.toString();
-    return Promise.all(allShards<HubRpc>(this.env, this.hubShards("resources/subscribe")).map((hub) => hub.forget(id)))
+    return Promise.all(hubs.map((hub) => hub.forget(id)))
       .then(() => undefined)
       .catch((error: unknown) => {
         // The hub forgets a session it finds gone at its next update anyway.
         console.error("mcp-edge: leaving the hub failed", error);
       });
+  }
+
+  /** The shards that may hold this session's registrations: any (by URI), or only its subject's. */
+  private registeredShards(): DurableObjectStub<HubRpc>[] {
+    const shards = this.hubShards("resources/subscribe");
+    // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
+    if (this.server.listChanged || this.core.record.countSubscriptions() > 0) return allShards<HubRpc>(this.env, shards);
+    const subject = this.core.record.getMeta("hub_subject");
+    if (subject === undefined) return [];
+    return [hubFor<HubRpc>(this.env, { sessionId: this.ctx.id.toString(), topic: { subject } }, shards).stub];
   }
 
   // ---- HTTP from the Worker ------------------------------------------------------------
@@ -237,7 +279,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
     // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
     if (request.url === LEGACY_OPEN_URL && isUpgrade(request))
-      return openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal);
+      return this.streamOpened(openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal), principal);
     if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
     const core = this.core;
     // Another principal's request, or one on another route, is answered as if the session did not exist.
@@ -261,7 +303,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       case "GET":
         // The Worker holds the client's stream; this object answers its upgrade with a hibernatable socket.
         if (!isUpgrade(request)) return refuse({ reason: "not-found" });
-        return handleGet(core, request, (core.state as SessionState).protocolVersion);
+        return this.streamOpened(handleGet(core, request, (core.state as SessionState).protocolVersion), principal);
       case "DELETE": {
         const ended = await terminateSession(this.lifecycle);
         // The rows it wrote and deleted (the Worker's event counted the request).
@@ -271,6 +313,12 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
       default:
         return refuse({ reason: "method-not-allowed" });
     }
+  }
+
+  /** A held stream opened (101): its principal's subject is registered with the hub first. */
+  private async streamOpened(answer: Response, principal: Principal | undefined): Promise<Response> {
+    if (answer.status === 101) await this.registerSubject(principal?.subject);
+    return answer;
   }
 
   // ---- the held streams' sockets (hibernatable: a message or close wakes a sleeping session) ----

@@ -27,6 +27,8 @@ export interface RecordKeys {
   /** The 2024-11-05 transport (legacy-transport.ts): its one stream, and the principal that opened it. */
   legacy_stream: number;
   legacy_subject: string;
+  /** The subject this session registered with the hub at its first held stream, so revoking that grant ends its streams (src/revoke.ts). */
+  hub_subject: string;
 }
 
 export class SessionRecord {

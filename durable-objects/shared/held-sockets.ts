@@ -12,7 +12,7 @@
  * may probe a socket (HELD_PROBE): the Worker answers HELD_PRESENT when its client is still there
  * and closes the socket when it is not.
  */
-import { HELD_PRESENT, HELD_PROBE } from "../../src/platform/held-stream";
+import { HELD_PRESENT, HELD_PROBE, HELD_REVOKED } from "../../src/platform/held-stream";
 
 /** Close code of a stream the object ended on purpose (any other end is a broken socket). */
 const HELD_END = 1000;
@@ -79,6 +79,19 @@ export class HeldSockets<A extends object> {
   close(stream: number, reason = "end"): void {
     const ws = this.socketOf(stream);
     if (ws) closeQuietly(ws, HELD_END, reason);
+  }
+
+  /**
+   * The grant behind a stream was revoked: the Worker holding it ends it at once with its
+   * authorization's ending frame (HELD_REVOKED). False when the socket already broke.
+   */
+  revoke(ws: WebSocket): boolean {
+    return sendOn(ws, HELD_REVOKED);
+  }
+
+  /** Every stream of this registry revoked (a session's: they all belong to its one principal); how many were told. */
+  revokeAll(): number {
+    return this.sockets().filter((ws) => this.revoke(ws)).length;
   }
 
   closeAll(reason = "end"): number {

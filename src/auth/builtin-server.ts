@@ -16,6 +16,7 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { canonicalResource } from "./canonical";
 import { refuseUnsafeClientId, type ClientIdMetadataOptions } from "./client-metadata";
+import { tokenEndpointEndingStreams } from "./revocation";
 import type { TokenVerifier, VerifiedToken } from "./options";
 import type { Upstream } from "./upstream";
 import { serveUpstreamAuthorize, serveUpstreamCallback } from "./upstream-login";
@@ -134,7 +135,8 @@ export function createAuthorizationServer<Env extends AuthorizationServerEnv>(
       if (upstream && path === upstream.callbackPath && request.method === "GET")
         return serveUpstreamCallback(upstream, site, request, { env, oauth: provider.getOAuthApi(env) });
       if (path === TOKEN_PATH && request.method === "POST")
-        return guard(request, "token").then((refused) => refused ?? provider.fetch(request, env, ctx));
+        // A revocation there also ends the revoked user's streams (revocation.ts).
+        return guard(request, "token").then((refused) => refused ?? tokenEndpointEndingStreams(provider, request, env, ctx));
       if (owned.has(path)) return provider.fetch(request, env, ctx);
       return undefined;
     },

@@ -64,11 +64,12 @@ export function shardOf(key: string, shards: number): number {
   return shards <= 1 ? 0 : hash(key) % shards;
 }
 
-/** A 2025-era session's registration: a resource URI it subscribed to, or list changes. */
-export type HubTopic = { uri: string } | { lists: true };
+/** A 2025-era session's registration: a resource URI it subscribed to, list changes, or its principal's subject (its streams end when that grant is revoked). */
+export type HubTopic = { uri: string } | { lists: true } | { subject: string };
 
-/** The shard a 2025-era session's registration lives on: by resource URI, list changes by session. */
+/** The shard a 2025-era session's registration lives on: by resource URI, by subject, list changes by session. */
 export function registrationShard(sessionId: string, topic: HubTopic, shards: number): number {
+  if ("subject" in topic) return shardOf("subject:" + topic.subject, shards);
   return shardOf("uri" in topic ? "uri:" + topic.uri : "session:" + sessionId, shards);
 }
 

@@ -17,6 +17,11 @@ import { LiveStreams } from "./live-streams";
 export const HELD_PROBE = "?";
 /** The Worker's answer: its client took a keep-alive. */
 export const HELD_PRESENT = "!";
+/**
+ * The object tells the Worker that the stream's grant was revoked (src/revoke.ts `endStreamsOf`):
+ * nothing more is written and the stream ends at once with `revoked`.
+ */
+export const HELD_REVOKED = "~revoked";
 
 const encoder = new TextEncoder();
 /** The one connection of a held stream in its LiveStreams. */
@@ -55,6 +60,8 @@ export interface HoldOptions {
   authorizedUntil?: number;
   /** The frame that ends a stream whose authorization ended (listen: `AuthorizationEnded`). */
   expired?: Uint8Array;
+  /** The frame that ends a stream whose grant was revoked (HELD_REVOKED from the object); absent: `last`. */
+  revoked?: Uint8Array;
   /**
    * Give the client's response only once the object's first frame arrived (nothing may precede it).
    * `refusal` answers instead when none arrives within `withinMs` (default 10 s: the object is stuck or failed).
@@ -188,6 +195,10 @@ class HeldStream {
   private onMessage(data: unknown): void {
     if (this.ended || typeof data !== "string") return;
     if (this.expired()) return;
+    if (data === HELD_REVOKED) {
+      this.cut(this.options.revoked ?? this.options.last, "the stream's grant was revoked");
+      return;
+    }
     if (data === HELD_PROBE) {
       void this.live
         .probe(STREAM, PROBE_TIMEOUT_MS)

@@ -216,23 +216,27 @@ async function holdListen(
   };
   if (open.authorizedUntil !== undefined) {
     hold.authorizedUntil = Date.parse(open.authorizedUntil);
-    hold.expired = ending.lifetime ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id))) : encodeSseComment(EXPIRED);
+    hold.expired = ending.lifetime
+      ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "token_expiry")))
+      : encodeSseComment(EXPIRED);
   }
+  // A principal's stream ends when its grant is revoked (src/revoke.ts): the error for a client that
+  // declared the draft; any other client's stream ends with no response, its reason in a comment.
+  if (open.subject !== undefined)
+    hold.revoked = ending.lifetime ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "revoked"))) : encodeSseComment(REVOKED);
   return holdStream(answer, hold);
 }
 
 const EXPIRED = "authorization ended (token_expiry): the access token expired; listen again with a fresh token";
+const REVOKED = "authorization ended (revoked): the grant was revoked; authorize again";
 
-/** The draft's AuthorizationEnded, the stream's last message when its token expired. */
-function authorizationEnded(id: RequestId): Record<string, unknown> {
+/** The draft's AuthorizationEnded, the stream's last message when its token expired or its grant was revoked. */
+function authorizationEnded(id: RequestId, reason: "token_expiry" | "revoked"): Record<string, unknown> {
+  const why = reason === "revoked" ? "the grant was revoked; authorize again" : "the access token expired; listen again with a fresh token";
   return {
     jsonrpc: "2.0",
     id,
-    error: {
-      code: AUTHORIZATION_ENDED,
-      message: "Authorization ended: the access token expired; listen again with a fresh token",
-      data: { reason: "token_expiry" },
-    },
+    error: { code: AUTHORIZATION_ENDED, message: `Authorization ended: ${why}`, data: { reason } },
   };
 }
 

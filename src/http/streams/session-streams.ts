@@ -27,6 +27,12 @@ export function sessionStreamHold(
     cpuBudgetMs: options.streamCpuBudgetMs,
   };
   if (kind === "get") hold.resume = encoder.encode(`retry: ${session.retryMs}\n\n`);
+  if (principal) {
+    // Its grant was revoked (src/revoke.ts): a comment says so; a GET stream's client comes back and
+    // gets 401 (its token no longer verifies), so it authorizes again.
+    const reason = "authorization ended: the grant was revoked";
+    hold.revoked = kind === "get" ? encoder.encode(`: ${reason}\nretry: ${session.retryMs}\n\n`) : encodeSseComment(reason);
+  }
   if (principal?.expiresAt !== undefined) {
     hold.authorizedUntil = principal.expiresAt * 1000;
     // 2025 has no message for it: a comment says why (a person reading the stream sees it), and a GET
