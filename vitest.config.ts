@@ -99,6 +99,13 @@ const filesOf = (name: (typeof SUFFIXED)[number]) => [`test/**/*.${name}.test.ts
 /** A file of this checkout by absolute path (an alias's replacement). */
 const sourceFile = (path: string) => decodeURIComponent(new URL(path, import.meta.url).pathname);
 
+/**
+ * Every workerd project's default test timeout: a file's first request starts its Worker and objects, which
+ * takes seconds on a busy 2-core machine (vitest's 5 s default failed first tests when the suite ran beside
+ * other work). Projects that set their own keep it.
+ */
+const WORKERD_TEST_TIMEOUT_MS = 15_000;
+
 export default defineConfig({
   test: {
     onConsoleLog(log) {
@@ -106,7 +113,7 @@ export default defineConfig({
       hidden.console++;
       return false;
     },
-    projects: [
+    projects: withTimeout([
       {
         // MCP_STATE_SECRET signs 2026-07-28 requestState (MRTR); a test-only value, never a default of the library.
         plugins: [
@@ -270,6 +277,11 @@ export default defineConfig({
         // Pure modules (URI templates, JSON-RPC parsing, dispatch over a definition...): no Worker, no workerd.
         test: { name: "node", environment: "node", include: filesOf("node") },
       },
-    ],
+    ]),
   },
 });
+
+/** The projects, each with WORKERD_TEST_TIMEOUT_MS unless it sets a timeout of its own. */
+function withTimeout<P extends { test?: { testTimeout?: number } }>(projects: P[]): P[] {
+  return projects.map((project) => ({ ...project, test: { testTimeout: WORKERD_TEST_TIMEOUT_MS, ...project.test } }));
+}

@@ -78,7 +78,10 @@ const ROWS: Row[] = [
     provoke: () => post(PING, { version: "2025-06-18" }),
   },
   {
-    failure: "session unknown, malformed, expired or terminated",
+    failure:
+      "session unknown, malformed, expired or terminated (every message, `notifications/initialized` included); with " +
+      "`deferredSessionObject`, an id whose seal is altered, padded, cut or another session's, and the bare object id " +
+      "of a deferred session ([Sessions](sessions.md#when-a-session-gets-its-object))",
     status: 404,
     code: -32001,
     provoke: () => post(PING, { version: "2025-06-18", sessionId: FORGED_ID }),
@@ -107,6 +110,12 @@ const ROWS: Row[] = [
     status: 429,
     code: -32003,
     provenIn: "test/hub/listen-streams.test.ts",
+  },
+  {
+    failure: "`subscriptions/listen` the hub did not acknowledge within 10 s (a shard stuck or failing)",
+    status: 503,
+    code: -32603,
+    provenIn: "test/hub/held-stream-endings.test.ts",
   },
   {
     failure: "`subscriptions/listen` with `taskIds` but without the tasks extension declared in this request",

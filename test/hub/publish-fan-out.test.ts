@@ -163,7 +163,8 @@ describe("the hub stores only real subscriptions", () => {
     const s = await startSession("2025-06-18");
     await subscribe(s, fresh());
     await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-      state.storage.kv.put("last_active", 0);
+      // Last active longer ago than the demo's idle timeout (30 minutes): the next alarm expires it.
+      state.storage.kv.put("last_active", Date.now() - 31 * 60_000);
     });
     expect(await runDurableObjectAlarm(sessionStub(s.sessionId))).toBe(true);
     expect(await rowsFor((r) => r.session_id === s.sessionId)).toEqual([]);
