@@ -155,7 +155,10 @@ function isTestToken(token) {
   }
 }
 
-/** How the server answers a forged test token: "accepted", "test-verifier" (refused by testAuth's words), or "refused". */
+/**
+ * How the server answers a forged test token: "accepted", "test-verifier" (refused by testAuth's words),
+ * "test-verifier-off-loopback" (testAuth refusing every test token on a host that is not loopback), or "refused".
+ */
 async function tryForgedToken(doctor) {
   const headers = {
     "Content-Type": "application/json",
@@ -169,6 +172,7 @@ async function tryForgedToken(doctor) {
   doctor.discard(res);
   if (res.status < 300) return "accepted";
   const challenge = res.headers.get("WWW-Authenticate") ?? "";
+  if (/testAuth[^"]* is refused on /.test(challenge)) return "test-verifier-off-loopback";
   return /test (token|secret|verifier)/i.test(challenge) ? "test-verifier" : "refused";
 }
 
@@ -189,6 +193,13 @@ export async function checkTestAuth(doctor) {
   if (forged === "accepted") evidence.push("a test token signed with a random secret was accepted");
   if (forged === "test-verifier") evidence.push("a forged test token is refused in testAuth()'s words");
   if (named) evidence.push(`the metadata names "${metadata.json.resource_name}"`);
+  if (forged === "test-verifier-off-loopback" && !isLoopback(doctor.url.hostname))
+    return doctor.add(
+      "test-auth",
+      "warn",
+      `the test-only entry answers at ${doctor.url.host}: testAuth() refuses test tokens on this host, so nobody signs in at all`,
+      "Deploy the entry whose auth option is your real verifier (keep testAuth() in a test-only entry and config)",
+    );
   if (evidence.length === 0) return doctor.add("test-auth", "ok", "test tokens (mintTestToken) are not accepted here");
   if (isLoopback(doctor.url.hostname))
     return doctor.add(
