@@ -9,6 +9,7 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { AuthorizationChallenge } from "../mcp/definition/authorization";
 import { ToolError } from "../mcp/definition/content";
+import { endStreamsOf } from "../revoke";
 import { userObjectId } from "../platform/addresses";
 import { requireNamespace } from "../platform/bindings";
 import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";
@@ -178,7 +179,8 @@ export class Upstream<Env> {
    * Revokes every grant of `subject` at this server's authorization server, so its access and
    * refresh tokens stop working and the client signs in again (through the provider, which makes
    * a new upstream grant). Grants are records in OAUTH_KV, the same for every issuer this Worker
-   * answers as: the provider made here only lists and revokes them, and publishes nothing.
+   * answers as: the provider made here only lists and revokes them. With a hub, the user's held
+   * streams then end (endStreamsOf).
    */
   private async revokeGrants(env: Env, subject: string): Promise<void> {
     this.#revoker ??= new OAuthAuthorizationServer<Env>({ issuer: REVOKER_ISSUER, resources: [REVOKER_ISSUER] });
@@ -189,6 +191,14 @@ export class Upstream<Env> {
       await Promise.all(page.items.map((grant) => helpers.revokeGrant(grant.id, subject)));
       cursor = page.cursor;
     } while (cursor);
+    // The user's held streams end now, not at their tokens' expiry (docs/auth.md "Revoking a grant ends its streams").
+    if ((env as { MCP_HUB?: unknown }).MCP_HUB === undefined) return;
+    await endStreamsOf(env as object, subject).catch((error: unknown) => {
+      console.error(
+        "mcp-edge: the upstream grant was revoked, but ending its user's streams failed; they end at the token's expiry",
+        error,
+      );
+    });
   }
 }
 
