@@ -221,44 +221,31 @@ async function minimalExample() {
   });
 }
 
-async function otherExamples() {
-  const withAuth = join(root, "examples", "with-auth");
-  // 4. The second example: installs, type-checks and bundles as `wrangler deploy` would.
-  install(withAuth);
-  tsc(withAuth, ["--noEmit"]);
+/** `example` installs the tarball fresh, type-checks and bundles as `wrangler deploy` would (`what`: the check's words). */
+function buildsForDeploy(example, what) {
+  install(example);
+  tsc(example, ["--noEmit"]);
   const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
   try {
-    wrangler(withAuth, ["deploy", "--dry-run", "--outdir", outdir]);
-    check(existsSync(join(outdir, "index.js")), "examples/with-auth bundles (wrangler deploy --dry-run)");
+    wrangler(example, ["deploy", "--dry-run", "--outdir", outdir]);
+    check(existsSync(join(outdir, "index.js")), `${what} (wrangler deploy --dry-run)`);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
-  // 4b. examples/from-mcpagent (docs/migrate-from-mcpagent.md): Cloudflare's McpAgent quick start
+}
+
+async function otherExamples() {
+  // 4. The second example: installs, type-checks and bundles as `wrangler deploy` would.
+  buildsForDeploy(join(root, "examples", "with-auth"), "examples/with-auth bundles");
+  // 4b. examples/github-oauth (docs/migrate-from-mcpagent.md, the McpAgent GitHub OAuth example): with
+  // workers-oauth-provider installed beside mcp-edge, it type-checks and bundles with its wrangler.jsonc.
+  // Its sign-in runs end to end against a fake GitHub in test/e2e/auth/github-oauth.test.ts.
+  buildsForDeploy(join(root, "examples", "github-oauth"), "examples/github-oauth bundles");
+  // 4c. examples/from-mcpagent (docs/migrate-from-mcpagent.md): Cloudflare's McpAgent quick start
   // rewritten. It installs, type-checks, bundles with its migration (MyMCP deleted), and under
   // `wrangler dev` serves the URLs McpAgent served: /mcp to the SDK client, /sse to its legacy client.
   const fromMcpAgent = join(root, "examples", "from-mcpagent");
-  install(fromMcpAgent);
-  tsc(fromMcpAgent, ["--noEmit"]);
-  const fromMcpAgentOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
-  try {
-    wrangler(fromMcpAgent, ["deploy", "--dry-run", "--outdir", fromMcpAgentOut]);
-    check(existsSync(join(fromMcpAgentOut, "index.js")), "examples/from-mcpagent bundles with its migration (wrangler deploy --dry-run)");
-  } finally {
-    rmSync(fromMcpAgentOut, { recursive: true, force: true });
-  }
-  // 4c. examples/github-oauth (docs/migrate-from-mcpagent.md, the McpAgent GitHub OAuth example): with
-  // workers-oauth-provider installed beside mcp-edge, it type-checks and bundles with its wrangler.jsonc.
-  // Its sign-in runs end to end against a fake GitHub in test/e2e/auth/github-oauth.test.ts.
-  const githubOAuth = join(root, "examples", "github-oauth");
-  install(githubOAuth);
-  tsc(githubOAuth, ["--noEmit"]);
-  const githubOAuthOut = mkdtempSync(join(tmpdir(), "mcp-edge-consumer-build-"));
-  try {
-    wrangler(githubOAuth, ["deploy", "--dry-run", "--outdir", githubOAuthOut]);
-    check(existsSync(join(githubOAuthOut, "index.js")), "examples/github-oauth bundles (wrangler deploy --dry-run)");
-  } finally {
-    rmSync(githubOAuthOut, { recursive: true, force: true });
-  }
+  buildsForDeploy(fromMcpAgent, "examples/from-mcpagent bundles with its migration");
   const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
   await withWranglerDev(fromMcpAgent, async (url) => {
     const transports = [
