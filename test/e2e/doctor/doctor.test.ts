@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
 import { type DoctorRun, type Finding, runDoctor, startHostProxy } from "../helpers/doctor.mjs";
+import { mintTestToken } from "../../../src/testing/test-auth";
 
 const SECRET = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("");
 const DEPLOYED_HOST = "mcp.example.test";
@@ -198,6 +199,33 @@ describe("test sign-in (testAuth, test/servers/package-kit)", () => {
 
   // testAuth() refuses test tokens on a host that is not loopback (docs/auth.md "Test sign-in never in production"):
   // a test entry deployed by mistake lets nobody in, and the doctor says which entry is deployed.
+  describe("behind testAuth({ allowNonLoopbackHosts: true }) (test/servers/package-kit/open-entry.ts)", () => {
+    const open = serve({
+      configPath: "test/servers/package-kit/wrangler.open.toml",
+      vars: { MCP_STATE_SECRET: SECRET, MCP_TEST_AUTH_SECRET: TEST_SECRET, MCP_ALLOWED_HOSTS: DEPLOYED },
+    });
+    const openUrl = () => open().mcpUrl.replace("127.0.0.1", DEPLOYED);
+
+    it("on a host that is not loopback, a test token given with --token is accepted: a failure naming the secret to delete", async () => {
+      const token = await mintTestToken({ subject: "ada", secret: TEST_SECRET });
+      const run = await runDoctor([openUrl(), "--json", "--token", token], { nodeArgs: resolveLocal });
+      expect(finding(run, "test-auth")).toMatchObject({
+        status: "fail",
+        message: expect.stringContaining("the test token given with --token was accepted"),
+        fix: expect.stringContaining("npx wrangler secret delete MCP_TEST_AUTH_SECRET"),
+      });
+      expect(run.code).toBe(1);
+    });
+
+    it("without a token: a forged test token refused in testAuth()'s words is a failure too", async () => {
+      const run = await runDoctor([openUrl(), "--json"], { nodeArgs: resolveLocal });
+      expect(finding(run, "test-auth")).toMatchObject({
+        status: "fail",
+        message: expect.stringContaining("a forged test token is refused in testAuth()'s words"),
+      });
+    });
+  });
+
   it("on a host that is not loopback: a warning naming the entry to deploy, from a forged test token's refusal", async () => {
     const run = await runDoctor([deployedUrl(), "--json"], { nodeArgs: resolveLocal });
     expect(finding(run, "test-auth")).toMatchObject({
