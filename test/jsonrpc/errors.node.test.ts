@@ -27,8 +27,10 @@ describe("error codes", () => {
       codes.INTERNAL_ERROR,
     ];
     // 2026-07-28 basic/index.mdx "Error Codes": new codes SHOULD be allocated outside -32768..-32000.
-    expect(codes.LIMIT_EXCEEDED_2026 < -32768 || codes.LIMIT_EXCEEDED_2026 > -32000).toBe(true);
-    standard.push(codes.LIMIT_EXCEEDED_2026);
+    for (const code of [codes.LIMIT_EXCEEDED_2026, codes.AUTHORIZATION_REQUIRED_2026]) {
+      expect(code < -32768 || code > -32000).toBe(true);
+      standard.push(code);
+    }
     const serverDefined = Object.values(codes as Record<string, unknown>).filter(
       (v): v is number => typeof v === "number" && !standard.includes(v),
     );

@@ -19,7 +19,7 @@ describe("the package's entry points", () => {
         ...["userObject", "McpHub", "McpUser"],
         ...["text", "image", "audio", "resourceLink", "embeddedResource", "toolError", "ToolError", "RpcError"],
         ...["needScopes", "reauthenticate", "AuthorizationChallenge"],
-        ...["publish", "publishAndCount", "closeListenStreams", "notifyListChanged", "notifyResourceUpdated"],
+        ...["publish", "publishAndCount", "closeListenStreams", "notifyListChanged", "notifyResourceUpdated", "endStreamsOf"],
       ].sort(),
     );
   });
