@@ -3,7 +3,7 @@
  * function the 2026 lane calls for `subscriptions/listen`) and the publish API, with real
  * objects. The demo server declares no listChanged, so list-change types are never honoured here.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { closeListenStreams, publish, publishAndCount } from "../../src/publish";
 import { serveListen } from "../../src/http/streams/listen";
@@ -15,7 +15,18 @@ import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../helpers/listen"
 
 const server = demoServer;
 const fresh = () => `test://template/listen-${crypto.randomUUID()}/data`;
-const shard = () => `test-${crypto.randomUUID()}`;
+const hubs: (string | undefined)[] = [undefined];
+const shard = () => {
+  const name = `test-${crypto.randomUUID()}`;
+  hubs.push(name);
+  return name;
+};
+// A stream a test cancelled stays open at its shard until the Worker's next keep-alive finds the client gone:
+// closing them from the hub ends them before the file does, so no shard wakes while vitest tears the file's
+// runtime down (an EnvironmentTeardownError, "resolve" pending, failed one full run).
+afterAll(async () => {
+  for (const hub of hubs) await closeListenStreams(edgeEnv, hub === undefined ? {} : { shard: hub });
+});
 const updated = (uri: string, id: unknown) => ({
   jsonrpc: "2.0",
   method: "notifications/resources/updated",
