@@ -1,0 +1,111 @@
+/**
+ * The one shape every feature plugs in by, mcp-edge's own (sessions, the hub, tasks, the user store,
+ * events) and a user's extension alike: what it adds to dispatch, what it declares, which requests it
+ * answers with a held stream, which seams of the runtime it fills and which Durable Object classes it
+ * brings. `createMcpEdge(server, { features: [...] })` takes them; nothing is installed anywhere else.
+ */
+import type { RequestId, Params } from "../jsonrpc/messages";
+import type { ClientCapabilities } from "../mcp/definition/types";
+import type { McpServer } from "../mcp/definition/server";
+import type { MethodDefinition, NotificationDefinition } from "../mcp/definition/methods";
+import type { Principal } from "../mcp/definition/principal";
+import type { RequestInfo } from "../mcp/definition/request-info";
+import type { TaskLane } from "../mcp/handlers/dispatch-context";
+import type { SessionState, UserStore } from "../mcp/definition/context";
+import type { Observer } from "../mcp/operations/observe";
+import type { ResolvedOptions } from "../options";
+
+/** A Durable Object class as workerd constructs it. */
+export type ObjectClass<T, Env> = new (ctx: DurableObjectState, env: Env) => T;
+
+/** What the Worker's lanes reach the Tasks extension through (the `tasks()` feature fills it). */
+export interface TaskSeam {
+  /** The task lane of one 2026-07-28 request. */
+  lane<Env>(server: McpServer<Env>, env: Env, clientKey: string | undefined): TaskLane;
+  /** The subset of `taskIds` a listener on `route` may follow. */
+  visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
+}
+
+/** Where a handler's `ctx.user` comes from (the `user()` feature fills it); building a store contacts nothing. */
+export type UserStores = (env: unknown, principal: Pick<Principal, "subject"> | undefined) => UserStore;
+
+/** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
+export interface SessionSealer {
+  /**
+   * The id of a new session whose object is `objectId` and not made yet; undefined without a usable
+   * secret, or for a state too large to seal (then it is made now).
+   */
+  mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
+}
+
+/** The runtime's seams: each is filled by at most one of an edge's features. */
+export interface FeatureSeams {
+  tasks?: TaskSeam;
+  users?: UserStores;
+  sealer?: SessionSealer;
+}
+
+/** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */
+export interface StreamCall<Env> {
+  readonly id: RequestId;
+  /** The request's params, `_meta` included. */
+  readonly params: Params;
+  readonly env: Env;
+  /** The Worker's execution context (`waitUntil`); absent where a test calls a route without one. */
+  readonly ctx: ExecutionContext | undefined;
+  readonly era: "2025" | "2026";
+  readonly protocolVersion: string;
+  /** This request's (2026) or its session's (2025) capabilities. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  readonly principal: Principal | undefined;
+  /** The HTTP request, as handlers see it (`ctx.request`): route parameters included. */
+  readonly request: RequestInfo;
+  /** Whom per-client caps count the request against: the principal's subject, else the client's address. */
+  readonly clientKey: string;
+  /** The route key of the endpoint's parameters ("" for a literal path). */
+  readonly route: string;
+  readonly kernel: Kernel<Env>;
+}
+
+/** Answers one request with a Response of its own (an SSE stream, or a JSON-RPC error). */
+export type StreamLane<Env> = (call: StreamCall<Env>) => Promise<Response>;
+
+export interface Feature<Env = unknown> {
+  /** Unique among an edge's features: "sessions", "tasks", "com.example/audit". */
+  readonly name: string;
+  /**
+   * The bindings it needs, each with what to write in wrangler.toml when it is missing: binding name →
+   * the Durable Object class the Worker exports for it (e.g. `{ MCP_TASK: "McpTask" }`).
+   */
+  readonly bindings?: Readonly<Record<string, string>>;
+  /** Request methods and client notifications it adds (`defineMethod`, `defineNotification`): served in both eras. */
+  readonly methods?: readonly (MethodDefinition<Env> | NotificationDefinition<Env>)[];
+  /** Extensions it declares, identifier → settings: in `server/discover` and a 2025-11-25 `initialize`. */
+  readonly extensions?: Readonly<Record<string, Record<string, unknown>>>;
+  /**
+   * Requests it answers with a Response of its own, method → lane, in both eras: the Worker holds the
+   * stream (`events/stream`, `subscriptions/listen`). Checked like any request first (auth, Host/Origin).
+   */
+  readonly streams?: Readonly<Record<string, StreamLane<Env>>>;
+  /** The seams of the runtime it fills. */
+  readonly seams?: FeatureSeams;
+  /**
+   * The Durable Object classes it brings, export name → class, made once per edge from its kernel:
+   * `export const { McpSession } = edge.objects`.
+   */
+  objects?(kernel: Kernel<Env>): Readonly<Record<string, ObjectClass<object, Env>>>;
+}
+
+/**
+ * What one edge is made of, and all its objects are bound to: the server as this edge serves it (its
+ * features' methods and extensions added), the resolved options, the observer, the features and the
+ * seams they filled. Two edges in one isolate share none of it.
+ */
+export interface Kernel<Env> {
+  readonly server: McpServer<Env>;
+  readonly options: ResolvedOptions;
+  /** Set when the server is observed (the `tracing`, `onEvent` or `analytics` option). */
+  readonly observer: Observer | undefined;
+  readonly features: readonly Feature<Env>[];
+  readonly seams: FeatureSeams;
+}
