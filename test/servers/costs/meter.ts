@@ -9,7 +9,7 @@ import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { deferredSessionObject } from "../../../durable-objects/session/deferred";
 import type { McpEdge } from "../../../src/edge";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { taskObject } from "../../../src/tasks/task-object";
 
 /** What the objects of this isolate were billed for since the last `resetMeter()`. */
