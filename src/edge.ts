@@ -5,7 +5,7 @@
  * `fallback` or `handle`.
  */
 import { requireNamespace } from "./platform/bindings";
-import { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
+import { sessionObject, type McpSessionObject } from "../durable-objects/sessions/mcp-session";
 import { EDGE_BINDING, type EdgeBinding, type ObjectClass } from "../durable-objects/shared/edge-binding";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";

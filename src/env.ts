@@ -1,8 +1,8 @@
 /** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
-import type { SessionObjectRpc } from "../durable-objects/session/contract";
+import type { SessionObjectRpc } from "../durable-objects/sessions/contract";
 import type { HubRpc } from "../durable-objects/hub/contract";
-import type { TaskObjectRpc } from "../durable-objects/task/contract";
-import type { LedgerRpc } from "../durable-objects/ledger/contract";
+import type { TaskObjectRpc } from "../durable-objects/tasks/contract";
+import type { LedgerRpc } from "../durable-objects/tasks/ledger-contract";
 import type { UserRpc } from "../durable-objects/user/contract";
 
 export interface EdgeEnv {

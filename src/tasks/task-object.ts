@@ -1,12 +1,12 @@
 /**
- * taskObject(edge): the task object class (durable-objects/task/) made on the Worker's side of
+ * taskObject(edge): the task object class (durable-objects/tasks/) made on the Worker's side of
  * tasks, which it installs with the class (the lane through seam.ts, status publishes through
  * publish.ts), so the object imports nothing of src/tasks and a Worker without task tools bundles neither.
  */
 import type { EdgeEnv } from "../env";
-import { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { bindingOf, type BoundEdge, type ObjectClass } from "../../durable-objects/shared/edge-binding";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
+import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/tasks/model";
 import { installTaskLane } from "./seam";
 import { taskLane, visibleTaskIds } from "./lane";
 import { publishTaskStatus } from "./publish";

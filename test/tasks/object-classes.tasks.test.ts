@@ -4,9 +4,9 @@
  * returned, and the deprecated forms still the same classes.
  */
 import { describe, expect, it } from "vitest";
-import { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { taskObject } from "../../src/tasks/task-object";
-import { McpSessionObject, sessionObject } from "../../durable-objects/session/mcp-session";
+import { McpSessionObject, sessionObject } from "../../durable-objects/sessions/mcp-session";
 import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
 import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";
 import { createMcpEdge } from "../../src/edge";

@@ -43,7 +43,7 @@ export class SessionCore {
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
   terminated = false;
   /**
-   * A deferred session's (durable-objects/session/deferred.ts): until when its tombstone must stay,
+   * A deferred session's (durable-objects/sessions/deferred.ts): until when its tombstone must stay,
    * because until then its sealed id would pass for a live session whose object holds nothing; 0 otherwise.
    */
   rememberUntil = 0;
@@ -53,7 +53,7 @@ export class SessionCore {
    */
   startedAt = 0;
   /**
-   * A deferred session's (durable-objects/session/deferred.ts): the SHA-256 of its Mcp-Session-Id
+   * A deferred session's (durable-objects/sessions/deferred.ts): the SHA-256 of its Mcp-Session-Id
    * (base64url), stored with its state when the object adopted it; undefined for any other session.
    */
   sealHash: string | undefined;

@@ -12,7 +12,7 @@
  * - inflight(stream, request_id): requests whose response is not stored yet; after a restart
  *   each gets a stored error response (their work was lost).
  * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream
- * (session/replay.ts reads them back from Last-Event-ID).
+ * (sessions/replay.ts reads them back from Last-Event-ID).
  * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
  */
 import type { SessionTables } from "./session-tables";

@@ -6,7 +6,7 @@
  * only the current run may finish the task; a run lost in a restart never leaves the task
  * `working`: on wake-up it fails with a stored error, or runs again when its tool is resumable.
  * The same class (binding MCP_TASK) plays the per-client ledger of tasks in flight, an object
- * named after a client key: that role is durable-objects/ledger/, with its own contract.
+ * named after a client key: that role is durable-objects/tasks/ledger.ts, with its own contract (ledger-contract.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import { ObjectBill } from "../shared/billing";
@@ -33,8 +33,8 @@ import type { ResolvedTaskOptions } from "../../src/options";
 import { routeKey } from "../../src/wire/route-params";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
-import { ClientLedger } from "../ledger/ledger";
-import { ledgerOf, type LedgerRpc } from "../ledger/contract";
+import { ClientLedger } from "./ledger";
+import { ledgerOf, type LedgerRpc } from "./ledger-contract";
 import type { EdgeBinding } from "../shared/edge-binding";
 import { TaskRun, type RunHost, type RunOutcome } from "./run";
 import { TaskStore } from "./task-store";
@@ -66,7 +66,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
   private readonly host: RunHost<Env>;
   /** Callers of `awaitStatus` waiting for the next stored change. */
   private watchers: (() => void)[] = [];
-  /** The ledger role (durable-objects/ledger/): used only by the object named after a client key. */
+  /** The ledger role (durable-objects/tasks/ledger.ts): used only by the object named after a client key. */
   private readonly ledger: ClientLedger;
   private readonly server: McpServer<Env>;
   private readonly options: ResolvedTaskOptions;
@@ -250,7 +250,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     return { ok: true, result: { resultType: "complete" } };
   }
 
-  // ---- RPC to the ledger role (durable-objects/ledger/contract.ts), from other task objects ----
+  // ---- RPC to the ledger role (durable-objects/tasks/ledger-contract.ts), from other task objects ----
 
   async ledgerReserve(taskId: string, limit: number, expiresAt: number): Promise<boolean> {
     try {

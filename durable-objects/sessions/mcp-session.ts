@@ -1,9 +1,9 @@
 /**
  * McpSession: the Durable Object that is one MCP session. The class holds the constructor, the
- * RPC surface (durable-objects/session/contract.ts) and the routing of forwarded requests; each role is
- * a part behind a narrow host interface: session/core.ts (state, emit, activity, alarm time),
- * session/inflight.ts (POSTs and the handlers they run), session/replay.ts (GET and
- * Last-Event-ID), session/lifecycle.ts (restore, termination, expiry), legacy-transport.ts
+ * RPC surface (durable-objects/sessions/contract.ts) and the routing of forwarded requests; each role is
+ * a part behind a narrow host interface: sessions/core.ts (state, emit, activity, alarm time),
+ * sessions/inflight.ts (POSTs and the handlers they run), sessions/replay.ts (GET and
+ * Last-Event-ID), sessions/lifecycle.ts (restore, termination, expiry), legacy-transport.ts
  * (2024-11-05). Subscriptions and list_changed registrations live in the hub (durable-objects/hub/).
  */
 import { DurableObject } from "cloudflare:workers";
@@ -136,7 +136,7 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 
   /**
    * The session's state for a request served in the Worker, or null when it does not exist.
-   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/session/deferred.ts.)
+   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/sessions/deferred.ts.)
    */
   async confirm(subject?: string, route = "", _sessionId?: string): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
