@@ -47,6 +47,13 @@ export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;
 }
 
+/** Where an event id this session could have sent points (`<stream>_<seq>`), or undefined for any other text. */
+export function parseEventId(id: string): { stream: number; seq: number } | undefined {
+  const m = /^(\d{1,15})_(\d{1,15})$/.exec(id);
+  if (!m) return undefined;
+  return { stream: Number(m[1]), seq: Number(m[2]) };
+}
+
 export class EventLog {
   private readonly nextSeq = new Map<number, number>();
   /**
