@@ -13,6 +13,14 @@
 import type { Observer, OwnUnits, Place } from "../../src/mcp/operations/observe";
 import type { MeteredStorage } from "./metered-storage";
 
+/** Where an object's own events come from. */
+export interface BillPlace {
+  readonly place: Place;
+  readonly env: unknown;
+  /** Told with every event: the session they are about (a session object's id). */
+  readonly about?: Pick<OwnUnits, "sessionId">;
+}
+
 export class ObjectBill {
   private requests = 0;
   private messages = 0;
@@ -21,12 +29,9 @@ export class ObjectBill {
 
   constructor(
     private readonly observer: Observer,
-    private readonly place: Place,
-    private readonly env: unknown,
     /** The object's storage view that counts its rows. */
     private readonly metered: MeteredStorage,
-    /** Told with every event: the session an event is a session object's (its `sessionId`). */
-    private readonly about: Pick<OwnUnits, "sessionId"> = {},
+    private readonly at: BillPlace,
   ) {}
 
   /** Requests this object made that their receiver does not report. */
@@ -45,7 +50,7 @@ export class ObjectBill {
   }
 
   /** One request served (`received`: 1, or 0 for one its caller counts), reported once its follow-up work settled. */
-  async report(method: string, received: number, messages = 0, place = this.place): Promise<void> {
+  async report(method: string, received: number, messages = 0, place = this.at.place): Promise<void> {
     this.messages += messages;
     while (this.pending.size > 0) await Promise.all(this.pending);
     const rowsWritten = this.metered.takeRows();
@@ -54,6 +59,6 @@ export class ObjectBill {
     this.requests = 0;
     this.messages = 0;
     if (doRequests === 0 && rowsWritten === 0 && webSocketMessages === 0) return;
-    this.observer.emitOwn(place, method, this.env, { doRequests, rowsWritten, webSocketMessages, ...this.about });
+    this.observer.emitOwn(place, method, this.at.env, { doRequests, rowsWritten, webSocketMessages, ...this.at.about });
   }
 }

@@ -51,7 +51,7 @@ export abstract class EdgeObject<Env> extends DurableObject<Env> {
     this.storage = this.metered ? this.metered.storage : ctx.storage;
     const metered = this.metered;
     const place = kind.place;
-    this.bill = observer?.hasSink && metered && place ? new ObjectBill(observer, place, env, metered, kind.about) : undefined;
+    this.bill = observer?.hasSink && metered && place ? new ObjectBill(observer, metered, { place, env, about: kind.about }) : undefined;
     // The hook runs after the first await, once every subclass constructor has finished, and before any request.
     void ctx.blockConcurrencyWhile(async () => {
       await Promise.resolve();
