@@ -7,6 +7,7 @@
  * creation's checks and reservation, and what each call reports of its own.
  */
 import { code2026 } from "../../src/jsonrpc/errors";
+import type { McpServer } from "../../src/mcp/definition/server";
 import type { ResolvedTaskOptions } from "../../src/options";
 import { refusalRow } from "../../src/wire/refusals";
 import { EdgeObject } from "../kit/edge-object";
@@ -25,14 +26,23 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
   private readonly ledger: ClientLedger;
   private readonly out: TaskStatusOut;
   private readonly options: ResolvedTaskOptions;
+  private readonly server: McpServer<Env>;
 
   constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>, publishStatus: PublishTaskStatus) {
     super(ctx, env, binding, { place: "task", rows: "events" });
     this.options = binding.options.tasks;
+    this.server = binding.server;
     this.out = new TaskStatusOut(ctx, env as TaskEnv, publishStatus);
-    const { storage, metered, observer } = this;
-    this.task = new Task({ server: binding.server, options: this.options, observer, env, storage, metered, status: this.out });
-    this.ledger = new ClientLedger(storage);
+    this.task = new Task({
+      server: this.server,
+      options: this.options,
+      observer: this.observer,
+      env,
+      storage: this.storage,
+      metered: this.metered,
+      status: this.out,
+    });
+    this.ledger = new ClientLedger(this.storage);
   }
 
   /** Waking up: a task that is not finished has lost its run (a new instance has none). */
@@ -46,7 +56,7 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
   async taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply> {
     if (!this.task.isFresh() || taskId !== this.ctx.id.toString())
       throw new Error("mcp-edge: task object created twice or under another id");
-    const tool = this.binding?.server.tools.get(input.tool);
+    const tool = this.server.tools.get(input.tool);
     if (!tool?.task) throw new Error(`mcp-edge: tool "${input.tool}" cannot run as a task`);
     const ttlMs = tool.task.ttlMs ?? this.options.ttlMs;
     const pollIntervalMs = tool.task.pollIntervalMs ?? this.options.pollIntervalMs;

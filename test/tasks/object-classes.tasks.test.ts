@@ -12,6 +12,8 @@ import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp
 import { createMcpEdge } from "../../src/edge";
 import { McpHub, McpUser } from "../../src/index";
 import { defineServer } from "../../src/mcp/definition/server";
+import { EdgeObject } from "../../durable-objects/kit/edge-object";
+import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
 
 const edge = createMcpEdge(defineServer({ name: "t", version: "1.0.0" }));
 
@@ -21,6 +23,20 @@ describe("the object class factories", () => {
     expect(hubObject(edge).prototype).toBeInstanceOf(HubClass);
     expect(taskObject(edge).prototype).toBeInstanceOf(McpTaskObject);
     expect(userObject(edge)).toBe(UserClass);
+  });
+
+  it("make every class on the one object kit (bound, restored, metered and routed the same way)", () => {
+    const edgeForDeferred = createMcpEdge(defineServer({ name: "d", version: "1.0.0" }));
+    for (const made of [
+      sessionObject(edge),
+      deferredSessionObject(edgeForDeferred),
+      hubObject(edge),
+      hubObject(),
+      taskObject(edge),
+      userObject(edge),
+    ]) {
+      expect(made.prototype).toBeInstanceOf(EdgeObject);
+    }
   });
 
   it("take only what createMcpEdge returned (else the class would have no server to run)", () => {
