@@ -29,7 +29,7 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
   private readonly server: McpServer<Env>;
 
   constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>, publishStatus: PublishTaskStatus) {
-    super(ctx, env, binding, { place: "task", rows: "events" });
+    super(ctx, env, binding, { place: "task", rows: "spans" });
     this.options = binding.options.tasks;
     this.server = binding.server;
     this.out = new TaskStatusOut(ctx, env as TaskEnv, publishStatus);
@@ -144,9 +144,12 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
   /**
    * An event of this object's own (observed servers): a request nobody else counts, and the rows
    * written since the previous event; while a run is on, its rows stay for the run's event.
+   * Without `onEvent` no one reads them: they are let go, so the next run's span counts only its own.
    */
   private report(method: string, received: number, place: "task" | "ledger"): void {
-    if (!this.bill || (received === 0 && this.task.running)) return;
-    void this.bill.report(method, received, 0, place);
+    const running = this.task.running;
+    if (this.bill) {
+      if (received > 0 || !running) void this.bill.report(method, received, 0, place);
+    } else if (!running) this.metered?.takeRows();
   }
 }

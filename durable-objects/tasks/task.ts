@@ -34,7 +34,7 @@ export interface TaskHost<Env> {
   readonly options: ResolvedTaskOptions;
   readonly observer: Observer | undefined;
   readonly env: Env;
-  /** The object's storage (kit/edge-object.ts), and its row counter when its own events are billed. */
+  /** The object's storage (kit/edge-object.ts), and its row counter when the server is observed. */
   readonly storage: DurableObjectStorage;
   readonly metered: MeteredStorage | undefined;
   readonly status: TaskStatusOut;
@@ -161,10 +161,10 @@ export class Task<Env> {
     if (statusMessage === undefined) delete r.statusMessage;
     else r.statusMessage = statusMessage;
     r.lastUpdatedAt = new Date().toISOString();
-    // Observed: each run counts what the task stores from its start (this record) to its final state.
-    const meter = this.host.observer ? newMeter() : undefined;
-    // With events: every row the object wrote since its previous event (its record, asks, alarms), not only the store's.
+    // Observed: each run counts what the task stores from its start (this record) to its final state:
+    // every row the object wrote since its previous event (its record, asks, alarms), and the store's bytes.
     const metered = this.host.metered;
+    const meter = metered ? newMeter() : undefined;
     if (meter && metered) meter.rows = () => metered.takeRows();
     this.store.meter = meter;
     this.store.putRecord(r);
