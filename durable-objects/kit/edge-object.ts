@@ -21,8 +21,9 @@ export interface ObjectKind {
   /** Where its own events come from (observe.ts `Place`); none for an object that reports none (the user store). */
   readonly place?: Place;
   /**
-   * Who reads its rows: "spans" when its operations' spans carry them (a session's, so its storage is
-   * metered whenever the server is observed), "events" when only its own events do (metered with `onEvent`).
+   * Who reads its rows: "spans" when its operations' spans carry them (a session's, a task's run: its
+   * storage is metered whenever the server is observed), "events" when only its own events do (a hub
+   * shard's: metered with `onEvent`).
    */
   readonly rows: "spans" | "events";
   /** Told with each of its own events: the session they are about (a session object's id). */
@@ -30,8 +31,6 @@ export interface ObjectKind {
 }
 
 export abstract class EdgeObject<Env> extends DurableObject<Env> {
-  /** What the class is bound to; undefined for a class made without an edge (a hub hosted alone, the bare user store). */
-  protected readonly binding: EdgeBinding<Env> | undefined;
   /** The server's observer (tracing, `onEvent`, analytics), when observed. */
   protected readonly observer: Observer | undefined;
   /** The object's storage: `ctx.storage`, or its metered view when its rows are read. Every part uses this one. */
@@ -41,9 +40,12 @@ export abstract class EdgeObject<Env> extends DurableObject<Env> {
   /** With an observed server's `onEvent`: what this object costs where no operation counts it. */
   protected readonly bill: ObjectBill | undefined;
 
+  /**
+   * `binding`: what the class is bound to (the kind keeps what it needs of the server and options);
+   * undefined for a class made without an edge (a hub hosted alone, the bare user store).
+   */
   constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env> | undefined, kind: ObjectKind) {
     super(ctx, env);
-    this.binding = binding;
     const observer = binding?.observer;
     this.observer = observer;
     const readsRows = observer !== undefined && (kind.rows === "spans" || observer.hasSink);
