@@ -27,8 +27,8 @@ import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../kit/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
-import { bindingOf, type BoundEdge, type EdgeBinding } from "../shared/edge-binding";
-import { EdgeObject } from "../kit/edge-object";
+import { bindingOf, type BoundEdge } from "../shared/edge-binding";
+import { EdgeObject, type ObjectBinding } from "../kit/edge-object";
 import { notifySessions, type SessionFanoutHost } from "./session-fanout";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
@@ -46,7 +46,7 @@ export class McpHub extends EdgeObject<HubEnv> implements HubRpc {
   private readonly sessionHost: SessionFanoutHost;
 
   /** `binding`: the edge's, when the class is `hubObject(edge)`; none for a hub hosted alone (it traces nothing). */
-  constructor(ctx: DurableObjectState, env: HubEnv, binding?: EdgeBinding<HubEnv>) {
+  constructor(ctx: DurableObjectState, env: HubEnv, binding?: ObjectBinding) {
     super(ctx, env, binding, { place: "hub", rows: "events" });
     this.tracing = this.observer?.tracing;
     const storage = this.storage;
@@ -229,8 +229,7 @@ const McpHubBase = McpHub;
  * src/bus.ts), the hub traces nothing.
  */
 export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
-  // The hub reads only the edge's observer, whatever the Worker's Env: its own bindings are HubEnv.
-  const binding = edge === undefined ? undefined : (bindingOf(edge, "hubObject") as EdgeBinding<unknown> as EdgeBinding<HubEnv>);
+  const binding = edge === undefined ? undefined : bindingOf(edge, "hubObject");
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: HubEnv) {
       super(ctx, env, binding);

@@ -16,6 +16,9 @@ import type { EdgeBinding } from "../shared/edge-binding";
 import { ObjectBill } from "./billing";
 import { MeteredStorage } from "./metered-storage";
 
+/** What the kit reads of the binding a class is made with (any edge's, whatever its Env): its observer. */
+export type ObjectBinding = Pick<EdgeBinding<unknown>, "observer">;
+
 /** What the kit needs to know of an object kind. */
 export interface ObjectKind {
   /** Where its own events come from (observe.ts `Place`); none for an object that reports none (the user store). */
@@ -44,7 +47,7 @@ export abstract class EdgeObject<Env> extends DurableObject<Env> {
    * `binding`: what the class is bound to (the kind keeps what it needs of the server and options);
    * undefined for a class made without an edge (a hub hosted alone, the bare user store).
    */
-  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env> | undefined, kind: ObjectKind) {
+  constructor(ctx: DurableObjectState, env: Env, binding: ObjectBinding | undefined, kind: ObjectKind) {
     super(ctx, env);
     const observer = binding?.observer;
     this.observer = observer;
