@@ -9,7 +9,7 @@ import { createMcpEdge, defineServer, sessionObject } from "../../../src/index";
 import { defineEvent, events } from "../../../src/features/events/index";
 
 /** The fake upstream of `ticket.opened`: the tests append to it; its cursor is the index after the last one read. */
-export const upstream: { id: string; title: string; at: string }[] = [];
+export const upstream: { id: string; queue: "support" | "sales"; title: string; at: string }[] = [];
 /** How many times the author's poll ran (the tests count rounds, never time). */
 export const upstreamReads = { count: 0 };
 
@@ -29,7 +29,10 @@ const ticketOpened = defineEvent("ticket.opened", {
   poll: (args, cursor) => {
     upstreamReads.count++;
     const from = cursor === null ? upstream.length : Number(cursor);
-    const events = upstream.slice(from).map((ticket) => ({ eventId: ticket.id, timestamp: ticket.at, data: { title: ticket.title } }));
+    const events = upstream
+      .slice(from)
+      .filter((ticket) => ticket.queue === args.queue)
+      .map((ticket) => ({ eventId: ticket.id, timestamp: ticket.at, data: { title: ticket.title } }));
     return { events, cursor: String(upstream.length) };
   },
 });
