@@ -52,7 +52,7 @@ export const feature = events({
 
 const server = defineServer({ name: "events-test", version: "1.0.0" }).tool(
   "post_note",
-  { description: "Posts a note (emits note.posted)", inputSchema: { text: z.string(), topic: z.string().optional() } },
+  { description: "Posts a note (emits note.posted)", input: { text: z.string(), topic: z.string().optional() } },
   async ({ text, topic }, ctx) => {
     const outcome = await feature.emit(ctx.env, "note.posted", { text }, topic === undefined ? {} : { arguments: { topic } });
     return { content: [{ type: "text", text: `posted to ${outcome.streams} streams` }] };
