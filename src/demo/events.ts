@@ -42,11 +42,17 @@ export const demoEvents = events({ types: [notePosted, clockTick] });
 
 /** POST /events/notes `{ text, topic? }`: emits `demo.note.posted` (what an inbound webhook route of a real server does). */
 export async function postNote(request: Request, env: unknown): Promise<Response> {
-  if (request.method !== "POST") return new Response("POST a JSON body {\"text\": \"...\", \"topic\": \"...\"}\n", { status: 405, headers: { Allow: "POST" } });
+  if (request.method !== "POST")
+    return new Response('POST a JSON body {"text": "...", "topic": "..."}\n', { status: 405, headers: { Allow: "POST" } });
   const body = (await request.json().catch(() => undefined)) as { text?: unknown; topic?: unknown } | undefined;
   if (typeof body?.text !== "string" || (body.topic !== undefined && typeof body.topic !== "string"))
     return Response.json({ error: 'the body is {"text": string, "topic"?: string}' }, { status: 400 });
   const data = body.topic === undefined ? { text: body.text } : { text: body.text, topic: body.topic };
-  const outcome = await demoEvents.emit(env, "demo.note.posted", data, body.topic === undefined ? {} : { arguments: { topic: body.topic } });
+  const outcome = await demoEvents.emit(
+    env,
+    "demo.note.posted",
+    data,
+    body.topic === undefined ? {} : { arguments: { topic: body.topic } },
+  );
   return Response.json({ eventId: outcome.eventId, streams: outcome.streams }, { status: 202 });
 }

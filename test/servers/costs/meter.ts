@@ -104,7 +104,7 @@ function meterStorage(storage: DurableObjectStorage): void {
 type ObjectClass = new (...args: any[]) => object;
 
 /** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
-function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
+export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
   const Metered = class extends (Base as new (ctx: DurableObjectState, env: never) => object) {
     constructor(ctx: DurableObjectState, env: never) {
       meterStorage(ctx.storage);
