@@ -69,6 +69,11 @@ export class EventStreams {
     return sent;
   }
 
+  /** How many streams are open. */
+  count(): number {
+    return this.held.count();
+  }
+
   received(socket: WebSocket, message: string | ArrayBuffer): void {
     this.held.received(socket, message);
   }

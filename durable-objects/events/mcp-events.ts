@@ -7,7 +7,8 @@
  * reach it: their poll runs in the Worker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { refuse } from "../../src/wire/refusals";
+import { json } from "../../src/wire/json";
+import { errorOf, refuse, refusalRow } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import {
   EVENTS_STREAM_URL,
@@ -33,6 +34,8 @@ const NAME_KEY = "name";
 /** What every events object of one edge is made with. */
 export interface EventsObjectConfig {
   retention: Retention;
+  /** The most push streams this object holds open at once; past it, an open is refused with ResourceExhausted. */
+  maxStreams: number;
   /** The webhook part's factory (the `webhooks` option of `events()`); absent: no webhook delivery. */
   webhooks?: WebhookPartFactory;
 }
@@ -78,6 +81,7 @@ export function eventsObjectClass(config: EventsObjectConfig): new (ctx: Durable
       if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
       const open = JSON.parse(header) as StreamOpen;
       this.#serve(open.name, false);
+      if (this.#streams.count() >= config.maxStreams) return refused(open, config.maxStreams);
       const replay = this.#log.read(
         { after: open.after, since: open.since, arguments: open.arguments, max: MAX_STREAM_REPLAY },
         Date.now(),
@@ -113,6 +117,12 @@ export function eventsObjectClass(config: EventsObjectConfig): new (ctx: Durable
       return this.#name;
     }
   };
+}
+
+/** The answer to an open past `maxStreams`: the client gets it as the request's error (no stream). */
+function refused(open: StreamOpen, max: number): Response {
+  const error = errorOf(refusalRow({ reason: "events-resource-exhausted", limit: "streams", max }));
+  return json({ jsonrpc: "2.0", id: open.id, error });
 }
 
 /** A stream's number among this object's sockets (its tag): random, so none repeats across wakes. */

@@ -176,6 +176,29 @@ describe("events/stream errors: a JSON-RPC error and no stream (sep-9999-stream-
     expect(body.error).toMatchObject({ code: -32026, data: { feature: "deliveryMode", value: "push" } });
   });
 
+  it("answers an upstream-backed type whose first poll refuses with that error", async () => {
+    upstreamFailure.next = new RpcError(-32024, "Forbidden: not your queue", { reason: "not your queue" });
+    const { body } = await refused({ name: "ticket.opened", arguments: { queue: "sales" }, cursor: null });
+    expect(body.error).toEqual({ code: -32024, message: "Forbidden: not your queue", data: { reason: "not your queue" } });
+  });
+
+  it("answers ResourceExhausted past maxStreams open streams of one type, data.limit streams", async () => {
+    const opened: Response[] = [];
+    let refusal: { error: { code: number; data?: unknown } } | undefined;
+    for (let i = 0; i <= 8 && !refusal; i++) {
+      const res = await post2026(
+        "events/stream",
+        { name: "deploy.finished", arguments: {}, cursor: null },
+        { capabilities: DECLARED, id: `r${i}` },
+      );
+      if (res.headers.get("Content-Type") === "application/json") refusal = (await res.json()) as never;
+      else opened.push(res);
+    }
+    for (const res of opened) await res.body?.cancel();
+    expect(opened.length).toBeLessThanOrEqual(8);
+    expect(refusal?.error).toMatchObject({ code: -32025, data: { limit: "streams", max: 8 } });
+  });
+
   it("refuses a client that did not declare the extension with 400 -32021", async () => {
     const { status, body } = await refused({ name: "note.posted", arguments: {}, cursor: null }, {});
     expect(status).toBe(400);

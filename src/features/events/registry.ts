@@ -33,8 +33,8 @@ export interface ResolvedEventsOptions {
   pageSize: number;
   /** events/poll's `maxEvents` when the client gives none, and its ceiling. */
   maxEventsPerPoll: number;
-  /** Whether the server declares `listChanged` in its extension settings. */
-  listChanged: boolean;
+  /** The most push streams one emitted type holds open at once. */
+  maxStreams: number;
 }
 
 /**

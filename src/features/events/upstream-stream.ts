@@ -24,12 +24,14 @@ export interface UpstreamStream<Env> {
   cursor: string | null;
   maxAgeMs: number | undefined;
   heartbeatMs: number;
+  /** The most events one round delivers (the rest come in the next round, at once). */
+  maxEvents: number;
 }
 
 export async function streamUpstream<Env>(type: EventDefinition<Env>, stream: UpstreamStream<Env>): Promise<Response> {
   const { call } = stream;
   const signal = new AbortController();
-  const request = { args: stream.args, cursor: stream.cursor, maxAgeMs: stream.maxAgeMs, max: 100 };
+  const request = { args: stream.args, cursor: stream.cursor, maxAgeMs: stream.maxAgeMs, max: stream.maxEvents };
   // The first round confirms the subscription: its RpcError answers the request (no stream).
   const first = await pollUpstream(type, request, { env: call.env, signal: signal.signal });
   let cursor = first.cursor;

@@ -51,6 +51,7 @@ const deployFinished = defineEvent("deploy.finished", {
 export const feature = events({
   types: [notePosted, ticketOpened, auditOnly, deployFinished],
   heartbeatMs: 300,
+  maxStreams: 8,
   pageSize: 2,
   retention: { maxEvents: 5 },
 });
