@@ -274,7 +274,7 @@ describe("docs/errors.md HTTP errors table", () => {
   });
 });
 
-/** The Events extension's errors as the refusal table numbers them: docs/errors.md's "Events" rows must say the same. */
+/** The Events extension's errors as the refusal table numbers them: the rows of docs/errors.md that start with Events must say the same. */
 const EVENTS_ROWS: { failure: string; refusal: Refusal }[] = [
   { failure: "an unknown event name", refusal: { reason: "events-not-found", kind: "event", name: "x" } },
   { failure: "the principal may not use this event", refusal: { reason: "events-forbidden", detail: "no" } },

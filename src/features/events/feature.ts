@@ -75,6 +75,6 @@ export function events<Env = unknown>(options: EventsOptions<Env>): EventsFeatur
     extensions: { [EVENTS_EXTENSION]: {} },
     streams: { "events/stream": (call) => streamLane(registry, call) },
     objects: () => ({ [EVENTS_CLASS]: eventsObjectClass({ retention, maxStreams, ...(part ? { webhooks: part } : {}) }) }),
-    emit: (env, name, data, emitOptions) => emitEvent(registry, env, name, data, emitOptions),
+    emit: (env, name, data, emitOptions) => emitEvent(registry, env, { ...emitOptions, name, data }),
   };
 }

@@ -23,7 +23,7 @@ import type { DeliveryMode, EventDefinition } from "./define";
 /** The extension's identifier (SEP-3415): declared by the server, and by a client that uses it. */
 export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
 /** Canonical JSON of a subscription's arguments may be at most this long (a push stream keeps them on its socket). */
-export const MAX_ARGUMENTS_CHARS = 4_096;
+const MAX_ARGUMENTS_CHARS = 4_096;
 
 export interface ResolvedEventsOptions {
   retention: Retention;
@@ -47,7 +47,7 @@ export interface EventsWebhooks<Env = unknown> {
 }
 
 /** An error of the Events extension, as the refusal table numbers it (src/wire/refusals.ts). */
-export function eventsError(refusal: Refusal): RpcError {
+function eventsError(refusal: Refusal): RpcError {
   const error = errorOf(refusalRow(refusal));
   return new RpcError(error.code, error.message, error.data);
 }
