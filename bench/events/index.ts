@@ -28,7 +28,7 @@ export default {
 const Metered = metered(edge.objects.McpEvents!, "events", ["emit", "read"]);
 
 export class McpEvents extends Metered {
-  constructor(ctx: DurableObjectState, env: unknown) {
+  constructor(ctx: DurableObjectState, env: never) {
     super(ctx, env);
     console.log(`constructed events ${ctx.id.toString()}`);
   }
