@@ -4,7 +4,7 @@
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
 // written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
 // operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
-// extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// extension on the public extension API, "events" the Events extension passed in as a feature, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -32,6 +32,8 @@ const EXPECTED_CONSOLE = [
   /^mcp-edge: notification notifications\/com\.example\/notes\/seen dropped: /,
   // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
   /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
+  // test/events/push.events: an upstream-backed event's poll made to fail once, on purpose.
+  /^mcp-edge: event "ticket\.opened": a poll round failed/,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];
@@ -87,6 +89,7 @@ const SUFFIXED = [
   "tasks",
   "operate",
   "extensions",
+  "events",
   "routes",
   "auth-server",
   "dpop",
@@ -192,6 +195,16 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tasks/wrangler.toml" } })],
         test: { name: "tasks", include: filesOf("tasks") },
+      },
+      {
+        // The Events extension as a user passes it in (test/servers/events): poll, push, the gate, both eras.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/events/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "events", include: filesOf("events") },
       },
       {
         plugins: [

@@ -215,13 +215,14 @@ describe("the demo's wrangler configurations", () => {
     return { bindings, sqlite };
   }
 
-  it("bind the session, hub, task and user objects in both the plain and the authenticated demo, each with its SQLite migration", () => {
+  it("bind the session, hub, task and user objects in both the plain and the authenticated demo (and the plain one's events object), each with its SQLite migration", () => {
     for (const [file, toml] of [
       ["wrangler.toml", wranglerToml],
       ["wrangler.auth.toml", wranglerAuthToml],
     ] as const) {
       const { bindings, sqlite } = objectsOf(toml);
-      expect(bindings, file).toEqual({ MCP_SESSION: "McpSession", MCP_HUB: "McpHub", MCP_TASK: "McpTask", MCP_USER: "McpUser" });
+      const events = file === "wrangler.toml" ? { MCP_EVENTS: "McpEvents" } : {};
+      expect(bindings, file).toEqual({ MCP_SESSION: "McpSession", MCP_HUB: "McpHub", MCP_TASK: "McpTask", MCP_USER: "McpUser", ...events });
       for (const className of Object.values(bindings)) expect(sqlite, `${file}: ${className}`).toContain(className);
     }
   });

@@ -100,11 +100,11 @@ function meterStorage(storage: DurableObjectStorage): void {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any object class (the bound classes take more constructor arguments than the runtime passes)
-type ObjectClass = new (...args: any[]) => object;
+/** Any object class: `edge.objects`' (env typed `never`) and the bound classes, which take more constructor arguments than the runtime passes. */
+type ObjectClass = new (ctx: DurableObjectState, env: never, ...bound: never[]) => object;
 
 /** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
-function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
+export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {
   const Metered = class extends (Base as new (ctx: DurableObjectState, env: never) => object) {
     constructor(ctx: DurableObjectState, env: never) {
       meterStorage(ctx.storage);
