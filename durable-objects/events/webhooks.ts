@@ -1,0 +1,192 @@
+/**
+ * The webhook part of the events object: the subscriptions (`events/subscribe` / `events/unsubscribe`, keyed by
+ * principal, url, name and arguments), the queue of deliveries an emit makes, and the alarm that sends them
+ * (signed, retried with backoff, given up with a `lastError`) and collects expired subscriptions. It owns its
+ * SQLite tables (webhooks-store.ts) and asks its host for the alarm; it knows nothing of the event log beyond
+ * the occurrences and positions it is handed. Engine: the object's alarm, so an emit queues its deliveries in
+ * the same object that logged the event (no second service), queued rows survive restarts, and an object with
+ * only idle subscriptions has no alarm at all.
+ */
+import { checkCallbackUrl } from "./webhooks-address";
+import {
+  subscriptionIdOf,
+  type WebhookErrorCategory,
+  type WebhookKey,
+  type WebhookPosition,
+  type WebhookSettings,
+  type WebhookSubscribeInput,
+  type WebhookSubscribeOutcome,
+  type WebhookSubscribeResult,
+} from "./webhooks-contract";
+import { controlMessageId, post, resolveOverHttps, verifyEndpoint, type Destination, type Resolver } from "./webhooks-delivery";
+import { parseWebhookSecret } from "./webhooks-signing";
+import { WebhookStore, type DueDelivery, type SubscriptionRow } from "./webhooks-store";
+
+/** SEP-3415 "Delivery profile": bodies at most 256 KiB. */
+export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+/** Deliveries attempted per alarm run (one object request): the platform caps a run's subrequests. */
+const ATTEMPTS_PER_RUN = 100;
+
+/** What the part needs of the object that holds it. */
+export interface WebhookHost {
+  readonly sql: SqlStorage;
+  readonly settings: WebhookSettings;
+  /** Asks for the object's alarm at `at` or earlier (the object keeps the earliest its parts asked for). */
+  wakeAt(at: number): Promise<void>;
+  /** Resolves callback host names at delivery time (default: DNS over HTTPS). */
+  readonly resolve?: Resolver;
+}
+
+/** An event as its webhook body carries it (SEP-3415's EventOccurrence). */
+export interface WebhookOccurrence {
+  readonly eventId: string;
+  readonly name: string;
+  readonly timestamp: string;
+  readonly data: unknown;
+  readonly cursor?: string | null;
+  readonly _meta?: Record<string, unknown>;
+}
+
+/** Which subscriptions of a type an occurrence or envelope is for, by their arguments (default: all of them). */
+export type ArgumentsMatch = (args: unknown) => boolean;
+
+export class WebhookSubscriptions {
+  readonly #host: WebhookHost;
+  readonly #store: WebhookStore;
+  readonly #resolve: Resolver;
+
+  constructor(host: WebhookHost) {
+    this.#host = host;
+    this.#store = new WebhookStore(host.sql);
+    this.#resolve = host.resolve ?? resolveOverHttps;
+  }
+
+  /** Creates or refreshes a subscription; `position` is where its deliveries start, as the host's event log tells it. */
+  async subscribe(input: WebhookSubscribeInput, position: WebhookPosition): Promise<WebhookSubscribeOutcome> {
+    const { key } = input;
+    const checked = checkCallbackUrl(key.url, input.loopback);
+    if (!checked.ok) return { ok: false, refusal: "invalid-url", detail: checked.reason };
+    const secret = parseWebhookSecret(input.secret);
+    if (!secret.ok) throw new TypeError(`webhookSubscribe: the Worker passed an unchecked secret (${secret.reason})`);
+    const id = await subscriptionIdOf(key);
+    if (!this.#store.isVerified(key.subject, key.url)) {
+      const verified = await verifyEndpoint({ url: key.url, loopback: input.loopback, subscriptionId: id }, [secret.key], this.#resolve);
+      if (!verified.ok) return { ok: false, refusal: "callback-endpoint", reason: verified.reason };
+      this.#store.markVerified(key.subject, key.url);
+    }
+    const now = Date.now();
+    const existing = this.#store.subscription(id);
+    const expiresAt = this.#grant(input.ttlMs, now);
+    const rotated = existing !== undefined && existing.secret !== input.secret;
+    const previous = rotated ? { secret: existing.secret, until: now + this.#host.settings.rotationGraceMs } : undefined;
+    this.#store.upsert({ id, key, secret: input.secret, previous, expiresAt, loopback: input.loopback });
+    if (expiresAt !== null) await this.#host.wakeAt(expiresAt);
+    const result: WebhookSubscribeResult = {
+      id,
+      refreshBefore: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+      cursor: position.cursor,
+      truncated: position.truncated,
+    };
+    if (existing) result.deliveryStatus = statusOf(existing);
+    return { ok: true, result };
+  }
+
+  async unsubscribe(key: WebhookKey): Promise<boolean> {
+    return this.#store.remove(await subscriptionIdOf(key));
+  }
+
+  /** Queues an occurrence for every matching subscription of its type; false when its body is over the size limit. */
+  async deliver(occurrence: WebhookOccurrence, matches?: ArgumentsMatch): Promise<boolean> {
+    const body = JSON.stringify(occurrence);
+    if (new TextEncoder().encode(body).length > MAX_WEBHOOK_BODY_BYTES) {
+      console.warn(
+        `mcp-edge: event ${occurrence.name} ${occurrence.eventId} is over ${MAX_WEBHOOK_BODY_BYTES} bytes as JSON; not sent to webhooks`,
+      );
+      return false;
+    }
+    await this.#queue(occurrence.name, occurrence.eventId, body, matches);
+    return true;
+  }
+
+  /** Tells the subscriptions of `name` that events were skipped (`{"type":"gap","cursor"}`). */
+  async gap(name: string, cursor: string | null, matches?: ArgumentsMatch): Promise<void> {
+    await this.#queue(name, controlMessageId("gap"), JSON.stringify({ type: "gap", cursor }), matches);
+  }
+
+  /** Ends the subscriptions of `name` (type removed, schema changed, access revoked): a `terminated` envelope is their last delivery. */
+  async terminate(name: string, error: { code: number; message: string; data?: unknown }, matches?: ArgumentsMatch): Promise<void> {
+    const ids = this.#matching(name, matches);
+    this.#store.end(ids);
+    const body = JSON.stringify({ type: "terminated", error });
+    this.#store.queue(controlMessageId("terminated"), body, ids, Date.now());
+    if (ids.length > 0) await this.#host.wakeAt(Date.now());
+  }
+
+  /** The alarm's work: collect what expired, attempt what is due (at most a run's worth), and ask for the next alarm. */
+  async alarm(now: number): Promise<void> {
+    this.#store.collect(now);
+    const due = this.#store.due(now, ATTEMPTS_PER_RUN);
+    await Promise.all(due.map((delivery) => this.#attempt(delivery, now)));
+    this.#store.collect(Date.now());
+    const next = due.length === ATTEMPTS_PER_RUN ? Date.now() : this.#store.nextWake();
+    if (next !== undefined) await this.#host.wakeAt(next);
+  }
+
+  async #queue(name: string, webhookId: string, body: string, matches: ArgumentsMatch | undefined): Promise<void> {
+    const ids = this.#matching(name, matches);
+    if (ids.length === 0) return;
+    const now = Date.now();
+    this.#store.queue(webhookId, body, ids, now);
+    await this.#host.wakeAt(now);
+  }
+
+  #matching(name: string, matches: ArgumentsMatch | undefined): string[] {
+    const subscribers = this.#store.subscribersOf(name);
+    return subscribers.filter((row) => matches === undefined || matches(JSON.parse(row.arguments))).map((row) => row.id);
+  }
+
+  async #attempt(delivery: DueDelivery, now: number): Promise<void> {
+    const target: Destination = { url: delivery.url, loopback: delivery.loopback === 1, subscriptionId: delivery.subscription };
+    const outcome = await post(target, { webhookId: delivery.webhook_id, body: delivery.body, keys: keysOf(delivery, now) }, this.#resolve);
+    if (outcome.ok) {
+      await outcome.response.body?.cancel();
+      this.#store.delivered(delivery, Date.now());
+      return;
+    }
+    this.#store.failed(delivery, outcome.error, Date.now(), outcome.retry ? this.#retryAt(delivery, now) : undefined);
+  }
+
+  /** When to try again after this failed attempt, or undefined once the attempts are spent. */
+  #retryAt(delivery: DueDelivery, now: number): number | undefined {
+    const delay = this.#host.settings.retryDelaysMs[delivery.attempts];
+    return delay === undefined ? undefined : now + delay;
+  }
+
+  /** The expiry to grant: the suggestion within the floor and the ceiling, the default when none, none only when asked. */
+  #grant(ttlMs: number | null | undefined, now: number): number | null {
+    const settings = this.#host.settings;
+    if (ttlMs === null) return settings.allowNoExpiry ? null : now + settings.maxTtlMs;
+    const asked = ttlMs ?? settings.defaultTtlMs;
+    return now + Math.min(Math.max(asked, settings.minTtlMs), settings.maxTtlMs);
+  }
+}
+
+/** The signing keys of a delivery: the current secret, and the one it replaced while the rotation's grace lasts. */
+function keysOf(delivery: DueDelivery, now: number): Uint8Array<ArrayBuffer>[] {
+  const keys: Uint8Array<ArrayBuffer>[] = [];
+  for (const secret of [delivery.secret, (delivery.previous_until ?? 0) > now ? delivery.previous_secret : null]) {
+    const parsed = secret === null ? undefined : parseWebhookSecret(secret);
+    if (parsed?.ok) keys.push(parsed.key);
+  }
+  return keys;
+}
+
+function statusOf(row: SubscriptionRow): WebhookSubscribeResult["deliveryStatus"] {
+  const status: NonNullable<WebhookSubscribeResult["deliveryStatus"]> = {
+    active: true,
+    lastDeliveryAt: row.last_delivery_at === null ? null : new Date(row.last_delivery_at).toISOString(),
+    lastError: row.last_error as WebhookErrorCategory | null,
+  };
+  if (row.failed_since !== null) status.failedSince = new Date(row.failed_since).toISOString();
+  return status;
+}
