@@ -4,7 +4,7 @@
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
 // written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
 // operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
-// extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// extension on the public extension API, "webhooks" webhook delivery of the Events extension, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -87,6 +87,7 @@ const SUFFIXED = [
   "tasks",
   "operate",
   "extensions",
+  "webhooks",
   "routes",
   "auth-server",
   "dpop",
@@ -211,6 +212,22 @@ export default defineConfig({
           }),
         ],
         test: { name: "extensions", include: filesOf("extensions") },
+      },
+      {
+        // Webhook delivery of the Events extension (test/servers/webhooks): the methods behind the test verifier, the
+        // object's alarm delivering to a real receiver in this process (receiver-setup.mjs, mcp-edge/testing/receiver).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/webhooks/wrangler.toml" },
+            miniflare: {
+              bindings: {
+                MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef",
+                MCP_TEST_AUTH_SECRET: "test-only-auth-secret-0123456789abcdef",
+              },
+            },
+          }),
+        ],
+        test: { name: "webhooks", include: filesOf("webhooks"), globalSetup: ["./test/servers/webhooks/receiver-setup.mjs"] },
       },
       {
         // A server at /mcp/:tenant: route parameters and tenant isolation (test/servers/routes).
