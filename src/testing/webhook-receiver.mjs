@@ -73,7 +73,8 @@ class ReceiverState {
   async handle(request, response) {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname.startsWith(CONTROL)) return this.control(url, request, response);
-    if (url.pathname === WELL_KNOWN && request.method === "GET" && this.wellKnown) return send(response, 200, { receivers: this.wellKnown });
+    if (url.pathname === WELL_KNOWN && request.method === "GET" && this.wellKnown)
+      return send(response, 200, { receivers: this.wellKnown });
     if (request.method !== "POST") return send(response, 404, { error: "not found" });
     const body = await readBody(request);
     if (body === undefined) return send(response, 413, { error: "too large" });
@@ -104,7 +105,19 @@ class ReceiverState {
     if (signedBy.length === 0) status = 401;
     const subscriptionId = header("x-mcp-subscription-id");
     const contentType = header("content-type");
-    this.deliveries.push({ path, webhookId, timestamp, signature, subscriptionId, contentType, body, verified: signedBy.length > 0, signedBy, type, status });
+    this.deliveries.push({
+      path,
+      webhookId,
+      timestamp,
+      signature,
+      subscriptionId,
+      contentType,
+      body,
+      verified: signedBy.length > 0,
+      signedBy,
+      type,
+      status,
+    });
     for (const wake of this.waiters) wake();
     send(response, status, answer);
   }

@@ -105,6 +105,13 @@ export async function subscribeWebhook(client: TestClient, subscription: Webhook
 }
 
 /** `events/unsubscribe` through a test client, by the subscription's key. */
-export async function unsubscribeWebhook(client: TestClient, subscription: Pick<WebhookSubscription, "name" | "arguments" | "url">): Promise<void> {
-  await client.request("events/unsubscribe", { name: subscription.name, arguments: subscription.arguments ?? {}, delivery: { url: subscription.url } });
+export async function unsubscribeWebhook(
+  client: TestClient,
+  subscription: Pick<WebhookSubscription, "name" | "arguments" | "url">,
+): Promise<void> {
+  await client.request("events/unsubscribe", {
+    name: subscription.name,
+    arguments: subscription.arguments ?? {},
+    delivery: { url: subscription.url },
+  });
 }

@@ -8,7 +8,12 @@ import { DurableObject } from "cloudflare:workers";
 import { defineServer } from "../../../src/index";
 import { testEntry } from "../../../src/testing/test-entry";
 import { webhookMethods, webhookSettingsOf, type WebhookEventType, type WebhookOptions } from "../../../src/features/events/webhooks";
-import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome, WebhooksRpc } from "../../../durable-objects/events/webhooks-contract";
+import type {
+  WebhookKey,
+  WebhookSubscribeInput,
+  WebhookSubscribeOutcome,
+  WebhooksRpc,
+} from "../../../durable-objects/events/webhooks-contract";
 import { WebhookSubscriptions, type ArgumentsMatch, type WebhookOccurrence } from "../../../durable-objects/events/webhooks";
 
 interface Env {
@@ -39,7 +44,8 @@ for (const method of webhookMethods<Env>(
   server.add(method);
 }
 
-const entry = testEntry(server);
+// Non-loopback hosts too: a test shows a deployed host never gets loopback delivery, whatever the option says.
+const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true } });
 export default entry.worker;
 export const { McpSession } = entry;
 
@@ -61,7 +67,8 @@ export class WebhookEvents extends DurableObject implements WebhooksRpc {
 
   /** What the events feature's emit does once it has logged the occurrence. */
   async emit(occurrence: WebhookOccurrence, severity?: string): Promise<boolean> {
-    const matches: ArgumentsMatch | undefined = severity === undefined ? undefined : (args) => (args as { severity?: string }).severity === severity;
+    const matches: ArgumentsMatch | undefined =
+      severity === undefined ? undefined : (args) => (args as { severity?: string }).severity === severity;
     return this.webhooks.deliver(occurrence, matches);
   }
 
