@@ -2,7 +2,8 @@
  * Test-only Worker: events/subscribe and events/unsubscribe (webhookMethods) behind the test verifier, with
  * loopback delivery allowed (the tests' receiver listens on 127.0.0.1), over a small events object standing in
  * for the events feature's: it holds the webhook part, takes emits from the tests, and runs the part's alarm.
- * Retries wait 10 ms here, so a test sees all five attempts at once.
+ * The first retry waits 2 s here (so a retry is signed in a later second than its first attempt, and a test can
+ * restart the object between the two), the others 10 ms, so a test sees all five attempts in about 2 s.
  */
 import { DurableObject } from "cloudflare:workers";
 import { defineServer } from "../../../src/index";
@@ -20,7 +21,7 @@ interface Env {
   WEBHOOK_EVENTS: DurableObjectNamespace<WebhookEvents>;
 }
 
-export const WEBHOOK_OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [10, 10, 10, 10], minTtlMs: 1_000 };
+export const WEBHOOK_OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [2_000, 10, 10, 10], minTtlMs: 1_000 };
 
 /** The types the tests subscribe to: one offering webhooks (arguments: an optional severity), one poll-only. */
 const TYPES: Record<string, WebhookEventType> = {

@@ -1,0 +1,217 @@
+/**
+ * Webhook deliveries as a receiver sees them (the conformance draft's events-webhook-delivery checks, by id):
+ * a real receiver on 127.0.0.1 (mcp-edge/testing/receiver, verifying with node:crypto) gets what the events
+ * object's alarm POSTs: the occurrence as JSON with the Standard Webhooks headers and X-MCP-Subscription-Id,
+ * retried with a fresh signature and given up with a lastError category, 410/413 final, dual-signed during a
+ * rotation, control envelopes, deliveries matched by arguments, and nothing lost when the object restarts.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { generateWebhookSecret } from "../../durable-objects/events/webhooks-signing";
+import { subscribeWebhook, unsubscribeWebhook, type ReceivedWebhook } from "../../src/testing/webhooks";
+import { clientAs, eventsObject, hookName, occurrence, receiver } from "./webhooks-helpers";
+
+const TYPE = "incident.created";
+
+/** A subscription to TYPE by a fresh hook path: the receiver, the path and the subscribe result. */
+async function subscribed(label: string, options: { arguments?: Record<string, unknown>; ttlMs?: number | null } = {}) {
+  const hooks = await receiver();
+  const name = hookName(label);
+  const client = await clientAs("ada");
+  const result = await subscribeWebhook(client, { name: TYPE, url: hooks.hookUrl(name), secret: hooks.secret, ...options });
+  return { hooks, client, path: `/hooks/${name}`, url: hooks.hookUrl(name), id: result.id as string };
+}
+
+/** The POSTs of one event (not the verification) on a path, once `count` have arrived. */
+async function attemptsOf(
+  hooks: Awaited<ReturnType<typeof receiver>>,
+  path: string,
+  webhookId: string,
+  count: number,
+): Promise<ReceivedWebhook[]> {
+  for (;;) {
+    const all = await hooks.received({ path, count: 0 });
+    const mine = all.filter((record) => record.webhookId === webhookId);
+    if (mine.length >= count) return mine;
+    await hooks.received({ path, count: all.length + 1, timeoutMs: 20_000 });
+  }
+}
+
+function outboxRows(name: string): Promise<number> {
+  return runInDurableObject(
+    eventsObject(name),
+    (_instance, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_outbox").one().n,
+  );
+}
+
+describe("a delivery", () => {
+  it("POSTs the occurrence as JSON, signed per Standard Webhooks, with the subscription id (sep-9999-delivery-post-json, -standard-webhooks-headers, -signature-formula, -subscription-id-header)", async () => {
+    const { hooks, path, id } = await subscribed("signed");
+    const event = occurrence(`evt_${crypto.randomUUID()}`, { incidentId: "INC-1", title: "Pool exhausted" });
+    const before = Math.floor(Date.now() / 1000);
+    expect(await eventsObject(TYPE).emit(event)).toBe(true);
+    const [delivery] = await attemptsOf(hooks, path, event.eventId, 1);
+    expect(delivery).toMatchObject({
+      contentType: "application/json",
+      webhookId: event.eventId,
+      subscriptionId: id,
+      verified: true,
+      type: null,
+      status: 200,
+    });
+    expect(JSON.parse(delivery!.body)).toEqual(event);
+    expect(Number(delivery!.timestamp)).toBeGreaterThanOrEqual(before);
+    expect(delivery!.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+  });
+
+  it("verifies the endpoint before the first event reaches it (sep-9999-verification-required-before-delivery)", async () => {
+    const { hooks, path } = await subscribed("order");
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    const received = await hooks.received({ path, count: 2 });
+    expect(received.map((record) => record.type ?? record.webhookId)).toEqual(["verification", event.eventId]);
+  });
+
+  it("goes only to subscriptions whose arguments match the occurrence", async () => {
+    const p1 = await subscribed("p1", { arguments: { severity: "P1" } });
+    const p2 = await subscribed("p2", { arguments: { severity: "P2" } });
+    const first = occurrence(`evt_${crypto.randomUUID()}`, { severity: "P2" });
+    await eventsObject(TYPE).emit(first, "P2");
+    await attemptsOf(p2.hooks, p2.path, first.eventId, 1);
+    const marker = occurrence(`evt_${crypto.randomUUID()}`, { severity: "P1" });
+    await eventsObject(TYPE).emit(marker, "P1");
+    await attemptsOf(p1.hooks, p1.path, marker.eventId, 1);
+    const p1Events = (await p1.hooks.received({ path: p1.path })).filter((record) => record.type === null);
+    expect(p1Events.map((record) => record.webhookId)).toEqual([marker.eventId]);
+  });
+
+  it("is not sent when its body is over 256 KiB, and the next event still is (sep-9999-delivery-body-size)", async () => {
+    const { hooks, path } = await subscribed("big");
+    const big = occurrence(`evt_${crypto.randomUUID()}`, { blob: "x".repeat(256 * 1024) });
+    expect(await eventsObject(TYPE).emit(big)).toBe(false);
+    const small = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(small);
+    await attemptsOf(hooks, path, small.eventId, 1);
+    expect((await hooks.received({ path })).some((record) => record.webhookId === big.eventId)).toBe(false);
+  });
+});
+
+describe("retries", () => {
+  it("retries a 5xx with a new timestamp and signature until a 2xx (sep-9999-delivery-retry-regenerates-signature)", async () => {
+    const { hooks, path } = await subscribed("retry");
+    await hooks.script({ path, statuses: [503] });
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    const [first, second] = await attemptsOf(hooks, path, event.eventId, 2);
+    expect([first?.status, second?.status]).toEqual([503, 200]);
+    expect(second!.verified).toBe(true);
+    expect(Number(second!.timestamp)).toBeGreaterThan(Number(first!.timestamp));
+    expect(second!.signature).not.toBe(first!.signature);
+    expect(second!.body).toBe(first!.body);
+  });
+
+  it("gives up after five attempts and reports only the category on the next refresh (sep-9999-delivery-retries-bounded, -status-last-error-category)", async () => {
+    const { hooks, client, path, url } = await subscribed("give-up");
+    await hooks.script({ path, statuses: [500, 500, 500, 500, 500, 500] });
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    expect(await attemptsOf(hooks, path, event.eventId, 5)).toHaveLength(5);
+    const refreshed = await subscribeWebhook(client, { name: TYPE, url, secret: hooks.secret });
+    expect(refreshed.deliveryStatus).toMatchObject({
+      active: true,
+      lastDeliveryAt: null,
+      lastError: "http_5xx",
+      failedSince: expect.any(String),
+    });
+    // Given up: nothing of it is queued any more, so no sixth attempt will come.
+    expect(await outboxRows(TYPE)).toBe(0);
+  });
+
+  it.each([410, 413])(
+    "does not retry a %i, and the subscription keeps delivering (sep-9999-delivery-410-non-retryable, -413-non-retryable)",
+    async (status) => {
+      const { hooks, client, path, url } = await subscribed(`final-${status}`);
+      await hooks.script({ path, statuses: [status] });
+      const refused = occurrence(`evt_${crypto.randomUUID()}`);
+      await eventsObject(TYPE).emit(refused);
+      await attemptsOf(hooks, path, refused.eventId, 1);
+      const next = occurrence(`evt_${crypto.randomUUID()}`);
+      await eventsObject(TYPE).emit(next);
+      await attemptsOf(hooks, path, next.eventId, 1);
+      expect((await hooks.received({ path })).filter((record) => record.webhookId === refused.eventId)).toHaveLength(1);
+      const refreshed = await subscribeWebhook(client, { name: TYPE, url, secret: hooks.secret });
+      expect(refreshed.deliveryStatus).toMatchObject({ lastError: null, lastDeliveryAt: expect.any(String) });
+    },
+  );
+
+  it("loses nothing when the object restarts between two attempts: the retry comes, same id and body", async () => {
+    const { hooks, path } = await subscribed("restart");
+    await hooks.script({ path, statuses: [500] });
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    await attemptsOf(hooks, path, event.eventId, 1);
+    // The retry is due 2 s after the first attempt: restart the object while it waits in the outbox.
+    const pending = await runInDurableObject(
+      eventsObject(TYPE),
+      (_instance, state) =>
+        state.storage.sql
+          .exec<{ n: number }>(
+            "SELECT COUNT(*) AS n FROM webhook_outbox o JOIN webhook_messages m ON m.seq = o.message WHERE m.webhook_id = ?",
+            event.eventId,
+          )
+          .one().n,
+    );
+    expect(pending).toBe(1);
+    await runInDurableObject(eventsObject(TYPE), (_instance, state) => state.abort("test restart")).catch(() => undefined);
+    const [first, retry] = await attemptsOf(hooks, path, event.eventId, 2);
+    expect(retry).toMatchObject({ status: 200, verified: true, body: first!.body });
+  });
+});
+
+describe("secret rotation", () => {
+  it("signs with the old and the new secret after a refresh replaced it (sep-9999-delivery-dual-sign-on-rotation, sep-9999-subscribe-refresh-replaces-secret)", async () => {
+    const { hooks, client, path, url } = await subscribed("rotate");
+    const rotated = generateWebhookSecret();
+    await hooks.trust(rotated);
+    await subscribeWebhook(client, { name: TYPE, url, secret: rotated });
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    const [delivery] = await attemptsOf(hooks, path, event.eventId, 1);
+    expect(delivery!.signature!.split(" ")).toHaveLength(2);
+    expect(new Set(delivery!.signedBy)).toEqual(new Set([hooks.secret, rotated]));
+  });
+});
+
+describe("control envelopes", () => {
+  it("sends a gap as a signed {type: gap, cursor} with a msg_gap_ id (sep-9999-envelope-gap, -type-discriminator, -webhook-id-format, -signed-like-deliveries)", async () => {
+    const { hooks, path, id } = await subscribed("gap");
+    await eventsObject(TYPE).gap(TYPE, "cursor-42");
+    const [gap] = (await hooks.received({ path, count: 2 })).filter((record) => record.type === "gap");
+    expect(gap).toMatchObject({ verified: true, subscriptionId: id, contentType: "application/json" });
+    expect(gap!.webhookId).toMatch(/^msg_gap_[0-9a-f]+$/);
+    expect(JSON.parse(gap!.body)).toEqual({ type: "gap", cursor: "cursor-42" });
+  });
+
+  it("ends the subscriptions with a signed terminated envelope; the subscription is gone after it (sep-9999-envelope-terminated)", async () => {
+    const { hooks, client, path, url } = await subscribed("terminated");
+    await eventsObject(TYPE).terminate(TYPE);
+    const [ended] = (await hooks.received({ path, count: 2 })).filter((record) => record.type === "terminated");
+    expect(ended!.webhookId).toMatch(/^msg_terminated_[0-9a-f]+$/);
+    expect(JSON.parse(ended!.body)).toEqual({
+      type: "terminated",
+      error: { code: -32023, message: "Event type removed", data: { kind: "event" } },
+    });
+    await expect(unsubscribeWebhook(client, { name: TYPE, url })).rejects.toMatchObject({ code: -32023 });
+  });
+});
+
+describe("a subscription without expiry", () => {
+  it("survives a restart and still delivers (sep-9999-ttl-no-expiry-persisted, sep-9999-verification-persisted-for-no-expiry)", async () => {
+    const { hooks, path } = await subscribed("forever", { ttlMs: null });
+    await runInDurableObject(eventsObject(TYPE), (_instance, state) => state.abort("test restart")).catch(() => undefined);
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    await attemptsOf(hooks, path, event.eventId, 1);
+    expect((await hooks.received({ path })).filter((record) => record.type === "verification")).toHaveLength(1);
+  });
+});
