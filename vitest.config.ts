@@ -30,6 +30,9 @@ const EXPECTED_CONSOLE = [
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
   // test/extensions: client notifications the gate or the params schema drops, on purpose.
   /^mcp-edge: notification notifications\/com\.example\/notes\/seen dropped: /,
+  // test/events/webhooks-delivery.webhooks: a callback name rebound to a private address, an event over 256 KiB, on purpose.
+  /^mcp-edge: webhook for sub_[0-9a-f]+ not sent: rebound\.example\.com resolves to 10\.0\.0\.7/,
+  /^mcp-edge: event incident\.created evt_[0-9a-f-]+ is over 262144 bytes as JSON; not sent to webhooks/,
   // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
   /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.

@@ -123,7 +123,11 @@ class ReceiverState {
   }
 
   script(script) {
-    this.scripts.set(script.path, { statuses: [...(script.statuses ?? [])], wrongChallenge: script.wrongChallenge === true });
+    this.scripts.set(script.path, {
+      statuses: [...(script.statuses ?? [])],
+      wrongChallenge: script.wrongChallenge === true,
+      redirectTo: script.redirectTo,
+    });
   }
 
   async control(url, request, response) {
@@ -166,8 +170,8 @@ class ReceiverState {
   }
 }
 
-function send(response, status, body) {
-  response.writeHead(status, { "Content-Type": "application/json" });
+function send(response, status, body, headers = {}) {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }
 

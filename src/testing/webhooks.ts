@@ -35,6 +35,8 @@ export interface ReceiverScript {
   readonly statuses?: readonly number[];
   /** Answer the verification challenge with something else than the challenge. */
   readonly wrongChallenge?: boolean;
+  /** The `Location` of a scripted 3xx (a server must not follow it). */
+  readonly redirectTo?: string;
 }
 
 /** A running receiver, as a test reads and steers it. */

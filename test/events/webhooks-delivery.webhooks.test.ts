@@ -215,3 +215,73 @@ describe("a subscription without expiry", () => {
     expect((await hooks.received({ path })).filter((record) => record.type === "verification")).toHaveLength(1);
   });
 });
+
+describe("the SSRF-hardened path at delivery time", () => {
+  it("never follows a redirect: the 3xx is an attempt that failed, its Location gets nothing (sep-9999-ssrf-no-redirects)", async () => {
+    const { hooks, path } = await subscribed("redirect");
+    const elsewhere = `/hooks/${hookName("elsewhere")}`;
+    await hooks.script({ path, statuses: [307], redirectTo: `${hooks.url}${elsewhere}` });
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    const [redirected, retried] = await attemptsOf(hooks, path, event.eventId, 2);
+    expect([redirected?.status, retried?.status]).toEqual([307, 200]);
+    expect(await hooks.received({ path: elsewhere })).toEqual([]);
+  });
+
+  it("resolves the name again before each POST and refuses one now bound to a private address (sep-9999-ssrf-validate-at-delivery-time)", async () => {
+    const ada = await clientAs("ada");
+    const url = `https://rebound.example.com/hooks/${hookName("rebound")}`;
+    // Verified earlier, when the name still pointed at a public address (so this subscribe sends no challenge).
+    await runInDurableObject(eventsObject(TYPE), (_instance, state) => {
+      state.storage.sql.exec("INSERT INTO webhook_verified (subject, url) VALUES (?, ?)", "ada", url);
+    });
+    const secret = generateWebhookSecret();
+    await subscribeWebhook(ada, { name: TYPE, url, secret });
+    // A loopback subscription in the same object: its delivery comes from the same alarm run.
+    const marker = await subscribed("rebound-marker");
+    const event = occurrence(`evt_${crypto.randomUUID()}`);
+    await eventsObject(TYPE).emit(event);
+    await attemptsOf(marker.hooks, marker.path, event.eventId, 1);
+    const refreshed = await subscribeWebhook(ada, { name: TYPE, url, secret });
+    expect(refreshed.deliveryStatus).toMatchObject({ lastError: "connection_refused", lastDeliveryAt: null });
+  });
+
+  it("verifies over the same path: a name resolving to a private address fails verification (sep-9999-verification-uses-ssrf-hardened-path)", async () => {
+    const error = await subscribeWebhook(await clientAs("bob"), {
+      name: TYPE,
+      url: `https://rebound.example.com/hooks/${hookName("unverified")}`,
+      secret: generateWebhookSecret(),
+    }).catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({ code: -32027, data: { reason: "connection_refused" } });
+  });
+});
+
+describe("fan-out", () => {
+  it("delivers one emit to 1,000 subscriptions of one event", async () => {
+    const hooks = await receiver();
+    const name = hookName("thousand");
+    const url = hooks.hookUrl(name);
+    const object = eventsObject("fanout.event");
+    const subscribe = (shard: number) =>
+      object.webhookSubscribe({
+        key: { subject: "ada", url, name: "fanout.event", arguments: JSON.stringify({ shard }) },
+        secret: hooks.secret,
+        ttlMs: undefined,
+        loopback: true,
+        cursor: null,
+        maxAgeMs: undefined,
+      });
+    // The first verifies the endpoint; the rest find it verified (cached per principal and URL).
+    await subscribe(0);
+    for (let start = 1; start < 1000; start += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, 1000 - start) }, (_, i) => subscribe(start + i)));
+    }
+    const event = { ...occurrence(`evt_${crypto.randomUUID()}`), name: "fanout.event" };
+    await object.emit(event);
+    const received = await hooks.received({ path: `/hooks/${name}`, count: 1001, timeoutMs: 120_000 });
+    const events = received.filter((record) => record.webhookId === event.eventId);
+    expect(events).toHaveLength(1000);
+    expect(new Set(events.map((record) => record.subscriptionId)).size).toBe(1000);
+    expect(events.every((record) => record.verified)).toBe(true);
+  }, 180_000);
+});

@@ -50,12 +50,19 @@ const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true } });
 export default entry.worker;
 export const { McpSession } = entry;
 
+/**
+ * What callback names resolve to at delivery time here (the part's resolver; in production, DNS over HTTPS):
+ * one name rebound to a private address after it was subscribed.
+ */
+const RESOLVED: Readonly<Record<string, string[]>> = { "rebound.example.com": ["10.0.0.7"] };
+
 /** One object per event type, as the events feature keys its object. */
 export class WebhookEvents extends DurableObject implements WebhooksRpc {
   readonly webhooks = new WebhookSubscriptions({
     sql: this.ctx.storage.sql,
     settings: webhookSettingsOf(WEBHOOK_OPTIONS),
     wakeAt: (at) => this.#wakeAt(at),
+    resolve: async (host) => RESOLVED[host],
   });
 
   async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
