@@ -94,6 +94,7 @@ const SUFFIXED = [
   "operate",
   "extensions",
   "webhooks",
+  "events",
   "routes",
   "auth-server",
   "dpop",
@@ -199,6 +200,16 @@ export default defineConfig({
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tasks/wrangler.toml" } })],
         test: { name: "tasks", include: filesOf("tasks") },
+      },
+      {
+        // The Events extension as a user passes it in (test/servers/events): poll, push, the gate, both eras.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/events/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "events", include: filesOf("events") },
       },
       {
         plugins: [

@@ -66,6 +66,17 @@ export const MISSING_CLIENT_CAPABILITY = -32021;
 /** 2026-07-28: the request's protocol version is not served here (UnsupportedProtocolVersion). */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
+/**
+ * The Events extension's errors (SEP-3415 "Error Codes", provisional: the next five of the range
+ * 2026-07-28 allocates after -32022; the design sketch and the conformance draft say -32011..-32015).
+ * A change of numbering is one line each, here; docs/events.md "Errors" says which texts differ.
+ */
+export const EVENTS_NOT_FOUND = -32023;
+export const EVENTS_FORBIDDEN = -32024;
+export const EVENTS_RESOURCE_EXHAUSTED = -32025;
+export const EVENTS_UNSUPPORTED = -32026;
+export const EVENTS_CALLBACK_ENDPOINT_ERROR = -32027;
+
 /** A protocol failure with a JSON-RPC code; the message is shown to the client, so keep internals out. */
 export class RpcError extends Error {
   readonly code: number;

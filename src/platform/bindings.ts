@@ -8,7 +8,7 @@
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import type { Refusal } from "../wire/refusals";
 
-export type BindingName = "MCP_SESSION" | "MCP_HUB" | "MCP_TASK" | "MCP_USER";
+export type BindingName = "MCP_SESSION" | "MCP_HUB" | "MCP_TASK" | "MCP_USER" | "MCP_EVENTS";
 
 interface BindingSpec {
   className: string;
@@ -47,6 +47,12 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     tag: "v4",
     neededBy: "ctx.user (the principal's own store)",
     exportLine: "export const McpUser = userObject(edge);",
+  },
+  MCP_EVENTS: {
+    className: "McpEvents",
+    tag: "v5",
+    neededBy: "emitted events (the events() feature of mcp-edge/events)",
+    exportLine: "export const { McpEvents } = edge.objects;",
   },
 };
 

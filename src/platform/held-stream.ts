@@ -71,6 +71,10 @@ export interface HoldOptions {
   first?: string;
   /** Response headers added to the SSE ones. */
   headers?: Record<string, string>;
+  /** Written instead of the keep-alive comment when the stream is quiet (an events stream's heartbeat, a `data:` frame). */
+  keepAliveFrame?: () => Uint8Array;
+  /** Told of each frame the object sends, as text, before it is relayed (an events stream follows its cursor). */
+  onFrame?: (frame: string) => void;
 }
 
 /** The internal request that asks an object to hold a stream: the upgrade header added to `init`'s. */
@@ -157,6 +161,7 @@ class HeldStream {
         held.stopTimer();
         held.closeSocket("the client left");
       },
+      keepAliveFrame: options.keepAliveFrame,
     });
     socket.addEventListener("message", (event) => this.onMessage(event.data));
     socket.addEventListener("close", () => this.end());
@@ -205,6 +210,7 @@ class HeldStream {
         .then((present) => (present ? this.answerProbe() : this.closeSocket("the client left")));
       return;
     }
+    this.options.onFrame?.(data);
     // The object sends text frames (a binary message would arrive as a Blob, read only asynchronously).
     const frame = encoder.encode(data);
     this.pending.push(frame);

@@ -42,6 +42,11 @@ export interface LiveStreamsOptions {
   onOverflow?: (stream: number) => void;
   /** The connection went away (client gone, or closed here). */
   onDrop?: (stream: number) => void;
+  /**
+   * The frame a quiet connection is given each tick instead of the keep-alive comment (an events
+   * stream's `notifications/events/heartbeat`, which carries its cursor and must be a `data:` frame).
+   */
+  keepAliveFrame?: (stream: number) => Uint8Array;
 }
 
 /** Takes frames off the front of `queued` up to MAX_WRITE_BYTES (at least one) as one chunk. */
@@ -242,7 +247,7 @@ export class LiveStreams {
       return;
     }
     for (const [stream, connection] of this.connections) {
-      if (!connection.sent) this.send(stream, KEEPALIVE_FRAME);
+      if (!connection.sent) this.send(stream, this.options.keepAliveFrame?.(stream) ?? KEEPALIVE_FRAME);
       connection.sent = false;
     }
   }

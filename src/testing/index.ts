@@ -13,6 +13,7 @@ import { headerParams, is2026, MAX_ROUNDS, type HeaderParam, type Client2026, re
 import { SseReader } from "./sse";
 import { DEFAULT_TIMEOUT_MS, LiveNotificationStream, within, type NotificationStream, type TestNotification } from "./streams";
 import { TASKS_EXTENSION, taskClient, type TaskWire, type TestTaskClient } from "./tasks";
+import { EVENTS_EXTENSION, eventsClient, type EventsWire, type TestEventsClient } from "./events";
 import type { ListenFilter as HubListenFilter } from "../../durable-objects/hub/contract";
 
 export {
@@ -25,6 +26,7 @@ export {
 } from "./test-auth";
 export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
 export type { TestTask, TestTaskClient, TestTaskStatus } from "./tasks";
+export type { TestEventOccurrence, TestEventsClient, TestEventStream, TestPollResult } from "./events";
 
 /** Anything with a fetch: `SELF` from "cloudflare:test", a service binding, `{ fetch }`. */
 export interface Fetcher {
@@ -122,6 +124,8 @@ export interface TestClient {
   listen(filter?: ListenFilter): Promise<NotificationStream>;
   /** The Tasks extension from the client side (2026-07-28). */
   readonly tasks: TestTaskClient;
+  /** The Events extension from the client side: list, poll and stream events (docs/events.md "Testing"). */
+  readonly events: TestEventsClient;
   /** Ends the session (DELETE); nothing to end on 2026-07-28. */
   close(): Promise<void>;
 }
@@ -140,7 +144,7 @@ const GET_STREAM_HINT =
   'a 2025 session\'s GET stream hears resources/updated only for URIs the session subscribed to (client.listen({ resourceSubscriptions: [uri] }) subscribes them, or request("resources/subscribe", { uri })), and list changes only from a server defined with listChanged: true';
 
 /** One client's connection state and its request/answer steps, in either era. */
-class TestWire implements Client2026, TaskWire {
+class TestWire implements Client2026, TaskWire, EventsWire {
   readonly url: string;
   readonly version: string;
   readonly era2026: boolean;
@@ -311,9 +315,39 @@ class TestWire implements Client2026, TaskWire {
   }
 
   withTasks(): Record<string, unknown> {
-    const extensions = { ...(this.capabilities.extensions as Record<string, unknown> | undefined), [TASKS_EXTENSION]: {} };
+    return this.withExtension(TASKS_EXTENSION);
+  }
+
+  /** This client's capabilities plus one extension (declared per request on 2026-07-28). */
+  private withExtension(id: string): Record<string, unknown> {
+    const extensions = { ...(this.capabilities.extensions as Record<string, unknown> | undefined), [id]: {} };
     return { ...this.capabilities, extensions };
   }
+
+  /** The events client's requests: on 2026-07-28 with the Events extension declared; a 2025 session declared it in initialize. */
+  callWithEvents(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return this.era2026 ? this.call(method, params, { capabilities: this.withExtension(EVENTS_EXTENSION) }) : this.call(method, params);
+  }
+
+  async postWithEvents(method: string, params: Record<string, unknown>): Promise<Response> {
+    await this.ensureInitialized();
+    const id = this.nextId++;
+    if (!this.era2026) return this.post({ jsonrpc: "2.0", id, method, params });
+    const client = { version: this.version, capabilities: this.withExtension(EVENTS_EXTENSION), paramHeaders: this.paramHeaders };
+    const shaped = request2026(client, method, params);
+    return this.post({ jsonrpc: "2.0", id, method, params: shaped.params }, shaped.headers);
+  }
+
+  async refusedStream(response: Response, label: string): Promise<never> {
+    const reply = (await response.json().catch(() => undefined)) as Message | undefined;
+    if (reply?.error) throw new TestRpcError(reply.error.code, reply.error.message, reply.error.data);
+    throw new TestRpcError(-32000, `${label} did not open: HTTP ${response.status}`);
+  }
+
+  readonly hooks = {
+    notified: (n: TestNotification) => this.notified(n),
+    serverRequest: (m: Record<string, unknown>) => this.answerServer(m as Message),
+  };
 
   /** 2026-07-28: a `subscriptions/listen` stream; 2025: the session's GET stream, after subscribing what the filter names. */
   async listen(filter: ListenFilter = {}): Promise<NotificationStream> {
@@ -427,6 +461,7 @@ export function createTestClient(fetcher: Fetcher, options: TestClientOptions = 
     callTool: async (name, args = {}, options) => (await wire.call("tools/call", { name, arguments: args }, options)) as ToolCallResult,
     listen: (filter) => wire.listen(filter),
     tasks: taskClient(wire),
+    events: eventsClient(wire),
     close: () => wire.close(),
   };
 }

@@ -1,10 +1,12 @@
 /**
  * What each entry point offers at run time, as a user's `import … from` sees it: "mcp-edge" the
  * values that define and serve a server, "mcp-edge/types" the wire's constants, and
- * "mcp-edge/extensions" the extension plumbing and an extension's definitions (docs/server.md "Why a name is where it is").
+ * "mcp-edge/extensions" the extension plumbing and an extension's definitions (docs/server.md "Why a name is where it is"),
+ * "mcp-edge/events" the Events extension as a feature (docs/events.md).
  * A name added to or moved between them is a decision: change this list with the CHANGELOG.
  */
 import { describe, expect, it } from "vitest";
+import * as events from "../../src/features/events/index";
 import * as extensions from "../../src/extensions";
 import * as face from "../../src/index";
 import * as types from "../../src/types";
@@ -44,5 +46,10 @@ describe("the package's entry points", () => {
     const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     expect(extensions.clientDeclares(capabilities, extensions.TASKS_EXTENSION)).toBe(true);
     expect(extensions.clientDeclares(capabilities, extensions.UI_EXTENSION)).toBe(false);
+  });
+
+  it('"mcp-edge/events" holds the Events extension: event definitions, the feature and its identifier', () => {
+    expect(names(events)).toEqual(["EVENTS_EXTENSION", "defineEvent", "events"]);
+    expect(events.EVENTS_EXTENSION).toBe("io.modelcontextprotocol/events");
   });
 });

@@ -1,0 +1,121 @@
+/**
+ * McpEvents: one object per emitted event type (bound as MCP_EVENTS, addressed by the event's
+ * name). It keeps the type's bounded, replayable log (event-log.ts), feeds its push streams
+ * (event-streams.ts; the Worker holds them, so this object sleeps between emits), and hands every
+ * appended event to its webhook part when the edge delivers webhooks (the WebhookPart of
+ * contract.ts, made by the `webhooks` factory of its config). Upstream-backed event types never
+ * reach it: their poll runs in the Worker.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { refuse } from "../../src/wire/refusals";
+import { isUpgrade } from "../shared/held-sockets";
+import {
+  EVENTS_STREAM_URL,
+  HEADER_EVENTS_OPEN,
+  type EmitInput,
+  type EmitOutcome,
+  type EventsHost,
+  type EventsRpc,
+  type ReadQuery,
+  type ReadResult,
+  type StreamOpen,
+  type WebhookPart,
+  type WebhookPartFactory,
+} from "./contract";
+import { EventLog, type Retention } from "./event-log";
+import { EventStreams } from "./event-streams";
+
+/** How many events a stream's replay sends at most (the rest is past retention's default count anyway). */
+const MAX_STREAM_REPLAY = 1_000;
+/** The key (storage.kv) remembering which event type this object serves, for its alarms. */
+const NAME_KEY = "name";
+
+/** What every events object of one edge is made with. */
+export interface EventsObjectConfig {
+  retention: Retention;
+  /** The webhook part's factory (the `webhooks` option of `events()`); absent: no webhook delivery. */
+  webhooks?: WebhookPartFactory;
+}
+
+/** The events object class of one edge: `export const { McpEvents } = edge.objects`. */
+export function eventsObjectClass(config: EventsObjectConfig): new (ctx: DurableObjectState, env: unknown) => EventsRpc {
+  return class McpEvents extends DurableObject implements EventsRpc {
+    readonly #log = new EventLog(this.ctx.storage.sql, config.retention);
+    readonly #streams = new EventStreams(this.ctx);
+    /** The plug for webhook subscriptions (durable-objects/events/webhooks*.ts): told of every appended event. */
+    readonly #webhooks: WebhookPart | undefined;
+    #name: string | undefined;
+
+    constructor(ctx: DurableObjectState, env: unknown) {
+      super(ctx, env as never);
+      const host: EventsHost = {
+        ctx,
+        name: () => this.#served(),
+        read: (query) => this.#log.read(query, Date.now()),
+      };
+      this.#webhooks = config.webhooks?.(host);
+    }
+
+    async emit(name: string, input: EmitInput): Promise<EmitOutcome> {
+      this.#serve(name, true);
+      const eventId = input.eventId ?? crypto.randomUUID();
+      const appended = this.#log.append(input, eventId, Date.now());
+      if (appended.duplicate) return { seq: appended.seq, eventId, duplicate: true, streams: 0 };
+      const { event } = appended;
+      const streams = this.#streams.deliver(name, event);
+      if (this.#webhooks) await this.#webhooks.appended([event]);
+      return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
+    }
+
+    async read(name: string, query: ReadQuery): Promise<ReadResult> {
+      this.#serve(name, false);
+      return this.#log.read(query, Date.now());
+    }
+
+    /** Opens a push stream (the Worker's events/stream checked the request): `active`, the replay, then live emits. */
+    override async fetch(request: Request): Promise<Response> {
+      const header = request.headers.get(HEADER_EVENTS_OPEN);
+      if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
+      const open = JSON.parse(header) as StreamOpen;
+      this.#serve(open.name, false);
+      const replay = this.#log.read(
+        { after: open.after, since: open.since, arguments: open.arguments, max: MAX_STREAM_REPLAY },
+        Date.now(),
+      );
+      return this.#streams.open(open, replay, streamNumber());
+    }
+
+    override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+      this.#streams.received(socket, message);
+    }
+
+    override async webSocketClose(socket: WebSocket): Promise<void> {
+      this.#streams.ended(socket);
+    }
+
+    override async webSocketError(socket: WebSocket): Promise<void> {
+      this.#streams.ended(socket);
+    }
+
+    override async alarm(): Promise<void> {
+      if (this.#webhooks) await this.#webhooks.alarm();
+    }
+
+    /** Remembers the event type this object serves (written once, by its first emit). */
+    #serve(name: string, writing: boolean): void {
+      if (this.#name === name) return;
+      this.#name = name;
+      if (writing && this.ctx.storage.kv.get(NAME_KEY) !== name) this.ctx.storage.kv.put(NAME_KEY, name);
+    }
+
+    #served(): string | undefined {
+      this.#name ??= this.ctx.storage.kv.get<string>(NAME_KEY);
+      return this.#name;
+    }
+  };
+}
+
+/** A stream's number among this object's sockets (its tag): random, so none repeats across wakes. */
+function streamNumber(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
+}
