@@ -22,6 +22,7 @@ import {
   type WebhookPart,
   type WebhookPartFactory,
 } from "./contract";
+import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome } from "./webhooks-contract";
 import { EventLog, type Retention } from "./event-log";
 import { EventStreams } from "./event-streams";
 
@@ -67,6 +68,15 @@ export function eventsObjectClass(config: EventsObjectConfig): new (ctx: Durable
       return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
     }
 
+    async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
+      this.#serve(input.key.name, true);
+      return this.#webhookPart().subscribe(input);
+    }
+
+    async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
+      return this.#webhookPart().unsubscribe(key);
+    }
+
     async read(name: string, query: ReadQuery): Promise<ReadResult> {
       this.#serve(name, false);
       return this.#log.read(query, Date.now());
@@ -101,7 +111,13 @@ export function eventsObjectClass(config: EventsObjectConfig): new (ctx: Durable
       if (this.#webhooks) await this.#webhooks.alarm();
     }
 
-    /** Remembers the event type this object serves (written once, by its first emit). */
+    /** The webhook part; the Worker calls it only on an edge that delivers webhooks (the methods exist only there). */
+    #webhookPart(): WebhookPart {
+      if (!this.#webhooks) throw new Error("mcp-edge: a webhook call reached an events object of an edge without events({ webhooks })");
+      return this.#webhooks;
+    }
+
+    /** Remembers the event type this object serves (written once, by its first emit or subscribe). */
     #serve(name: string, writing: boolean): void {
       if (this.#name === name) return;
       this.#name = name;

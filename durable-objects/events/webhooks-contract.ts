@@ -2,7 +2,8 @@
  * The contract between the Worker's `events/subscribe` / `events/unsubscribe` (src/features/events) and the
  * object that holds an event type's webhook subscriptions (the events object, whose part webhooks.ts keeps
  * them): the calls it answers over Workers RPC and the values they carry. Both sides import this file;
- * neither imports the other. Pure: the subscription key, its derived id and canonical JSON live here.
+ * neither imports the other. Pure: the subscription key and its derived id live here (canonical JSON of the
+ * arguments is the events contract's, contract.ts).
  */
 
 /** The subscription key: who asked, where deliveries go, what they listen for. Immutable for a subscription's life. */
@@ -33,9 +34,10 @@ export interface WebhookSubscribeInput {
    * request itself arrived on a loopback host (tests, `wrangler dev`), never on a deployed host.
    */
   readonly loopback: boolean;
-  /** Where the client asks delivery to start (null: now), and how far back replay may reach. */
-  readonly cursor: string | null;
-  readonly maxAgeMs: number | undefined;
+  /** The log position the client's cursor names (null: from now); replayed to a new subscription. */
+  readonly after: number | null;
+  /** No replayed event older than this (ms since the epoch: now − maxAgeMs). */
+  readonly since: number | undefined;
 }
 
 /** Why a delivery or a verification failed: the only words a client learns about its endpoint (never its output). */
@@ -71,18 +73,6 @@ export interface WebhooksRpc {
   webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome>;
   /** Removes the subscription under `key`; whether there was one. */
   webhookUnsubscribe(key: WebhookKey): Promise<boolean>;
-}
-
-/** `value` as JSON with every object's keys sorted: equal values give equal text (RFC 8785's ordering, for plain JSON data). */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).sort();
-    const record = value as Record<string, unknown>;
-    const members = keys.filter((key) => record[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-    return `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 /** Hex digits of the SHA-256 kept in an id: 128 bits, so two keys never meet by chance. */

@@ -7,6 +7,17 @@
  * the same object that logged the event (no second service), queued rows survive restarts, and an object with
  * only idle subscriptions has no alarm at all.
  */
+import {
+  argumentsMatch,
+  cursorOf,
+  occurrenceOf,
+  type EventArguments,
+  type ReadQuery,
+  type ReadResult,
+  type StoredEvent,
+  type WebhookPart,
+  type WebhookPartFactory,
+} from "./contract";
 import { checkCallbackUrl } from "./webhooks-address";
 import {
   subscriptionIdOf,
@@ -26,6 +37,8 @@ import { WebhookStore, type DueDelivery, type SubscriptionRow } from "./webhooks
 export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 /** Deliveries attempted per alarm run (one object request): the platform caps a run's subrequests. */
 const ATTEMPTS_PER_RUN = 100;
+/** The most retained events a new subscription's cursor replays (older ones: `truncated`). */
+const MAX_REPLAY = 100;
 
 /** What the part needs of the object that holds it. */
 export interface WebhookHost {
@@ -35,6 +48,28 @@ export interface WebhookHost {
   wakeAt(at: number): Promise<void>;
   /** Resolves callback host names at delivery time (default: DNS over HTTPS). */
   readonly resolve?: Resolver;
+  /** The event type the object serves, and a read of its log (a new subscription's replay, its cursor); absent: no log. */
+  readonly name?: () => string | undefined;
+  readonly read?: (query: ReadQuery) => ReadResult;
+}
+
+/** The webhook part of each events object of an edge (`events({ webhooks: webhooks(...) })` plugs it in). */
+export function webhookPartOf(settings: WebhookSettings, resolve?: Resolver): WebhookPartFactory {
+  return (host) =>
+    new WebhookSubscriptions({
+      sql: host.ctx.storage.sql,
+      settings,
+      wakeAt: (at) => wakeObjectAt(host.ctx.storage, at),
+      name: host.name,
+      read: host.read,
+      ...(resolve ? { resolve } : {}),
+    });
+}
+
+/** Sets the object's alarm to `at` unless one is due sooner (its one alarm serves every due delivery and expiry). */
+export async function wakeObjectAt(storage: DurableObjectStorage, at: number): Promise<void> {
+  const current = await storage.getAlarm();
+  if (current === null || at < current) await storage.setAlarm(at);
 }
 
 /** An event as its webhook body carries it (SEP-3415's EventOccurrence). */
@@ -50,7 +85,7 @@ export interface WebhookOccurrence {
 /** Which subscriptions of a type an occurrence or envelope is for, by their arguments (default: all of them). */
 export type ArgumentsMatch = (args: unknown) => boolean;
 
-export class WebhookSubscriptions {
+export class WebhookSubscriptions implements WebhookPart {
   readonly #host: WebhookHost;
   readonly #store: WebhookStore;
   readonly #resolve: Resolver;
@@ -61,8 +96,8 @@ export class WebhookSubscriptions {
     this.#resolve = host.resolve ?? resolveOverHttps;
   }
 
-  /** Creates or refreshes a subscription; `position` is where its deliveries start, as the host's event log tells it. */
-  async subscribe(input: WebhookSubscribeInput, position: WebhookPosition): Promise<WebhookSubscribeOutcome> {
+  /** Creates or refreshes a subscription; a new one's cursor replays what the log retains after it. */
+  async subscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
     const { key } = input;
     const checked = checkCallbackUrl(key.url, input.loopback);
     if (!checked.ok) return { ok: false, refusal: "invalid-url", detail: checked.reason };
@@ -80,6 +115,7 @@ export class WebhookSubscriptions {
     const rotated = existing !== undefined && existing.secret !== input.secret;
     const previous = rotated ? { secret: existing.secret, until: now + this.#host.settings.rotationGraceMs } : undefined;
     this.#store.upsert({ id, key, secret: input.secret, previous, expiresAt, loopback: input.loopback });
+    const position = existing ? this.#head(key) : await this.#replay(id, input);
     if (expiresAt !== null) await this.#host.wakeAt(expiresAt);
     const result: WebhookSubscribeResult = {
       id,
@@ -91,20 +127,31 @@ export class WebhookSubscriptions {
     return { ok: true, result };
   }
 
+  /** Events just logged: each goes to the subscriptions whose arguments it matches. */
+  async appended(events: readonly StoredEvent[]): Promise<void> {
+    const name = this.#host.name?.();
+    if (name === undefined) return;
+    for (const event of events) {
+      const body = JSON.stringify(occurrenceOf(name, event));
+      await this.#deliverBody(name, event.eventId, body, (args) => argumentsMatch(args as EventArguments, event.arguments));
+    }
+  }
+
   async unsubscribe(key: WebhookKey): Promise<boolean> {
     return this.#store.remove(await subscriptionIdOf(key));
   }
 
   /** Queues an occurrence for every matching subscription of its type; false when its body is over the size limit. */
   async deliver(occurrence: WebhookOccurrence, matches?: ArgumentsMatch): Promise<boolean> {
-    const body = JSON.stringify(occurrence);
+    return this.#deliverBody(occurrence.name, occurrence.eventId, JSON.stringify(occurrence), matches);
+  }
+
+  async #deliverBody(name: string, eventId: string, body: string, matches: ArgumentsMatch | undefined): Promise<boolean> {
     if (new TextEncoder().encode(body).length > MAX_WEBHOOK_BODY_BYTES) {
-      console.warn(
-        `mcp-edge: event ${occurrence.name} ${occurrence.eventId} is over ${MAX_WEBHOOK_BODY_BYTES} bytes as JSON; not sent to webhooks`,
-      );
+      console.warn(`mcp-edge: event ${name} ${eventId} is over ${MAX_WEBHOOK_BODY_BYTES} bytes as JSON; not sent to webhooks`);
       return false;
     }
-    await this.#queue(occurrence.name, occurrence.eventId, body, matches);
+    await this.#queue(name, eventId, body, matches);
     return true;
   }
 
@@ -123,13 +170,40 @@ export class WebhookSubscriptions {
   }
 
   /** The alarm's work: collect what expired, attempt what is due (at most a run's worth), and ask for the next alarm. */
-  async alarm(now: number): Promise<void> {
+  async alarm(now: number = Date.now()): Promise<void> {
     this.#store.collect(now);
     const due = this.#store.due(now, ATTEMPTS_PER_RUN);
     await Promise.all(due.map((delivery) => this.#attempt(delivery, now)));
     this.#store.collect(Date.now());
     const next = due.length === ATTEMPTS_PER_RUN ? Date.now() : this.#store.nextWake();
     if (next !== undefined) await this.#host.wakeAt(next);
+  }
+
+  /** The log's head for a refresh (a live subscription's cursor is a no-op: delivery goes on). */
+  #head(key: WebhookKey): WebhookPosition {
+    if (!this.#host.read) return { cursor: null, truncated: false };
+    const head = this.#host.read({ after: null, arguments: JSON.parse(key.arguments) as EventArguments, max: 1 });
+    return { cursor: cursorOf(head.position), truncated: false };
+  }
+
+  /**
+   * A new subscription starts at its cursor: the retained events after it (newer than `since`) are queued for it,
+   * and the cursor returned is at or before every one of them, so persisting it never skips one.
+   */
+  async #replay(id: string, input: WebhookSubscribeInput): Promise<WebhookPosition> {
+    if (!this.#host.read) return { cursor: null, truncated: false };
+    if (input.after === null) return this.#head(input.key);
+    const query: ReadQuery = { after: input.after, arguments: JSON.parse(input.key.arguments) as EventArguments, max: MAX_REPLAY };
+    if (input.since !== undefined) query.since = input.since;
+    const result = this.#host.read(query);
+    const now = Date.now();
+    for (const event of result.events) {
+      const occurrence = occurrenceOf(input.key.name, event);
+      this.#store.queue(event.eventId, JSON.stringify(occurrence), [id], now);
+    }
+    if (result.events.length > 0) await this.#host.wakeAt(now);
+    const first = result.events[0];
+    return { cursor: cursorOf(first === undefined ? result.position : first.seq - 1), truncated: result.truncated };
   }
 
   async #queue(name: string, webhookId: string, body: string, matches: ArgumentsMatch | undefined): Promise<void> {

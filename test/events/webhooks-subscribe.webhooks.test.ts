@@ -9,29 +9,34 @@ import { runInDurableObject } from "cloudflare:test";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { TestRpcError, type TestClient } from "../../src/testing/index";
 import { subscribeWebhook, unsubscribeWebhook } from "../../src/testing/webhooks";
-import { webhookMethods, type WebhookBacking } from "../../src/features/events/webhooks";
+import { z } from "zod";
+import { defineEvent, events, webhooks, type WebhookOptions } from "../../src/features/events/index";
 import type { HandlerContext } from "../../src/mcp/definition/context";
+import type { MethodDefinition } from "../../src/mcp/definition/methods";
 import { subscriptionIdOf } from "../../durable-objects/events/webhooks-contract";
-import { anonymousClient, clientAs, eventsObject, hookName, receiver } from "./webhooks-helpers";
+import { anonymousClient, clientAs, emitIncident, hookName, partInput, partObject, receiver, testEnv } from "./webhooks-helpers";
 
 const TYPE = "incident.created";
 const SECRET_24_BYTES = `whsec_${btoa("x".repeat(24))}`;
 
-/** The test server's types, for the methods built here (as a server without auth would build them). */
-const BACKING: WebhookBacking<unknown> = {
-  eventType: (name) => (name === TYPE ? { delivery: ["webhook"], checkArguments: async (args) => ({ ok: true, value: args }) } : undefined),
-  objectFor: (_env, name) => eventsObject(name),
-};
+/** events/subscribe and events/unsubscribe as a server without auth builds them (the test server's McpEvents behind them). */
+function methodsOf(options: WebhookOptions = {}): { subscribe: MethodDefinition<unknown>; unsubscribe: MethodDefinition<unknown> } {
+  const type = defineEvent(TYPE, { description: "An incident was opened", input: { severity: z.enum(["P1", "P2"]).optional() } });
+  const methods = events({ types: [type], webhooks: webhooks(options) }).methods ?? [];
+  const named = (method: string) => methods.find((definition) => definition.method === method) as MethodDefinition<unknown>;
+  return { subscribe: named("events/subscribe"), unsubscribe: named("events/unsubscribe") };
+}
 
-/** A handler's context for a request without credentials, addressed to a loopback host. */
+/** A handler's context for a request without credentials from a client that declared Events, addressed to a loopback host. */
 function anonymousContext(): HandlerContext<unknown> {
   const request = { url: "http://localhost/mcp", method: "POST", headers: new Headers({ Host: "localhost" }), cf: undefined, params: {} };
+  const clientCapabilities = { extensions: { "io.modelcontextprotocol/events": {} } };
   return {
-    env: {},
+    env: testEnv,
     era: "2026",
     principal: undefined,
     request,
-    clientCapabilities: undefined,
+    clientCapabilities,
     meta: undefined,
   } as unknown as HandlerContext<unknown>;
 }
@@ -52,9 +57,9 @@ function subscribeRaw(client: TestClient, params: Record<string, unknown>) {
 
 describe("who may subscribe", () => {
   it("refuses a caller without a principal with Forbidden -32024 on a server without auth (sep-9999-subscribe-auth-required)", async () => {
-    const [subscribe, unsubscribe] = webhookMethods(BACKING);
+    const { subscribe, unsubscribe } = methodsOf();
     const error = await refusal(
-      subscribe!.run(
+      subscribe.run(
         { name: TYPE, arguments: {}, delivery: { mode: "webhook", url: "https://hooks.example.com/a", secret: SECRET_24_BYTES } },
         anonymousContext(),
         undefined,
@@ -63,16 +68,16 @@ describe("who may subscribe", () => {
     expect(error.code).toBe(-32024);
     expect(error.message).toMatch(/authenticated principal/);
     const teardown = await refusal(
-      unsubscribe!.run({ name: TYPE, arguments: {}, delivery: { url: "https://hooks.example.com/a" } }, anonymousContext(), undefined),
+      unsubscribe.run({ name: TYPE, arguments: {}, delivery: { url: "https://hooks.example.com/a" } }, anonymousContext(), undefined),
     );
     expect(teardown.code).toBe(-32024);
   });
 
   it("keys an anonymous caller on the single tenant a server without auth names (singleTenant)", async () => {
     const hooks = await receiver();
-    const [subscribe] = webhookMethods(BACKING, { singleTenant: "acme", allowLoopback: true });
+    const { subscribe } = methodsOf({ singleTenant: "acme", allowLoopback: true });
     const url = hooks.hookUrl(hookName("tenant"));
-    const result = await subscribe!.run(
+    const result = await subscribe.run(
       { name: TYPE, arguments: {}, delivery: { mode: "webhook", url, secret: hooks.secret } },
       anonymousContext(),
       undefined,
@@ -151,6 +156,7 @@ describe("what is checked before any object is addressed", () => {
     const client = await clientAs("ada");
     const error = await refusal(subscribeWebhook(client, { name: "no.such", url: "https://hooks.example.com/a", secret: SECRET_24_BYTES }));
     expect([error.code, error.data]).toEqual([-32023, { kind: "event" }]);
+    expect(error.message).toMatch(/no event named "no\.such"/);
   });
 
   it("answers a type without webhook delivery with Unsupported -32026 (sep-9999-subscribe-webhook-only, sep-9999-error-unsupported)", async () => {
@@ -167,7 +173,7 @@ describe("what is checked before any object is addressed", () => {
       subscribeWebhook(client, { name: TYPE, arguments: { severity: "P9" }, url: "https://hooks.example.com/a", secret: SECRET_24_BYTES }),
     );
     expect(error.code).toBe(-32602);
-    expect(error.message).toMatch(/severity must be "P1" or "P2"/);
+    expect(error.message).toMatch(/arguments of "incident\.created": .*severity/);
   });
 
   it("refuses a ttlMs that is not a whole number of ms", async () => {
@@ -224,16 +230,44 @@ describe("the key and its id", () => {
     const hooks = await receiver();
     const url = hooks.hookUrl(hookName("upsert"));
     const ada = await clientAs("ada");
-    const first = await subscribeWebhook(ada, { name: TYPE, url, secret: hooks.secret, cursor: "c-7" });
-    expect(first).toMatchObject({ cursor: "c-7", truncated: false });
+    const first = await subscribeWebhook(ada, { name: TYPE, url, secret: hooks.secret, cursor: null });
+    expect(first).toMatchObject({ cursor: expect.stringMatching(/^ev1_/), truncated: false });
     expect(first.deliveryStatus).toBeUndefined();
-    const refreshed = await subscribeWebhook(ada, { name: TYPE, url, secret: hooks.secret });
+    const refreshed = await subscribeWebhook(ada, { name: TYPE, url, secret: hooks.secret, cursor: first.cursor as string });
     expect(refreshed).toMatchObject({
       id: first.id,
-      cursor: null,
+      cursor: first.cursor,
       truncated: false,
       deliveryStatus: { active: true, lastDeliveryAt: null, lastError: null },
     });
+  });
+});
+
+describe("the cursor", () => {
+  it("replays to a new subscription what the log retains after its cursor, then returns a cursor at or before them", async () => {
+    const hooks = await receiver();
+    const name = hookName("replay");
+    const ada = await clientAs("ada");
+    const before = await ada.request("events/poll", { name: TYPE, arguments: {}, cursor: null });
+    const ids = [`evt_${crypto.randomUUID()}`, `evt_${crypto.randomUUID()}`];
+    for (const id of ids) await emitIncident(id);
+    const result = await subscribeWebhook(ada, {
+      name: TYPE,
+      url: hooks.hookUrl(name),
+      secret: hooks.secret,
+      cursor: before.cursor as string,
+    });
+    expect(result).toMatchObject({ cursor: before.cursor, truncated: false });
+    const received = await hooks.received({ path: `/hooks/${name}`, count: 3 });
+    expect(received.filter((record) => record.type === null).map((record) => record.webhookId)).toEqual(ids);
+  });
+
+  it("refuses a cursor this server never issued with -32602", async () => {
+    const error = await refusal(
+      subscribeWebhook(await clientAs("ada"), { name: TYPE, url: "https://hooks.example.com/a", secret: SECRET_24_BYTES, cursor: "c-7" }),
+    );
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/"cursor" is not one this server issued/);
   });
 });
 
@@ -291,12 +325,12 @@ describe("the TTL grant", () => {
   it("collects an expired subscription at its alarm: unsubscribing it then finds nothing", async () => {
     const hooks = await receiver();
     const url = hooks.hookUrl(hookName("expired"));
-    const ada = await clientAs("ada");
-    const result = await subscribeWebhook(ada, { name: TYPE, url, secret: hooks.secret, ttlMs: 1_000 });
-    const expiry = Date.parse(result.refreshBefore as string);
-    await runInDurableObject(eventsObject(TYPE), (instance) => instance.webhooks.alarm(expiry + 1));
-    const error = await refusal(unsubscribeWebhook(ada, { name: TYPE, url }));
-    expect([error.code, error.data]).toEqual([-32023, { kind: "subscription" }]);
+    const part = partObject("expiry.event");
+    const outcome = await part.webhookSubscribe({ ...partInput("ada", url, "expiry.event", hooks.secret), ttlMs: 1_000 });
+    if (!outcome.ok) throw new Error(`subscribe refused: ${outcome.refusal}`);
+    const expiry = Date.parse(outcome.result.refreshBefore as string);
+    await runInDurableObject(part, (instance) => instance.webhooks.alarm(expiry + 1));
+    expect(await part.webhookUnsubscribe(partInput("ada", url, "expiry.event", hooks.secret).key)).toBe(false);
   });
 });
 

@@ -1,32 +1,31 @@
 /**
- * The Worker side of webhook delivery: `events/subscribe` and `events/unsubscribe` as methods on the public
- * extension API (defineMethod), carried by the events feature. A request is checked here before any object is
- * addressed (who asks, the event type and its arguments, the secret, the URL); the subscription itself is kept,
- * verified and delivered to by the object holding the type's events (durable-objects/events/webhooks.ts),
- * reached through the contract. Refusals use SEP-3415's codes, -32023..-32027 (provisional), named below.
+ * The Worker side of webhook delivery: `webhooks(options)` for `events({ webhooks })`, which adds
+ * `events/subscribe` and `events/unsubscribe` (methods of the public extension API, gated on the Events
+ * extension like events/list and events/poll) and plugs the webhook part into every events object. A request
+ * is checked here before any object is addressed (who asks, the event type and its arguments, the cursor, the
+ * secret, the URL); the subscription itself is kept, verified and delivered to by the object of its event
+ * type (durable-objects/events/webhooks.ts), reached through the contract. Refusals come from the refusal
+ * table's Events rows (SEP-3415's codes, -32023..-32027).
  */
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
 import { isObject } from "../../jsonrpc/parse";
 import type { HandlerContext } from "../../mcp/definition/context";
 import type { MethodDefinition } from "../../mcp/definition/methods";
 import { defineMethod } from "../../mcp/handlers/methods";
 import { isLocalAddressing } from "../../wire/loopback";
+import { canonicalJson } from "../../../durable-objects/events/contract";
 import { checkCallbackUrl } from "../../../durable-objects/events/webhooks-address";
 import {
-  canonicalJson,
   DEFAULT_WEBHOOK_SETTINGS,
   type WebhookKey,
   type WebhookSettings,
+  type WebhookSubscribeInput,
   type WebhookSubscribeOutcome,
-  type WebhooksRpc,
 } from "../../../durable-objects/events/webhooks-contract";
+import { webhookPartOf } from "../../../durable-objects/events/webhooks";
 import { parseWebhookSecret } from "../../../durable-objects/events/webhooks-signing";
-
-/** SEP-3415's error codes (provisional until the SEP is accepted; the design sketch and conformance draft use -32011..-32015). */
-export const EVENTS_NOT_FOUND = -32023;
-export const EVENTS_FORBIDDEN = -32024;
-export const EVENTS_UNSUPPORTED = -32026;
-export const EVENTS_CALLBACK_ENDPOINT_ERROR = -32027;
+import { EVENTS_EXTENSION, eventsError, maxAgeOf, type EventRegistry, type EventsWebhooks } from "./registry";
 
 /** The events feature's `webhooks` option. */
 export interface WebhookOptions {
@@ -70,55 +69,52 @@ export function webhookSettingsOf(options: WebhookOptions = {}): WebhookSettings
   return settings;
 }
 
-/** An event type as the webhook methods need it, from the events feature. */
-export interface WebhookEventType {
-  /** The delivery modes it offers ("poll", "push", "webhook"). */
-  readonly delivery: readonly string[];
-  /** The arguments checked against its inputSchema: their parsed value, or the message of a -32602. */
-  checkArguments(args: unknown): Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+/**
+ * Webhook delivery for `events({ types, webhooks: webhooks({ ... }) })`: events/subscribe, events/unsubscribe,
+ * and the part of each events object that keeps the subscriptions and delivers to them from its alarm.
+ */
+export function webhooks<Env = unknown>(options: WebhookOptions = {}): EventsWebhooks<Env> {
+  const settings = webhookSettingsOf(options);
+  return { methods: (registry) => webhookMethods(registry, options), part: webhookPartOf(settings) };
 }
 
-/** What the webhook methods are built on: the types, and the object holding a type's subscriptions. */
-export interface WebhookBacking<Env> {
-  eventType(name: string): WebhookEventType | undefined;
-  objectFor(env: Env, name: string): WebhooksRpc;
-}
-
-/** `events/subscribe` and `events/unsubscribe`, for the events feature's `methods`. */
-export function webhookMethods<Env>(backing: WebhookBacking<Env>, options: WebhookOptions = {}): MethodDefinition<Env>[] {
-  const subscribe = defineMethod<Env>("events/subscribe", { description: "Subscribes a webhook to an event type" }, async (params, ctx) => {
-    const request = await subscribeRequestOf(backing, params, ctx, options);
-    const outcome = await backing.objectFor(ctx.env, request.key.name).webhookSubscribe(request);
-    return resultOf(outcome);
-  });
+function webhookMethods<Env>(registry: EventRegistry<Env>, options: WebhookOptions): MethodDefinition<Env>[] {
+  const subscribe = defineMethod<Env>(
+    "events/subscribe",
+    { extension: EVENTS_EXTENSION, description: "Subscribes a webhook to an event type" },
+    async (params, ctx) => {
+      const input = await subscribeInputOf(registry, params, ctx, options);
+      const outcome = await registry.object(ctx.env, input.key.name).webhookSubscribe(input);
+      return resultOf(outcome, input.key.name);
+    },
+  );
   const unsubscribe = defineMethod<Env>(
     "events/unsubscribe",
-    { description: "Removes a webhook subscription by its key" },
+    { extension: EVENTS_EXTENSION, description: "Removes a webhook subscription by its key" },
     async (params, ctx) => {
       const subject = subjectOf(ctx, options);
-      const { name, args } = await eventOf(backing, params, false);
+      const type = registry.find(params, "webhook");
+      const args = await registry.arguments(type, params);
       const delivery = isObject(params.delivery) ? params.delivery : undefined;
       const url = parseUrl(delivery?.url, true);
-      const key: WebhookKey = { subject, url, name, arguments: canonicalJson(args) };
-      const removed = await backing.objectFor(ctx.env, name).webhookUnsubscribe(key);
-      if (!removed)
-        throw new RpcError(EVENTS_NOT_FOUND, "No webhook subscription matches this name, arguments and delivery.url", {
-          kind: "subscription",
-        });
+      const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
+      const removed = await registry.object(ctx.env, type.name).webhookUnsubscribe(key);
+      if (!removed) throw eventsError({ reason: "events-not-found", kind: "subscription", name: type.name });
       return {};
     },
   );
   return [subscribe, unsubscribe];
 }
 
-async function subscribeRequestOf<Env>(
-  backing: WebhookBacking<Env>,
-  params: Record<string, unknown>,
+async function subscribeInputOf<Env>(
+  registry: EventRegistry<Env>,
+  params: Params,
   ctx: HandlerContext<Env>,
   options: WebhookOptions,
-) {
+): Promise<WebhookSubscribeInput> {
   const subject = subjectOf(ctx, options);
-  const { name, args } = await eventOf(backing, params, true);
+  const type = registry.find(params, "webhook");
+  const args = await registry.arguments(type, params);
   const delivery = params.delivery;
   if (!isObject(delivery)) throw invalid('delivery is required: {"mode": "webhook", "url": "https://…", "secret": "whsec_…"}');
   if (delivery.mode !== "webhook")
@@ -127,40 +123,31 @@ async function subscribeRequestOf<Env>(
   const url = parseUrl(delivery.url, loopback);
   const secret = parseWebhookSecret(delivery.secret);
   if (!secret.ok) throw invalid(secret.reason);
-  const cursor = params.cursor ?? null;
-  if (cursor !== null && typeof cursor !== "string")
-    throw invalid("cursor must be a string from an earlier response, or null to start from now");
-  const maxAgeMs = params.maxAgeMs;
-  if (maxAgeMs !== undefined && !isCount(maxAgeMs)) throw invalid("maxAgeMs must be a whole number of milliseconds, 0 or more");
   const ttlMs = params.ttlMs;
   if (ttlMs !== undefined && ttlMs !== null && !isCount(ttlMs))
     throw invalid("ttlMs must be a whole number of milliseconds, or null to ask for no expiry");
-  const key: WebhookKey = { subject, url, name, arguments: canonicalJson(args) };
-  return { key, secret: delivery.secret as string, ttlMs, loopback, cursor, maxAgeMs };
-}
-
-/** The event type named by `params.name`, and its checked arguments; webhook delivery required when subscribing. */
-async function eventOf<Env>(backing: WebhookBacking<Env>, params: Record<string, unknown>, subscribing: boolean) {
-  const name = params.name;
-  if (typeof name !== "string" || name.length === 0) throw invalid("name is required: the event type's name from events/list");
-  const type = backing.eventType(name);
-  if (!type) throw new RpcError(EVENTS_NOT_FOUND, `Unknown event type: ${name.slice(0, 100)}`, { kind: "event" });
-  if (subscribing && !type.delivery.includes("webhook"))
-    throw new RpcError(EVENTS_UNSUPPORTED, `Event type ${name} does not offer webhook delivery (it offers ${type.delivery.join(", ")})`, {
-      feature: "deliveryMode",
-      value: "webhook",
-    });
-  const checked = await type.checkArguments(params.arguments ?? {});
-  if (!checked.ok) throw invalid(`arguments: ${checked.message}`);
-  return { name, args: checked.value };
+  // An upstream-backed type has no log here: its cursor is the upstream's, and replay is not offered by webhook.
+  const after = type.poll ? null : registry.position(params);
+  const maxAgeMs = maxAgeOf(params);
+  const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
+  return {
+    key,
+    secret: delivery.secret as string,
+    ttlMs,
+    loopback,
+    after,
+    since: maxAgeMs === undefined ? undefined : Date.now() - maxAgeMs,
+  };
 }
 
 /** Who the subscription belongs to: the principal, or the configured single tenant; else Forbidden (SEP-3415). */
 function subjectOf(ctx: HandlerContext<unknown>, options: WebhookOptions): string {
   const subject = ctx.principal?.subject ?? options.singleTenant;
   if (subject === undefined)
-    throw new RpcError(EVENTS_FORBIDDEN, "Webhook subscriptions need an authenticated principal", {
-      reason: "events/subscribe and events/unsubscribe are keyed on the caller, and this request carries no credentials",
+    throw eventsError({
+      reason: "events-forbidden",
+      detail:
+        "webhook subscriptions need an authenticated principal (they are keyed on the caller, and this request carries no credentials)",
     });
   return subject;
 }
@@ -171,19 +158,17 @@ function parseUrl(value: unknown, loopback: boolean): string {
   return checked.url.href;
 }
 
-function resultOf(outcome: WebhookSubscribeOutcome): Record<string, unknown> {
+function resultOf(outcome: WebhookSubscribeOutcome, name: string): Record<string, unknown> {
   if (outcome.ok) return { ...outcome.result };
   switch (outcome.refusal) {
     case "invalid-url":
       throw invalid(outcome.detail);
     case "callback-endpoint":
-      throw new RpcError(
-        EVENTS_CALLBACK_ENDPOINT_ERROR,
-        `The callback endpoint did not confirm it accepts deliveries (${outcome.reason})`,
-        {
-          reason: outcome.reason,
-        },
-      );
+      throw eventsError({
+        reason: "events-callback-endpoint",
+        detail: `the callback endpoint for "${name}" did not confirm it accepts deliveries (${outcome.reason})`,
+        category: outcome.reason,
+      });
   }
 }
 

@@ -1,79 +1,71 @@
 /**
- * Test-only Worker: events/subscribe and events/unsubscribe (webhookMethods) behind the test verifier, with
- * loopback delivery allowed (the tests' receiver listens on 127.0.0.1), over a small events object standing in
- * for the events feature's: it holds the webhook part, takes emits from the tests, and runs the part's alarm.
+ * Test-only Worker: webhook delivery of the Events extension as a user passes it in, events({ types, webhooks:
+ * webhooks({ allowLoopback: true }) }) behind the test verifier (the tests' receiver listens on 127.0.0.1), its
+ * McpEvents objects; and a small object holding only the webhook part (WebhookEvents), for what no client request
+ * reaches yet: control envelopes, a resolver that rebinds a name, a thousand subscriptions made at once.
  * The first retry waits 2 s here (so a retry is signed in a later second than its first attempt, and a test can
  * restart the object between the two), the others 10 ms, so a test sees all five attempts in about 2 s.
  */
 import { DurableObject } from "cloudflare:workers";
+import { z } from "zod";
 import { defineServer } from "../../../src/index";
 import { testEntry } from "../../../src/testing/test-entry";
-import { webhookMethods, webhookSettingsOf, type WebhookEventType, type WebhookOptions } from "../../../src/features/events/webhooks";
+import { defineEvent, events, webhooks, type WebhookOptions } from "../../../src/features/events/index";
+import { webhookSettingsOf } from "../../../src/features/events/webhooks";
 import type {
   WebhookKey,
   WebhookSubscribeInput,
   WebhookSubscribeOutcome,
   WebhooksRpc,
 } from "../../../durable-objects/events/webhooks-contract";
-import { WebhookSubscriptions, type ArgumentsMatch, type WebhookOccurrence } from "../../../durable-objects/events/webhooks";
+import { WebhookSubscriptions, wakeObjectAt, type ArgumentsMatch, type WebhookOccurrence } from "../../../durable-objects/events/webhooks";
 
-interface Env {
-  WEBHOOK_EVENTS: DurableObjectNamespace<WebhookEvents>;
-}
+const OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [2_000, 10, 10, 10], minTtlMs: 1_000 };
 
-export const WEBHOOK_OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [2_000, 10, 10, 10], minTtlMs: 1_000 };
+const incidentCreated = defineEvent("incident.created", {
+  description: "An incident was opened",
+  input: { severity: z.enum(["P1", "P2"]).optional(), team: z.record(z.string(), z.number()).optional() },
+  payload: z.record(z.string(), z.unknown()),
+});
+const buildFinished = defineEvent("build.finished", { description: "A build finished (poll only)", delivery: ["poll"] });
 
-/** The types the tests subscribe to: one offering webhooks (arguments: an optional severity), one poll-only. */
-const TYPES: Record<string, WebhookEventType> = {
-  "incident.created": {
-    delivery: ["poll", "push", "webhook"],
-    async checkArguments(args) {
-      if (typeof args !== "object" || args === null || Array.isArray(args)) return { ok: false, message: "must be an object" };
-      const severity = (args as { severity?: unknown }).severity;
-      if (severity !== undefined && severity !== "P1" && severity !== "P2") return { ok: false, message: 'severity must be "P1" or "P2"' };
-      return { ok: true, value: args };
-    },
-  },
-  "build.finished": { delivery: ["poll"], checkArguments: async (args) => ({ ok: true, value: args }) },
-};
+export const feature = events({ types: [incidentCreated, buildFinished], webhooks: webhooks(OPTIONS) });
 
-const server = defineServer<Env>({ name: "webhooks-test", version: "1.0.0" });
-for (const method of webhookMethods<Env>(
-  { eventType: (name) => TYPES[name], objectFor: (env, name) => env.WEBHOOK_EVENTS.getByName(name) },
-  WEBHOOK_OPTIONS,
-)) {
-  server.add(method);
-}
+const server = defineServer({ name: "webhooks-test", version: "1.0.0" });
+// Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
+for (const method of feature.methods ?? []) server.add(method as never);
+for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
 
 // Non-loopback hosts too: a test shows a deployed host never gets loopback delivery, whatever the option says.
 const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true } });
 export default entry.worker;
 export const { McpSession } = entry;
+export const { McpEvents } = feature.objects!(undefined as never);
 
 /**
- * What callback names resolve to at delivery time here (the part's resolver; in production, DNS over HTTPS):
- * one name rebound to a private address after it was subscribed.
+ * What callback names resolve to at delivery time in WebhookEvents (in production, DNS over HTTPS): one name
+ * rebound to a private address after it was subscribed.
  */
 const RESOLVED: Readonly<Record<string, string[]>> = { "rebound.example.com": ["10.0.0.7"] };
 
-/** One object per event type, as the events feature keys its object. */
+/** The webhook part alone in an object, driven by the tests over RPC. */
 export class WebhookEvents extends DurableObject implements WebhooksRpc {
   readonly webhooks = new WebhookSubscriptions({
     sql: this.ctx.storage.sql,
-    settings: webhookSettingsOf(WEBHOOK_OPTIONS),
-    wakeAt: (at) => this.#wakeAt(at),
+    settings: webhookSettingsOf(OPTIONS),
+    wakeAt: (at) => wakeObjectAt(this.ctx.storage, at),
     resolve: async (host) => RESOLVED[host],
   });
 
   async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
-    return this.webhooks.subscribe(input, { cursor: input.cursor, truncated: false });
+    return this.webhooks.subscribe(input);
   }
 
   async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
     return this.webhooks.unsubscribe(key);
   }
 
-  /** What the events feature's emit does once it has logged the occurrence. */
+  /** An occurrence to every subscription, or to those whose `severity` argument is the one given. */
   async emit(occurrence: WebhookOccurrence, severity?: string): Promise<boolean> {
     const matches: ArgumentsMatch | undefined =
       severity === undefined ? undefined : (args) => (args as { severity?: string }).severity === severity;
@@ -89,11 +81,6 @@ export class WebhookEvents extends DurableObject implements WebhooksRpc {
   }
 
   override async alarm(): Promise<void> {
-    await this.webhooks.alarm(Date.now());
-  }
-
-  async #wakeAt(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || at < current) await this.ctx.storage.setAlarm(at);
+    await this.webhooks.alarm();
   }
 }
