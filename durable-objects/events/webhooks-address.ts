@@ -65,7 +65,7 @@ function refusalOfHost(host: string): string | undefined {
   return undefined;
 }
 
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   if (LOOPBACK_NAMES.test(host) || host === "[::1]") return true;
   const v4 = parseIpv4(host);
   return v4 !== undefined && v4[0] === 127;

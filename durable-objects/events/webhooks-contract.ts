@@ -44,7 +44,7 @@ export interface WebhookSubscribeInput {
 export type WebhookErrorCategory = "connection_refused" | "timeout" | "tls_error" | "http_4xx" | "http_5xx" | "challenge_failed";
 
 /** SEP-3415's `deliveryStatus` on a refresh. */
-export interface WebhookDeliveryStatus {
+interface WebhookDeliveryStatus {
   active: boolean;
   lastDeliveryAt: string | null;
   lastError: WebhookErrorCategory | null;

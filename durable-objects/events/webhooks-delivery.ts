@@ -12,7 +12,7 @@ import { equalInConstantTime, signWebhook } from "./webhooks-signing";
 const ATTEMPT_TIMEOUT_MS = 5_000;
 /** The most of an endpoint's answer ever read: a challenge echo is tiny, and nothing else is read at all. */
 const MAX_ECHO_BYTES = 4_096;
-export const HEADER_SUBSCRIPTION_ID = "X-MCP-Subscription-Id";
+const HEADER_SUBSCRIPTION_ID = "X-MCP-Subscription-Id";
 const WELL_KNOWN_RECEIVER = "/.well-known/mcp-webhook-receiver.json";
 
 /** A host name's addresses (A and AAAA), for the check at delivery time; undefined when the name does not resolve. */

@@ -34,7 +34,7 @@ import { parseWebhookSecret } from "./webhooks-signing";
 import { WebhookStore, type DueDelivery, type SubscriptionRow } from "./webhooks-store";
 
 /** SEP-3415 "Delivery profile": bodies at most 256 KiB. */
-export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
 /** Deliveries attempted per alarm run (one object request): the platform caps a run's subrequests. */
 const ATTEMPTS_PER_RUN = 100;
 /** The most retained events a new subscription's cursor replays (older ones: `truncated`). */

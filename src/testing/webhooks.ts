@@ -55,7 +55,7 @@ export interface WebhookReceiverHandle {
 }
 
 /** The receiver's control routes (under its own origin, never a hook path). */
-export const RECEIVER_CONTROL = "/__mcp-edge-receiver";
+const RECEIVER_CONTROL = "/__mcp-edge-receiver";
 
 /** A receiver started in Node (a vitest globalSetup, an e2e test), driven from a workerd test over HTTP. */
 export async function connectWebhookReceiver(url: string): Promise<WebhookReceiverHandle> {

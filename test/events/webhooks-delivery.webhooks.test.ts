@@ -8,7 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateWebhookSecret } from "../../durable-objects/events/webhooks-signing";
-import { subscribeWebhook, unsubscribeWebhook, type ReceivedWebhook } from "../../src/testing/webhooks";
+import { subscribeWebhook, type ReceivedWebhook } from "../../src/testing/webhooks";
 import { clientAs, emitIncident, eventsObject, hookName, occurrence, partInput, partObject, receiver, TYPE } from "./webhooks-helpers";
 
 /** A subscription to TYPE by a fresh hook path: the receiver, the path and the subscribe result. */

@@ -4,7 +4,7 @@
  * id, the idempotent upsert, the TTL grant, teardown by key, and the endpoint's verification before anything
  * is delivered. Codes are SEP-3415's (-32023..-32027), not the draft's -32011..-32015.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { TestRpcError, type TestClient } from "../../src/testing/index";
@@ -391,5 +391,16 @@ describe("the endpoint confirms it wants deliveries before the subscription hold
       subscribeWebhook(await clientAs("ada"), { name: TYPE, url: "http://127.0.0.1:9/hooks/closed", secret: SECRET_24_BYTES }),
     );
     expect([error.code, error.data]).toEqual([-32027, { reason: "connection_refused" }]);
+  });
+});
+
+describe("the test kit", () => {
+  it("types the receiver's subpath (mcp-edge/testing/receiver, self-contained) as the kit types what it records", () => {
+    expectTypeOf<import("../../src/testing/webhook-receiver.mjs").ReceivedWebhook>().toEqualTypeOf<
+      import("../../src/testing/webhooks").ReceivedWebhook
+    >();
+    expectTypeOf<import("../../src/testing/webhook-receiver.mjs").ReceiverScript>().toEqualTypeOf<
+      import("../../src/testing/webhooks").ReceiverScript
+    >();
   });
 });
