@@ -8,8 +8,9 @@
  *   webhook_messages       each body to deliver, stored once however many subscriptions receive it
  *   webhook_outbox         one row per (subscription, message) still to deliver: attempts so far, when the next is due
  * Costs (rows written): an emit writes one message row and one outbox row per matching subscription; an attempt
- * writes two (its outbox row updated or deleted, its subscription's delivery status). No index is written on a
- * delivery (the outbox is scanned by due time, reads only), and an idle subscription writes nothing.
+ * writes at most two (its outbox row updated or deleted, its subscription's delivery status when that changes);
+ * the message row goes once its last delivery is done. No index is written on a delivery (the outbox is scanned
+ * by due time, reads only), and an idle subscription writes nothing.
  */
 import type { WebhookErrorCategory, WebhookKey } from "./webhooks-contract";
 
@@ -54,6 +55,9 @@ export interface SubscriptionWrite {
   expiresAt: number | null;
   loopback: boolean;
 }
+
+/** How fresh `lastDeliveryAt` is kept: rewritten at most once a minute per subscription. */
+const STATUS_GRANULARITY_MS = 60_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS webhook_subscriptions (
@@ -177,13 +181,19 @@ export class WebhookStore {
       .toArray();
   }
 
-  /** A 2xx: the delivery is done (two rows: the outbox row, the subscription's status). */
+  /**
+   * A 2xx: the delivery is done. One row (the outbox row), and the subscription's status only when it changes: an
+   * error cleared, or `lastDeliveryAt` more than STATUS_GRANULARITY_MS old (it is kept to the minute, so a busy
+   * subscription does not rewrite its row on every delivery).
+   */
   delivered(delivery: DueDelivery, now: number): void {
     this.#sql.exec("DELETE FROM webhook_outbox WHERE subscription = ? AND message = ?", delivery.subscription, delivery.message);
     this.#sql.exec(
-      "UPDATE webhook_subscriptions SET last_delivery_at = ?, last_error = NULL, failed_since = NULL WHERE id = ?",
+      `UPDATE webhook_subscriptions SET last_delivery_at = ?, last_error = NULL, failed_since = NULL
+       WHERE id = ? AND (last_error IS NOT NULL OR last_delivery_at IS NULL OR last_delivery_at < ?)`,
       now,
       delivery.subscription,
+      now - STATUS_GRANULARITY_MS,
     );
   }
 
