@@ -4,7 +4,8 @@
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
 // written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
 // operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
-// extension on the public extension API, "webhooks" webhook delivery of the Events extension, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// extension on the public extension API, "events" the Events extension passed in as a feature, "webhooks" its webhook
+// delivery, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -35,6 +36,8 @@ const EXPECTED_CONSOLE = [
   /^mcp-edge: event incident\.created evt_[0-9a-f-]+ is over 262144 bytes as JSON; not sent to webhooks/,
   // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
   /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
+  // test/events/push.events: an upstream-backed event's poll made to fail once, on purpose.
+  /^mcp-edge: event "ticket\.opened": a poll round failed/,
   // test/hub/publish-handoff: an outbox whose receiver never answers, on purpose.
   /^mcp-edge: a publish batch waited \d+ ms for the one before it/,
 ];

@@ -29,6 +29,7 @@ import { operateScenario } from "../bench/scenarios/operate.mjs";
 import { runReplayScenario } from "../bench/scenarios/replay.mjs";
 import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
 import { costScenario } from "../bench/scenarios/cost.mjs";
+import { eventsScenario, renderEvents } from "../bench/scenarios/events.mjs";
 import { renderWebhooks, webhooksBudgetFailures, webhooksScenario } from "../bench/scenarios/webhooks.mjs";
 import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
 import { taskScenarios } from "../bench/scenarios/tasks.mjs";
@@ -74,6 +75,7 @@ const PARTS = [
   "webhooks",
   "footprint",
   "idle-awake",
+  "events",
   "bundle",
 ];
 
@@ -274,6 +276,7 @@ async function main() {
   let webhooks;
   let footprint;
   let idleAwake;
+  let events;
   let agentsUnavailable;
   const bundles = {};
   try {
@@ -380,6 +383,10 @@ async function main() {
       }
       idleAwake = { ...ours[ours.length - 1], rounds: ours, baseline: opts.baseline ? baseline : undefined };
     }
+    if (opts.only.has("events")) {
+      process.stderr.write("bench: the Events extension's costs, and idle push streams …\n");
+      events = await eventsScenario(opts, serverOptions);
+    }
   } catch (err) {
     if (!(err instanceof SkipServers)) throw err;
   } finally {
@@ -411,6 +418,7 @@ async function main() {
     webhooks,
     footprint,
     idleAwake,
+    events,
     bundles,
     budgets,
     seconds: (performance.now() - started) / 1000,
@@ -419,6 +427,8 @@ async function main() {
   if (webhooks) console.log(`\n${renderWebhooks(webhooks)}`);
   if (idleAwake)
     console.log(`\n${idleAwake.baseline ? renderIdleAwakeComparison(idleAwake.baseline, idleAwake.rounds) : renderIdleAwake(idleAwake)}`);
+  const eventsReport = events && renderEvents(events);
+  if (eventsReport) console.log(`\n${eventsReport.table}`);
 
   const failures = [
     ...results
@@ -442,6 +452,7 @@ async function main() {
     ...(roundTrips ?? [])
       .filter((r) => !r.ok)
       .map((r) => `round trips of ${r.request}: ${r.calls.length}, docs/sessions.md says ${r.expected.length}`),
+    ...(eventsReport?.missed ?? []),
     ...(idleAwake && idleAwake.delivered < 2 * idleAwake.streams
       ? [`idle-awake: the publish after the idle time reached ${idleAwake.delivered} of ${2 * idleAwake.streams} streams`]
       : []),

@@ -26,7 +26,7 @@ interface Attached {
 }
 
 /** A notification on a stream, as the SSE frame text the Worker relays. */
-export function streamFrame(method: string, params: Record<string, unknown>, id: RequestId): string {
+function streamFrame(method: string, params: Record<string, unknown>, id: RequestId): string {
   return sseEventText(JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: id } } }));
 }
 
@@ -67,6 +67,11 @@ export class EventStreams {
       }
     }
     return sent;
+  }
+
+  /** How many streams are open. */
+  count(): number {
+    return this.held.count();
   }
 
   received(socket: WebSocket, message: string | ArrayBuffer): void {

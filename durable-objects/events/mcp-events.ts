@@ -7,7 +7,8 @@
  * reach it: their poll runs in the Worker.
  */
 import { DurableObject } from "cloudflare:workers";
-import { refuse } from "../../src/wire/refusals";
+import { json } from "../../src/wire/json";
+import { errorOf, refuse, refusalRow } from "../../src/wire/refusals";
 import { isUpgrade } from "../shared/held-sockets";
 import {
   EVENTS_STREAM_URL,
@@ -34,101 +35,118 @@ const NAME_KEY = "name";
 /** What every events object of one edge is made with. */
 export interface EventsObjectConfig {
   retention: Retention;
+  /** The most push streams this object holds open at once; past it, an open is refused with ResourceExhausted. */
+  maxStreams: number;
   /** The webhook part's factory (the `webhooks` option of `events()`); absent: no webhook delivery. */
   webhooks?: WebhookPartFactory;
 }
 
+/** The events object; made per edge by `eventsObjectClass(config)`, which binds its config. */
+class McpEventsObject extends DurableObject implements EventsRpc {
+  readonly #config: EventsObjectConfig;
+  readonly #log: EventLog;
+  readonly #streams: EventStreams;
+  /** The plug for webhook subscriptions (durable-objects/events/webhooks*.ts): told of every appended event. */
+  readonly #webhooks: WebhookPart | undefined;
+  #name: string | undefined;
+
+  constructor(ctx: DurableObjectState, env: unknown, config: EventsObjectConfig) {
+    super(ctx, env as never);
+    this.#config = config;
+    this.#log = new EventLog(ctx.storage.sql, config.retention);
+    this.#streams = new EventStreams(ctx);
+    const host: EventsHost = {
+      ctx,
+      name: () => this.#served(),
+      read: (query) => this.#log.read(query, Date.now()),
+    };
+    this.#webhooks = config.webhooks?.(host);
+  }
+
+  async emit(name: string, input: EmitInput): Promise<EmitOutcome> {
+    this.#serve(name, true);
+    const eventId = input.eventId ?? crypto.randomUUID();
+    const appended = this.#log.append(input, eventId, Date.now());
+    if (appended.duplicate) return { seq: appended.seq, eventId, duplicate: true, streams: 0 };
+    const { event } = appended;
+    const streams = this.#streams.deliver(name, event);
+    if (this.#webhooks) await this.#webhooks.appended([event]);
+    return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
+  }
+
+  async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
+    this.#serve(input.key.name, true);
+    return this.#webhookPart().subscribe(input);
+  }
+
+  async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
+    return this.#webhookPart().unsubscribe(key);
+  }
+
+  async read(name: string, query: ReadQuery): Promise<ReadResult> {
+    this.#serve(name, false);
+    return this.#log.read(query, Date.now());
+  }
+
+  /** Opens a push stream (the Worker's events/stream checked the request): `active`, the replay, then live emits. */
+  override async fetch(request: Request): Promise<Response> {
+    const header = request.headers.get(HEADER_EVENTS_OPEN);
+    if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
+    const open = JSON.parse(header) as StreamOpen;
+    this.#serve(open.name, false);
+    if (this.#streams.count() >= this.#config.maxStreams) return refused(open, this.#config.maxStreams);
+    const replay = this.#log.read({ after: open.after, since: open.since, arguments: open.arguments, max: MAX_STREAM_REPLAY }, Date.now());
+    return this.#streams.open(open, replay, streamNumber());
+  }
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    this.#streams.received(socket, message);
+  }
+
+  override async webSocketClose(socket: WebSocket): Promise<void> {
+    this.#streams.ended(socket);
+  }
+
+  override async webSocketError(socket: WebSocket): Promise<void> {
+    this.#streams.ended(socket);
+  }
+
+  override async alarm(): Promise<void> {
+    if (this.#webhooks) await this.#webhooks.alarm();
+  }
+
+  /** The webhook part; the Worker calls it only on an edge that delivers webhooks (the methods exist only there). */
+  #webhookPart(): WebhookPart {
+    if (!this.#webhooks) throw new Error("mcp-edge: a webhook call reached an events object of an edge without events({ webhooks })");
+    return this.#webhooks;
+  }
+
+  /** Remembers the event type this object serves (written once, by its first emit or subscribe). */
+  #serve(name: string, writing: boolean): void {
+    if (this.#name === name) return;
+    this.#name = name;
+    if (writing && this.ctx.storage.kv.get(NAME_KEY) !== name) this.ctx.storage.kv.put(NAME_KEY, name);
+  }
+
+  #served(): string | undefined {
+    this.#name ??= this.ctx.storage.kv.get<string>(NAME_KEY);
+    return this.#name;
+  }
+}
+
 /** The events object class of one edge: `export const { McpEvents } = edge.objects`. */
 export function eventsObjectClass(config: EventsObjectConfig): new (ctx: DurableObjectState, env: unknown) => EventsRpc {
-  return class McpEvents extends DurableObject implements EventsRpc {
-    readonly #log = new EventLog(this.ctx.storage.sql, config.retention);
-    readonly #streams = new EventStreams(this.ctx);
-    /** The plug for webhook subscriptions (durable-objects/events/webhooks*.ts): told of every appended event. */
-    readonly #webhooks: WebhookPart | undefined;
-    #name: string | undefined;
-
+  return class McpEvents extends McpEventsObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env as never);
-      const host: EventsHost = {
-        ctx,
-        name: () => this.#served(),
-        read: (query) => this.#log.read(query, Date.now()),
-      };
-      this.#webhooks = config.webhooks?.(host);
-    }
-
-    async emit(name: string, input: EmitInput): Promise<EmitOutcome> {
-      this.#serve(name, true);
-      const eventId = input.eventId ?? crypto.randomUUID();
-      const appended = this.#log.append(input, eventId, Date.now());
-      if (appended.duplicate) return { seq: appended.seq, eventId, duplicate: true, streams: 0 };
-      const { event } = appended;
-      const streams = this.#streams.deliver(name, event);
-      if (this.#webhooks) await this.#webhooks.appended([event]);
-      return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
-    }
-
-    async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
-      this.#serve(input.key.name, true);
-      return this.#webhookPart().subscribe(input);
-    }
-
-    async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
-      return this.#webhookPart().unsubscribe(key);
-    }
-
-    async read(name: string, query: ReadQuery): Promise<ReadResult> {
-      this.#serve(name, false);
-      return this.#log.read(query, Date.now());
-    }
-
-    /** Opens a push stream (the Worker's events/stream checked the request): `active`, the replay, then live emits. */
-    override async fetch(request: Request): Promise<Response> {
-      const header = request.headers.get(HEADER_EVENTS_OPEN);
-      if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
-      const open = JSON.parse(header) as StreamOpen;
-      this.#serve(open.name, false);
-      const replay = this.#log.read(
-        { after: open.after, since: open.since, arguments: open.arguments, max: MAX_STREAM_REPLAY },
-        Date.now(),
-      );
-      return this.#streams.open(open, replay, streamNumber());
-    }
-
-    override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
-      this.#streams.received(socket, message);
-    }
-
-    override async webSocketClose(socket: WebSocket): Promise<void> {
-      this.#streams.ended(socket);
-    }
-
-    override async webSocketError(socket: WebSocket): Promise<void> {
-      this.#streams.ended(socket);
-    }
-
-    override async alarm(): Promise<void> {
-      if (this.#webhooks) await this.#webhooks.alarm();
-    }
-
-    /** The webhook part; the Worker calls it only on an edge that delivers webhooks (the methods exist only there). */
-    #webhookPart(): WebhookPart {
-      if (!this.#webhooks) throw new Error("mcp-edge: a webhook call reached an events object of an edge without events({ webhooks })");
-      return this.#webhooks;
-    }
-
-    /** Remembers the event type this object serves (written once, by its first emit or subscribe). */
-    #serve(name: string, writing: boolean): void {
-      if (this.#name === name) return;
-      this.#name = name;
-      if (writing && this.ctx.storage.kv.get(NAME_KEY) !== name) this.ctx.storage.kv.put(NAME_KEY, name);
-    }
-
-    #served(): string | undefined {
-      this.#name ??= this.ctx.storage.kv.get<string>(NAME_KEY);
-      return this.#name;
+      super(ctx, env, config);
     }
   };
+}
+
+/** The answer to an open past `maxStreams`: the client gets it as the request's error (no stream). */
+function refused(open: StreamOpen, max: number): Response {
+  const error = errorOf(refusalRow({ reason: "events-resource-exhausted", limit: "streams", max }));
+  return json({ jsonrpc: "2.0", id: open.id, error });
 }
 
 /** A stream's number among this object's sockets (its tag): random, so none repeats across wakes. */

@@ -93,7 +93,7 @@ export type Refusal =
   | { reason: "events-callback-endpoint"; detail: string; category: EventsCallbackFailure };
 
 /** The `lastError` categories a webhook endpoint's failure is reported by (SEP-3415; never the endpoint's own output). */
-export type EventsCallbackFailure = "connection_refused" | "timeout" | "tls_error" | "http_4xx" | "http_5xx" | "challenge_failed";
+type EventsCallbackFailure = "connection_refused" | "timeout" | "tls_error" | "http_4xx" | "http_5xx" | "challenge_failed";
 
 export interface RefusalRow {
   status: number;

@@ -9,7 +9,7 @@ import type { Awaitable } from "../../mcp/definition/definitions";
 import { compileSchema, type CompiledSchema, type InferSchema, type SchemaInput } from "../../mcp/definition/schema";
 
 export type DeliveryMode = "poll" | "push" | "webhook";
-export const DELIVERY_MODES: readonly DeliveryMode[] = ["poll", "push", "webhook"];
+const DELIVERY_MODES: readonly DeliveryMode[] = ["poll", "push", "webhook"];
 
 /** Event names: 1-128 of A-Z a-z 0-9 and `_ - . /` (they travel in headers and object names). */
 const EVENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_./-]{0,127}$/;

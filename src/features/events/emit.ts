@@ -18,13 +18,14 @@ export interface EmitOptions {
 /** At most this many characters of JSON per emitted `data` (a webhook body is at most 256 KiB, SEP-3415). */
 const MAX_DATA_CHARS = 200_000;
 
-export async function emitEvent<Env>(
-  registry: EventRegistry<Env>,
-  env: Env,
-  name: string,
-  data: unknown,
-  options: EmitOptions = {},
-): Promise<EmitOutcome> {
+/** One emit as `feature.emit` was called. */
+export interface Emit extends EmitOptions {
+  name: string;
+  data: unknown;
+}
+
+export async function emitEvent<Env>(registry: EventRegistry<Env>, env: Env, emit: Emit): Promise<EmitOutcome> {
+  const { name, data, ...options } = emit;
   const type = registry.types.get(name);
   if (!type) throw new TypeError(`mcp-edge emit: no event type is named "${name}" (pass it in events({ types }))`);
   if (type.poll) throw new TypeError(`mcp-edge emit: "${name}" is upstream-backed (it has poll); only events without poll are emitted`);

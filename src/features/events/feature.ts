@@ -25,8 +25,8 @@ export interface EventsOptions<Env = unknown> {
   pageSize?: number;
   /** events/poll's default and largest `maxEvents` (default 100). */
   maxEventsPerPoll?: number;
-  /** Declare `listChanged: true` in the extension's settings (default false: the set of types is fixed). */
-  listChanged?: boolean;
+  /** The most push streams one emitted type holds open at once (default 10,000); past it, ResourceExhausted. */
+  maxStreams?: number;
   /** Webhook delivery (events/subscribe, events/unsubscribe): `webhooks(...)` of mcp-edge/events. */
   webhooks?: EventsWebhooks<Env>;
 }
@@ -49,13 +49,10 @@ function resolve(options: EventsOptions<never>): ResolvedEventsOptions {
     heartbeatMs,
     pageSize: options.pageSize ?? 50,
     maxEventsPerPoll: options.maxEventsPerPoll ?? 100,
-    listChanged: options.listChanged === true,
+    maxStreams: options.maxStreams ?? 10_000,
   };
-  for (const [field, value] of Object.entries({
-    ...resolved.retention,
-    pageSize: resolved.pageSize,
-    maxEventsPerPoll: resolved.maxEventsPerPoll,
-  }))
+  const { retention, pageSize, maxEventsPerPoll, maxStreams } = resolved;
+  for (const [field, value] of Object.entries({ ...retention, pageSize, maxEventsPerPoll, maxStreams }))
     if (!Number.isInteger(value) || value < 1) throw new TypeError(`mcp-edge events(): ${field} is a whole number, 1 or more`);
   return resolved;
 }
@@ -68,14 +65,16 @@ export function events<Env = unknown>(options: EventsOptions<Env>): EventsFeatur
   if (options.webhooks) methods.push(...options.webhooks.methods(registry));
   const emitted = options.types.some((type) => !type.poll);
   const part = options.webhooks?.part;
+  const { retention, maxStreams } = registry.options;
   return {
     name: "events",
     registry,
     bindings: emitted ? { [EVENTS_BINDING]: EVENTS_CLASS } : undefined,
     methods,
-    extensions: { [EVENTS_EXTENSION]: registry.options.listChanged ? { listChanged: true } : {} },
+    // The set of types is fixed for a deployment: no list-change notifications, so no `listChanged`.
+    extensions: { [EVENTS_EXTENSION]: {} },
     streams: { "events/stream": (call) => streamLane(registry, call) },
-    objects: () => ({ [EVENTS_CLASS]: eventsObjectClass({ retention: registry.options.retention, ...(part ? { webhooks: part } : {}) }) }),
-    emit: (env, name, data, emitOptions) => emitEvent(registry, env, name, data, emitOptions),
+    objects: () => ({ [EVENTS_CLASS]: eventsObjectClass({ retention, maxStreams, ...(part ? { webhooks: part } : {}) }) }),
+    emit: (env, name, data, emitOptions) => emitEvent(registry, env, { ...emitOptions, name, data }),
   };
 }

@@ -23,7 +23,7 @@ import type { DeliveryMode, EventDefinition } from "./define";
 /** The extension's identifier (SEP-3415): declared by the server, and by a client that uses it. */
 export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
 /** Canonical JSON of a subscription's arguments may be at most this long (a push stream keeps them on its socket). */
-export const MAX_ARGUMENTS_CHARS = 4_096;
+const MAX_ARGUMENTS_CHARS = 4_096;
 
 export interface ResolvedEventsOptions {
   retention: Retention;
@@ -33,8 +33,8 @@ export interface ResolvedEventsOptions {
   pageSize: number;
   /** events/poll's `maxEvents` when the client gives none, and its ceiling. */
   maxEventsPerPoll: number;
-  /** Whether the server declares `listChanged` in its extension settings. */
-  listChanged: boolean;
+  /** The most push streams one emitted type holds open at once. */
+  maxStreams: number;
 }
 
 /**

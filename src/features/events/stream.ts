@@ -70,14 +70,12 @@ export async function streamLane<Env>(registry: EventRegistry<Env>, call: Stream
     const type = registry.find(call.params, "push");
     const args = await registry.arguments(type, call.params);
     const maxAgeMs = maxAgeOf(call.params);
-    if (type.poll)
-      return streamUpstream(type, {
-        call,
-        args,
-        cursor: registry.upstreamCursor(call.params),
-        maxAgeMs,
-        heartbeatMs: registry.options.heartbeatMs,
-      });
+    if (type.poll) {
+      const { heartbeatMs, maxEventsPerPoll } = registry.options;
+      const cursor = registry.upstreamCursor(call.params);
+      // Awaited here: the first round's RpcError is this request's error (no stream).
+      return await streamUpstream(type, { call, args, cursor, maxAgeMs, heartbeatMs, maxEvents: maxEventsPerPoll });
+    }
     const open: StreamOpen = { id: call.id, name: type.name, arguments: args, after: registry.position(call.params) };
     if (maxAgeMs !== undefined) open.since = Date.now() - maxAgeMs;
     return await holdEmitted(registry, call, open);

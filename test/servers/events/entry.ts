@@ -12,6 +12,8 @@ import { defineEvent, events } from "../../../src/features/events/index";
 export const upstream: { id: string; queue: "support" | "sales"; title: string; at: string }[] = [];
 /** How many times the author's poll ran (the tests count rounds, never time). */
 export const upstreamReads = { count: 0 };
+/** An error the author's poll throws on its next run (a test sets it), as an upstream that revoked access would. */
+export const upstreamFailure: { next: Error | undefined } = { next: undefined };
 
 const notePosted = defineEvent("note.posted", {
   description: "A note was posted, optionally under a topic",
@@ -28,6 +30,9 @@ const ticketOpened = defineEvent("ticket.opened", {
   nextPollMs: 1_000,
   poll: (args, cursor) => {
     upstreamReads.count++;
+    const failure = upstreamFailure.next;
+    upstreamFailure.next = undefined;
+    if (failure) throw failure;
     const from = cursor === null ? upstream.length : Number(cursor);
     const events = upstream
       .slice(from)
@@ -46,6 +51,7 @@ const deployFinished = defineEvent("deploy.finished", {
 export const feature = events({
   types: [notePosted, ticketOpened, auditOnly, deployFinished],
   heartbeatMs: 300,
+  maxStreams: 8,
   pageSize: 2,
   retention: { maxEvents: 5 },
 });
@@ -64,6 +70,31 @@ for (const method of feature.methods ?? []) server.add(method as never);
 for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
 const edge = createMcpEdge(server, { statelessPath: "/stateless/mcp" });
 
-export default edge.worker;
+/** Until the kernel routes a feature's streams: events/stream handed to the feature's lane here. */
+const lane = feature.streams!["events/stream"]!;
+export default {
+  async fetch(request: Request, env: unknown, ctx: ExecutionContext): Promise<Response> {
+    if (request.method === "POST" && request.headers.get("Mcp-Method") === "events/stream") {
+      const body = (await request.json()) as { id: number | string; params: Record<string, unknown> };
+      const meta = body.params._meta as Record<string, unknown>;
+      const call = {
+        id: body.id,
+        params: body.params,
+        env,
+        ctx,
+        era: "2026" as const,
+        protocolVersion: "2026-07-28",
+        clientCapabilities: meta["io.modelcontextprotocol/clientCapabilities"] as never,
+        principal: undefined,
+        request: undefined as never,
+        clientKey: "test",
+        route: "",
+        kernel: undefined as never,
+      };
+      return lane(call);
+    }
+    return edge.worker.fetch(request, env as never, ctx);
+  },
+};
 export const McpSession = sessionObject(edge);
 export const { McpEvents } = feature.objects!(undefined as never);
