@@ -114,6 +114,12 @@ async function subscribeInputOf<Env>(
 ): Promise<WebhookSubscribeInput> {
   const subject = subjectOf(ctx, options);
   const type = registry.find(params, "webhook");
+  if (type.poll)
+    throw eventsError({
+      reason: "events-unsupported",
+      detail: `webhook delivery of an upstream-backed event type ("${type.name}") is not served yet; poll it or stream it`,
+      data: { feature: "deliveryMode", value: "webhook" },
+    });
   const args = await registry.arguments(type, params);
   const delivery = params.delivery;
   if (!isObject(delivery)) throw invalid('delivery is required: {"mode": "webhook", "url": "https://…", "secret": "whsec_…"}');
@@ -126,8 +132,7 @@ async function subscribeInputOf<Env>(
   const ttlMs = params.ttlMs;
   if (ttlMs !== undefined && ttlMs !== null && !isCount(ttlMs))
     throw invalid("ttlMs must be a whole number of milliseconds, or null to ask for no expiry");
-  // An upstream-backed type has no log here: its cursor is the upstream's, and replay is not offered by webhook.
-  const after = type.poll ? null : registry.position(params);
+  const after = registry.position(params);
   const maxAgeMs = maxAgeOf(params);
   const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
   return {

@@ -28,8 +28,13 @@ const incidentCreated = defineEvent("incident.created", {
   payload: z.record(z.string(), z.unknown()),
 });
 const buildFinished = defineEvent("build.finished", { description: "A build finished (poll only)", delivery: ["poll"] });
+/** Upstream-backed, offering every mode by default: webhook delivery of it is refused until the object drives its poll. */
+const ticketOpened = defineEvent("ticket.opened", {
+  description: "A ticket was opened upstream",
+  poll: () => ({ events: [], cursor: "0" }),
+});
 
-export const feature = events({ types: [incidentCreated, buildFinished], webhooks: webhooks(OPTIONS) });
+export const feature = events({ types: [incidentCreated, buildFinished, ticketOpened], webhooks: webhooks(OPTIONS) });
 
 const server = defineServer({ name: "webhooks-test", version: "1.0.0" });
 // Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
