@@ -36,7 +36,15 @@ const ticketOpened = defineEvent("ticket.opened", {
 
 export const feature = events({ types: [incidentCreated, buildFinished, ticketOpened], webhooks: webhooks(OPTIONS) });
 
-const server = defineServer({ name: "webhooks-test", version: "1.0.0" });
+// A tool that emits, as the author's own code would (the end-to-end test calls it over HTTP).
+const server = defineServer({ name: "webhooks-test", version: "1.0.0" }).tool(
+  "emit_incident",
+  { description: "Emits incident.created", input: { eventId: z.string(), title: z.string() } },
+  async ({ eventId, title }, ctx) => {
+    const outcome = await feature.emit(ctx.env, "incident.created", { title }, { eventId });
+    return { content: [{ type: "text", text: outcome.duplicate ? "duplicate" : "emitted" }] };
+  },
+);
 // Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
 for (const method of feature.methods ?? []) server.add(method as never);
 for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
