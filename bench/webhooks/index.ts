@@ -18,7 +18,7 @@ const incident = defineEvent("bench.incident", {
 });
 const feature = events({
   types: [incident],
-  webhooks: webhooks({ allowLoopback: true, singleTenant: "bench", retryDelaysMs: [200, 200, 200, 200] }),
+  webhooks: webhooks({ allowLoopback: true, singleTenant: "bench", retryDelaysMs: [200, 200, 200, 200], maxSubscriptions: 10_000 }),
 });
 const server = defineServer({ name: "bench-webhooks", version: "1.0.0" });
 // Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.

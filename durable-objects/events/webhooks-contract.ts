@@ -66,7 +66,8 @@ export interface WebhookSubscribeResult {
 export type WebhookSubscribeOutcome =
   | { ok: true; result: WebhookSubscribeResult }
   | { ok: false; refusal: "invalid-url"; detail: string }
-  | { ok: false; refusal: "callback-endpoint"; reason: WebhookErrorCategory };
+  | { ok: false; refusal: "callback-endpoint"; reason: WebhookErrorCategory }
+  | { ok: false; refusal: "limit"; max: number };
 
 /** What the Worker calls on the object holding an event type's webhook subscriptions. */
 export interface WebhooksRpc {
@@ -100,6 +101,8 @@ export interface WebhookSettings {
   readonly retryDelaysMs: readonly number[];
   /** How long deliveries are signed with the old secret too after a refresh replaced it. */
   readonly rotationGraceMs: number;
+  /** The most subscriptions one principal holds to one event type (a refresh of one it holds always passes). */
+  readonly maxSubscriptions: number;
 }
 
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
@@ -110,4 +113,5 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   // Five attempts within about 14 minutes (SEP-3415: "3 to 5 attempts spread over no more than 10 to 15 minutes").
   retryDelaysMs: [30_000, 90_000, 240_000, 480_000],
   rotationGraceMs: 60 * 60_000,
+  maxSubscriptions: 100,
 };

@@ -89,6 +89,12 @@ export class WebhookStore {
       .toArray()[0];
   }
 
+  /** How many live subscriptions `subject` holds here. */
+  countOf(subject: string): number {
+    return this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_subscriptions WHERE subject = ? AND ended = 0", subject).one()
+      .n;
+  }
+
   isVerified(subject: string, url: string): boolean {
     return this.#sql.exec("SELECT 1 FROM webhook_verified WHERE subject = ? AND url = ?", subject, url).toArray().length > 0;
   }

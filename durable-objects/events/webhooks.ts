@@ -104,6 +104,8 @@ export class WebhookSubscriptions implements WebhookPart {
     const secret = parseWebhookSecret(input.secret);
     if (!secret.ok) throw new TypeError(`webhookSubscribe: the Worker passed an unchecked secret (${secret.reason})`);
     const id = await subscriptionIdOf(key);
+    const max = this.#host.settings.maxSubscriptions;
+    if (!this.#store.subscription(id) && this.#store.countOf(key.subject) >= max) return { ok: false, refusal: "limit", max };
     if (!this.#store.isVerified(key.subject, key.url)) {
       const verified = await verifyEndpoint({ url: key.url, loopback: input.loopback, subscriptionId: id }, [secret.key], this.#resolve);
       if (!verified.ok) return { ok: false, refusal: "callback-endpoint", reason: verified.reason };

@@ -280,6 +280,33 @@ describe("the cursor", () => {
   });
 });
 
+describe("limits", () => {
+  it("refuses a principal's new subscription past maxSubscriptions with ResourceExhausted -32025; its refreshes still pass", async () => {
+    const hooks = await receiver();
+    const url = hooks.hookUrl(hookName("limit"));
+    const crowd = await clientAs("crowd");
+    const held = await subscribeWebhook(crowd, { name: TYPE, url, secret: hooks.secret });
+    // The test server's limit is 1,000 a principal and type: the other 999 are written straight into the object's rows.
+    await runInDurableObject(testEnv.MCP_EVENTS.getByName(TYPE), (_instance, state) => {
+      for (let i = 0; i < 999; i++) {
+        state.storage.sql.exec(
+          "INSERT INTO webhook_subscriptions (id, subject, url, name, arguments, secret, loopback) VALUES (?, 'crowd', ?, ?, '{}', ?, 1)",
+          `sub_filler_${i}`,
+          `${url}-${i}`,
+          TYPE,
+          hooks.secret,
+        );
+      }
+    });
+    const error = await refusal(subscribeWebhook(crowd, { name: TYPE, url: `${url}-new`, secret: hooks.secret }));
+    expect([error.code, error.data]).toEqual([-32025, { limit: "subscriptions", max: 1000 }]);
+    expect((await subscribeWebhook(crowd, { name: TYPE, url, secret: hooks.secret })).id).toBe(held.id);
+    expect((await subscribeWebhook(await clientAs("ada"), { name: TYPE, url: `${url}-ada`, secret: hooks.secret })).id).toEqual(
+      expect.any(String),
+    );
+  });
+});
+
 describe("the TTL grant", () => {
   it("grants at or under the suggestion (sep-9999-ttl-refresh-before-lte-suggestion)", async () => {
     const hooks = await receiver();

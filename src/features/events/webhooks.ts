@@ -50,6 +50,8 @@ export interface WebhookOptions {
   retryDelaysMs?: readonly number[];
   /** How long the old secret still signs after a refresh replaced it (default 1 h). */
   rotationGraceMs?: number;
+  /** The most subscriptions one principal holds to one event type (default 100; ResourceExhausted past it). */
+  maxSubscriptions?: number;
 }
 
 /** The options as the object applies them. */
@@ -61,7 +63,10 @@ export function webhookSettingsOf(options: WebhookOptions = {}): WebhookSettings
     allowNoExpiry: options.allowNoExpiry ?? DEFAULT_WEBHOOK_SETTINGS.allowNoExpiry,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_WEBHOOK_SETTINGS.retryDelaysMs,
     rotationGraceMs: options.rotationGraceMs ?? DEFAULT_WEBHOOK_SETTINGS.rotationGraceMs,
+    maxSubscriptions: options.maxSubscriptions ?? DEFAULT_WEBHOOK_SETTINGS.maxSubscriptions,
   };
+  if (!Number.isInteger(settings.maxSubscriptions) || settings.maxSubscriptions < 1)
+    throw new TypeError("events webhooks: maxSubscriptions is a whole number, 1 or more");
   if (!(settings.minTtlMs > 0 && settings.minTtlMs <= settings.defaultTtlMs && settings.defaultTtlMs <= settings.maxTtlMs))
     throw new TypeError("events webhooks: the TTLs must satisfy 0 < minTtlMs <= defaultTtlMs <= maxTtlMs");
   if (settings.retryDelaysMs.some((delay) => !(delay >= 0)))
@@ -168,6 +173,8 @@ function resultOf(outcome: WebhookSubscribeOutcome, name: string): Record<string
   switch (outcome.refusal) {
     case "invalid-url":
       throw invalid(outcome.detail);
+    case "limit":
+      throw eventsError({ reason: "events-resource-exhausted", limit: "subscriptions", max: outcome.max });
     case "callback-endpoint":
       throw eventsError({
         reason: "events-callback-endpoint",

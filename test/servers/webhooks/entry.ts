@@ -20,7 +20,7 @@ import type {
 } from "../../../durable-objects/events/webhooks-contract";
 import { WebhookSubscriptions, wakeObjectAt, type ArgumentsMatch, type WebhookOccurrence } from "../../../durable-objects/events/webhooks";
 
-const OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [2_000, 10, 10, 10], minTtlMs: 1_000 };
+const OPTIONS: WebhookOptions = { allowLoopback: true, retryDelaysMs: [2_000, 10, 10, 10], minTtlMs: 1_000, maxSubscriptions: 1_000 };
 
 const incidentCreated = defineEvent("incident.created", {
   description: "An incident was opened",
