@@ -108,6 +108,8 @@ export interface EventsRpc extends Rpc.DurableObjectBranded, WebhooksRpc {
  */
 export interface EventsHost {
   readonly ctx: DurableObjectState;
+  /** The Worker's bindings, as the object got them (an upstream-backed type's `poll` reads its upstream with them). */
+  readonly env: unknown;
   /** The event type this object serves (set by the first emit, read or stream it answers). */
   name(): string | undefined;
   /** Reads the log as a poll does. */

@@ -57,6 +57,7 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     this.#streams = new EventStreams(ctx);
     const host: EventsHost = {
       ctx,
+      env,
       name: () => this.#served(),
       read: (query) => this.#log.read(query, Date.now()),
     };

@@ -38,6 +38,8 @@ export interface WebhookSubscribeInput {
   readonly after: number | null;
   /** No replayed event older than this (ms since the epoch: now − maxAgeMs). */
   readonly since: number | undefined;
+  /** An upstream-backed type: the client's upstream cursor (null: from now), where the object's polls start. */
+  readonly upstreamCursor?: string | null;
 }
 
 /** Why a delivery or a verification failed: the only words a client learns about its endpoint (never its output). */

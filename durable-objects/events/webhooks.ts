@@ -9,6 +9,7 @@
  */
 import {
   argumentsMatch,
+  canonicalJson,
   cursorOf,
   occurrenceOf,
   type EventArguments,
@@ -32,6 +33,7 @@ import {
 import { controlMessageId, post, resolveOverHttps, verifyEndpoint, type Destination, type Resolver } from "./webhooks-delivery";
 import { parseWebhookSecret } from "./webhooks-signing";
 import { WebhookStore, type DueDelivery, type SubscriptionRow } from "./webhooks-store";
+import { UpstreamSources, type UpstreamOccurrence, type UpstreamSource } from "./webhooks-upstream";
 
 /** SEP-3415 "Delivery profile": bodies at most 256 KiB. */
 const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
@@ -51,10 +53,14 @@ export interface WebhookHost {
   /** The event type the object serves, and a read of its log (a new subscription's replay, its cursor); absent: no log. */
   readonly name?: () => string | undefined;
   readonly read?: (query: ReadQuery) => ReadResult;
+  /** An upstream-backed type's poll, which the alarm drives for its subscriptions; undefined for an emitted type. */
+  readonly upstream?: (name: string) => UpstreamSource | undefined;
+  /** The Worker's bindings, for an upstream-backed type's poll. */
+  readonly env?: unknown;
 }
 
 /** The webhook part of each events object of an edge (`events({ webhooks: webhooks(...) })` plugs it in). */
-export function webhookPartOf(settings: WebhookSettings, resolve?: Resolver): WebhookPartFactory {
+export function webhookPartOf(settings: WebhookSettings, upstream: (name: string) => UpstreamSource | undefined): WebhookPartFactory {
   return (host) =>
     new WebhookSubscriptions({
       sql: host.ctx.storage.sql,
@@ -62,7 +68,8 @@ export function webhookPartOf(settings: WebhookSettings, resolve?: Resolver): We
       wakeAt: (at) => wakeObjectAt(host.ctx.storage, at),
       name: host.name,
       read: host.read,
-      ...(resolve ? { resolve } : {}),
+      upstream,
+      env: host.env,
     });
 }
 
@@ -89,10 +96,12 @@ export class WebhookSubscriptions implements WebhookPart {
   readonly #host: WebhookHost;
   readonly #store: WebhookStore;
   readonly #resolve: Resolver;
+  readonly #sources: UpstreamSources;
 
   constructor(host: WebhookHost) {
     this.#host = host;
     this.#store = new WebhookStore(host.sql);
+    this.#sources = new UpstreamSources(host.sql);
     this.#resolve = host.resolve ?? resolveOverHttps;
   }
 
@@ -111,13 +120,17 @@ export class WebhookSubscriptions implements WebhookPart {
       if (!verified.ok) return { ok: false, refusal: "callback-endpoint", reason: verified.reason };
       this.#store.markVerified(key.subject, key.url);
     }
+    const source = this.#host.upstream?.(key.name);
+    const upstreamCursor = source
+      ? await this.#sources.start(source, key.arguments, input.upstreamCursor ?? null, this.#host.env)
+      : undefined;
     const now = Date.now();
     const existing = this.#store.subscription(id);
     const expiresAt = this.#grant(input.ttlMs, now);
     const rotated = existing !== undefined && existing.secret !== input.secret;
     const previous = rotated ? { secret: existing.secret, until: now + this.#host.settings.rotationGraceMs } : undefined;
     this.#store.upsert({ id, key, secret: input.secret, previous, expiresAt, loopback: input.loopback });
-    const position = existing ? this.#head(key) : await this.#replay(id, input);
+    const position = await this.#positionOf(id, input, existing !== undefined, upstreamCursor);
     if (expiresAt !== null) await this.#host.wakeAt(expiresAt);
     const result: WebhookSubscribeResult = {
       id,
@@ -174,11 +187,38 @@ export class WebhookSubscriptions implements WebhookPart {
   /** The alarm's work: collect what expired, attempt what is due (at most a run's worth), and ask for the next alarm. */
   async alarm(now: number = Date.now()): Promise<void> {
     this.#store.collect(now);
+    this.#sources.collect();
+    await this.#pollUpstream(now);
     const due = this.#store.due(now, ATTEMPTS_PER_RUN);
     await Promise.all(due.map((delivery) => this.#attempt(delivery, now)));
     this.#store.collect(Date.now());
-    const next = due.length === ATTEMPTS_PER_RUN ? Date.now() : this.#store.nextWake();
+    const next = due.length === ATTEMPTS_PER_RUN ? Date.now() : earliest(this.#store.nextWake(), this.#sources.nextWake());
     if (next !== undefined) await this.#host.wakeAt(next);
+  }
+
+  /** An upstream-backed type's rounds that are due: what they find goes to the subscriptions with those arguments. */
+  async #pollUpstream(now: number): Promise<void> {
+    const name = this.#host.name?.();
+    const source = name === undefined ? undefined : this.#host.upstream?.(name);
+    if (name === undefined || source === undefined) return;
+    const found = async (args: string, occurrence: UpstreamOccurrence) => {
+      await this.#deliverBody(name, occurrence.eventId, JSON.stringify(occurrence), (wanted) => canonicalJson(wanted) === args);
+    };
+    await this.#sources.poll(source, name, now, { env: this.#host.env, found });
+  }
+
+  /** Where a subscription stands: its upstream source's cursor, the log's head (a refresh), or its replay (a new one). */
+  async #positionOf(
+    id: string,
+    input: WebhookSubscribeInput,
+    existing: boolean,
+    upstreamCursor: string | null | undefined,
+  ): Promise<WebhookPosition> {
+    if (upstreamCursor !== undefined) {
+      await this.#host.wakeAt(this.#sources.nextWake() ?? Date.now());
+      return { cursor: upstreamCursor, truncated: false };
+    }
+    return existing ? this.#head(input.key) : this.#replay(id, input);
   }
 
   /** The log's head for a refresh (a live subscription's cursor is a no-op: delivery goes on). */
@@ -265,4 +305,9 @@ function statusOf(row: SubscriptionRow): WebhookSubscribeResult["deliveryStatus"
   };
   if (row.failed_since !== null) status.failedSince = new Date(row.failed_since).toISOString();
   return status;
+}
+
+function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.min(a, b);
 }

@@ -9,6 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { generateWebhookSecret } from "../../durable-objects/events/webhooks-signing";
 import { subscribeWebhook, type ReceivedWebhook } from "../../src/testing/webhooks";
+import { tickets } from "../servers/webhooks/entry";
 import { clientAs, emitIncident, eventsObject, hookName, occurrence, partInput, partObject, receiver, TYPE } from "./webhooks-helpers";
 
 /** A subscription to TYPE by a fresh hook path: the receiver, the path and the subscribe result. */
@@ -18,6 +19,14 @@ async function subscribed(label: string, options: { arguments?: Record<string, u
   const client = await clientAs("ada");
   const result = await subscribeWebhook(client, { name: TYPE, url: hooks.hookUrl(name), secret: hooks.secret, ...options });
   return { hooks, client, path: `/hooks/${name}`, url: hooks.hookUrl(name), id: result.id as string };
+}
+
+/** A subscription through the front door to `name` with `args`, to a fresh hook path. */
+async function subscribedTo(name: string, label: string, args: Record<string, unknown>) {
+  const hooks = await receiver();
+  const path = `/hooks/${hookName(label)}`;
+  const result = await subscribeWebhook(await clientAs("ada"), { name, arguments: args, url: `${hooks.url}${path}`, secret: hooks.secret });
+  return { hooks, path, result };
 }
 
 /** A subscription in a part object (the webhook part alone), to a fresh hook path. */
@@ -266,6 +275,22 @@ describe("the SSRF-hardened path at delivery time", () => {
     const url = `https://rebound.example.com/hooks/${hookName("unverified")}`;
     const outcome = await partObject("rebound.event").webhookSubscribe(partInput("bob", url, "rebound.event", generateWebhookSecret()));
     expect(outcome).toEqual({ ok: false, refusal: "callback-endpoint", reason: "connection_refused" });
+  });
+});
+
+describe("an upstream-backed type", () => {
+  it("is polled by the object's alarm for its subscriptions; what it finds goes to those with the same arguments", async () => {
+    const { hooks, path: salesPath } = await subscribedTo("ticket.opened", "sales", { queue: "sales" });
+    const support = await subscribedTo("ticket.opened", "support", { queue: "support" });
+    expect(support.result.cursor).toBe(String(tickets.length));
+    const id = `tkt_${crypto.randomUUID()}`;
+    tickets.push({ id, queue: "support", title: "Printer on fire" }, { id: `${id}-sales`, queue: "sales", title: "Upsell" });
+    const [, delivered] = await hooks.received({ path: support.path, count: 2 });
+    expect(delivered).toMatchObject({ webhookId: id, verified: true, subscriptionId: support.result.id });
+    expect(JSON.parse(delivered!.body)).toMatchObject({ eventId: id, name: "ticket.opened", data: { title: "Printer on fire" } });
+    const [, sales] = await hooks.received({ path: salesPath, count: 2 });
+    expect(sales?.webhookId).toBe(`${id}-sales`);
+    expect((await hooks.received({ path: support.path })).map((record) => record.webhookId)).not.toContain(`${id}-sales`);
   });
 });
 

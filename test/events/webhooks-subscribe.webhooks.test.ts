@@ -167,15 +167,6 @@ describe("what is checked before any object is addressed", () => {
     expect([error.code, error.data]).toEqual([-32026, { feature: "deliveryMode", value: "webhook" }]);
   });
 
-  it("refuses webhook delivery of an upstream-backed type with Unsupported -32026, saying it is not served yet", async () => {
-    const client = await clientAs("ada");
-    const error = await refusal(
-      subscribeWebhook(client, { name: "ticket.opened", url: "https://hooks.example.com/a", secret: SECRET_24_BYTES }),
-    );
-    expect([error.code, error.data]).toEqual([-32026, { feature: "deliveryMode", value: "webhook" }]);
-    expect(error.message).toMatch(/upstream-backed event type \("ticket\.opened"\) is not served yet/);
-  });
-
   it("checks the arguments against the type's input schema (-32602)", async () => {
     const client = await clientAs("ada");
     const error = await refusal(

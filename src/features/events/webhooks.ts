@@ -24,6 +24,8 @@ import {
   type WebhookSubscribeOutcome,
 } from "../../../durable-objects/events/webhooks-contract";
 import { webhookPartOf } from "../../../durable-objects/events/webhooks";
+import type { UpstreamSource } from "../../../durable-objects/events/webhooks-upstream";
+import type { UpstreamPollContext } from "./define";
 import { parseWebhookSecret } from "../../../durable-objects/events/webhooks-signing";
 import { EVENTS_EXTENSION, eventsError, maxAgeOf, type EventRegistry, type EventsWebhooks } from "./registry";
 
@@ -80,7 +82,21 @@ export function webhookSettingsOf(options: WebhookOptions = {}): WebhookSettings
  */
 export function webhooks<Env = unknown>(options: WebhookOptions = {}): EventsWebhooks<Env> {
   const settings = webhookSettingsOf(options);
-  return { methods: (registry) => webhookMethods(registry, options), part: webhookPartOf(settings) };
+  // The feature hands its registry to methods() once, as it is made; its objects are made after, and read it.
+  const types: { registry?: EventRegistry<Env> } = {};
+  const upstream = (name: string): UpstreamSource | undefined => {
+    const type = types.registry?.types.get(name);
+    if (!type?.poll) return undefined;
+    const poll = type.poll;
+    return { nextPollMs: type.nextPollMs, poll: (args, cursor, ctx) => poll(args, cursor, ctx as UpstreamPollContext<Env>) };
+  };
+  return {
+    methods: (registry) => {
+      types.registry = registry;
+      return webhookMethods(registry, options);
+    },
+    part: webhookPartOf(settings, upstream),
+  };
 }
 
 function webhookMethods<Env>(registry: EventRegistry<Env>, options: WebhookOptions): MethodDefinition<Env>[] {
@@ -119,12 +135,6 @@ async function subscribeInputOf<Env>(
 ): Promise<WebhookSubscribeInput> {
   const subject = subjectOf(ctx, options);
   const type = registry.find(params, "webhook");
-  if (type.poll)
-    throw eventsError({
-      reason: "events-unsupported",
-      detail: `webhook delivery of an upstream-backed event type ("${type.name}") is not served yet; poll it or stream it`,
-      data: { feature: "deliveryMode", value: "webhook" },
-    });
   const args = await registry.arguments(type, params);
   const delivery = params.delivery;
   if (!isObject(delivery)) throw invalid('delivery is required: {"mode": "webhook", "url": "https://…", "secret": "whsec_…"}');
@@ -137,7 +147,9 @@ async function subscribeInputOf<Env>(
   const ttlMs = params.ttlMs;
   if (ttlMs !== undefined && ttlMs !== null && !isCount(ttlMs))
     throw invalid("ttlMs must be a whole number of milliseconds, or null to ask for no expiry");
-  const after = registry.position(params);
+  // An upstream-backed type's cursor is its upstream's (the object's polls start there); an emitted type's, its log's.
+  const upstreamCursor = type.poll ? registry.upstreamCursor(params) : undefined;
+  const after = type.poll ? null : registry.position(params);
   const maxAgeMs = maxAgeOf(params);
   const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
   return {
@@ -147,6 +159,7 @@ async function subscribeInputOf<Env>(
     loopback,
     after,
     since: maxAgeMs === undefined ? undefined : Date.now() - maxAgeMs,
+    ...(upstreamCursor === undefined ? {} : { upstreamCursor }),
   };
 }
 

@@ -28,10 +28,22 @@ const incidentCreated = defineEvent("incident.created", {
   payload: z.record(z.string(), z.unknown()),
 });
 const buildFinished = defineEvent("build.finished", { description: "A build finished (poll only)", delivery: ["poll"] });
-/** Upstream-backed, offering every mode by default: webhook delivery of it is refused until the object drives its poll. */
+/** The fake upstream of `ticket.opened`: the tests append to it; its cursor is the index after the last one read. */
+export const tickets: { id: string; queue: "support" | "sales"; title: string }[] = [];
+
+/** Upstream-backed: the events object's alarm polls it for the webhook subscriptions, every 100 ms here. */
 const ticketOpened = defineEvent("ticket.opened", {
   description: "A ticket was opened upstream",
-  poll: () => ({ events: [], cursor: "0" }),
+  input: { queue: z.enum(["support", "sales"]) },
+  nextPollMs: 100,
+  poll: (args, cursor) => {
+    const from = cursor === null ? tickets.length : Number(cursor);
+    const events = tickets
+      .slice(from)
+      .filter((ticket) => ticket.queue === args.queue)
+      .map((ticket) => ({ eventId: ticket.id, data: { title: ticket.title } }));
+    return { events, cursor: String(tickets.length) };
+  },
 });
 
 export const feature = events({ types: [incidentCreated, buildFinished, ticketOpened], webhooks: webhooks(OPTIONS) });
