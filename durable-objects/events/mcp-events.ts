@@ -9,7 +9,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { json } from "../../src/wire/json";
 import { errorOf, refuse, refusalRow } from "../../src/wire/refusals";
-import { isUpgrade } from "../shared/held-sockets";
+import { isUpgrade } from "../kit/held-sockets";
 import {
   EVENTS_STREAM_URL,
   HEADER_EVENTS_OPEN,
@@ -23,6 +23,7 @@ import {
   type WebhookPart,
   type WebhookPartFactory,
 } from "./contract";
+import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome } from "./webhooks-contract";
 import { EventLog, type Retention } from "./event-log";
 import { EventStreams } from "./event-streams";
 
@@ -56,6 +57,7 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     this.#streams = new EventStreams(ctx);
     const host: EventsHost = {
       ctx,
+      env,
       name: () => this.#served(),
       read: (query) => this.#log.read(query, Date.now()),
     };
@@ -71,6 +73,15 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     const streams = this.#streams.deliver(name, event);
     if (this.#webhooks) await this.#webhooks.appended([event]);
     return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
+  }
+
+  async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
+    this.#serve(input.key.name, true);
+    return this.#webhookPart().subscribe(input);
+  }
+
+  async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
+    return this.#webhookPart().unsubscribe(key);
   }
 
   async read(name: string, query: ReadQuery): Promise<ReadResult> {
@@ -105,7 +116,13 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     if (this.#webhooks) await this.#webhooks.alarm();
   }
 
-  /** Remembers the event type this object serves (written once, by its first emit). */
+  /** The webhook part; the Worker calls it only on an edge that delivers webhooks (the methods exist only there). */
+  #webhookPart(): WebhookPart {
+    if (!this.#webhooks) throw new Error("mcp-edge: a webhook call reached an events object of an edge without events({ webhooks })");
+    return this.#webhooks;
+  }
+
+  /** Remembers the event type this object serves (written once, by its first emit or subscribe). */
   #serve(name: string, writing: boolean): void {
     if (this.#name === name) return;
     this.#name = name;

@@ -47,7 +47,7 @@ export interface EventsWebhooks<Env = unknown> {
 }
 
 /** An error of the Events extension, as the refusal table numbers it (src/wire/refusals.ts). */
-function eventsError(refusal: Refusal): RpcError {
+export function eventsError(refusal: Refusal): RpcError {
   const error = errorOf(refusalRow(refusal));
   return new RpcError(error.code, error.message, error.data);
 }
