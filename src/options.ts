@@ -34,7 +34,8 @@ export interface DiscoveryOptions {
   registryAuth?: string;
 }
 
-/** Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them). */
+// Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them).
+
 /** One request as a rule sees it, before anything ran: enough to choose it and key it. */
 export interface RateLimitedCall<Env = unknown> {
   method: string;
@@ -346,11 +347,12 @@ function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stat
   const auth = resolveAuth(o);
   const names = auth.resourceRoute?.names;
   if (names === undefined) return auth;
+  const same = (r: RoutePattern) => r.names.length === names.length && r.names.every((n) => names.includes(n));
   for (const [option, r] of [
     ["path", route],
     ["statelessPath", stateless],
   ] as const) {
-    if (r && !(r.names.length === names.length && r.names.every((n) => names.includes(n))))
+    if (r && !same(r))
       throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
   }
   return auth;

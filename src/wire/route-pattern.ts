@@ -56,20 +56,7 @@ export function compileRoute(option: string, path: string): RoutePattern {
   // Per segment: the parameter's name, or undefined for a literal segment.
   const params = segments.map((s) => (s.startsWith(":") ? s.slice(1) : undefined));
   const names = params.filter((n): n is string => n !== undefined);
-  if (names.length === 0) {
-    // A literal path: matched as written, with or without trailing slashes.
-    const bare = trimmed(path);
-    return {
-      path,
-      names: [],
-      match(pathname) {
-        return pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined;
-      },
-      fill() {
-        return path;
-      },
-    };
-  }
+  if (names.length === 0) return literalRoute(path);
   return {
     path,
     names,
@@ -105,6 +92,20 @@ function decoded(part: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function literalRoute(path: string): RoutePattern {
+  const bare = trimmed(path);
+  return {
+    path,
+    names: [],
+    match(pathname) {
+      return pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined;
+    },
+    fill() {
+      return path;
+    },
+  };
 }
 
 /** The path without its trailing slashes ("/" stays "/"). */
