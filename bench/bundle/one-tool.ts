@@ -1,5 +1,5 @@
 /**
- * The one-tool server every bundle variant serves (scripts/bench.mjs, part "bundle"): a simple tool
+ * The one-tool server every bundle variant serves (bench/run.mjs, part "bundle"): a simple tool
  * with a raw JSON Schema (no schema library). What a variant's bundle holds beyond these lines is
  * the runtime's own cost, and what a variant adds is that feature's.
  */
