@@ -28,7 +28,9 @@ export function withArrows(reply, lane) {
   };
 }`;
 const bundle = await build({ stdin: { contents: SOURCE }, bundle: true, write: false, format: "esm", keepNames: true, minify: true });
-const { withMethods, withArrows } = await import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`);
+const { withMethods, withArrows } = await import(
+  `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
+);
 
 const reply = { push() {} };
 const lane = { ask() {}, level: "info" };
@@ -47,6 +49,8 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const [m, a] = [median(methods), median(arrows)];
-console.log(`node ${process.versions.node}, ${N} objects x ${ROUNDS} rounds (median, CPU time), ${sink > 0 ? "" : "(no work?) "}four functions each:`);
+console.log(
+  `node ${process.versions.node}, ${N} objects x ${ROUNDS} rounds (median, CPU time), ${sink > 0 ? "" : "(no work?) "}four functions each:`,
+);
 console.log(`methods:                 ${m.toFixed(1)} ns/object`);
 console.log(`arrows (four __name):    ${a.toFixed(1)} ns/object, ${((a - m) / 4).toFixed(0)} ns per __name call`);
