@@ -363,7 +363,11 @@ export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
   const route = compileRoute("path", path);
   const statelessRoute = o.statelessPath === undefined ? undefined : compileRoute("statelessPath", o.statelessPath);
   for (const name of ["legacySsePath", "legacyMessagesPath"] as const) {
-    if (o[name]?.includes(":")) throw new TypeError(`mcp-edge option ${name} "${o[name]}" cannot take route parameters`);
+    const value = o[name];
+    if (typeof value === "string" && compileRoute(name, value).names.length > 0)
+      throw new TypeError(
+        `mcp-edge option ${name} "${value}" cannot take route parameters: the 2024-11-05 transport is served at fixed paths`,
+      );
   }
   const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   const listen = resolveListenOptions(o.listen);

@@ -131,7 +131,9 @@ export function createDiscovery<Env extends EdgeEnv>(
   const cardPath = cardRoute.path;
   const routed = cardRoute.names.length > 0;
   if (routed && options.catalog === true)
-    throw new TypeError("mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no catalog");
+    throw new TypeError(
+      `mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no one catalog entry can name them all: leave catalog unset (path "${runtime.options.path}")`,
+    );
   const paths = new Set(routed ? [] : [cardPath]);
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);

@@ -21,14 +21,14 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function problemOf(path: string): string | undefined {
   if (!path.startsWith("/")) return 'must start with "/"';
-  if (path.includes("*")) return 'has a wildcard "*": name the segment instead, e.g. "/mcp/:tenant"';
+  if (path.includes("*")) return 'has a wildcard ("*"): only whole-segment parameters are supported, e.g. "/mcp/:tenant"';
   const names = new Set<string>();
   for (const segment of path.split("/")) {
     const colon = segment.indexOf(":");
     if (colon === -1) continue;
-    if (colon > 0) return `has ":" inside the segment "${segment}": a parameter is a whole segment`;
+    if (colon > 0) return `has ":" inside the segment "${segment}": a parameter is a whole segment, e.g. "/mcp/:tenant"`;
     const name = segment.slice(1);
-    if (name === "") return 'has ":" without a parameter name';
+    if (name === "") return 'has ":" without a parameter name (e.g. "/mcp/:tenant")';
     const modifier = /^(.+)([?+])$/.exec(name);
     if (modifier) return modifierProblem(modifier[1] as string, modifier[2] as "?" | "+", path);
     if (!NAME.test(name) || name === "__proto__")
@@ -50,6 +50,7 @@ function modifierProblem(name: string, modifier: "?" | "+", path: string): strin
 
 /** Checks and compiles one path option; throws a TypeError naming the option and the problem. */
 export function compileRoute(option: string, path: string): RoutePattern {
+  if (typeof path !== "string") throw new TypeError(`mcp-edge option ${option} must be a string path, e.g. "/mcp"`);
   const problem = problemOf(path);
   if (problem) throw new TypeError(`mcp-edge option ${option} "${path}" ${problem}`);
   const segments = trimmed(path).split("/");
