@@ -379,7 +379,8 @@ async function main() {
   }
   if (opts.only.has("bundle")) {
     process.stderr.write("bench: measuring bundles (wrangler deploy --dry-run) …\n");
-    bundles.features = await measureFeatureBundles({ repoRoot: REPO_ROOT });
+    // A smoke run (CI) builds the sessions-only Worker alone, unless it writes the table (--docs).
+    bundles.features = await measureFeatureBundles({ repoRoot: REPO_ROOT, all: !opts.smoke || opts.docs });
     bundles.demo = await measureBundle({ repoRoot: REPO_ROOT, configPath: DEMO_BUNDLE_CONFIG });
     // The comparison installs the alternatives once (bench/size); a smoke run skips it.
     if (!opts.smoke) bundles.comparison = await measureSizeComparison({ repoRoot: REPO_ROOT });

@@ -167,12 +167,12 @@ async function measureAsUserBuilds({ repoRoot, entry, keepNames }) {
 }
 
 /**
- * Every variant of FEATURE_VARIANTS built as a user's project builds, both ways:
- * `{ key, label, keepNames: {bytes, gzipBytes, parts}, noKeepNames: {…} }` in the list's order.
+ * Every variant of FEATURE_VARIANTS (or, `all` false, the first) built as a user's project builds,
+ * both ways: `{ key, label, keepNames: {bytes, gzipBytes, parts}, noKeepNames: {…} }` in the list's order.
  */
-export async function measureFeatureBundles({ repoRoot }) {
+export async function measureFeatureBundles({ repoRoot, all = true }) {
   const measured = [];
-  for (const variant of FEATURE_VARIANTS) {
+  for (const variant of all ? FEATURE_VARIANTS : FEATURE_VARIANTS.slice(0, 1)) {
     const entry = join(repoRoot, "bench", "bundle", variant.entry);
     const keepNames = await measureAsUserBuilds({ repoRoot, entry, keepNames: true });
     const noKeepNames = await measureAsUserBuilds({ repoRoot, entry, keepNames: false });
