@@ -27,26 +27,26 @@ const BINDINGS: Record<BindingName, BindingSpec> = {
     className: "McpSession",
     tag: "v1",
     neededBy: "session mode",
-    exportLine: "export const McpSession = sessionObject(edge);",
-    alternative: "pass { sessions: false } to createMcpEdge",
+    exportLine: "export const { McpSession } = edge.objects; (with sessions() in createMcpEdge's features)",
+    alternative: "leave sessions() out of features (or pass { sessions: false }) for a stateless server",
   },
   MCP_HUB: {
     className: "McpHub",
     tag: "v2",
     neededBy: "publish and subscriptions/listen",
-    exportLine: "export const McpHub = hubObject(edge);",
+    exportLine: "export const { McpHub } = edge.objects; (with hub() in createMcpEdge's features)",
   },
   MCP_TASK: {
     className: "McpTask",
     tag: "v3",
     neededBy: "tools with `task` (the Tasks extension)",
-    exportLine: "export const McpTask = taskObject(edge);",
+    exportLine: "export const { McpTask } = edge.objects; (with tasks() in createMcpEdge's features)",
   },
   MCP_USER: {
     className: "McpUser",
     tag: "v4",
     neededBy: "ctx.user (the principal's own store)",
-    exportLine: "export const McpUser = userObject(edge);",
+    exportLine: "export const { McpUser } = edge.objects; (with user() in createMcpEdge's features)",
   },
 };
 

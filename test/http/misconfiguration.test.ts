@@ -143,7 +143,7 @@ describe("the task and hub bindings, checked where a request first needs them", 
       expect(body.id, method).toBe(3);
       expect(body.error.code, method).toBe(-32603);
       expect(body.error.data.missingBinding).toBe("MCP_TASK");
-      expect(body.error.message).toContain("export const McpTask = taskObject(edge)");
+      expect(body.error.message).toContain("export const { McpTask } = edge.objects; (with tasks() in createMcpEdge's features)");
       expect(body.error.data.wranglerToml).toContain('new_sqlite_classes = ["McpTask"]');
     }
   });

@@ -8,6 +8,10 @@ import { describe, expect, it } from "vitest";
 import * as extensions from "../../src/extensions";
 import * as face from "../../src/index";
 import * as types from "../../src/types";
+import * as sessionsEntry from "../../src/features/sessions/index";
+import * as hubEntry from "../../src/features/hub/index";
+import * as tasksEntry from "../../src/features/tasks/index";
+import * as userEntry from "../../src/features/user/index";
 
 const names = (module: object) => Object.keys(module).sort();
 
@@ -44,5 +48,12 @@ describe("the package's entry points", () => {
     const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     expect(extensions.clientDeclares(capabilities, extensions.TASKS_EXTENSION)).toBe(true);
     expect(extensions.clientDeclares(capabilities, extensions.UI_EXTENSION)).toBe(false);
+  });
+
+  it("each feature is its own subpath, offering its factory: mcp-edge/sessions, /hub, /tasks, /user", () => {
+    expect(names(sessionsEntry)).toEqual(["sessions"]);
+    expect(names(hubEntry)).toEqual(["hub"]);
+    expect(names(tasksEntry)).toEqual(["tasks"]);
+    expect(names(userEntry)).toEqual(["user"]);
   });
 });
