@@ -6,6 +6,8 @@ export interface Tree {
   entries: string[];
 }
 export interface Grant {
+  /** "feature": an exception to the features' rule; otherwise an import that closes a loop. */
+  rule?: "feature";
   from: string;
   to: string;
   why: string;

@@ -56,6 +56,15 @@ describe("scripts/check-imports.mjs", () => {
     expect(checkImports(tree(bad), []).problems.join("\n")).toContain("src/features/hub/index.ts → ../../../durable-objects/tasks/task");
   });
 
+  it("lets a granted feature import through while its move is pending, and fails the grant once the import is gone", () => {
+    const pending = { ...GOOD, "src/features/tasks/lane.ts": ["../../tasks/seam"], "src/tasks/seam.ts": [] };
+    const grant = { rule: "feature" as const, from: "src/features/tasks/*", to: "src/tasks/*", why: "test" };
+    expect(checkImports(tree(pending), [grant]).problems).toEqual([]);
+    expect(checkImports(tree(GOOD), [grant]).problems).toEqual([
+      "granted feature import src/features/tasks/* → src/tasks/* is no longer made: remove it from GRANTED in scripts/check-imports.mjs",
+    ]);
+  });
+
   it("fails the kernel, src/mcp or src/http importing a feature", () => {
     const bad = { ...GOOD, "src/mcp/core.ts": ["../features/tasks/index"], "src/http/router.ts": ["../features/hub/contract"] };
     const problems = checkImports(tree(bad), []).problems.filter((p) => p.includes("never import a feature"));
