@@ -1,9 +1,11 @@
 /** Sessions + the OAuth resource server: every request needs a bearer token a JWKS verifies. */
 import { jwtVerifier } from "../../src/auth/index";
-import { createMcpEdge, sessionObject } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
+import { createMcpEdge } from "../../src/index";
 import { server } from "./one-tool";
 
 const edge = createMcpEdge(server, {
+  features: [sessions()],
   auth: {
     resource: "https://mcp.example.com/mcp",
     authorizationServers: ["https://auth.example.com"],
@@ -11,4 +13,4 @@ const edge = createMcpEdge(server, {
   },
 });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

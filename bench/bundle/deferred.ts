@@ -1,7 +1,8 @@
 /** Sessions, deferred: a session's object made when it first needs state. */
-import { createMcpEdge, deferredSessionObject } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
+import { createMcpEdge } from "../../src/index";
 import { server } from "./one-tool";
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions({ deferred: true })] });
 export default edge.worker;
-export const McpSession = deferredSessionObject(edge);
+export const { McpSession } = edge.objects;

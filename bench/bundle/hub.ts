@@ -1,5 +1,7 @@
 /** Sessions + the hub: the listen stream and publish (a tool announces a change to every listener). */
-import { createMcpEdge, type EdgeEnv, hubObject, publish, sessionObject, text } from "../../src/index";
+import { hub } from "../../src/features/hub/index";
+import { sessions } from "../../src/features/sessions/index";
+import { createMcpEdge, type EdgeEnv, publish, text } from "../../src/index";
 import { server } from "./one-tool";
 
 server.tool("touch", { description: "Announces that the notes changed" }, async (_args, ctx) => {
@@ -7,7 +9,6 @@ server.tool("touch", { description: "Announces that the notes changed" }, async 
   return { content: [text("announced")] };
 });
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions(), hub()] });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpHub } = edge.objects;

@@ -1,5 +1,6 @@
 /** Sessions + skills: one skill served to clients (Skills extension). */
-import { createMcpEdge, defineSkill, sessionObject } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
+import { createMcpEdge, defineSkill } from "../../src/index";
 import { server } from "./one-tool";
 
 const SKILL_MD = `---
@@ -12,6 +13,6 @@ Call \`echo\` with the sentence.
 
 server.skill(defineSkill({ skillMd: SKILL_MD }));
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions()] });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

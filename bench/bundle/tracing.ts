@@ -2,7 +2,8 @@
  * Sessions + tracing: one span per operation. A user passes `@opentelemetry/api`; this stand-in
  * hands out spans that record nothing, so the delta is mcp-edge's tracing code and not the API's.
  */
-import { createMcpEdge, type OtelApi, type OtelSpan, sessionObject } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
+import { createMcpEdge, type OtelApi, type OtelSpan } from "../../src/index";
 import { server } from "./one-tool";
 
 const span = {
@@ -18,6 +19,6 @@ const otel: OtelApi = {
   ROOT_CONTEXT: {},
 };
 
-const edge = createMcpEdge(server, { tracing: { api: otel } });
+const edge = createMcpEdge(server, { features: [sessions()], tracing: { api: otel } });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

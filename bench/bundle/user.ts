@@ -1,5 +1,7 @@
 /** Sessions + the user store: a tool reads the caller's own record (`ctx.user`). */
-import { createMcpEdge, sessionObject, text, userObject } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
+import { user } from "../../src/features/user/index";
+import { createMcpEdge, text } from "../../src/index";
 import { server } from "./one-tool";
 
 server.tool("seen", { description: "How often this user called" }, async (_args, ctx) => {
@@ -8,7 +10,6 @@ server.tool("seen", { description: "How often this user called" }, async (_args,
   return { content: [text(String(count))] };
 });
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions(), user()] });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpUser = userObject(edge);
+export const { McpSession, McpUser } = edge.objects;
