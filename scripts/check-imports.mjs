@@ -1,159 +1,257 @@
-// No loops between folders: builds the import graph of src/ and durable-objects/ at folder level
-// (a node is src/<folder>, src/mcp/<folder>, durable-objects/<object>, or a single file directly
-// under src/ such as src/publish.ts) from every import, export-from and import() (types included),
-// and fails on any cycle, printing it with one import per step that makes it. The imports in
-// GRANTED still close loops and are to be removed: each is named with its reason, and one that
-// no longer closes a loop fails the check too, so the list only shrinks.
-// Part of `npm run lint`; exit 1 with one line per cycle (or stale grant).
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+// The import rules of src/ and durable-objects/ (CONTRIBUTING.md "Project layout"), from every
+// import, export-from and import() (types included), read with the TypeScript parser:
+// 1. No loop between folders. A node is src/<folder>, src/mcp/<folder>, durable-objects/<object>,
+//    the files directly under src/ together ("src/*.ts", a folder like any other, so a loop that
+//    leaves src/ for an object and comes back through another root file is seen), the same for
+//    durable-objects/, and each public entry module of package.json's "exports" on its own (they
+//    re-export everything by design). GRANTED imports still close loops and are to be removed: each
+//    names its reason, and one that no longer closes a loop fails the check, so the list only shrinks.
+// 2. A feature (src/features/<name>/) imports only the kernel, src/mcp, the platform layer, src/wire,
+//    src/jsonrpc, src/auth, its own object (durable-objects/<name>/) and another feature's contract;
+//    src/kernel, src/mcp and src/http never import a feature.
+// Part of `npm run lint`; exit 1 with one line per problem. test/scripts/check-imports.node.test.ts feeds it small trees.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, posix } from "node:path";
+import { pathToFileURL } from "node:url";
 import ts from "typescript";
 
-const ROOT = join(import.meta.dirname, "..");
 const DIRS = ["src", "durable-objects"];
-/** Imports (from → to; `*` ends a prefix) known to close loops, each with why it is still there. */
-const GRANTED = [];
 
-function matches(pattern, node) {
-  return pattern.endsWith("*") ? node.startsWith(pattern.slice(0, -1)) : node === pattern;
+/** Imports (from: a file or node, `*` ends a prefix → to: a node) known to close loops, each with why it is still there. */
+/**
+ * Known exceptions, each with why it is still there and what removes it; one no longer needed fails
+ * the check, so the list only shrinks. Loops: from a file or node, to a node. `rule: "feature"`: a
+ * feature's import of a file (`to`) outside what rule 2 allows, while its Worker side moves into its wing.
+ */
+export const GRANTED = [
+  {
+    from: "src/edge.ts",
+    to: "*",
+    why: "createMcpEdge assembles every layer and sits among the root files the layers import (revoke.ts, user.ts); goes when those move into their features",
+  },
+  {
+    from: "src/notify.ts",
+    to: "durable-objects/hub",
+    why: "the hub's Worker side in the src root; goes when it moves to src/features/hub",
+  },
+  {
+    from: "src/publish.ts",
+    to: "durable-objects/hub",
+    why: "the hub's Worker side in the src root; goes when it moves to src/features/hub",
+  },
+  {
+    from: "src/user.ts",
+    to: "durable-objects/user",
+    why: "the user store's Worker side in the src root; goes when it moves to src/features/user",
+  },
+  {
+    from: "src/auth/*",
+    to: "src/*.ts",
+    why: "revocation and upstream grants end streams through src/revoke.ts (the hub's endStreamsOf); goes when that moves to src/features/hub",
+  },
+  {
+    rule: "feature",
+    from: "src/features/tasks/*",
+    to: "src/tasks/*",
+    why: "the task lane and class factory; goes when src/tasks moves into the wing",
+  },
+  {
+    rule: "feature",
+    from: "src/features/user/*",
+    to: "src/user.ts",
+    why: "the store of ctx.user; goes when src/user.ts moves into the wing",
+  },
+  {
+    rule: "feature",
+    from: "src/features/hub/*",
+    to: "durable-objects/shared/edge-binding.ts",
+    why: "the hub's class is bound through the edge binding; goes when the kit binds it to the kernel",
+  },
+];
+
+/** What a feature may import besides its own wing and other features' contracts. */
+const FEATURE_MAY_IMPORT = ["src/kernel/", "src/mcp/", "src/platform/", "src/wire/", "src/jsonrpc/", "src/auth/"];
+/** The layers that never import a feature. */
+const NEVER_IMPORT_FEATURES = ["src/kernel/", "src/mcp/", "src/http/"];
+
+function matches(pattern, value) {
+  return pattern.endsWith("*") ? value.startsWith(pattern.slice(0, -1)) : value === pattern;
 }
 
-function grantOf(from, to) {
-  return GRANTED.find((g) => matches(g.from, from) && matches(g.to, to));
+/** The tree's .ts files under src/ and durable-objects/, path → text, and its package.json's "exports" targets. */
+export function readTree(root) {
+  const files = new Map();
+  const walk = (dir) => {
+    if (!existsSync(join(root, dir))) return;
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) files.set(path, readFileSync(join(root, path), "utf8"));
+    }
+  };
+  for (const dir of DIRS) walk(dir);
+  const exports = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).exports ?? {};
+  const targets = Object.values(exports).map((e) => (typeof e === "string" ? e : e?.default));
+  // "./dist/src/index.js" → "src/index.ts"
+  const entries = targets.filter((t) => typeof t === "string").map((t) => t.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"));
+  return { files, entries };
 }
 
-function* sources(dir) {
-  for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) yield path;
-  }
-}
-
-/** The folder-level node a repository path belongs to (null: outside src/ and durable-objects/). */
-function nodeOf(path) {
+/** The folder-level node a repository path belongs to. */
+function nodeOf(path, entries) {
+  if (entries.includes(path)) return path;
   const parts = path.split("/");
-  if (parts[0] === "durable-objects") return parts.length > 2 ? parts.slice(0, 2).join("/") : path;
-  if (parts[0] !== "src") return null;
-  if (parts.length === 2) return path;
-  if (parts[1] === "mcp" && parts.length > 3) return parts.slice(0, 3).join("/");
+  if (parts.length === 2) return `${parts[0]}/*.ts`;
+  if (parts[0] === "src" && parts[1] === "mcp" && parts.length > 3) return parts.slice(0, 3).join("/");
   return parts.slice(0, 2).join("/");
 }
 
-/** A relative specifier resolved to a file of the repository (extensionless, index, .js written for .ts). */
-function resolve(from, specifier) {
+/** A relative specifier resolved to a file of the tree (extensionless, index, .js written for .ts). */
+function resolveImport(files, from, specifier) {
   if (!specifier.startsWith(".")) return null;
-  const base = join(dirname(from), specifier).replace(/\.js$/, "");
-  for (const candidate of [base + ".ts", join(base, "index.ts"), base]) {
-    if (existsSync(join(ROOT, candidate)) && statSync(join(ROOT, candidate)).isFile()) return relative(ROOT, join(ROOT, candidate));
-  }
-  return null;
+  const base = posix.join(posix.dirname(from), specifier).replace(/\.js$/, "");
+  return [`${base}.ts`, `${base}/index.ts`, base].find((candidate) => files.has(candidate)) ?? null;
 }
 
-/** edges.get(a).get(b): one import (file → specifier) that makes a depend on b. */
-const edges = new Map();
-for (const dir of DIRS) {
-  for (const file of sources(dir)) {
-    const from = nodeOf(file);
-    const { importedFiles } = ts.preProcessFile(readFileSync(join(ROOT, file), "utf8"), true, true);
-    for (const { fileName } of importedFiles) {
-      const target = resolve(file, fileName);
-      const to = target && nodeOf(target);
-      if (!to || to === from) continue;
-      if (!edges.has(from)) edges.set(from, new Map());
-      if (!edges.get(from).has(to)) edges.get(from).set(to, `${file} → ${fileName}`);
+/** Every import of the tree that resolves to one of its files: { file, specifier, target }. */
+function importsOf(files) {
+  const found = [];
+  for (const [file, text] of files) {
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      const target = resolveImport(files, file, fileName);
+      if (target) found.push({ file, specifier: fileName, target });
     }
   }
+  return found;
 }
 
-// Tarjan's strongly connected components: every component of more than one node holds a loop.
-let index = 0;
-const order = new Map();
-const low = new Map();
-const stack = [];
-const onStack = new Set();
-const components = [];
-function connect(node) {
-  order.set(node, index);
-  low.set(node, index++);
-  stack.push(node);
-  onStack.add(node);
-  for (const next of edges.get(node)?.keys() ?? []) {
-    if (grantOf(node, next)) continue;
-    if (!order.has(next)) {
-      connect(next);
-      low.set(node, Math.min(low.get(node), low.get(next)));
-    } else if (onStack.has(next)) low.set(node, Math.min(low.get(node), order.get(next)));
-  }
-  if (low.get(node) === order.get(node)) {
-    const component = [];
-    let member;
-    do {
-      member = stack.pop();
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1) components.push(component);
-  }
+/** The feature a path belongs to (src/features/<name>/… or durable-objects/<name>/…), else undefined. */
+function featureOf(path) {
+  const parts = path.split("/");
+  return parts[0] === "src" && parts[1] === "features" && parts.length > 3 ? parts[2] : undefined;
 }
-for (const node of [...edges.keys()].sort()) if (!order.has(node)) connect(node);
 
-/** One shortest loop through the component's first node, as the imports that make it. */
-function loopIn(component) {
-  const inside = new Set(component);
-  const start = [...component].sort()[0];
-  const previous = new Map([[start, null]]);
-  const queue = [start];
-  while (queue.length) {
-    const node = queue.shift();
-    for (const next of edges.get(node)?.keys() ?? []) {
-      if (!inside.has(next) || grantOf(node, next)) continue;
-      if (next === start) {
-        const path = [node];
-        while (previous.get(path[0])) path.unshift(previous.get(path[0]));
-        return [...path, start];
-      }
-      if (!previous.has(next)) {
-        previous.set(next, node);
-        queue.push(next);
-      }
+/** Rule 2, import by import; `granted` ({ from: file, to: target file, `*` ends a prefix }) are pending moves. */
+function layerViolations(imports, granted) {
+  const problems = [];
+  const used = new Set();
+  for (const { file, specifier, target } of imports) {
+    const feature = featureOf(file);
+    if (NEVER_IMPORT_FEATURES.some((layer) => file.startsWith(layer)) && target.startsWith("src/features/")) {
+      problems.push(
+        `${file} → ${specifier}: src/kernel, src/mcp and src/http never import a feature (it plugs in through the Feature shape, src/kernel/feature.ts)`,
+      );
+    }
+    if (!feature) continue;
+    const own = target.startsWith(`src/features/${feature}/`) || target.startsWith(`durable-objects/${feature}/`);
+    const contract = /^(src\/features|durable-objects)\/[^/]+\/contract\.ts$/.test(target);
+    if (!own && !contract && !FEATURE_MAY_IMPORT.some((layer) => target.startsWith(layer))) {
+      const grant = granted.find((g) => matches(g.from, file) && matches(g.to, target));
+      if (grant) used.add(grant);
+      else
+        problems.push(
+          `${file} → ${specifier}: a feature imports only src/kernel, src/mcp, src/platform, src/wire, src/jsonrpc, src/auth, its own object and other features' contract.ts`,
+        );
     }
   }
-  return [start];
+  for (const grant of granted.filter((g) => !used.has(g)))
+    problems.push(
+      `granted feature import ${grant.from} → ${grant.to} is no longer made: remove it from GRANTED in scripts/check-imports.mjs`,
+    );
+  return problems;
 }
 
-/** Whether `to` reaches `from` over every import, granted ones included: the import from → to closes a loop. */
-function closesLoop(from, to) {
-  const seen = new Set([to]);
-  const queue = [to];
+/** Whether `from` reaches itself through `first` over the edges not skipped. */
+function pathBack(edges, from, first, skip) {
+  const previous = new Map([[first, from]]);
+  const queue = [first];
   while (queue.length) {
     const node = queue.shift();
-    if (node === from) return true;
-    for (const next of edges.get(node)?.keys() ?? []) if (!seen.has(next) && seen.add(next)) queue.push(next);
+    if (node === from) {
+      const path = [from];
+      for (let at = previous.get(from); at !== from; at = previous.get(at)) path.unshift(at);
+      return [from, ...path];
+    }
+    for (const [next, links] of edges.get(node) ?? []) {
+      if (previous.has(next) || links.every(skip)) continue;
+      previous.set(next, node);
+      queue.push(next);
+    }
   }
-  return false;
+  return undefined;
 }
 
-const stale = GRANTED.filter((g) =>
-  [...edges].every(([from, targets]) => [...targets.keys()].every((to) => !(grantOf(from, to) === g && closesLoop(from, to)))),
-);
-let failed = false;
-if (components.length) {
-  failed = true;
-  console.error(`${components.length} loop(s) between folders (a folder imports, through others, itself):`);
-  for (const component of components) {
-    const loop = loopIn(component);
-    const more = component.length > loop.length - 1 ? `  (${component.length} folders in all: ${component.sort().join(", ")})` : "";
-    console.error(`  ${loop.join(" → ")}${more}`);
-    for (let i = 0; i + 1 < loop.length; i++) console.error(`    ${edges.get(loop[i]).get(loop[i + 1])}`);
+/** Rule 1: one line per loop (with the import that makes each step), then one per stale grant. */
+function folderLoops(imports, entries, granted) {
+  const edges = new Map();
+  for (const link of imports) {
+    const [from, to] = [nodeOf(link.file, entries), nodeOf(link.target, entries)];
+    if (from === to) continue;
+    if (!edges.has(from)) edges.set(from, new Map());
+    if (!edges.get(from).has(to)) edges.get(from).set(to, []);
+    edges
+      .get(from)
+      .get(to)
+      .push({ ...link, from, to });
   }
+  const grantOf = (link) => granted.find((g) => (matches(g.from, link.file) || matches(g.from, link.from)) && matches(g.to, link.to));
+  const problems = [];
+  const reported = new Set();
+  for (const [from, targets] of [...edges].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [to, links] of targets) {
+      if (links.every(grantOf)) continue;
+      const loop = pathBack(edges, from, to, grantOf);
+      const key = loop && [...loop.slice(1)].sort().join(" ");
+      if (!loop || reported.has(key)) continue;
+      reported.add(key);
+      const steps = loop.slice(0, -1).map((node, i) =>
+        edges
+          .get(node)
+          .get(loop[i + 1])
+          .find((l) => !grantOf(l)),
+      );
+      problems.push(`loop: ${loop.join(" → ")}\n${steps.map((l) => `    ${l.file} → ${l.specifier}`).join("\n")}`);
+    }
+  }
+  for (const grant of granted) {
+    const used = [...edges.values()].some((targets) =>
+      [...targets].some(([, links]) => links.some((l) => grantOf(l) === grant && pathBack(edges, l.from, l.to, () => false))),
+    );
+    if (!used)
+      problems.push(
+        `granted import ${grant.from} → ${grant.to} no longer closes a loop: remove it from GRANTED in scripts/check-imports.mjs`,
+      );
+  }
+  return { problems, nodes: new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]).size };
 }
-if (stale.length) {
-  failed = true;
-  console.error("granted imports that no longer close a loop (remove them from GRANTED in scripts/check-imports.mjs):");
-  for (const g of stale) console.error(`  ${g.from} → ${g.to}`);
+
+/** Both rules on a tree (readTree): the problems (none when it holds) and a one-line summary. */
+export function checkImports({ files, entries }, granted = GRANTED) {
+  const imports = importsOf(files);
+  const loops = folderLoops(
+    imports,
+    entries,
+    granted.filter((g) => g.rule !== "feature"),
+  );
+  const problems = [
+    ...loops.problems,
+    ...layerViolations(
+      imports,
+      granted.filter((g) => g.rule === "feature"),
+    ),
+  ];
+  const grants = granted.length ? ` but the ${granted.length} granted in scripts/check-imports.mjs` : "";
+  return {
+    problems,
+    summary: `imports: no loop between the ${loops.nodes} folders of src/ and durable-objects/${grants}, features import only what they may`,
+  };
 }
-if (failed) process.exit(1);
-const nodes = new Set([...edges.keys(), ...[...edges.values()].flatMap((m) => [...m.keys()])]);
-const granted = GRANTED.length ? ` but the ${GRANTED.length} granted in scripts/check-imports.mjs` : "";
-console.log(`imports: no loop between the ${nodes.size} folders of src/ and durable-objects/${granted}`);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { problems, summary } = checkImports(readTree(join(import.meta.dirname, "..")));
+  if (problems.length) {
+    console.error(`${problems.length} import problem(s) (CONTRIBUTING.md "Project layout"):\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+  console.log(summary);
+}

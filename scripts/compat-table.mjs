@@ -1,6 +1,6 @@
 // Renders docs/compatibility.md's client compatibility table from the records the test run wrote:
 // results/compat/*.json (one per client test file, written by test/e2e/clients/helpers/record.ts)
-// and results/conformance.json (`scripts/conformance.mjs --json`). Replaces what stands between
+// and results/conformance.json (`conformance/run.mjs --json`). Replaces what stands between
 // <!-- compat:start --> and <!-- compat:end --> in docs/compatibility.md and prints the table.
 // The output holds no times or dates: rerunning a passing suite leaves docs/compatibility.md unchanged.
 //

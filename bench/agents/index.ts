@@ -2,7 +2,7 @@
  * The bench's reference servers: the same echo tool served by the `agents` package's stateless
  * `createMcpHandler` (an SDK v2 server factory per request), which answers 2026-07-28 requests,
  * and by its `McpAgent` (a Durable Object per 2025-era session, SDK v1) at /agent/mcp, the
- * reference for session creation. scripts/bench.mjs drives them with the same requests as
+ * reference for session creation. bench/run.mjs drives them with the same requests as
  * mcp-edge and the floor.
  */
 import { McpServer as McpServerV1 } from "@modelcontextprotocol/sdk/server/mcp.js";

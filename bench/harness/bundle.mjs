@@ -1,9 +1,11 @@
-// Bundle size, as Cloudflare would receive it: `wrangler deploy --dry-run --minify --outdir`
-// (offline), the Worker's bytes and gzip bytes, and what each dependency contributes according
-// to esbuild's metafile. Owns a temp folder per measurement, deleted before returning.
+// Bundle size, as Cloudflare would receive it: `wrangler deploy --dry-run --outdir` (offline), the
+// Worker's bytes and gzip bytes, and what each dependency contributes according to esbuild's
+// metafile. The runtime's own figure and its per-feature table are built as a user's project
+// builds: with the scaffold's wrangler.toml (create-mcp-edge/template), with wrangler's default
+// `keep_names` and with `keep_names = false`. Owns a temp folder per measurement, deleted before returning.
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -66,11 +68,11 @@ export async function buildWorker({ repoRoot, configPath, outdir, minify = false
  * The minified bundle of `configPath`: bytes, gzip bytes and what each dependency contributes.
  * @returns {Promise<{ bytes: number, gzipBytes: number, parts: { name: string, bytes: number, gzipShare: number }[] }>}
  */
-export async function measureBundle({ repoRoot, configPath, env }) {
+export async function measureBundle({ repoRoot, configPath, env, minify = true }) {
   const outdir = mkdtempSync(join(tmpdir(), "mcp-edge-bundle-"));
   try {
     const metafile = join(outdir, "meta.json");
-    const scriptPath = await buildWorker({ repoRoot, configPath, outdir, minify: true, metafile, env });
+    const scriptPath = await buildWorker({ repoRoot, configPath, outdir, minify, metafile, env });
     const script = basename(scriptPath);
     const code = readFileSync(scriptPath);
     const bytes = statSync(scriptPath).size;
@@ -122,4 +124,59 @@ export async function measureSizeComparison({ repoRoot }) {
     sizes[variant.key] = { ...variant, ...measured, zodGzipShare: zod };
   }
   return sizes;
+}
+
+/**
+ * The Worker entries of bench/bundle/, each the one-tool server of bench/bundle/one-tool.ts: the
+ * first with sessions only (the budget's figure), then that plus one feature each.
+ */
+export const FEATURE_VARIANTS = [
+  { key: "sessions", label: "one tool, sessions only", entry: "sessions.ts" },
+  { key: "tasks", label: "+ tasks", entry: "tasks.ts" },
+  { key: "hub", label: "+ hub (publish, listen)", entry: "hub.ts" },
+  { key: "user", label: "+ user store", entry: "user.ts" },
+  { key: "deferred", label: "deferred sessions (instead of sessions)", entry: "deferred.ts" },
+  { key: "auth", label: "+ auth (resource server, JWT)", entry: "auth.ts" },
+  { key: "tracing", label: "+ tracing", entry: "tracing.ts" },
+  { key: "discovery", label: "+ discovery", entry: "discovery.ts" },
+  { key: "rateLimits", label: "+ rate limits", entry: "rate-limits.ts" },
+  { key: "skills", label: "+ skills", entry: "skills.ts" },
+];
+
+/**
+ * The scaffold's wrangler.toml with `main` pointed at `entry`: the compatibility settings and the
+ * `minify` a new project deploys with, and `keep_names = false` when asked (wrangler's default is true).
+ */
+export function userConfig({ repoRoot, entry, keepNames }) {
+  const template = readFileSync(join(repoRoot, "create-mcp-edge", "template", "wrangler.toml"), "utf8");
+  if (!/^main = .*$/m.test(template)) throw new Error("create-mcp-edge/template/wrangler.toml has no `main` line");
+  const settings = `main = ${JSON.stringify(entry)}${keepNames ? "" : "\nkeep_names = false"}`;
+  return template.replace(/^main = .*$/m, settings);
+}
+
+/** One entry built with the scaffold's settings, `keep_names` on or off. */
+async function measureAsUserBuilds({ repoRoot, entry, keepNames }) {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-edge-user-"));
+  try {
+    const configPath = join(dir, "wrangler.toml");
+    writeFileSync(configPath, userConfig({ repoRoot, entry, keepNames }));
+    return await measureBundle({ repoRoot, configPath, minify: false });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every variant of FEATURE_VARIANTS (or, `all` false, the first) built as a user's project builds,
+ * both ways: `{ key, label, keepNames: {bytes, gzipBytes, parts}, noKeepNames: {…} }` in the list's order.
+ */
+export async function measureFeatureBundles({ repoRoot, all = true }) {
+  const measured = [];
+  for (const variant of all ? FEATURE_VARIANTS : FEATURE_VARIANTS.slice(0, 1)) {
+    const entry = join(repoRoot, "bench", "bundle", variant.entry);
+    const keepNames = await measureAsUserBuilds({ repoRoot, entry, keepNames: true });
+    const noKeepNames = await measureAsUserBuilds({ repoRoot, entry, keepNames: false });
+    measured.push({ ...variant, keepNames, noKeepNames });
+  }
+  return measured;
 }

@@ -1,5 +1,5 @@
 /**
- * The bench's listen Worker (scripts/bench.mjs, scenario "listen"). POST /listen opens a listen stream on the hub (through
+ * The bench's listen Worker (bench/run.mjs, scenario "listen"). POST /listen opens a listen stream on the hub (through
  * serveListen, as the 2026 lane will); POST /publish?count=N&mode=seq|par|count publishes N
  * `resourceUpdated` events from this one invocation, one after another, all at once, or one
  * after another each waiting for its delivery (publishAndCount, which answers `delivered`); POST

@@ -1,5 +1,5 @@
 /**
- * The bench's operate Worker (scripts/bench.mjs, scenario "operate"): the demo's echo tool on
+ * The bench's operate Worker (bench/run.mjs, scenario "operate"): the demo's echo tool on
  * three servers of the same definition, each served 2026-07-28 tools/call at its own path:
  * `/plain/mcp` (no middleware, no tracer), `/operated/mcp` (one middleware and tracing on, the
  * issue's budget: ≤ +10 % CPU per call) and `/middleware/mcp` (the middleware alone, to tell the

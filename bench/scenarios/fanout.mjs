@@ -20,7 +20,7 @@ import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { workerdRss } from "../../scripts/footprint.mjs";
+import { workerdRss } from "../harness/footprint.mjs";
 import { findFreePort, startWorker } from "../../scripts/worker-server.mjs";
 import { startCpuProfile, topSelfTime } from "../harness/cpu-profile.mjs";
 import { processTicks } from "../harness/load.mjs";

@@ -1,7 +1,7 @@
 // Bench part: memory and local storage per live session, mcp-edge against the floor.
 
 import { send, waitForIdle } from "../harness/load.mjs";
-import { sqliteBytes, workerdRss } from "../../scripts/footprint.mjs";
+import { sqliteBytes, workerdRss } from "../harness/footprint.mjs";
 import { INITIALIZE, openSession, POST_HEADERS } from "./messages.mjs";
 
 /**

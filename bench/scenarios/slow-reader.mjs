@@ -18,7 +18,7 @@ import http from "node:http";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { workerdRss } from "../../scripts/footprint.mjs";
+import { workerdRss } from "../harness/footprint.mjs";
 import { startWorker } from "../../scripts/worker-server.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

@@ -41,6 +41,12 @@ function boundKey(claims: Readonly<Record<string, unknown>>): string | undefined
   return typeof jkt === "string" ? jkt : undefined;
 }
 
+/** OAuth 2.1 §5.1 / MCP 2025-06-18: access tokens MUST NOT be sent in the URI query string. */
+function hasQueryToken(url: string): boolean {
+  if (!url.includes("access_token")) return false;
+  return new URL(url).searchParams.has("access_token");
+}
+
 function fail(response: Response): AuthOutcome {
   return { ok: false, response };
 }
@@ -118,8 +124,7 @@ function bindingRefusal(
 
 /** Authenticates one request to a protected route. */
 export async function authenticate(request: Request, auth: ResolvedAuth, env: unknown): Promise<AuthOutcome> {
-  // OAuth 2.1 §5.1 / MCP 2025-06-18: access tokens MUST NOT be sent in the URI query string.
-  if (request.url.includes("access_token") && new URL(request.url).searchParams.has("access_token")) {
+  if (hasQueryToken(request.url)) {
     return fail(
       refuse(auth, "invalid_request", "access tokens are not accepted in the query string; send them in the Authorization header"),
     );

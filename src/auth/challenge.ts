@@ -11,6 +11,11 @@ type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
 export type AuthError = BearerError | "invalid_dpop_proof" | "use_dpop_nonce";
 export type Scheme = "Bearer" | "DPoP";
 
+/** RFC 6750 §3: error_description is printable ASCII without `"` and `\`. */
+function quotable(text: string): string {
+  return text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "");
+}
+
 /** What a challenge names: the error and its description, and the scopes to ask for (all optional). */
 interface Problem {
   error?: AuthError;
@@ -22,8 +27,7 @@ function challenge(auth: ResolvedAuth, scheme: Scheme, problem: Problem): string
   const { error, description, scopes } = problem;
   const parts = [`resource_metadata="${auth.metadataUrl}"`];
   if (error) parts.push(`error="${error}"`);
-  // RFC 6750 §3: error_description is printable ASCII without `"` and `\`.
-  if (error && description) parts.push(`error_description="${description.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, "")}"`);
+  if (error && description) parts.push(`error_description="${quotable(description)}"`);
   const named = scopes ? withoutOfflineAccess(scopes) : [];
   if (named.length > 0) parts.push(`scope="${named.join(" ")}"`);
   if (scheme === "DPoP" && auth.dpop) parts.push(`algs="${auth.dpop.algorithms.join(" ")}"`);

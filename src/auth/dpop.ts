@@ -122,7 +122,7 @@ const keyId = (jwk: JWK, alg: string) => [alg, jwk.kty, jwk.crv, jwk.x, jwk.y, j
 /**
  * A client signs every proof with the same key: importing it and hashing its thumbprint once per
  * isolate, not per request, is most of what a proof costs beyond its signature
- * (scripts/bench-dpop.mjs). Bounded; the oldest key goes first. The key and its thumbprint, or
+ * (bench/dpop.mjs). Bounded; the oldest key goes first. The key and its thumbprint, or
  * why the jwk is refused.
  */
 function keyCache(limit = 1000): KeyFor {

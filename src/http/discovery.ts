@@ -92,6 +92,11 @@ const CORS = {
   "Access-Control-Expose-Headers": "ETag",
 };
 
+async function entityTag(body: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
+  return `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+}
+
 /** RFC 9110 §13.1.2: If-None-Match compares weakly; "*" matches any current representation. */
 function matches(ifNoneMatch: string | null, etag: string): boolean {
   if (ifNoneMatch === null) return false;
@@ -102,8 +107,7 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 async function document(request: Request, body: string, type: string, cacheControl: string): Promise<Response> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  const etag = `"${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
+  const etag = await entityTag(body);
   const headers: Record<string, string> = { ...CORS, "Cache-Control": cacheControl, ETag: etag, Vary: "Host" };
   if (matches(request.headers.get("If-None-Match"), etag)) return new Response(null, { status: 304, headers });
   headers["Content-Type"] = type;
@@ -127,7 +131,9 @@ export function createDiscovery<Env extends EdgeEnv>(
   const cardPath = cardRoute.path;
   const routed = cardRoute.names.length > 0;
   if (routed && options.catalog === true)
-    throw new TypeError("mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no catalog");
+    throw new TypeError(
+      `mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no one catalog entry can name them all: leave catalog unset (path "${runtime.options.path}")`,
+    );
   const paths = new Set(routed ? [] : [cardPath]);
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
   if (discovery.registryAuth) paths.add(REGISTRY_AUTH_PATH);

@@ -60,12 +60,21 @@ export function checkHostAndOrigin(request: Request, url: URL, policy: OriginPol
   return origin;
 }
 
+/** The media ranges of an Accept header, lower-cased, without parameters. */
+function mediaRanges(accept: string): string[] {
+  return accept.split(",").map((part) => part.split(";")[0]?.trim().toLowerCase() ?? "");
+}
+
+function acceptsType(ranges: readonly string[], type: string): boolean {
+  const [major] = type.split("/");
+  return ranges.some((range) => range === type || range === "*/*" || range === `${major}/*`);
+}
+
 /** POST must accept both JSON and SSE; GET must accept SSE (2025-06-18 Streamable HTTP). */
 export function acceptRefusal(request: Request, types: readonly string[]): Refusal | undefined {
   // Parsed once per request, not once per required type: this runs on every POST.
-  // The media ranges of the Accept header, lower-cased, without parameters.
-  const ranges = (request.headers.get("Accept") ?? "").split(",").map((part) => part.split(";")[0]?.trim().toLowerCase() ?? "");
-  if (types.every((t) => ranges.some((range) => range === t || range === "*/*" || range === `${t.split("/")[0]}/*`))) return undefined;
+  const ranges = mediaRanges(request.headers.get("Accept") ?? "");
+  if (types.every((t) => acceptsType(ranges, t))) return undefined;
   return { reason: "not-acceptable", types };
 }
 

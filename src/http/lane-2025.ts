@@ -7,7 +7,7 @@
  */
 import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
-import { notification, toWire, type Message, type RequestMessage } from "../jsonrpc/messages";
+import { notification, toWire, type RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 
 /** A body that parsed (the front door refuses the rest). */
@@ -17,12 +17,12 @@ import type { Channel, SessionInfo, SessionState } from "../mcp/definition/conte
 import { dispatchContext, dispatchNotification, dispatchRequest, type DispatchContext } from "../mcp/dispatch/dispatch";
 import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
-import { replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
+import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
 import { sessionObjectId } from "../platform/addresses";
-import { objectKeyOf } from "./runtime";
+import { objectKeyOf, type EdgeRuntime } from "./runtime";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";
 import { accepted, json } from "../wire/json";
@@ -62,7 +62,7 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
   if (init) {
     // 2025-03-26 Lifecycle: the initialize request MUST NOT be part of a batch.
     if (exchange.batch) return refuse({ reason: "initialize-in-batch" }, init.id);
-    return sessions ? initializeSession(edge, init) : json(toWire(answerInitialize(runtime.server, init, false).response));
+    return sessions ? initializeSession(edge, init) : initializeStateless(init, runtime);
   }
 
   const held = heldRequestOf(edge, exchange);
@@ -99,8 +99,7 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
 
   // A feature's held stream (events/stream): the Worker holds it with the session's capabilities (one `confirm`).
   if (held) return streamInSession(edge, { stub, sessionId, ...held });
-  const needs = (m: Message) => needsSession(m, runtime.server);
-  if (exchange.requests.some(needs) || exchange.others.some(needs)) {
+  if (messagesOf(exchange).some((m) => needsSession(m, runtime.server))) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
     // forwardPost: the principal, cf and the Worker's span go to the object in headers only the Worker sets.
     return forwardPost(edge, stub, exchange, body);
@@ -215,6 +214,10 @@ function streamAnswer<Env>(edge: EdgeRequest<Env>, exchange: Exchange, dispatch:
   })();
   work.catch((error) => console.error("mcp-edge: stateless stream failed", error));
   return reply.response();
+}
+
+function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env>): Response {
+  return json(toWire(answerInitialize(runtime.server, init, false).response));
 }
 
 async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {

@@ -8,6 +8,16 @@ import type { HeaderParam } from "../mcp/definition/server";
 import { HEADER_MCP_PARAM_PREFIX } from "../wire/headers";
 import { isObject } from "../jsonrpc/parse";
 
+/** The value at a property path of the arguments, or undefined when absent. */
+function valueAt(args: Record<string, unknown>, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
 /**
  * RFC 9110 §5.5 as 2026-07-28 applies it (streamable-http.mdx "Value Encoding"): a plain value is
  * visible ASCII, space and tab only. workerd hands raw bytes 0x80-0xFF to the Worker as the
@@ -49,10 +59,7 @@ export function checkParamHeaders(headers: Headers, params: readonly HeaderParam
   const record = isObject(args) ? args : {};
   for (const param of params) {
     const name = `${HEADER_MCP_PARAM_PREFIX}${param.header}`;
-    // The value at the parameter's property path of the arguments, or undefined when absent.
-    let value: unknown = record;
-    for (const key of param.path)
-      value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+    const value = valueAt(record, param.path);
     const raw = headers.get(name);
     if (value === undefined || value === null) continue; // the client omits the header; nothing to compare
     if (raw === null) return `the ${name} header is required: arguments.${param.path.join(".")} has a value`;

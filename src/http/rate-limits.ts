@@ -9,7 +9,7 @@
  */
 import { isObject, parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";
-import type { RequestMessage } from "../jsonrpc/messages";
+import type { RequestId, RequestMessage } from "../jsonrpc/messages";
 import type { EdgeRequest } from "./edge-request";
 import { targetOf } from "../mcp/operations/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
@@ -21,10 +21,14 @@ interface RateLimiter {
   limit(options: { key: string }): Promise<{ success: boolean }>;
 }
 
+function rateLimitToml(binding: string): string {
+  return ["[[ratelimits]]", `name = "${binding}"`, 'namespace_id = "1001"', "simple = { limit = 100, period = 60 }"].join("\n");
+}
+
 function limiterOf(env: unknown, binding: string): RateLimiter {
   const value = isObject(env) ? env[binding] : undefined;
   if (isObject(value) && typeof value.limit === "function") return value as unknown as RateLimiter;
-  const toml = ["[[ratelimits]]", `name = "${binding}"`, 'namespace_id = "1001"', "simple = { limit = 100, period = 60 }"].join("\n");
+  const toml = rateLimitToml(binding);
   const message = `Server misconfigured: the rate limit rule names the binding "${binding}", which this Worker does not have. Add to wrangler.toml:\n\n${toml}\n\n(namespace_id: a number of your choice, unique in your account; limit and period: your rule's).`;
   throw misconfigured(`ratelimit:${binding}`, message, { missingBinding: binding, wranglerToml: toml }, env);
 }
@@ -63,10 +67,7 @@ export async function rateLimited<Env>(
       env: edge.env,
     };
     const rule = await overLimit(rules, call, edge.clientKey);
-    if (rule) {
-      const refusal = { reason: "rate-limited", retryAfterSeconds: rule.period ?? 60 } as const;
-      return modern ? refuse2026(refusal, message.id) : refuse(refusal, message.id);
-    }
+    if (rule) return tooMany(rule, message.id, modern);
   }
   return undefined;
 }
@@ -76,4 +77,9 @@ export async function rateLimitedBody<Env>(edge: EdgeRequest<Env>, body: string)
   if (edge.runtime.options.rateLimits.length === 0) return undefined;
   const parsed = parseBody(body);
   return parsed.ok ? rateLimited(edge, toExchange(parsed).requests) : undefined;
+}
+
+function tooMany(rule: RateLimitRule, id: RequestId, modern: boolean): Response {
+  const refusal = { reason: "rate-limited", retryAfterSeconds: rule.period ?? 60 } as const;
+  return modern ? refuse2026(refusal, id) : refuse(refusal, id);
 }

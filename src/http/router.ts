@@ -5,7 +5,7 @@
  * endpoint whose path names parameters (`/mcp/:tenant`) hands their values to every lane.
  */
 import { Router } from "itty-router/Router";
-import type { IRequest, RouterType } from "itty-router";
+import type { IRequest } from "itty-router";
 import { observerOf } from "../mcp/operations/observe";
 import { sessionObjectId } from "../platform/addresses";
 import { objectKeyOf } from "./runtime";
@@ -56,6 +56,21 @@ const EXPOSE_HEADERS = [
   HEADER_MCP_NAME,
 ].join(", ");
 
+/**
+ * 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
+ * ahead of time, and a wildcard is ignored for credentialed requests: the preflight allows the
+ * ones the browser asks for, and only those.
+ */
+function allowedHeaders(request: IRequest): string {
+  const asked = request.headers.get("Access-Control-Request-Headers") ?? "";
+  const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
+  const params = asked
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
+  return params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`;
+}
+
 function splitList(value: string | undefined): string[] {
   return value
     ? value
@@ -94,22 +109,18 @@ function withCors(response: Response, origin: string | undefined): Response {
 }
 
 function preflight(request: IRequest, origin: string | undefined, methods: string): Response {
-  // 2026-07-28 `Mcp-Param-<name>` headers (tool parameters marked x-mcp-header) cannot be listed
-  // ahead of time, and a wildcard is ignored for credentialed requests: the preflight allows the
-  // ones the browser asks for, and only those.
-  const prefix = HEADER_MCP_PARAM_PREFIX.toLowerCase();
-  const params = (request.headers.get("Access-Control-Request-Headers") ?? "")
-    .split(",")
-    .map((h) => h.trim())
-    .filter((h) => h.toLowerCase().startsWith(prefix) && /^[A-Za-z0-9-]{1,128}$/.test(h));
   const headers: Record<string, string> = {
     "Access-Control-Allow-Methods": methods,
-    "Access-Control-Allow-Headers": params.length === 0 ? ALLOW_HEADERS : `${ALLOW_HEADERS}, ${params.join(", ")}`,
+    "Access-Control-Allow-Headers": allowedHeaders(request),
     "Access-Control-Max-Age": "86400",
   };
   // Vary: Origin is added by withCors, which wraps every answer; setting it here too repeated it.
   if (origin) headers["Access-Control-Allow-Origin"] = origin;
   return new Response(null, { status: 204, headers });
+}
+
+function methodNotAllowed(allow: string): Response {
+  return refuse({ reason: "method-not-allowed", allow });
 }
 
 /** GET and DELETE need a live session: checked in the Worker, then handed to the session object. */
@@ -163,13 +174,13 @@ function guarded<Env extends EdgeEnv>(
     return outcome.ok ? handler(edgeRequest(arrival, runtime, outcome.principal, sessions)) : outcome.response;
   };
 }
+
 /**
  * The itty-router handler of a route handler: the parameters read from the path by the
  * endpoint's pattern (itty-router's own are not decoded), 404 when a value does not decode.
  */
-/** `route` undefined: a literal path (the 2024-11-05 transport's). */
-function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern | undefined, handler: RouteHandler<Env>) {
-  if (!route || route.names.length === 0)
+function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePattern, handler: RouteHandler<Env>) {
+  if (route.names.length === 0)
     return (request: IRequest, env: Env, ctx: ExecutionContext) =>
       handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
   return (request: IRequest, env: Env, ctx: ExecutionContext) => {
@@ -227,7 +238,11 @@ function failed(error: unknown): Response {
 }
 
 /** The router of the mcp-edge paths; its fourth argument is the request's allowed Origin (or undefined), decided once per request. */
-type EdgeRouter<Env extends EdgeEnv> = RouterType<IRequest, [Env, ExecutionContext, string | undefined]>;
+function newRouter<Env extends EdgeEnv>() {
+  return Router<IRequest, [Env, ExecutionContext, string | undefined]>({ catch: failed });
+}
+
+type EdgeRouter<Env extends EdgeEnv> = ReturnType<typeof newRouter<Env>>;
 
 /**
  * The endpoints' POST handlers: every MCP message is a POST to one of them, found before
@@ -270,22 +285,17 @@ function mountEndpoint<Env extends EdgeEnv>(
     router.delete(path, forward);
   }
   // 2025-06-18 Streamable HTTP: a server without a GET stream answers 405.
-  router.all(path, () => refuse({ reason: "method-not-allowed", allow }));
+  router.all(path, () => methodNotAllowed(allow));
 }
 
 /** The legacy 2024-11-05 HTTP+SSE transport (`/sse` and `/messages`), when configured. */
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  router.get(
-    legacySsePath,
-    routed(
-      runtime,
-      undefined,
-      guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath)),
-    ),
-  );
-  router.post(legacyMessagesPath, routed(runtime, undefined, guarded(runtime, true, postLegacyMessage)));
+  const literal = (handler: RouteHandler<Env>) => (request: IRequest, env: Env, ctx: ExecutionContext) =>
+    handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  router.get(legacySsePath, literal(guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath))));
+  router.post(legacyMessagesPath, literal(guarded(runtime, true, postLegacyMessage)));
   router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
     preflight(request, origin, "GET, OPTIONS"),
   );
@@ -303,7 +313,7 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
   const needsSession = (pathname: string) => runtime.options.eras.era2025 && paths.isSessionPath(pathname);
-  const router: EdgeRouter<Env> = Router({ catch: failed });
+  const router = newRouter<Env>();
   const posts: PostRoutes<Env> = { exact: new Map(), patterns: [] };
   if (runtime.options.auth) mountMetadata(router, runtime, runtime.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
@@ -331,8 +341,7 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
     const checked = checkHostAndOrigin(request, url, policyFor(env));
     if (checked instanceof Response) return checked;
     // An endpoint's POST checks it itself, once its body gives the id to answer with (post.ts).
-    const endpointPost =
-      request.method === "POST" && (posts.exact.has(pathname) || posts.patterns.some(({ route }) => route.match(pathname) !== undefined));
+    const endpointPost = request.method === "POST" && isEndpoint(posts, pathname);
     if (request.method !== "OPTIONS" && !endpointPost && needsSession(pathname)) {
       try {
         runtime.sessionNamespace(env);
@@ -350,6 +359,10 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
 }
 
 /** Whether a path is an MCP endpoint's (a literal path, or one a pattern matches). */
+function isEndpoint<Env>(posts: PostRoutes<Env>, pathname: string): boolean {
+  return posts.exact.has(pathname) || posts.patterns.some(({ route }) => route.match(pathname) !== undefined);
+}
+
 /** A POST: its endpoint's handler by exact path, else by pattern, else whatever itty-router routes it to. */
 function postTo<Env>(posts: PostRoutes<Env>, arrival: Arrival<Env>, pathname: string, other: () => Promise<Response>): Promise<Response> {
   const exact = posts.exact.get(pathname);

@@ -10,6 +10,22 @@
 import type { WireMessage } from "../jsonrpc/messages";
 import { encodeSseEvent, KEEPALIVE_FRAME, sseResponse } from "../wire/sse";
 
+/**
+ * The underlying source of a reply's stream: a class rather than an object literal of arrows, so a
+ * request builds no named function (docs/engine-notes.md "Methods, not arrow properties").
+ */
+class ReplySource implements UnderlyingSource<Uint8Array> {
+  constructor(private readonly reply: WorkerReply) {}
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.reply.attach(controller);
+  }
+
+  cancel(): void {
+    this.reply.cancelled();
+  }
+}
+
 export class WorkerReply {
   /** Resolves when the first notification turned this reply into a stream. */
   readonly opened: Promise<void>;
@@ -44,18 +60,15 @@ export class WorkerReply {
     if (!this.controller) {
       // A source stream rather than a native pipe: its `cancel` is how a closed connection is seen
       // even while nothing is being written (a pipe's writer only fails on the next write).
-      const reply = this;
-      this.readable = new ReadableStream<Uint8Array>({
-        start(controller) {
-          reply.controller = controller;
-        },
-        cancel() {
-          reply.cancelled();
-        },
-      });
+      this.readable = new ReadableStream<Uint8Array>(new ReplySource(this));
       this.keepAlive = setInterval(() => this.enqueue(KEEPALIVE_FRAME), this.keepAliveMs);
       this.markOpened();
     }
+  }
+
+  /** The stream's controller, handed over when the stream starts (ReplySource). */
+  attach(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.controller = controller;
   }
 
   private enqueue(bytes: Uint8Array): void {
@@ -85,7 +98,8 @@ export class WorkerReply {
     }
   }
 
-  private cancelled(): void {
+  /** The client closed the stream (or it failed): the work ends, nothing more is sent. */
+  cancelled(): void {
     if (!this.open) return;
     this.open = false;
     if (this.keepAlive !== undefined) clearInterval(this.keepAlive);

@@ -35,7 +35,8 @@ export interface DiscoveryOptions {
   registryAuth?: string;
 }
 
-/** Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them). */
+// Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them).
+
 /** One request as a rule sees it, before anything ran: enough to choose it and key it. */
 export interface RateLimitedCall<Env = unknown> {
   method: string;
@@ -357,11 +358,12 @@ function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stat
   const auth = resolveAuth(o);
   const names = auth.resourceRoute?.names;
   if (names === undefined) return auth;
+  const same = (r: RoutePattern) => r.names.length === names.length && r.names.every((n) => names.includes(n));
   for (const [option, r] of [
     ["path", route],
     ["statelessPath", stateless],
   ] as const) {
-    if (r && !(r.names.length === names.length && r.names.every((n) => names.includes(n))))
+    if (r && !same(r))
       throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
   }
   return auth;
@@ -396,7 +398,11 @@ export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptio
   const route = compileRoute("path", path);
   const statelessRoute = o.statelessPath === undefined ? undefined : compileRoute("statelessPath", o.statelessPath);
   for (const name of ["legacySsePath", "legacyMessagesPath"] as const) {
-    if (o[name]?.includes(":")) throw new TypeError(`mcp-edge option ${name} "${o[name]}" cannot take route parameters`);
+    const value = o[name];
+    if (typeof value === "string" && compileRoute(name, value).names.length > 0)
+      throw new TypeError(
+        `mcp-edge option ${name} "${value}" cannot take route parameters: the 2024-11-05 transport is served at fixed paths`,
+      );
   }
   const maxRunsPerRequest = positive("maxRunsPerRequest", o.maxRunsPerRequest, DEFAULT_MAX_RUNS_PER_REQUEST);
   const listen = resolveListenOptions(o.listen);

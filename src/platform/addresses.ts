@@ -18,7 +18,7 @@ export function isWellFormedSessionId(value: string): boolean {
 
 /** The object id for a session id (or a task id), or undefined when the id is malformed or forged. */
 export function sessionObjectId(namespace: { idFromString(id: string): DurableObjectId }, value: string): DurableObjectId | undefined {
-  if (!MINTED_ID_PATTERN.test(value)) return undefined;
+  if (!isWellFormedSessionId(value)) return undefined;
   try {
     return namespace.idFromString(value);
   } catch {

@@ -62,6 +62,12 @@ function migrationToml(name: BindingName): string {
   return ["[[migrations]]", `tag = "${tag}"`, `new_sqlite_classes = ["${className}"]`].join("\n");
 }
 
+/** The lines a Worker needs in wrangler.toml for one binding: the binding and its migration. */
+function bindingToml(name: BindingName): string {
+  const { className } = BINDINGS[name];
+  return ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${className}"`, "", migrationToml(name)].join("\n");
+}
+
 /**
  * A deployment mistake: an RpcError (-32603) the router answers with its refusal (500, the
  * request's id where readable). What a client reads depends on who it is (docs/errors.md
@@ -125,8 +131,7 @@ export function misconfigured(key: string, message: string, data: Record<string,
 /** The error for a missing binding, naming the wrangler.toml lines to add. */
 function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
   const spec = BINDINGS[name];
-  // The lines a Worker needs in wrangler.toml for one binding: the binding and its migration.
-  const toml = ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${spec.className}"`, "", migrationToml(name)].join("\n");
+  const toml = bindingToml(name);
   const message =
     `Server misconfigured: ${neededBy} needs the ${name} Durable Object binding. Add to wrangler.toml:\n\n${toml}\n\n` +
     `and export the class from the Worker entry: ${spec.exportLine}` +
@@ -181,6 +186,10 @@ function guardStub<S extends object>(stub: S, name: BindingName, env: unknown): 
   });
 }
 
+function isNamespace(value: unknown): value is DurableObjectNamespace {
+  return typeof value === "object" && value !== null && typeof (value as { idFromString?: unknown }).idFromString === "function";
+}
+
 /** The guarded namespaces, one per bound namespace; the second for a disclosing env's requests. */
 const guarded = new WeakMap<object, object>();
 const guardedDisclosing = new WeakMap<object, object>();
@@ -190,8 +199,8 @@ const guardedDisclosing = new WeakMap<object, object>();
  * Its stubs report a missing migration the same way, at the first call that reaches the object.
  */
 export function requireNamespace<N extends object>(env: unknown, name: BindingName, neededBy?: string): N {
-  const value = (env as Record<string, DurableObjectNamespace | undefined> | undefined)?.[name];
-  if (typeof value !== "object" || typeof value?.idFromString !== "function") throw missingBinding(name, env, neededBy);
+  const value = (env as Record<string, unknown> | undefined)?.[name];
+  if (!isNamespace(value)) throw missingBinding(name, env, neededBy);
   const cache = discloses(env) ? guardedDisclosing : guarded;
   let namespace = cache.get(value);
   if (!namespace) {

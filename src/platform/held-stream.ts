@@ -149,17 +149,14 @@ class HeldStream {
     this.firstFrame = new Promise((resolve) => {
       this.arrived = resolve;
     });
-    const held = this;
     this.live = new LiveStreams(options.keepAliveMs, {
       maxBufferedBytes: options.maxBufferedBytes,
       // A client that stopped reading: what waits is dropped, `resume` follows, and the object lets the stream go.
-      onOverflow() {
-        held.cut(options.resume ?? options.last, "the client fell behind");
-      },
+      onOverflow: () => this.cut(options.resume ?? options.last, "the client fell behind"),
       // The client left (a write failed), or the stream ended here: the object frees the slot.
-      onDrop() {
-        held.stopTimer();
-        held.closeSocket("the client left");
+      onDrop: () => {
+        this.stopTimer();
+        this.closeSocket("the client left");
       },
       keepAliveFrame: options.keepAliveFrame,
     });

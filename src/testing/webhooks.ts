@@ -4,7 +4,6 @@
  * mcp-edge/testing/receiver runs it in Node; a workerd test reaches it over HTTP with
  * `connectWebhookReceiver(url)`). What the receiver records is the same record either way.
  */
-import type { TestClient } from "./index";
 
 /** One POST the receiver got, with its signature verified against the secrets it trusts. */
 export interface ReceivedWebhook {
@@ -100,15 +99,20 @@ export interface WebhookSubscription {
   ttlMs?: number | null;
 }
 
+/** What the webhook helpers need of a test client (createTestClient's client has it). */
+interface RequestingClient {
+  request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
 /** `events/subscribe` through a test client: the result (`id`, `refreshBefore`, `cursor`, `truncated`, `deliveryStatus`). */
-export async function subscribeWebhook(client: TestClient, subscription: WebhookSubscription): Promise<Record<string, unknown>> {
+export async function subscribeWebhook(client: RequestingClient, subscription: WebhookSubscription): Promise<Record<string, unknown>> {
   const { url, secret, ...rest } = subscription;
   return client.request("events/subscribe", { arguments: {}, cursor: null, ...rest, delivery: { mode: "webhook", url, secret } });
 }
 
 /** `events/unsubscribe` through a test client, by the subscription's key. */
 export async function unsubscribeWebhook(
-  client: TestClient,
+  client: RequestingClient,
   subscription: Pick<WebhookSubscription, "name" | "arguments" | "url">,
 ): Promise<void> {
   await client.request("events/unsubscribe", {

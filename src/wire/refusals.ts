@@ -319,11 +319,9 @@ export function refuse2026(r: Refusal, id: RequestId | null | undefined): Respon
 }
 
 /**
- * The status and headers of a JSON answer carrying a handler's response: 200, except that a
- * missing client capability is refused with its row's status even when a handler found it
- * (basic/index.mdx "Per-request protocol fields"), and an error carrying
- * `data.retryAfterSeconds` (a per-client cap, "too-many-tasks") is its row's 429 with
- * Retry-After, so the client's HTTP stack sees the back-off too.
+ * The status and headers of a JSON answer carrying a handler's response: answerStatus, except an
+ * error carrying `data.retryAfterSeconds` (a per-client cap, "too-many-tasks") is its row's 429
+ * with Retry-After, so the client's HTTP stack sees the back-off too.
  */
 export function answerHttp(response: ResponseMessage): { status: number; headers: Record<string, string> | undefined } {
   const data =
@@ -332,6 +330,16 @@ export function answerHttp(response: ResponseMessage): { status: number; headers
     const row = refusalRow({ reason: "too-many-tasks", limit: data.limit, retryAfterSeconds: data.retryAfterSeconds });
     return { status: row.status, headers: row.headers };
   }
-  const missing = response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY;
-  return { status: missing ? refusalRow({ reason: "missing-client-capability", required: {} }).status : 200, headers: undefined };
+  return { status: answerStatus(response), headers: undefined };
+}
+
+/**
+ * The status of a JSON answer carrying a handler's response: a missing client capability is
+ * refused with its row's status even when a handler found it (basic/index.mdx "Per-request
+ * protocol fields"); everything else is 200.
+ */
+function answerStatus(response: ResponseMessage): number {
+  if (response.kind === "error" && response.error.code === MISSING_CLIENT_CAPABILITY)
+    return refusalRow({ reason: "missing-client-capability", required: {} }).status;
+  return 200;
 }

@@ -21,14 +21,14 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function problemOf(path: string): string | undefined {
   if (!path.startsWith("/")) return 'must start with "/"';
-  if (path.includes("*")) return 'has a wildcard "*": name the segment instead, e.g. "/mcp/:tenant"';
+  if (path.includes("*")) return 'has a wildcard ("*"): only whole-segment parameters are supported, e.g. "/mcp/:tenant"';
   const names = new Set<string>();
   for (const segment of path.split("/")) {
     const colon = segment.indexOf(":");
     if (colon === -1) continue;
-    if (colon > 0) return `has ":" inside the segment "${segment}": a parameter is a whole segment`;
+    if (colon > 0) return `has ":" inside the segment "${segment}": a parameter is a whole segment, e.g. "/mcp/:tenant"`;
     const name = segment.slice(1);
-    if (name === "") return 'has ":" without a parameter name';
+    if (name === "") return 'has ":" without a parameter name (e.g. "/mcp/:tenant")';
     const modifier = /^(.+)([?+])$/.exec(name);
     if (modifier) return modifierProblem(modifier[1] as string, modifier[2] as "?" | "+", path);
     if (!NAME.test(name) || name === "__proto__")
@@ -50,26 +50,14 @@ function modifierProblem(name: string, modifier: "?" | "+", path: string): strin
 
 /** Checks and compiles one path option; throws a TypeError naming the option and the problem. */
 export function compileRoute(option: string, path: string): RoutePattern {
+  if (typeof path !== "string") throw new TypeError(`mcp-edge option ${option} must be a string path, e.g. "/mcp"`);
   const problem = problemOf(path);
   if (problem) throw new TypeError(`mcp-edge option ${option} "${path}" ${problem}`);
   const segments = trimmed(path).split("/");
   // Per segment: the parameter's name, or undefined for a literal segment.
   const params = segments.map((s) => (s.startsWith(":") ? s.slice(1) : undefined));
   const names = params.filter((n): n is string => n !== undefined);
-  if (names.length === 0) {
-    // A literal path: matched as written, with or without trailing slashes.
-    const bare = trimmed(path);
-    return {
-      path,
-      names: [],
-      match(pathname) {
-        return pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined;
-      },
-      fill() {
-        return path;
-      },
-    };
-  }
+  if (names.length === 0) return literalRoute(path);
   return {
     path,
     names,
@@ -105,6 +93,20 @@ function decoded(part: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function literalRoute(path: string): RoutePattern {
+  const bare = trimmed(path);
+  return {
+    path,
+    names: [],
+    match(pathname) {
+      return pathname === path || trimmed(pathname) === bare ? NO_PARAMS : undefined;
+    },
+    fill() {
+      return path;
+    },
+  };
 }
 
 /** The path without its trailing slashes ("/" stays "/"). */

@@ -33,7 +33,9 @@ describe("route patterns refused at createMcpEdge", () => {
     [{ path: "/mcp/:1st" }, /not starting with a digit/],
     [{ path: "mcp/:tenant" }, /option path "mcp\/:tenant" must start with "\/"/],
     [{ statelessPath: "/s/:" }, /option statelessPath "\/s\/:" has ":" without a parameter name/],
-    [{ legacySsePath: "/sse/:tenant" }, /option legacySsePath "\/sse\/:tenant" cannot take route parameters/],
+    [{ legacySsePath: "/sse/:tenant" }, /option legacySsePath "\/sse\/:tenant" cannot take route parameters: the 2024-11-05 transport/],
+    [{ legacyMessagesPath: "messages" }, /option legacyMessagesPath "messages" must start with "\/"/],
+    [{ path: 42 as unknown as string }, /option path must be a string path, e.g. "\/mcp"/],
   ] as [EdgeOptions, RegExp][])("%o", (options, message) => {
     expect(() => create(options)).toThrow(message);
     expect(() => create(options)).toThrow(TypeError);

@@ -295,6 +295,11 @@ function checkUri(uri: string, at: string): string | undefined {
   return undefined;
 }
 
+function checkTaskId(id: string, at: string): string | undefined {
+  if (id.length === 0 || id.length > MAX_TASK_ID_LENGTH) return `${at} must be a task id of 1 to ${MAX_TASK_ID_LENGTH} characters`;
+  return undefined;
+}
+
 const LIST_FLAGS = [
   ["toolsListChanged", "tools"],
   ["promptsListChanged", "prompts"],
@@ -340,9 +345,7 @@ function checkListen<Env>(
   }
 
   if (requested.taskIds !== undefined) {
-    const taskIds = readStrings(requested.taskIds, "taskIds", max, (id, at) =>
-      id.length === 0 || id.length > MAX_TASK_ID_LENGTH ? `${at} must be a task id of 1 to ${MAX_TASK_ID_LENGTH} characters` : undefined,
-    );
+    const taskIds = readStrings(requested.taskIds, "taskIds", max, checkTaskId);
     if (typeof taskIds === "string") return invalidParams(id, taskIds);
     size += charsOf(taskIds);
     if (size > MAX_FILTER_CHARS) return tooLarge(id, size);

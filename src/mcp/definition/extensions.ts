@@ -37,9 +37,13 @@ const EXTENSION_METHODS: Readonly<Record<string, string>> = {
 /** Extensions whose wire rules exist only on 2026-07-28 (never put in a 2025-era `initialize` result). */
 const ONLY_2026 = new Set([TASKS_EXTENSION]);
 
+function isExtensionId(value: string): boolean {
+  return EXTENSION_ID.test(value);
+}
+
 /** Checks an author's declaration at definition time; throws TypeError with what to fix. */
 export function declareExtension(id: string, settings: ExtensionSettings = {}): DeclaredExtension {
-  if (!EXTENSION_ID.test(id))
+  if (!isExtensionId(id))
     throw new TypeError(`extension "${id}": identifiers look like "com.example/name" (a reverse-DNS prefix, "/", a name)`);
   if (!isObject(settings)) throw new TypeError(`extension "${id}": settings must be an object ({} for none)`);
   return { settings, inInitialize: !ONLY_2026.has(id) };

@@ -5,6 +5,7 @@
  * object in a header it sets after removing any value the client sent, so the object never
  * reads a client-supplied principal (the header, its encoding and the forwarding: durable-objects/sessions/contract.ts).
  */
+
 /** Who made the request: verified subject, granted scopes and the token's claims. */
 export interface Principal {
   /** The token's subject (`sub`): the session binding key. */

@@ -88,6 +88,14 @@ function readonlyHeaders(record: Readonly<Record<string, string>>): ReadonlyHead
   return Object.freeze(new FrozenHeaders({ ...record }));
 }
 
+function visibleHeaders(headers: Headers): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (!WITHHELD_HEADERS.includes(name) && !name.startsWith(INTERNAL_PREFIX)) out[name] = value;
+  }
+  return Object.freeze(out);
+}
+
 /**
  * The request as handlers see it, read from the Request only when a field is first read: most
  * calls never look, and even `request.url` costs a string copy. Read-only: getters, no setters.
@@ -115,14 +123,7 @@ class LiveRequestInfo implements RequestInfo {
   }
 
   get headers(): ReadonlyHeaders {
-    if (!this.#headers) {
-      // Without the credentials and mcp-edge's internal headers.
-      const visible: Record<string, string> = {};
-      for (const [name, value] of this.#source.headers) {
-        if (!WITHHELD_HEADERS.includes(name) && !name.startsWith(INTERNAL_PREFIX)) visible[name] = value;
-      }
-      this.#headers = readonlyHeaders(Object.freeze(visible));
-    }
+    this.#headers ??= readonlyHeaders(visibleHeaders(this.#source.headers));
     return this.#headers;
   }
 

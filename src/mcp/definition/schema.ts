@@ -75,6 +75,12 @@ export function isStandard(schema: unknown): schema is StandardJsonSchema {
   return typeof schema === "object" && schema !== null && "~standard" in schema;
 }
 
+/** A plain object whose every value is a Standard Schema (or an empty object: no arguments). */
+function isShape(schema: SchemaInput): schema is ZodStyleShape {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || isStandard(schema)) return false;
+  return Object.values(schema).every(isStandard);
+}
+
 function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = json;
   return rest;
@@ -196,12 +202,11 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
       `${what} is a zod 3 schema, which cannot produce JSON Schema: upgrade to zod 4 (or to zod 3.25 and import { z } from "zod/v4")`,
     );
   }
-  // A plain object whose every value is a Standard Schema (or an empty object: no arguments).
-  if (!isStandard(schema) && Object.values(schema).every(isStandard)) return compileShape(schema as ZodStyleShape, side, what, convert);
-  const mixed = Object.entries(schema).find(([, value]) => isStandard(value));
+  if (isShape(schema)) return compileShape(schema, side, what, convert);
+  const mixed = Object.entries(schema).find((entry): entry is [string, StandardJsonSchema] => isStandard(entry[1]));
   if (mixed) {
     throw new TypeError(
-      `${what}: "${mixed[0]}" is a ${(mixed[1] as StandardJsonSchema)["~standard"].vendor} schema but other keys are not; pass a shape of schemas ({ a: z.string() }), z.object(...) or plain JSON Schema`,
+      `${what}: "${mixed[0]}" is a ${mixed[1]["~standard"].vendor} schema but other keys are not; pass a shape of schemas ({ a: z.string() }), z.object(...) or plain JSON Schema`,
     );
   }
   let copy: Schema;

@@ -24,6 +24,11 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/** RFC 6570 §3.2.1: outside {+} and {#} only unreserved characters stay as they are; encodeURIComponent leaves !'()* alone. */
+function encodeUnreserved(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 function decode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -72,11 +77,7 @@ function expressionPattern(part: Expression): string {
 function expandExpression(part: Expression, values: Record<string, string | undefined>): string {
   const present = part.names.filter((n) => values[n] !== undefined);
   if (present.length === 0) return "";
-  // RFC 6570 §3.2.1: outside {+} and {#} only unreserved characters stay as they are; encodeURIComponent leaves !'()* alone.
-  const enc = (v: string) =>
-    part.operator === "+" || part.operator === "#"
-      ? encodeURI(v)
-      : encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const enc = (v: string) => (part.operator === "+" || part.operator === "#" ? encodeURI(v) : encodeUnreserved(v));
   switch (part.operator) {
     case "?":
     case "&":
@@ -109,8 +110,6 @@ export function compileUriTemplate(template: string): UriTemplate {
       });
       return out;
     },
-    expand(values) {
-      return parts.map((part) => (typeof part === "string" ? part : expandExpression(part, values))).join("");
-    },
+    expand: (values) => parts.map((part) => (typeof part === "string" ? part : expandExpression(part, values))).join(""),
   };
 }

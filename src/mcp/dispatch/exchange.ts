@@ -26,6 +26,10 @@ export function toExchange(parsed: Extract<ParsedBody, { ok: true }>): Exchange 
   return exchange;
 }
 
+export function messagesOf(exchange: Exchange): Message[] {
+  return [...exchange.requests, ...exchange.others];
+}
+
 /** The JSON body answering an exchange's requests. */
 export function replyBody(exchange: Exchange, responses: ResponseMessage[]): unknown {
   const all = [...exchange.invalid, ...responses].map(toWire);

@@ -6,6 +6,11 @@
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 
+/** The cursor of `offset` in `list`: the two, base64 without padding. */
+function encodeCursor(list: string, offset: number): string {
+  return btoa(`${list}:${offset}`).replace(/=+$/, "");
+}
+
 function decodeCursor(list: string, cursor: unknown): number {
   if (typeof cursor !== "string") throw new RpcError(INVALID_PARAMS, "Invalid cursor: must be a string returned by a previous list call");
   let decoded: string;
@@ -32,6 +37,5 @@ export function paginate<T>(
   const offset = params?.cursor === undefined ? 0 : decodeCursor(list, params.cursor);
   const page = items.slice(offset, offset + pageSize);
   const next = offset + pageSize;
-  // The cursor: the list's name and the next offset, base64 without padding.
-  return next < items.length ? { page, nextCursor: btoa(`${list}:${next}`).replace(/=+$/, "") } : { page };
+  return next < items.length ? { page, nextCursor: encodeCursor(list, next) } : { page };
 }

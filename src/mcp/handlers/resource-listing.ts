@@ -108,6 +108,12 @@ async function readSource<Env>(
   return { entries, resume: next === undefined ? undefined : { source: position.source, cursor: next } };
 }
 
+/** The first source after `source` that can list (a template with `list`), if any. */
+function nextSource<Env>(server: McpServer<Env>, source: number): Position | undefined {
+  for (let i = source + 1; i <= server.templates.length; i++) if (server.templates[i - 1]?.list) return { source: i, offset: 0 };
+  return undefined;
+}
+
 /**
  * One page of `resources/list`: static resources first, then what each listing template names.
  * The page before the end may be followed by an empty last page when a later template lists nothing.
@@ -118,11 +124,7 @@ export async function listResourcePage<Env>(server: McpServer<Env>, params: Para
   for (let reads = 0; position && page.length < server.pageSize && reads < MAX_READS_PER_PAGE; reads++) {
     const read: SourceRead = await readSource(server, position, server.pageSize - page.length, handlerContext);
     page.push(...read.entries);
-    // Else the first source after this one that can list (a template with `list`), if any.
-    let next = read.resume;
-    for (let i = position.source + 1; !next && i <= server.templates.length; i++)
-      if (server.templates[i - 1]?.list) next = { source: i, offset: 0 };
-    position = next;
+    position = read.resume ?? nextSource(server, position.source);
   }
   return position ? { resources: page, nextCursor: encode(position) } : { resources: page };
 }

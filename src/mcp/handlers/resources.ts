@@ -85,6 +85,11 @@ export async function readResource<Env>(
   throw new RpcError(handlerContext.era === "2026" ? INVALID_PARAMS : RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
 }
 
+function requireKnownResource<Env>(uri: string, dispatch: DispatchContext<Env>): void {
+  if (dispatch.server.resources.has(uri) || dispatch.server.templates.some((t) => t.template.match(uri))) return;
+  throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
 function requireOps<Env>(dispatch: DispatchContext<Env>, method: string) {
   if (!dispatch.ops) throw new RpcError(CAPABILITY_UNAVAILABLE, `${method} needs a session; this server runs in stateless mode`);
   return dispatch.ops;
@@ -93,8 +98,7 @@ function requireOps<Env>(dispatch: DispatchContext<Env>, method: string) {
 export async function subscribeResource<Env>(params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   const uri = requireUri(params, "resources/subscribe");
   const ops = requireOps(dispatch, "resources/subscribe");
-  if (!dispatch.server.resources.has(uri) && !dispatch.server.templates.some((t) => t.template.match(uri)))
-    throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  requireKnownResource(uri, dispatch);
   await ops.subscribe(uri);
   return {};
 }

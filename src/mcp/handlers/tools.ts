@@ -13,11 +13,16 @@ import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../defin
 import { isObject } from "../../jsonrpc/parse";
 import { to2025Result } from "../tools/structured-output";
 
+/**
+ * A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
+ * so a 2025 client could never call it (it would see a tool that always fails).
+ */
+function offeredIn(era: HandlerContext<unknown>["era"], tool: { task: { support: string } | undefined }): boolean {
+  return era === "2026" || tool.task?.support !== "required";
+}
+
 export async function listTools<Env>(params: Params, dispatch: DispatchContext<Env>, handlerContext: HandlerContext<Env>): Promise<Params> {
-  // A task-only tool is not offered on the 2025 era: the Tasks extension exists only on 2026-07-28,
-  // so a 2025 client could never call it (it would see a tool that always fails).
-  const era2026 = handlerContext.era === "2026";
-  const offered = [...dispatch.server.tools.values()].filter((t) => era2026 || t.task?.support !== "required");
+  const offered = [...dispatch.server.tools.values()].filter((t) => offeredIn(handlerContext.era, t));
   // SEP-2106: a non-object outputSchema is listed wrapped as { result } on the 2025 wire.
   const all = (await enabledOnly(offered, handlerContext)).map((t) => (handlerContext.era === "2026" ? t.listing : t.listing2025));
   const { page, nextCursor } = paginate("tools", all, params, dispatch.server.pageSize);

@@ -87,6 +87,10 @@ function parseTraceparent(value: unknown): OtelSpanContext | undefined {
   return { traceId: m[1] as string, spanId: m[2] as string, traceFlags: Number.parseInt(m[3] as string, 16), isRemote: true };
 }
 
+function formatTraceparent(spanContext: OtelSpanContext): string {
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${(spanContext.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+}
+
 const NAMED: Readonly<Record<string, [field: string, attribute: string, inName: boolean]>> = {
   "tools/call": ["name", "gen_ai.tool.name", true],
   "prompts/get": ["name", "gen_ai.prompt.name", true],
@@ -139,10 +143,7 @@ class TracedOperation implements OperationSpan {
 
   /** Formatted only for a hop that needs it (a forward, a task's creation). */
   get traceparent(): string {
-    if (this.#traceparent === undefined) {
-      const { traceId, spanId, traceFlags } = this.span.spanContext();
-      this.#traceparent = `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
-    }
+    this.#traceparent ??= formatTraceparent(this.span.spanContext());
     return this.#traceparent;
   }
 

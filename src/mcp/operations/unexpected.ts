@@ -19,10 +19,12 @@ export function reportUnexpected<Env>(what: string, error: unknown, listener?: E
   const hook = listener?.hook;
   if (hook) {
     // The hook's own failure is logged, never thrown into the request it reports on.
-    // (A hook that throws at once rejects the same promise.)
-    void new Promise((resolve) => resolve(hook({ error, reference, what, call: listener.call }))).catch((e: unknown) =>
-      console.error(`mcp-edge: the onError hook failed on reference ${reference}:`, e),
-    );
+    const hookFailed = (e: unknown) => console.error(`mcp-edge: the onError hook failed on reference ${reference}:`, e);
+    try {
+      void Promise.resolve(hook({ error, reference, what, call: listener.call })).catch(hookFailed);
+    } catch (e) {
+      hookFailed(e);
+    }
   }
   return reference;
 }

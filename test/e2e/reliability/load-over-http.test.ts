@@ -3,7 +3,7 @@
 // session ids. Every request gets its correct answer; nothing is lost. Loops are bounded in count.
 import { describe, expect, it } from "vitest";
 import { SseReader, type SseEvent } from "../../helpers/sse";
-import { sqliteBytes, workerdRss } from "../../../scripts/footprint.mjs";
+import { sqliteBytes, workerdRss } from "../../../bench/harness/footprint.mjs";
 import { useWorker } from "../helpers/server";
 
 const server = useWorker();

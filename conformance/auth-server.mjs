@@ -3,13 +3,13 @@
 // on a free port. `authorization-server-metadata-endpoint` checks the RFC 8414 metadata and that
 // it advertises client_id_metadata_document_supported: true. (`authorization-code-grant` needs a
 // registered client and a browser sign-in, so it is not run here.)
-// usage: node scripts/conformance-auth-server.mjs [--output-dir <dir>]
+// usage: node conformance/auth-server.mjs [--output-dir <dir>]
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { findFreePort, startWorker } from "./worker-server.mjs";
+import { findFreePort, startWorker } from "../scripts/worker-server.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const { values } = parseArgs({ options: { "output-dir": { type: "string" } } });

@@ -17,32 +17,31 @@
 // Benchmarks print numbers: only errors fail a run, never a slow result.
 // `--smoke` is a short run for CI that only asserts every scenario completed without errors.
 
-import { accessSync, constants as fsConstants, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { footprintScenario } from "../bench/scenarios/footprint.mjs";
-import { idleAwakeScenario, renderIdleAwake, renderIdleAwakeComparison } from "../bench/scenarios/idle-awake.mjs";
-import { listenScenario } from "../bench/scenarios/listen.mjs";
-import { operateScenario } from "../bench/scenarios/operate.mjs";
-import { runReplayScenario } from "../bench/scenarios/replay.mjs";
-import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
-import { costScenario } from "../bench/scenarios/cost.mjs";
-import { eventsScenario, renderEvents } from "../bench/scenarios/events.mjs";
-import { renderWebhooks, webhooksBudgetFailures, webhooksScenario } from "../bench/scenarios/webhooks.mjs";
-import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
-import { taskScenarios } from "../bench/scenarios/tasks.mjs";
-import { workerLaneScenarios } from "../bench/scenarios/worker-lane.mjs";
-import { measureBundle, measureSizeComparison } from "../bench/harness/bundle.mjs";
-import { createPool, runRequestScenario, SETTLE_MAX_MS } from "../bench/harness/load.mjs";
-import { fmt, renderReport, verdicts, versionOf } from "../bench/harness/report.mjs";
-import { startWorker } from "./worker-server.mjs";
+import { footprintScenario } from "./scenarios/footprint.mjs";
+import { idleAwakeScenario, renderIdleAwake, renderIdleAwakeComparison } from "./scenarios/idle-awake.mjs";
+import { listenScenario } from "./scenarios/listen.mjs";
+import { operateScenario } from "./scenarios/operate.mjs";
+import { runReplayScenario } from "./scenarios/replay.mjs";
+import { countRoundTrips } from "./scenarios/round-trips.mjs";
+import { costScenario } from "./scenarios/cost.mjs";
+import { eventsScenario, renderEvents } from "./scenarios/events.mjs";
+import { renderWebhooks, webhooksBudgetFailures, webhooksScenario } from "./scenarios/webhooks.mjs";
+import { sessionLaneScenarios } from "./scenarios/session-lane.mjs";
+import { taskScenarios } from "./scenarios/tasks.mjs";
+import { workerLaneScenarios } from "./scenarios/worker-lane.mjs";
+import { measureBundle, measureFeatureBundles, measureSizeComparison } from "./harness/bundle.mjs";
+import { createPool, runRequestScenario, SETTLE_MAX_MS } from "./harness/load.mjs";
+import { fmt, renderFeatureBundles, renderReport, verdicts, versionOf } from "./harness/report.mjs";
+import { startWorker } from "../scripts/worker-server.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEMO_CONFIG = join(REPO_ROOT, "bench", "demo", "wrangler.toml");
 const FLOOR_CONFIG = join(REPO_ROOT, "bench", "floor", "wrangler.toml");
-const RUNTIME_CONFIG = join(REPO_ROOT, "bench", "runtime", "wrangler.toml");
 const AGENTS_CONFIG = join(REPO_ROOT, "bench", "agents", "wrangler.toml");
 const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const OPERATE_CONFIG = join(REPO_ROOT, "bench", "operate", "wrangler.toml");
@@ -126,7 +125,7 @@ const USAGE = `usage: npm run bench -- [options]
   --only <parts>        comma-separated subset of: ${PARTS.join(", ")} (default: all)
   --baseline <dir>      idle-awake only: another checkout (with node_modules and test/servers/sleep) measured in the same run, three rounds alternating with this one
   --json <file>         where to write the JSON results (default bench-results/bench-<time>.json; none in --smoke)
-  --docs                also write the report to docs/benchmark-results.md, the generated page docs/benchmarks.md links
+  --docs                also write the report to docs/benchmark-results.md, the generated page docs/benchmarks.md links, and the per-feature bundle table to docs/bundle.md (with --only bundle: that page alone)
   --smoke               a short run that only asserts every scenario completed without errors
   -h, --help`;
 
@@ -169,7 +168,7 @@ function parseOptions(argv) {
     console.log(USAGE);
     process.exit(0);
   }
-  if (values.docs && values.smoke) {
+  if (values.docs && values.smoke && values.only !== "bundle") {
     console.error(`--docs records a full run; a --smoke run's figures are too short to publish\n\n${USAGE}`);
     process.exit(2);
   }
@@ -257,6 +256,18 @@ function machineInfo() {
     workerd: versionOf("workerd"),
     loadBefore: loadavg()[0].toFixed(2),
   };
+}
+
+/** docs/bundle.md: its prose kept, the generated table between the markers replaced. */
+function writeBundlePage(features, command) {
+  const page = join(REPO_ROOT, "docs", "bundle.md");
+  const [start, end] = ["<!-- bundle-table: generated by `npm run bench -- --only bundle --docs` -->", "<!-- /bundle-table -->"];
+  const text = readFileSync(page, "utf8");
+  const [before, rest] = text.split(start);
+  if (rest === undefined || !rest.includes(end)) throw new Error(`docs/bundle.md lost its table markers: ${start} … ${end}`);
+  const table = [`Measured ${new Date().toISOString().slice(0, 10)} (\`${command}\`):`, "", ...renderFeatureBundles(features)].join("\n");
+  writeFileSync(page, `${before}${start}\n${table}\n${end}${rest.slice(rest.indexOf(end) + end.length)}`);
+  console.error(`bench: bundle table written to ${relative(REPO_ROOT, page)}`);
 }
 
 // ---- main ------------------------------------------------------------------------------------
@@ -395,7 +406,8 @@ async function main() {
   }
   if (opts.only.has("bundle")) {
     process.stderr.write("bench: measuring bundles (wrangler deploy --dry-run) …\n");
-    bundles.runtime = await measureBundle({ repoRoot: REPO_ROOT, configPath: RUNTIME_CONFIG });
+    // A smoke run (CI) builds the sessions-only Worker alone, unless it writes the table (--docs).
+    bundles.features = await measureFeatureBundles({ repoRoot: REPO_ROOT, all: !opts.smoke || opts.docs });
     bundles.demo = await measureBundle({ repoRoot: REPO_ROOT, configPath: DEMO_BUNDLE_CONFIG });
     // The comparison installs the alternatives once (bench/size); a smoke run skips it.
     if (!opts.smoke) bundles.comparison = await measureSizeComparison({ repoRoot: REPO_ROOT });
@@ -467,7 +479,8 @@ async function main() {
       .map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
     ...(webhooks ? webhooksBudgetFailures(webhooks) : []),
   ];
-  if (opts.docs) {
+  if (opts.docs && bundles.features) writeBundlePage(bundles.features, command);
+  if (opts.docs && !(opts.only.size === 1 && opts.only.has("bundle"))) {
     const page = join(REPO_ROOT, "docs", "benchmark-results.md");
     const intro = `# Benchmark results\n\n<!-- Generated by \`npm run bench -- --docs\`; do not edit by hand. -->\n\nThe last full run's tables, as \`npm run bench\` printed them (command: \`${command}\`). What each row measures and how to read it: [benchmarks.md](benchmarks.md).\n\n`;
     writeFileSync(page, `${intro}${renderReport(report)}\n`);

@@ -1,4 +1,4 @@
-// What a DPoP check costs next to the plain access-token check it is added to: `node scripts/bench-dpop.mjs [--n 2000]`.
+// What a DPoP check costs next to the plain access-token check it is added to: `node bench/dpop.mjs [--n 2000]`.
 // Bundles the library's own jwtVerifier and dpopVerifier (esbuild, as a user's Worker would) and
 // times, on this Node's WebCrypto (V8 + BoringSSL/OpenSSL, like workerd's), per request:
 //   bearer: jwtVerifier on an ES256 access token (local JWKS)
@@ -32,8 +32,8 @@ const bundle = await build({
   platform: "neutral",
   external: ["jose"],
 });
-// A data: module cannot resolve the bare "jose": point it at the installed one.
-const text = bundle.outputFiles[0].text.replaceAll('from "jose"', `from "${import.meta.resolve("jose")}"`);
+// A data: module cannot resolve the bare "jose" (imported, or loaded on first use): point it at the installed one.
+const text = bundle.outputFiles[0].text.replace(/(from |import\()"jose"/g, (_, before) => `${before}"${import.meta.resolve("jose")}"`);
 const { jwtVerifier, dpopVerifier } = await import(`data:text/javascript;base64,${Buffer.from(text).toString("base64")}`);
 
 const ISSUER = "https://auth.example.com";

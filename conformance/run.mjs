@@ -1,8 +1,8 @@
 // One runner for both pinned versions of the official MCP conformance suite (server mode):
-//   node scripts/conformance.mjs          0.1.16 over the active, pending and all suites; a scenario passes iff its
+//   node conformance/run.mjs          0.1.16 over the active, pending and all suites; a scenario passes iff its
 //                                         checks.json has no FAILURE and no WARNING; exit 1 for a failure not listed in
 //                                         conformance/expected-failures.yml (or, with --strict, a stale entry there)
-//   node scripts/conformance.mjs --next   0.2.0-alpha.12 (the devDependency alias @modelcontextprotocol/conformance-next)
+//   node conformance/run.mjs --next   0.2.0-alpha.12 (the devDependency alias @modelcontextprotocol/conformance-next)
 //                                         once per requirement set (2026-07-28, 2025-11-25), empty expected failures;
 //                                         exit 1 for any failing scenario the set scores; then the extension
 //                                         scenarios no set lists (Skills), scored: every check SUCCESS
@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startWorker } from "./worker-server.mjs";
+import { startWorker } from "../scripts/worker-server.mjs";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const RUN_TIMEOUT_MS = 20 * 60_000;
@@ -31,7 +31,7 @@ const REQUIREMENTS = ["2026-07-28", "2025-11-25"];
 // the 2026-07-28 wire (no --spec-version) and scored like required ones: every check SUCCESS.
 const EXTENSION_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"];
 
-const USAGE = `usage: node scripts/conformance.mjs [--next] [options]
+const USAGE = `usage: node conformance/run.mjs [--next] [options]
 
   --next                       the 0.2.0-alpha.12 suite, per requirement set (default: 0.1.16, per suite)
   --suite <name>               0.1.16: active | pending | all (repeatable; default all three)
