@@ -1,6 +1,6 @@
 // No loops between folders: builds the import graph of src/ and durable-objects/ at folder level
 // (a node is src/<folder>, src/mcp/<folder>, durable-objects/<object>, or a single file directly
-// under src/ such as src/publish.ts) from every import, export-from and import() (types included),
+// under src/ such as src/edge.ts) from every import, export-from and import() (types included),
 // and fails on any cycle, printing it with one import per step that makes it. The imports in
 // GRANTED still close loops and are to be removed: each is named with its reason, and one that
 // no longer closes a loop fails the check too, so the list only shrinks.

@@ -11,7 +11,7 @@ import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./kernel/options";
 import { buildKernel } from "./kernel/kernel";
 import type { Feature, FeatureObject } from "./kernel/feature";
-import { userStore } from "./user";
+import { userStore } from "./features/user/user-store";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;

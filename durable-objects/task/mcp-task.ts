@@ -53,7 +53,7 @@ interface TaskEnv {
 
 /**
  * Where a stored status change goes besides `tasks/get` (the listen streams, through the hub):
- * handed in by taskObject(edge) from the Worker's side of tasks (src/tasks/publish.ts).
+ * handed in by taskObject(edge) from the Worker's side of tasks (src/features/tasks/publish.ts).
  */
 export type PublishTaskStatus = (env: unknown, notification: TaskStatusNotification, audience: TaskAudience) => Promise<void>;
 
@@ -138,7 +138,7 @@ export class McpTaskObject<Env = unknown> extends DurableObject<Env> implements 
     }
   }
 
-  // ---- RPC from the Worker (src/tasks/lane.ts) -------------------------------------------
+  // ---- RPC from the Worker (src/features/tasks/lane.ts) -------------------------------------------
 
   /** Stores the task, then starts its run; the reply (CreateTaskResult) leaves only once the task is stored. */
   async taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply> {

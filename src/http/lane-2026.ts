@@ -7,7 +7,7 @@
  */
 import { routeKey } from "../wire/route-params";
 import { TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { serveListen } from "./streams/listen";
+import { serveListen } from "../features/hub/listen";
 import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
@@ -29,7 +29,7 @@ import { secretOf } from "./state-secret";
 import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { accepted, json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
-import { taskLaneFor } from "../tasks/seam";
+import { taskLaneFor } from "../features/tasks/seam";
 import { servedVersions, type EraDecision } from "./era";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";

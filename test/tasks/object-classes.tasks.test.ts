@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { McpTaskObject } from "../../durable-objects/task/mcp-task";
-import { taskObject } from "../../src/tasks/task-object";
+import { taskObject } from "../../src/features/tasks/task-object";
 import { McpSessionObject, sessionObject } from "../../durable-objects/session/mcp-session";
 import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
 import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";

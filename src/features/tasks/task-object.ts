@@ -1,15 +1,15 @@
 /**
  * The task object class made on the Worker's side of tasks (status publishes through publish.ts),
- * so the object imports nothing of src/tasks: `tasks()`'s `edge.objects.McpTask`, and the
+ * so the object imports nothing of src/features/tasks: `tasks()`'s `edge.objects.McpTask`, and the
  * deprecated `taskObject(edge)`, which also fills the edge's task seam as it used to install the lane.
  */
-import type { EdgeEnv } from "../kernel/env";
-import { McpTaskObject } from "../../durable-objects/task/mcp-task";
-import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../durable-objects/shared/edge-binding";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
+import type { EdgeEnv } from "../../kernel/env";
+import { McpTaskObject } from "../../../durable-objects/task/mcp-task";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../../durable-objects/shared/edge-binding";
+import type { TaskAudience, TaskStatusNotification } from "../../../durable-objects/task/model";
 import { taskLane, visibleTaskIds } from "./lane";
 import { publishTaskStatus } from "./publish";
-import type { TaskSeam } from "../kernel/feature";
+import type { TaskSeam } from "../../kernel/feature";
 
 function publishStatus(env: unknown, notification: TaskStatusNotification, audience: TaskAudience): Promise<void> {
   return publishTaskStatus(env as EdgeEnv, notification, audience);

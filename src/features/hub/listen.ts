@@ -4,7 +4,7 @@
  * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
  * are the 2026 lane's; this module gets their results as plain values.
  */
-import { visibleTaskIds } from "../../tasks/seam";
+import { visibleTaskIds } from "../tasks/seam";
 import type { FeatureSeams } from "../../kernel/feature";
 import {
   HEADER_LISTEN_OPEN,
@@ -227,7 +227,7 @@ async function holdListen(
       ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "token_expiry")))
       : encodeSseComment(EXPIRED);
   }
-  // A principal's stream ends when its grant is revoked (src/revoke.ts): the error for a client that
+  // A principal's stream ends when its grant is revoked (src/platform/end-streams.ts): the error for a client that
   // declared the draft; any other client's stream ends with no response, its reason in a comment.
   if (open.subject !== undefined)
     hold.revoked = ending.lifetime ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "revoked"))) : encodeSseComment(REVOKED);

@@ -3,12 +3,12 @@
  * `subscriptions/listen` streams that asked for this task id (ext-tasks "Task Status
  * Notifications"). The task object calls `publishTaskStatus` (handed in by taskObject(edge)) after every stored change.
  */
-import type { EdgeEnv } from "../kernel/env";
-import { publish, type PublishEvent } from "../publish";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
+import type { EdgeEnv } from "../../kernel/env";
+import { publish, type PublishEvent } from "../hub/publish";
+import type { TaskAudience, TaskStatusNotification } from "../../../durable-objects/task/model";
 
 /**
- * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the
+ * Hands the notification to the subscriptions hub (src/features/hub/publish.ts), which delivers it to the
  * listen streams whose `notifications.taskIds` include `params.taskId` and, with auth, only to
  * streams opened by the task's owner, on the task's route. Without the hub's binding (MCP_HUB) nothing listens, and
  * `tasks/get` polling stays complete. Returns once the notification is handed off to the hub.
