@@ -26,7 +26,7 @@ import { secretOf } from "./state-secret";
 import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { accepted, json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
-import { taskLaneFor } from "../features/tasks/seam";
+import { taskLaneFor } from "../kernel/task-seam";
 import { servedVersions, type EraDecision } from "./era";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";

@@ -11,7 +11,7 @@ import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/features/tasks/lane";
-import { decideTaskExecution } from "../../src/features/tasks/seam";
+import { decideTaskExecution } from "../../src/kernel/task-seam";
 import type { TaskStatus } from "../../durable-objects/task/model";
 import { expectResult, statelessCall } from "../helpers/rpc-expect";
 

@@ -10,7 +10,7 @@ import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapabi
 import { defineServer } from "../../src/mcp/definition/server";
 import { createMcpEdge } from "../../src/edge";
 import { runAsTaskIfChosen, serveTaskMethod } from "../../src/features/tasks/lane";
-import { decideTaskExecution } from "../../src/features/tasks/seam";
+import { decideTaskExecution } from "../../src/kernel/task-seam";
 import { openSession, post } from "../helpers/mcp";
 import { post2026 } from "../helpers/era-2026";
 import { CAPS, edgeEnv, refusal, TASKS } from "./helpers";

@@ -4,7 +4,7 @@
  * whose streaming Response is returned untouched. The era decision and the `_meta` envelope are the
  * lanes'; this module gets their results as a StreamCall (src/http/feature-streams.ts).
  */
-import { visibleTaskIds } from "../tasks/seam";
+import { visibleTaskIds } from "../../kernel/task-seam";
 import type { FeatureSeams, StreamCall } from "../../kernel/feature";
 import {
   HEADER_LISTEN_OPEN,

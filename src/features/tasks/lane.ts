@@ -11,7 +11,7 @@ import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../../jsonrpc/err
 import type { Params } from "../../jsonrpc/messages";
 import type { Principal } from "../../auth/principal";
 import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../../mcp/definition/extensions";
-import { decideTaskExecution } from "./seam";
+import { decideTaskExecution } from "../../kernel/task-seam";
 import type { TaskLane } from "../../mcp/handlers/dispatch-context";
 import type { HandlerContext } from "../../mcp/definition/context";
 import type { McpServer, ToolDefinition } from "../../mcp/definition/server";

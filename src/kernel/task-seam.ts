@@ -4,13 +4,13 @@
  * no task tools answers tasks/* with -32601 (the core's own answer), and one that does refuses what
  * would create or address a task with a misconfiguration naming the fix.
  */
-import { RpcError } from "../../jsonrpc/errors";
-import type { McpServer, ToolDefinition } from "../../mcp/definition/server";
-import type { TaskLane } from "../../mcp/handlers/dispatch-context";
-import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../../mcp/definition/extensions";
-import { misconfigured, requireNamespace } from "../../platform/bindings";
-import type { EdgeEnv } from "../../kernel/env";
-import type { FeatureSeams } from "../../kernel/feature";
+import { RpcError } from "../jsonrpc/errors";
+import type { McpServer, ToolDefinition } from "../mcp/definition/server";
+import type { TaskLane } from "../mcp/handlers/dispatch-context";
+import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
+import { misconfigured, requireNamespace } from "../platform/bindings";
+import type { EdgeEnv } from "./env";
+import type { FeatureSeams } from "./feature";
 
 /**
  * How this `tools/call` runs: "task" when the tool may run as a task and this request's client
