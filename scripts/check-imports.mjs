@@ -25,41 +25,10 @@ const DIRS = ["src", "durable-objects"];
  */
 export const GRANTED = [
   {
-    from: "src/edge.ts",
-    to: "*",
-    why: "createMcpEdge assembles every layer and sits among the root files the layers import (revoke.ts, user.ts); goes when those move into their features",
-  },
-  {
-    from: "src/notify.ts",
-    to: "durable-objects/hub",
-    why: "the hub's Worker side in the src root; goes when it moves to src/features/hub",
-  },
-  {
-    from: "src/publish.ts",
-    to: "durable-objects/hub",
-    why: "the hub's Worker side in the src root; goes when it moves to src/features/hub",
-  },
-  {
-    from: "src/user.ts",
-    to: "durable-objects/user",
-    why: "the user store's Worker side in the src root; goes when it moves to src/features/user",
-  },
-  {
-    from: "src/auth/*",
-    to: "src/*.ts",
-    why: "revocation and upstream grants end streams through src/revoke.ts (the hub's endStreamsOf); goes when that moves to src/features/hub",
-  },
-  {
     rule: "feature",
     from: "src/features/tasks/*",
-    to: "src/tasks/*",
-    why: "the task lane and class factory; goes when src/tasks moves into the wing",
-  },
-  {
-    rule: "feature",
-    from: "src/features/user/*",
-    to: "src/user.ts",
-    why: "the store of ctx.user; goes when src/user.ts moves into the wing",
+    to: "durable-objects/shared/edge-binding.ts",
+    why: "the deprecated taskObject(edge) reads the edge's binding; goes with that factory in the next minor release",
   },
   {
     rule: "feature",

@@ -11,7 +11,8 @@ import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./kernel/options";
 import { buildKernel } from "./kernel/kernel";
 import type { Feature, FeatureObject } from "./kernel/feature";
-import { userStore } from "./user";
+import { userStore } from "./features/user/user-store";
+import { listenLane, listenWithoutHubLane } from "./features/hub/listen";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -37,6 +38,19 @@ export interface McpEdge<Env> {
   readonly [EDGE_BINDING]: EdgeBinding<Env>;
 }
 
+/**
+ * The features with a lane for `subscriptions/listen`, which every edge answers: the hub's when the
+ * features name `hub()`; without `features` (the idiom before them, its hub made by `hubObject(edge)`)
+ * the hub's lane as it always served, which answers the empty set where MCP_HUB is not bound; else the
+ * acknowledged empty set. Both lanes are imported here, so every Worker bundles the listen checks.
+ */
+function withListen<Env>(features: readonly Feature<Env>[] | undefined): readonly Feature<Env>[] {
+  // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
+  if (features === undefined) return [{ name: "hub-listen", streams: { "subscriptions/listen": listenLane } }];
+  if (features.some((f) => f?.streams?.["subscriptions/listen"] !== undefined)) return features;
+  return [...features, { name: "listen-without-hub", streams: { "subscriptions/listen": listenWithoutHubLane } }];
+}
+
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
 // bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
@@ -45,8 +59,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     server,
     options: resolved,
     observe: { tracing: options.tracing, events: { onEvent: options.onEvent, analytics: options.analytics } },
-    // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
-    features: (options.features ?? []) as readonly Feature<Env>[],
+    features: withListen(options.features as readonly Feature<Env>[] | undefined),
     // Without `features` (the idiom before them) `ctx.user` is served as it always was; the old
     // factories (`taskObject(edge)`, …) fill the other seams when they are called.
     defaultUsers: options.features === undefined ? userStore : undefined,

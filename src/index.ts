@@ -58,7 +58,7 @@ export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export { sessionObject } from "../durable-objects/sessions/classes";
 export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
 export { deferredSessionObject } from "../durable-objects/sessions/deferred";
-export { notifyListChanged, notifyResourceUpdated } from "./notify";
+export { notifyListChanged, notifyResourceUpdated } from "./features/hub/notify";
 export {
   publish,
   publishAndCount,
@@ -67,8 +67,8 @@ export {
   type PublishReport,
   type PublishOptions,
   type ListKind,
-} from "./publish";
-export { endStreamsOf, type EndStreamsOptions, type EndStreamsReport } from "./revoke";
+} from "./features/hub/publish";
+export { endStreamsOf, type EndStreamsOptions, type EndStreamsReport } from "./platform/end-streams";
 export { hubObject } from "../durable-objects/hub/mcp-hub";
 export { userObject } from "../durable-objects/user/mcp-user";
 /** @deprecated Use `export const McpHub = hubObject(edge)`, the idiom of every object class; goes in the next minor release. */
@@ -79,7 +79,7 @@ export type McpHub = HubClass;
 export const McpUser = UserClass;
 /** @deprecated Use `userObject(edge)`'s class. */
 export type McpUser = UserClass;
-export type { UserStore, UserOp, UserListOptions } from "./user";
+export type { UserStore, UserOp, UserListOptions } from "./features/user/user-store";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
 export type { DiscoveryOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
@@ -89,11 +89,11 @@ export {
   type SkillConfig,
   type SkillFileInput,
   type SkillFileContent,
-} from "./mcp/skills/skills";
+} from "./features/skills/skills";
 export type { TaskStatus } from "../durable-objects/tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
 export type { TaskOptions } from "./kernel/options";
-export { taskObject } from "./tasks/task-object";
+export { taskObject } from "./features/tasks/task-object";
 export type { McpTaskObject } from "../durable-objects/tasks/mcp-task";
 export type { EdgeEnv } from "./kernel/env";
 export type { Principal } from "./auth/principal";

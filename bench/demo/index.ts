@@ -7,7 +7,7 @@
  * header take the unwrapped path.
  */
 import { createMcpEdge } from "../../src/edge";
-import { taskObject } from "../../src/tasks/task-object";
+import { taskObject } from "../../src/features/tasks/task-object";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
 import { demoServer } from "../../src/demo/server";

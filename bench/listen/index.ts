@@ -14,10 +14,10 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { EdgeEnv } from "../../src/kernel/env";
-import { serveListen } from "../../src/http/streams/listen";
+import { serveListen } from "../../src/features/hub/listen";
 import { defineServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions } from "../../src/kernel/options";
-import { publish, publishAndCount } from "../../src/publish";
+import { publish, publishAndCount } from "../../src/features/hub/publish";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 
 const URI = "bench://resource";

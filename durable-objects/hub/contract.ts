@@ -23,7 +23,7 @@ export type PublishEvent = (
    */
   | { type: "taskStatus"; task: { taskId: string; status: string; [key: string]: unknown }; owner?: string }
   /**
-   * The grant of `subject` was revoked (src/revoke.ts `endStreamsOf`): every listen stream and
+   * The grant of `subject` was revoked (src/platform/end-streams.ts `endStreamsOf`): every listen stream and
    * 2025 session stream that principal holds ends at once with its authorization's ending.
    */
   | { type: "authorizationEnded"; subject: string }

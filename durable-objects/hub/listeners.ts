@@ -19,7 +19,7 @@ import { SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEv
 
 /**
  * A socket attachment holds at most 16,384 bytes (workerd), and the Worker bounds what else it holds
- * (the request's id, the subject, the route key: src/http/streams/listen.ts); a filter whose JSON is
+ * (the request's id, the subject, the route key: src/features/hub/listen.ts); a filter whose JSON is
  * longer than this, or that does not fit beside them, is stored instead.
  */
 const MAX_ATTACHED_FILTER = 1_500;

@@ -226,7 +226,7 @@ const McpHubBase = McpHub;
  * The hub class of a served server (bound as MCP_HUB): the `hub()` feature's `edge.objects.McpHub`,
  * with the tracer of `createMcpEdge(server, { tracing })`, so a trace continues into listen
  * streams and publishes. Without an edge (a Worker that only hosts the hub, for the SDK's bus:
- * src/bus.ts), the hub traces nothing. Called with an edge it is deprecated: pass `hub()` in `features`.
+ * src/features/hub/bus.ts), the hub traces nothing. Called with an edge it is deprecated: pass `hub()` in `features`.
  */
 export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
   const binding = edge === undefined ? undefined : bindingOf(edge, "hubObject");

@@ -7,7 +7,7 @@
  *
  * Layout: hub_registrations(topic TEXT, session_id TEXT, PRIMARY KEY (topic, session_id))
  * WITHOUT ROWID, topic = "uri:<uri>", "lists" or "subject:<subject>" (a session whose principal's
- * streams end when its grant is revoked: src/revoke.ts); an index on session_id so a terminated
+ * streams end when its grant is revoked: src/platform/end-streams.ts); an index on session_id so a terminated
  * session is forgotten with one statement.
  */
 import type { HubTopic } from "../../src/platform/addresses";

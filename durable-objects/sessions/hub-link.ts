@@ -33,7 +33,7 @@ export class SessionHubLink {
 
   /**
    * The first held stream of a principal's session registers it with the hub under its subject
-   * (one row, once per session), so revoking that grant reaches the session (src/revoke.ts
+   * (one row, once per session), so revoking that grant reaches the session (src/platform/end-streams.ts
    * `endStreamsOf`). Without a hub binding there is nothing to register with: streams end at the token's expiry.
    */
   async registerSubject(subject: string | undefined): Promise<void> {

@@ -27,7 +27,7 @@ export interface RecordKeys {
   /** The 2024-11-05 transport (legacy-transport.ts): its one stream, and the principal that opened it. */
   legacy_stream: number;
   legacy_subject: string;
-  /** The subject this session registered with the hub at its first held stream, so revoking that grant ends its streams (src/revoke.ts). */
+  /** The subject this session registered with the hub at its first held stream, so revoking that grant ends its streams (src/platform/end-streams.ts). */
   hub_subject: string;
 }
 

@@ -50,7 +50,7 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
     this.task.restore();
   }
 
-  // ---- RPC from the Worker (src/tasks/lane.ts): the task role ---------------------------------
+  // ---- RPC from the Worker (src/features/tasks/lane.ts): the task role ---------------------------------
 
   /** Stores the task, then starts its run; the reply (CreateTaskResult) leaves only once the task is stored. */
   async taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply> {

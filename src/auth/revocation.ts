@@ -1,13 +1,13 @@
 /**
  * The built-in authorization server's token revocation (RFC 7009, at its token endpoint) ends the
- * principal's streams too (src/revoke.ts `endStreamsOf`): a revoked refresh token revokes its whole
+ * principal's streams too (src/platform/end-streams.ts `endStreamsOf`): a revoked refresh token revokes its whole
  * grant, a revoked access token that token, and either way the streams that principal holds end at
  * once instead of at the access token's expiry. The endpoint answers 200 to any token (RFC 7009
  * §2.2), so the streams end only when the token named a real grant of that user before the library
  * revoked it: a made-up `user:grant:x` string ends nobody's streams.
  */
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { endStreamsOf } from "../revoke";
+import { endStreamsOf } from "../platform/end-streams";
 
 /** How many pages of a user's grants are read to find the revoked one (a user holds a handful). */
 const MAX_GRANT_PAGES = 10;

@@ -9,7 +9,7 @@
 import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { AuthorizationChallenge } from "../mcp/definition/authorization";
 import { ToolError } from "../mcp/definition/content";
-import { endStreamsOf } from "../revoke";
+import { endStreamsOf } from "../platform/end-streams";
 import { userObjectId } from "../platform/addresses";
 import { requireNamespace } from "../platform/bindings";
 import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";

@@ -5,9 +5,6 @@
  * handler runs; the handler runs with this request's envelope, and an unanswered ask turns
  * the answer into `input_required` with a freshly signed `requestState`.
  */
-import { routeKey } from "../wire/route-params";
-import { TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { serveListen } from "./streams/listen";
 import { challengeAnswer, inStreamChallenge, refuseMissingScopes } from "./operation-auth";
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import { finish2026Response } from "../mcp/era-2026/result-2026";
@@ -29,7 +26,7 @@ import { secretOf } from "./state-secret";
 import { isInteractiveCall } from "../mcp/dispatch/routing";
 import { accepted, json } from "../wire/json";
 import { answerHttp, refuse2026 } from "../wire/refusals";
-import { taskLaneFor } from "../tasks/seam";
+import { taskLaneFor } from "../kernel/task-seam";
 import { servedVersions, type EraDecision } from "./era";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
@@ -119,32 +116,16 @@ type Lane2026 = Extract<LaneContext, { era: "2026" }>;
 
 /**
  * What is answered before any handler runs: an unknown or removed method (404 -32601, 2026-07-28
- * streamable-http.mdx "Protocol Version Header"), a listen stream (the hub serves
- * it, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
+ * streamable-http.mdx "Protocol Version Header"), a feature's held stream (the hub's
+ * `subscriptions/listen`, basic/patterns/subscriptions.mdx), `Mcp-Param-*` headers that disagree with the arguments.
  */
 function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Claimed): Response | Promise<Response> | undefined {
-  const { runtime, principal } = edge;
+  const { runtime } = edge;
   const { message, envelope } = claimed;
   const id = message.id;
   const featureStream = featureStreamOf(edge, message);
   if (featureStream) return serveFeatureStream(featureStream, edge, message, { era: "2026", ...envelope });
-  const listen = message.method === "subscriptions/listen";
-  if (!listen && !is2026Method(message.method, runtime.server))
-    return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
-  if (listen) {
-    const tasks = runtime.server.extensions.has(TASKS_EXTENSION);
-    // The stream belongs to its route: a publish for another route's listeners skips it.
-    const route = routeKey(edge.params);
-    const listening = {
-      message: { id, params: message.params },
-      clientCapabilities: envelope.clientCapabilities,
-      env: edge.env,
-      runtime,
-      subject: principal?.subject,
-      expiresAt: principal?.expiresAt,
-    };
-    return serveListen(listening, { tasks, client: edge.clientKey, route });
-  }
+  if (!is2026Method(message.method, runtime.server)) return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);
   if (message.method === "tools/call") {
     const tool = typeof message.params?.name === "string" ? runtime.server.tools.get(message.params.name) : undefined;
     const mismatch =

@@ -18,7 +18,7 @@ export const HELD_PROBE = "?";
 /** The Worker's answer: its client took a keep-alive. */
 export const HELD_PRESENT = "!";
 /**
- * The object tells the Worker that the stream's grant was revoked (src/revoke.ts `endStreamsOf`):
+ * The object tells the Worker that the stream's grant was revoked (src/platform/end-streams.ts `endStreamsOf`):
  * nothing more is written and the stream ends at once with `revoked`.
  */
 export const HELD_REVOKED = "~revoked";

@@ -1,6 +1,6 @@
 /**
  * An ordered outbox in front of one receiver, used on both sides of a publish: by the
- * publishing isolate in front of shard 0 (src/publish.ts), and by shard 0 in front of each
+ * publishing isolate in front of shard 0 (src/features/hub/publish.ts), and by shard 0 in front of each
  * other shard (mcp-hub.ts). At most one send is in flight; what is pushed meanwhile waits and
  * goes as one batch (at most `max` items and about 1 MiB), in push order, when the send in flight has settled.
  * So order is kept from one pusher to one receiver, and a burst costs a few requests, not one

@@ -12,7 +12,7 @@ import type { EdgeOptions } from "../kernel/options";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../durable-objects/sessions/classes";
 import { userObject } from "../../durable-objects/user/mcp-user";
-import { taskObject } from "../tasks/task-object";
+import { taskObject } from "../features/tasks/task-object";
 import { testAuth, type TestAuthOptions } from "./test-auth";
 
 /** The production entry's options without `auth`, and the test verifier's. */

@@ -8,7 +8,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { publishAndCount } from "../../src/publish";
+import { publishAndCount } from "../../src/features/hub/publish";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";

@@ -3,14 +3,14 @@
  * sends it, serve it with serveListen (the Worker-side function the 2026 lane calls), and
  * look at the hub's storage. Built on sse.ts.
  */
-import { TASK_SEAM } from "../../src/tasks/task-object";
+import { TASK_SEAM } from "../../src/features/tasks/task-object";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { DEFAULT_HUB_SHARDS, hubObjectId } from "../../src/platform/addresses";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { serveListen, type ListenFeatures } from "../../src/http/streams/listen";
+import { serveListen, type ListenFeatures } from "../../src/features/hub/listen";
 import type { McpServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions, type ListenOptions } from "../../src/kernel/options";
 import type { EdgeEnv } from "../../src/kernel/env";

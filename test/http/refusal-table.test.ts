@@ -93,7 +93,7 @@ const ROWS: Row[] = [
     code: -32003,
     provoke: () => post("x".repeat(4 * 1024 * 1024 + 1)),
   },
-  { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/session/session-limits.tuned.test.ts" },
+  { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/sessions/session-limits.tuned.test.ts" },
   {
     failure: "over a `rateLimits` rule's limit ([Operating](operating.md#rate-limits))",
     status: 429,

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type BusEvent, hubBus } from "../../src/bus";
+import { type BusEvent, hubBus } from "../../src/features/hub/bus";
 import { post2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";
 

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { holdStream, upgradeInit } from "../../src/platform/held-stream";
 import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL } from "../../durable-objects/hub/contract";
-import { publish } from "../../src/publish";
+import { publish } from "../../src/features/hub/publish";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { initializeParams } from "../helpers/mcp";
 import { sessionStub, seqOf } from "../helpers/session";

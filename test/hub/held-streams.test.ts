@@ -11,7 +11,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../src/demo/server";
-import { publishAndCount } from "../../src/publish";
+import { publishAndCount } from "../../src/features/hub/publish";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
 import type { ListenOpen } from "../../durable-objects/hub/contract";

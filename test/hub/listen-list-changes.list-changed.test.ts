@@ -4,7 +4,7 @@
  * and every 2025-era session with a GET stream.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { closeListenStreams, publish } from "../../src/publish";
+import { closeListenStreams, publish } from "../../src/features/hub/publish";
 import { call } from "../helpers/mcp";
 import { getStream, sseOf, startSession } from "../helpers/session";
 import { edgeEnv, openListen, SUBSCRIPTION_ID } from "../helpers/listen";

@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
-import { closeListenStreams, publish, publishAndCount } from "../../src/publish";
-import { serveListen } from "../../src/http/streams/listen";
-import { createTask } from "../../src/tasks/lane";
+import { closeListenStreams, publish, publishAndCount } from "../../src/features/hub/publish";
+import { serveListen } from "../../src/features/hub/listen";
+import { createTask } from "../../src/features/tasks/lane";
 import { disclosingEnv } from "../../src/platform/bindings";
 import { resolveListenOptions } from "../../src/kernel/options";
 import type { EdgeEnv } from "../../src/kernel/env";

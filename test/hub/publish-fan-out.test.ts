@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
-import { publishAndCount } from "../../src/publish";
+import { publishAndCount } from "../../src/features/hub/publish";
 import { call, STATELESS, post } from "../helpers/mcp";
 import { deleteSession, getStream, sessionStub, sseOf, startSession, type Session } from "../helpers/session";
 import { edgeEnv, hubRegistrations, hubStubOf, hubTables, openListen, SUBSCRIPTION_ID } from "../helpers/listen";

@@ -8,7 +8,7 @@ import { disclosingEnv } from "../../src/platform/bindings";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../src/demo/server";
-import { publish, publishAndCount } from "../../src/publish";
+import { publish, publishAndCount } from "../../src/features/hub/publish";
 import { shardOf } from "../../src/platform/addresses";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import { Outbox } from "../../src/platform/outbox";

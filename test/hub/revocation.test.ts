@@ -1,5 +1,5 @@
 /**
- * Revoking a principal's grant ends its streams (issue 43 item 4; src/revoke.ts): `endStreamsOf(env,
+ * Revoking a principal's grant ends its streams (issue 43 item 4; src/platform/end-streams.ts): `endStreamsOf(env,
  * subject)` reaches the Worker invocations holding that principal's 2026 listen streams (through the
  * hub shards they sit on) and its 2025 GET and /sse streams (through the sessions registered under
  * its subject), and each ends at once with the authorization's ending; another principal's streams
@@ -8,8 +8,8 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { endStreamsOf } from "../../src/revoke";
-import { publishAndCount } from "../../src/publish";
+import { endStreamsOf } from "../../src/platform/end-streams";
+import { publishAndCount } from "../../src/features/hub/publish";
 import { DEFAULT_HUB_SHARDS } from "../../src/platform/addresses";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
-import { publishAndCount } from "../../src/publish";
+import { publishAndCount } from "../../src/features/hub/publish";
 import { shardOf } from "../../src/platform/addresses";
 import { edgeEnv, openListen, SUBSCRIPTION_ID } from "../helpers/listen";
 

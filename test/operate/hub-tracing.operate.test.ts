@@ -91,7 +91,7 @@ describe("a publish from a traced call", () => {
   });
 
   it("a publish without a trace starts the hub's own trace", async () => {
-    const { publish } = await import("../../src/publish");
+    const { publish } = await import("../../src/features/hub/publish");
     const { env } = await import("cloudflare:workers");
     await publish(env as never, { type: "listChanged", list: "tools" });
     await eventually(() => {

@@ -5,8 +5,8 @@
  * and 2025 sessions.
  */
 import { describe, expect, it } from "vitest";
-import { publishAndCount } from "../../src/publish";
-import { notifyListChanged } from "../../src/notify";
+import { publishAndCount } from "../../src/features/hub/publish";
+import { notifyListChanged } from "../../src/features/hub/notify";
 import { SseReader } from "../helpers/sse";
 import {
   answerOf,

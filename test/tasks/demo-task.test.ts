@@ -10,8 +10,8 @@ import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { RpcError } from "../../src/jsonrpc/errors";
-import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
-import { decideTaskExecution } from "../../src/tasks/seam";
+import { createTask, serveTaskMethod, type TaskMethod } from "../../src/features/tasks/lane";
+import { decideTaskExecution } from "../../src/kernel/task-seam";
 import type { TaskStatus } from "../../durable-objects/tasks/model";
 import { expectResult, statelessCall } from "../helpers/rpc-expect";
 

@@ -8,7 +8,7 @@ import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { Principal } from "../../src/auth/principal";
 import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/kernel/env";
-import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
+import { createTask, serveTaskMethod, type TaskMethod } from "../../src/features/tasks/lane";
 import type { TaskRecord, TaskStatus } from "../../durable-objects/tasks/model";
 import { tasksServer } from "../servers/tasks/entry";
 

@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RpcError } from "../../src/jsonrpc/errors";
-import { visibleTaskIds } from "../../src/tasks/lane";
+import { visibleTaskIds } from "../../src/features/tasks/lane";
 import { cancel, create, edgeEnv, get, inputKeys, principal, refusal, storedRecord, taskStub, until, update, type Json } from "./helpers";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { UpstreamPlan, UserRpc } from "../../durable-objects/user/contract";
 import { userObjectId } from "../../src/platform/addresses";
-import { userStore } from "../../src/user";
+import { userStore } from "../../src/features/user/user-store";
 
 const SECRET = "test-only-upstream-secret-0123456789abcdef";
 const GRANT = {

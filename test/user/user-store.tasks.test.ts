@@ -23,7 +23,7 @@ import { create, get, principal, until } from "../tasks/helpers";
 import { tasksServer } from "../servers/tasks/entry";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { userStore } from "../../src/user";
+import { userStore } from "../../src/features/user/user-store";
 
 let key: SigningKey;
 let fetch: Fetch;

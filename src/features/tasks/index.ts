@@ -5,7 +5,7 @@
  */
 import { CORE_OPTIONS, type Feature } from "../../kernel/feature";
 import type { TaskOptions } from "../../kernel/options";
-import { TASK_SEAM, taskClass } from "../../tasks/task-object";
+import { TASK_SEAM, taskClass } from "./task-object";
 
 /** Tasks (the `io.modelcontextprotocol/tasks` extension): default TTL, polling interval, watchdog and per-client cap in `options`. */
 export function tasks<Env = unknown>(options: TaskOptions = {}): Feature<Env> {

@@ -4,7 +4,7 @@
  * reached from the Worker, the session object and task runs alike. Upstream grants live there too.
  */
 import type { Feature } from "../../kernel/feature";
-import { userStore } from "../../user";
+import { userStore } from "./user-store";
 import { McpUser } from "../../../durable-objects/user/mcp-user";
 
 /** `ctx.user` for every request with a principal. */

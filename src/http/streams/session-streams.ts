@@ -28,7 +28,7 @@ export function sessionStreamHold(
   };
   if (kind === "get") hold.resume = encoder.encode(`retry: ${session.retryMs}\n\n`);
   if (principal) {
-    // Its grant was revoked (src/revoke.ts): a comment says so; a GET stream's client comes back and
+    // Its grant was revoked (src/platform/end-streams.ts): a comment says so; a GET stream's client comes back and
     // gets 401 (its token no longer verifies), so it authorizes again.
     const reason = "authorization ended: the grant was revoked";
     hold.revoked = kind === "get" ? encoder.encode(`: ${reason}\nretry: ${session.retryMs}\n\n`) : encodeSseComment(reason);

@@ -47,7 +47,7 @@ import type {
 export * from "./definitions";
 
 /**
- * What `server.skill` takes: a skill made by `defineSkill` (src/mcp/skills/skills.ts, the
+ * What `server.skill` takes: a skill made by `defineSkill` (src/features/skills/skills.ts, the
  * `SkillDefinition` class), which brings its own registration.
  */
 export interface SkillToAdd {

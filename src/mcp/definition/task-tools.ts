@@ -1,6 +1,6 @@
 /**
  * How a tool declares that it may run as a task (the Tasks extension, ext-tasks): the definition
- * side, part of the core's tool definitions. Running tasks is src/tasks' (plugged in through the
+ * side, part of the core's tool definitions. Running tasks is src/features/tasks' (plugged in through the
  * dispatch context's `tasks` seam) and the task object's.
  */
 import type { InteractiveContext } from "./context";

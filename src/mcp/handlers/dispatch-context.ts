@@ -22,7 +22,7 @@ export interface SessionOps {
 }
 
 /**
- * The Tasks extension's entry points (src/tasks/lane.ts), plugged in by the 2026-07-28 lane: the
+ * The Tasks extension's entry points (src/features/tasks/lane.ts), plugged in by the 2026-07-28 lane: the
  * core routes to them and never imports them. Absent elsewhere (tasks are negotiated on 2026-07-28 only).
  */
 export interface TaskLane {

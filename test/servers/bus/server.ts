@@ -7,7 +7,7 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { env } from "cloudflare:workers";
 import { z } from "zod";
-import { hubBus } from "../../../src/bus";
+import { hubBus } from "../../../src/features/hub/bus";
 
 /** The test's hub spreads over 4 shards: a bus stream and the publisher meet across shards. */
 const SHARDS = 4;

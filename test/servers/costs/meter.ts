@@ -10,7 +10,7 @@ import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { deferredSessionObject } from "../../../durable-objects/sessions/deferred";
 import type { McpEdge } from "../../../src/edge";
 import type { EdgeEnv } from "../../../src/kernel/env";
-import { taskObject } from "../../../src/tasks/task-object";
+import { taskObject } from "../../../src/features/tasks/task-object";
 
 /** What the objects of this isolate were billed for since the last `resetMeter()`. */
 export interface Billed {

@@ -7,7 +7,7 @@ import { deferredSessionObject } from "../../../durable-objects/sessions/deferre
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
+import { taskObject } from "../../../src/features/tasks/task-object";
 
 const edge = createMcpEdge(demoServer);
 

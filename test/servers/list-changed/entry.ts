@@ -10,7 +10,7 @@ import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import { defineServer } from "../../../src/mcp/definition/server";
-import { notifyListChanged } from "../../../src/notify";
+import { notifyListChanged } from "../../../src/features/hub/notify";
 
 export const flags = { beta: false };
 

@@ -6,7 +6,7 @@
  */
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
+import { taskObject } from "../../../src/features/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { INVALID_PARAMS, RpcError } from "../../../src/jsonrpc/errors";
@@ -15,7 +15,7 @@ import type { HandlerContext } from "../../../src/mcp/definition/context";
 import type { McpCall, UnexpectedError } from "../../../src/mcp/definition/context";
 import type { OperationEvent } from "../../../src/mcp/operations/observe";
 import { defineServer } from "../../../src/mcp/definition/server";
-import { publish, publishAndCount } from "../../../src/publish";
+import { publish, publishAndCount } from "../../../src/features/hub/publish";
 import { memoryOtel } from "./memory-tracer";
 import { WATCHED } from "./watched";
 

@@ -5,7 +5,7 @@
  * what it saw, a rate limit keyed by tenant, and a Server Card per route.
  */
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
+import { taskObject } from "../../../src/features/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../../src/kernel/env";

@@ -3,7 +3,7 @@
  * twice, fail in each way the spec separates, and one that only runs as a task.
  */
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
+import { taskObject } from "../../../src/features/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { userObject } from "../../../durable-objects/user/mcp-user";
 import { defineServer } from "../../../src/mcp/definition/server";

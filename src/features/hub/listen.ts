@@ -1,11 +1,11 @@
 /**
- * `subscriptions/listen` (2026-07-28) in the Worker: validates the request's filter, decides
- * the honoured subset (what this server can actually send), and hands the stream to the hub,
- * whose streaming Response is returned untouched. The era decision and the `_meta` envelope
- * are the 2026 lane's; this module gets their results as plain values.
+ * `subscriptions/listen` (2026-07-28), the hub feature's stream lane: validates the request's filter,
+ * decides the honoured subset (what this server can actually send), and hands the stream to the hub,
+ * whose streaming Response is returned untouched. The era decision and the `_meta` envelope are the
+ * lanes'; this module gets their results as a StreamCall (src/http/feature-streams.ts).
  */
-import { visibleTaskIds } from "../../tasks/seam";
-import type { FeatureSeams } from "../../kernel/feature";
+import { visibleTaskIds } from "../../kernel/task-seam";
+import type { FeatureSeams, StreamCall } from "../../kernel/feature";
 import {
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
@@ -17,13 +17,14 @@ import {
 import { DEFAULT_HUB_SHARD, shardOf } from "../../platform/addresses";
 import { holdStream, upgradeInit, type HoldOptions } from "../../platform/held-stream";
 import { encodeSseComment, encodeSseEvent } from "../../wire/sse";
-import { INVALID_PARAMS } from "../../jsonrpc/errors";
+import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../jsonrpc/errors";
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import type { McpServer } from "../../mcp/definition/server";
 import type { ResolvedListenOptions } from "../../kernel/options";
 import type { EdgeEnv } from "../../kernel/env";
 import { hubStub } from "../../platform/hub-shards";
+import { misconfigured, requireNamespace } from "../../platform/bindings";
 import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../../wire/json";
 import { refuse } from "../../wire/refusals";
@@ -78,6 +79,12 @@ export interface ListenFeatures {
   client?: string;
   /** The route key of the endpoint it is opened on (src/wire/route-params.ts; absent or "" for a literal path). */
   route?: string;
+  /**
+   * The edge serves no hub (its `features` name no `hub()`): what the listen can be honoured for is
+   * answered here with the empty set (listen-without-hub.ts); task ids, which need the hub, are a
+   * misconfiguration.
+   */
+  withoutHub?: boolean;
 }
 
 /**
@@ -105,6 +112,52 @@ function placeListen(client: string, options: ResolvedListenOptions): { index: n
 }
 
 type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Response };
+
+/**
+ * The hub feature's lane for `subscriptions/listen` (its `streams`): the 2026-07-28 listen stream.
+ * The method does not exist before 2026-07-28: a 2025-era request for it is -32601, as dispatch
+ * answers any method it does not know.
+ */
+export function listenLane<Env>(call: StreamCall<Env>): Promise<Response> {
+  return serveCall(call, false);
+}
+
+/**
+ * The lane of an edge whose features name no hub: the same checks, then the acknowledged empty set
+ * (listen-without-hub.ts), so a client knows the stream ended on purpose.
+ */
+export function listenWithoutHubLane<Env>(call: StreamCall<Env>): Promise<Response> {
+  return serveCall(call, true);
+}
+
+async function serveCall<Env>(call: StreamCall<Env>, withoutHub: boolean): Promise<Response> {
+  const { id, kernel, principal } = call;
+  if (call.era === "2025")
+    return json({ jsonrpc: "2.0", id, error: { code: METHOD_NOT_FOUND, message: "Method not found: subscriptions/listen" } });
+  const listening: ListenRequest<Env & EdgeEnv> = {
+    message: { id, params: call.params },
+    clientCapabilities: call.clientCapabilities ?? {},
+    env: call.env as Env & EdgeEnv,
+    runtime: { server: kernel.server as McpServer<Env & EdgeEnv>, options: kernel.options, kernel },
+    subject: principal?.subject,
+    expiresAt: principal?.expiresAt,
+  };
+  // The stream belongs to its route: a publish for another route's listeners skips it.
+  const features = { tasks: kernel.server.extensions.has(TASKS_EXTENSION), client: call.clientKey, route: call.route, withoutHub };
+  return serveListen(listening, features);
+}
+
+/** Task ids on an edge without the hub feature: their status comes from the hub. */
+function hubNeededForTasks(env: EdgeEnv): Error {
+  // No binding at all: the error naming the wrangler.toml lines, as any feature's missing binding.
+  requireNamespace(env, "MCP_HUB", "subscriptions/listen with notifications.taskIds");
+  return misconfigured(
+    "listen-without-hub-feature",
+    "Server misconfigured: subscriptions/listen with notifications.taskIds needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.",
+    {},
+    env,
+  );
+}
 
 /**
  * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the hub's SSE stream
@@ -142,7 +195,8 @@ async function openListen<Env extends EdgeEnv>(
   const checked = checkHeldKeys(message.id, subject, features.route) ?? checkListen(message, listen.clientCapabilities, runtime, features);
   if (!checked.ok) return checked.response;
   // No hub, nothing it would carry: the empty set, answered here (listen-without-hub.ts).
-  if (listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...runtime.server.identity });
+  if (features.withoutHub && (checked.filter.taskIds?.length ?? 0) > 0) throw hubNeededForTasks(env);
+  if (features.withoutHub || listenWithoutHub(env, checked.filter)) return emptyListen(message.id, { ...runtime.server.identity });
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);
@@ -227,7 +281,7 @@ async function holdListen(
       ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "token_expiry")))
       : encodeSseComment(EXPIRED);
   }
-  // A principal's stream ends when its grant is revoked (src/revoke.ts): the error for a client that
+  // A principal's stream ends when its grant is revoked (src/platform/end-streams.ts): the error for a client that
   // declared the draft; any other client's stream ends with no response, its reason in a comment.
   if (open.subject !== undefined)
     hold.revoked = ending.lifetime ? encodeSseEvent(JSON.stringify(authorizationEnded(open.id, "revoked"))) : encodeSseComment(REVOKED);

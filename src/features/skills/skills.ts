@@ -4,12 +4,12 @@
  * computed on first use and kept), its files served as `skill://` resources, and the directory
  * index `resources/directory/read` answers from. Only a server that calls defineSkill bundles this.
  */
-import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../definition/caching";
+import { resolveCacheHint, type CacheHint, type ResolvedCacheHint } from "../../mcp/definition/caching";
 import { parseFrontmatter, type Frontmatter } from "./frontmatter";
-import { directoryRead, getSkill, listSkills, type SkillRegistry } from "../handlers/skills";
-import { defineMethod } from "../handlers/methods";
-import { SKILLS_EXTENSION } from "../definition/extensions";
-import type { ServerDefinition } from "../definition/server";
+import { directoryRead, getSkill, listSkills, type SkillRegistry } from "./handlers";
+import { defineMethod } from "../../mcp/handlers/methods";
+import { SKILLS_EXTENSION } from "../../mcp/definition/extensions";
+import type { ServerDefinition } from "../../mcp/definition/server";
 
 /** The extension's per-skill limits ("Limits"): files, SKILL.md included, and their total bytes. */
 const MAX_SKILL_FILES = 512;

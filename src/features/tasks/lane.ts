@@ -4,25 +4,25 @@
  * `tasks/get|update|cancel` to that object for the principal that created it. Takes plain
  * values so any lane (the 2026-07-28 request lane) can call it; throws RpcError for refusals.
  */
-import { requestSnapshot, type RequestSnapshot } from "../mcp/definition/request-info";
-import { routeKey } from "../wire/route-params";
-import { observationOf } from "../mcp/operations/observe";
-import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../jsonrpc/errors";
-import type { Params } from "../jsonrpc/messages";
-import type { Principal } from "../auth/principal";
-import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { decideTaskExecution } from "./seam";
-import type { TaskLane } from "../mcp/handlers/dispatch-context";
-import type { HandlerContext } from "../mcp/definition/context";
-import type { McpServer, ToolDefinition } from "../mcp/definition/server";
-import { isWellFormedSessionId, taskObjectId } from "../platform/addresses";
-import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
-import type { EdgeEnv } from "../kernel/env";
+import { requestSnapshot, type RequestSnapshot } from "../../mcp/definition/request-info";
+import { routeKey } from "../../wire/route-params";
+import { observationOf } from "../../mcp/operations/observe";
+import { INVALID_PARAMS, LIMIT_EXCEEDED_2026, RpcError } from "../../jsonrpc/errors";
+import type { Params } from "../../jsonrpc/messages";
+import type { Principal } from "../../auth/principal";
+import { checkExtensionMethod, clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../../mcp/definition/extensions";
+import { decideTaskExecution } from "../../kernel/task-seam";
+import type { TaskLane } from "../../mcp/handlers/dispatch-context";
+import type { HandlerContext } from "../../mcp/definition/context";
+import type { McpServer, ToolDefinition } from "../../mcp/definition/server";
+import { isWellFormedSessionId, taskObjectId } from "../../platform/addresses";
+import { type AnyVersion, VERSIONS_2026 } from "../../mcp/definition/versions";
+import type { EdgeEnv } from "../../kernel/env";
 
-import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/tasks/contract";
-import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../durable-objects/tasks/model";
-import { isObject } from "../jsonrpc/parse";
-import { requireNamespace } from "../platform/bindings";
+import type { InputResponses, TaskObjectRpc, TaskReply } from "../../../durable-objects/tasks/contract";
+import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../../durable-objects/tasks/model";
+import { isObject } from "../../jsonrpc/parse";
+import { requireNamespace } from "../../platform/bindings";
 
 const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];

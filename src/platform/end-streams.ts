@@ -9,8 +9,8 @@
  * authorization's ending (docs/auth.md "Streams end with their token"). Nothing waits for a
  * revocation: no timer, no object awake, no re-check of the token at each keep-alive.
  */
-import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "./platform/addresses";
-import { requireNamespace } from "./platform/bindings";
+import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "./addresses";
+import { requireNamespace } from "./bindings";
 
 /** Which hub: the server's one hub by default (as for publish: its name, and `listen.shards` when not 16). */
 export interface EndStreamsOptions {

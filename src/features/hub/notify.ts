@@ -1,12 +1,12 @@
 /**
- * The 2025-era names of `publish` (src/publish.ts), kept for existing servers: each is one
+ * The 2025-era names of `publish` (src/features/hub/publish.ts), kept for existing servers: each is one
  * publishAndCount call, so it waits until the hub delivered the event, and returns how many
  * 2025-era sessions had a GET stream to carry it. Listen streams (2026-07-28) get the same
  * event. Code that needs no count calls `publish`, which returns once the event is handed off.
- * `{ route }`: only that route's sessions and listen streams (src/publish.ts PublishOptions).
+ * `{ route }`: only that route's sessions and listen streams (src/features/hub/publish.ts PublishOptions).
  */
-import type { ListKind } from "../durable-objects/hub/contract";
-import type { EdgeEnv } from "./kernel/env";
+import type { ListKind } from "../../../durable-objects/hub/contract";
+import type { EdgeEnv } from "../../kernel/env";
 import { publishAndCount, type PublishOptions } from "./publish";
 
 /** Sends `notifications/resources/updated` to each session (and listen stream) subscribed to `uri`. */

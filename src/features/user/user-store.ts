@@ -5,12 +5,12 @@
  * is called, so a handler that never uses it costs nothing. Anonymous requests are refused: a
  * store shared by everyone without a token would be nobody's.
  */
-import type { UserRpc } from "../durable-objects/user/contract";
-import type { Principal } from "./auth/principal";
-import { INVALID_REQUEST, RpcError } from "./jsonrpc/errors";
-import type { UserListOptions, UserOp, UserStore } from "./mcp/definition/context";
-import { userObjectId } from "./platform/addresses";
-import { requireNamespace } from "./platform/bindings";
+import type { UserRpc } from "../../../durable-objects/user/contract";
+import type { Principal } from "../../auth/principal";
+import { INVALID_REQUEST, RpcError } from "../../jsonrpc/errors";
+import type { UserListOptions, UserOp, UserStore } from "../../mcp/definition/context";
+import { userObjectId } from "../../platform/addresses";
+import { requireNamespace } from "../../platform/bindings";
 
 export type { UserListOptions, UserOp, UserStore };
 

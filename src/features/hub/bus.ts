@@ -16,13 +16,13 @@
  *   `onerror`), `maxBufferedBytes` per stream, 32 MiB per shard. A stream the hub ends (a
  *   deploy, or the stream fell behind) is opened again, a few times, while the SDK listens.
  */
-import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL, type HubRpc, type ListenOpen, type PublishEvent } from "../durable-objects/hub/contract";
-import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS } from "./platform/addresses";
-import { hubStub } from "./platform/hub-shards";
-import { holdStream, upgradeInit } from "./platform/held-stream";
-import { refuse } from "./wire/refusals";
-import { requireNamespace } from "./platform/bindings";
-import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
+import { HEADER_LISTEN_OPEN, HUB_LISTEN_URL, type HubRpc, type ListenOpen, type PublishEvent } from "../../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS } from "../../platform/addresses";
+import { hubStub } from "../../platform/hub-shards";
+import { holdStream, upgradeInit } from "../../platform/held-stream";
+import { refuse } from "../../wire/refusals";
+import { requireNamespace } from "../../platform/bindings";
+import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import { publish, publishAndCount } from "./publish";
 
 /** A change event of the SDK's `ServerEventBus` (`@modelcontextprotocol/server` 2.4), same shape. */

@@ -1,15 +1,15 @@
 /**
  * skills/list, skills/get and resources/directory/read (the Skills extension, SEP-2640), over the
- * registry src/mcp/skills/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
+ * registry src/features/skills/skills.ts builds at definition. Entries carry the caching hint on 2026-07-28.
  */
 import { INVALID_PARAMS, METHOD_NOT_FOUND, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../definition/caching";
-import type { HandlerContext } from "../definition/context";
-import type { ServerDefinition } from "../definition/server";
-import { SKILLS_EXTENSION } from "../definition/extensions";
-import { paginate } from "./pagination";
-import { checkUriLength } from "./resources";
+import { combineHints, NO_CACHE, type ResolvedCacheHint } from "../../mcp/definition/caching";
+import type { HandlerContext } from "../../mcp/definition/context";
+import type { ServerDefinition } from "../../mcp/definition/server";
+import { SKILLS_EXTENSION } from "../../mcp/definition/extensions";
+import { paginate } from "../../mcp/handlers/pagination";
+import { checkUriLength } from "../../mcp/handlers/resources";
 
 /** What the handlers read: the skills by their SKILL.md URI, and every directory's direct children. */
 export interface SkillRegistry {

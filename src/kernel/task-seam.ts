@@ -9,8 +9,8 @@ import type { McpServer, ToolDefinition } from "../mcp/definition/server";
 import type { TaskLane } from "../mcp/handlers/dispatch-context";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
 import { misconfigured, requireNamespace } from "../platform/bindings";
-import type { EdgeEnv } from "../kernel/env";
-import type { FeatureSeams } from "../kernel/feature";
+import type { EdgeEnv } from "./env";
+import type { FeatureSeams } from "./feature";
 
 /**
  * How this `tools/call` runs: "task" when the tool may run as a task and this request's client

@@ -3,7 +3,7 @@
  * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to shard 0
  * of the hub, which hands it to every other shard that holds anyone; each delivers it to the 2026-07-28 listen streams it serves that
  * opted in and to the 2025-era sessions registered with it (docs/subscriptions.md "Subscriptions and the hub").
- * Which shard serves what: listen streams by client (src/http/streams/listen.ts), 2025 registrations by
+ * Which shard serves what: listen streams by client (src/features/hub/listen.ts), 2025 registrations by
  * resource URI (list changes by session id): src/platform/hub-shards.ts.
  */
 import * as workers from "cloudflare:workers";
@@ -14,17 +14,17 @@ import {
   type ListKind,
   type PublishEvent,
   type PublishReport,
-} from "../durable-objects/hub/contract";
-import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "./platform/addresses";
-import { requireNamespace } from "./platform/bindings";
-import { allShards } from "./platform/hub-shards";
-import { Outbox } from "./platform/outbox";
-import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
-import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
-import type { EdgeEnv } from "./kernel/env";
-import type { HandlerContext } from "./mcp/definition/context";
-import { observationOf } from "./mcp/operations/observe";
-import { routeKey, type RouteParams } from "./wire/route-params";
+} from "../../../durable-objects/hub/contract";
+import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "../../platform/addresses";
+import { requireNamespace } from "../../platform/bindings";
+import { allShards } from "../../platform/hub-shards";
+import { Outbox } from "../../platform/outbox";
+import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
+import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
+import type { EdgeEnv } from "../../kernel/env";
+import type { HandlerContext } from "../../mcp/definition/context";
+import { observationOf } from "../../mcp/operations/observe";
+import { routeKey, type RouteParams } from "../../wire/route-params";
 
 export type { ListKind, PublishEvent, PublishReport };
 

@@ -1,19 +1,14 @@
 /**
- * The task object class made on the Worker's side of tasks (status publishes through publish.ts),
- * so the object imports nothing of src/tasks: `tasks()`'s `edge.objects.McpTask`, and the
+ * The task object class made on the Worker's side of tasks (status published to the hub: publish.ts),
+ * so the object imports nothing of src/features/tasks: `tasks()`'s `edge.objects.McpTask`, and the
  * deprecated `taskObject(edge)`, which also fills the edge's task seam as it used to install the lane.
  */
-import type { EdgeEnv } from "../kernel/env";
-import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
-import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../durable-objects/shared/edge-binding";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/tasks/model";
+import type { EdgeEnv } from "../../kernel/env";
+import { McpTaskObject } from "../../../durable-objects/tasks/mcp-task";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../../durable-objects/shared/edge-binding";
 import { taskLane, visibleTaskIds } from "./lane";
-import { publishTaskStatus } from "./publish";
-import type { TaskSeam } from "../kernel/feature";
-
-function publishStatus(env: unknown, notification: TaskStatusNotification, audience: TaskAudience): Promise<void> {
-  return publishTaskStatus(env as EdgeEnv, notification, audience);
-}
+import { statusPublisher } from "./publish";
+import type { TaskSeam } from "../../kernel/feature";
 
 /** The task seam: the lane of one request, and the task ids a listener may follow. */
 export const TASK_SEAM: TaskSeam = {
@@ -27,6 +22,8 @@ export const TASK_SEAM: TaskSeam = {
 
 /** The task object class bound to `kernel`: its server, task options and observer. */
 export function taskClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpTaskObject<Env>, Env> {
+  // Status changes go to the edge's hub, over as many shards as its listen streams use.
+  const publishStatus = statusPublisher(kernel.options.listen.shards);
   return class McpTask extends McpTaskObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env, kernel, publishStatus);

@@ -1,5 +1,5 @@
 /**
- * defineSkill and server.skill at definition time (src/mcp/skills/skills.ts, src/mcp/skills/frontmatter.ts): the
+ * defineSkill and server.skill at definition time (src/features/skills/skills.ts, src/features/skills/frontmatter.ts): the
  * frontmatter reader agrees with a full YAML parser (the `yaml` package the conformance suite and
  * many hosts use) on what it accepts and refuses the rest with the line and the fix; the
  * extension's limits are refused naming the limit; digests are computed once; skills/list and
@@ -12,9 +12,9 @@ import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../src/jsonrpc/errors";
 import type { ResponseMessage } from "../../src/jsonrpc/messages";
 import { dispatchContext, dispatchRequest } from "../../src/mcp/dispatch/dispatch";
 import type { RequestEnvelope } from "../../src/mcp/era-2026/envelope";
-import { parseFrontmatter } from "../../src/mcp/skills/frontmatter";
+import { parseFrontmatter } from "../../src/features/skills/frontmatter";
 import { defineServer, type ServerDefinition } from "../../src/mcp/definition/server";
-import { defineSkill } from "../../src/mcp/skills/skills";
+import { defineSkill } from "../../src/features/skills/skills";
 
 const skillMd = (name: string, extra = "") => `---\nname: ${name}\ndescription: Does ${name} things\n${extra}---\n\n# ${name}\n`;
 
