@@ -9,6 +9,8 @@ import { createMcpEdge, defineServer, sessionObject, type OperationEvent } from 
 import { defineInteractiveMethod, defineMethod, defineNotification } from "../../../src/extensions";
 // The operate fixture's in-memory stand-in for @opentelemetry/api (this project's isolate has its own copy).
 import { memoryOtel } from "../operate/memory-tracer";
+import { sessions } from "../../../src/features/sessions/index";
+import { rateLimits } from "../../../src/features/rate-limits/index";
 
 export const NOTES = "com.example/notes";
 
@@ -73,7 +75,7 @@ const edge = createMcpEdge(server, {
   statelessPath: "/stateless/mcp",
   onEvent: (event) => events.push(event),
   tracing: { api: memoryOtel },
-  rateLimits: [{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }],
+  features: [sessions(), rateLimits([{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }])],
 });
 
 export default edge.worker;
