@@ -44,7 +44,6 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const { kernel, objects } = buildKernel({
     server,
     options: resolved,
-    observe: { tracing: options.tracing, events: { onEvent: options.onEvent, analytics: options.analytics } },
     // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
     features: (options.features ?? []) as readonly Feature<Env>[],
     // Without `features` (the idiom before them) `ctx.user` is served as it always was; the old

@@ -54,6 +54,11 @@ export interface FeatureSeams {
   tasks?: TaskSeam;
   users?: UserStores;
   sealer?: SessionSealer;
+  /**
+   * Makes the edge's observer (`observe()`): called once per edge, for its server view; the Worker's lanes,
+   * the dispatcher and the edge's objects start their observations with it.
+   */
+  observer?: () => Observer;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */
@@ -157,7 +162,7 @@ export interface Feature<Env = unknown> {
 export interface Kernel<Env> {
   readonly server: McpServer<Env>;
   readonly options: ResolvedOptions;
-  /** Set when the server is observed (the `tracing`, `onEvent` or `analytics` option). */
+  /** Set when the server is observed (a feature fills the `observer` seam: `observe()`). */
   readonly observer: Observer | undefined;
   readonly features: readonly Feature<Env>[];
   readonly seams: FeatureSeams;

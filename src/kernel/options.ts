@@ -4,8 +4,6 @@
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "../auth/options";
 import { DEFAULT_HUB_SHARDS } from "../platform/addresses";
-import type { TracingOptions } from "../mcp/operations/tracing";
-import type { OperationEvent } from "../mcp/operations/observe";
 import { compileRoute, type RoutePattern } from "../wire/route-pattern";
 import { CORE_OPTIONS, type CoreOptions, type Feature } from "./feature";
 
@@ -155,19 +153,12 @@ export interface EdgeOptions<Env = unknown> {
   fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
   /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
   tasks?: TaskOptions;
-  /**
-   * OpenTelemetry: `{ api }` with the `@opentelemetry/api` module (an optional peer), and optionally
-   * a `tracer`. One span per MCP operation, continued from `_meta.traceparent` across the Worker,
-   * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
-   */
-  tracing?: TracingOptions;
-  /**
-   * Told one event per MCP operation in each place it runs (outcome, duration, Durable Object
-   * requests): docs/operating.md "Counters: `onEvent` and Analytics Engine". Off by default.
-   */
-  onEvent?: (event: OperationEvent) => void;
-  /** Writes the same events to a Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`). */
-  analytics?: { binding: string };
+  /** @deprecated A feature now: `features: [observe({ tracing })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  tracing?: never;
+  /** @deprecated A feature now: `features: [observe({ onEvent })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  onEvent?: never;
+  /** @deprecated A feature now: `features: [observe({ analytics })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  analytics?: never;
 }
 
 export interface ResolvedSessionOptions {
@@ -329,19 +320,24 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
   return merged;
 }
 
-/** Options that became features, each with the subpath its factory comes from. */
-const MOVED = { discovery: "discovery", rateLimits: "rate-limits" } as const;
+/** Options that became features: the feature's factory, its subpath, and the call that takes the option. */
+const MOVED: Record<string, [factory: string, subpath: string, call: string]> = {
+  discovery: ["discovery", "discovery", "discovery({ … })"],
+  rateLimits: ["rateLimits", "rate-limits", "rateLimits([ … ])"],
+  tracing: ["observe", "observe", "observe({ tracing })"],
+  onEvent: ["observe", "observe", "observe({ onEvent })"],
+  analytics: ["observe", "observe", "observe({ analytics })"],
+};
 
 /**
  * An option that became a feature is a TypeError naming the feature to pass: handled here, its code
  * would be in every Worker's bundle whether it uses it or not.
  */
 function refuseMovedOptions(o: object): void {
-  for (const [option, subpath] of Object.entries(MOVED)) {
+  for (const [option, [factory, subpath, call]] of Object.entries(MOVED)) {
     if (!Object.hasOwn(o, option)) continue;
-    const factory = subpath.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
     throw new TypeError(
-      `mcp-edge option ${option} is now a feature: import { ${factory} } from "mcp-edge/${subpath}" and pass features: [sessions(), ${factory}(…)] (its settings unchanged; CHANGELOG "Unreleased")`,
+      `mcp-edge option ${option} is now a feature: import { ${factory} } from "mcp-edge/${subpath}" and pass features: [sessions(), ${call}] (its settings unchanged; CHANGELOG "Unreleased")`,
     );
   }
 }

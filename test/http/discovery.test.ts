@@ -153,7 +153,11 @@ describe("discovery options", () => {
   it("refuses the options that became features, naming the feature and its subpath", () => {
     const server = defineServer({ ...described, name: "com.example/a" });
     const given = (options: object) => () => createMcpEdge(server, options as never);
-    expect(given({ discovery: {} })).toThrow(/option discovery is now a feature: import \{ discovery \} from "mcp-edge\/discovery"/);
+    expect(given({ discovery: {} })).toThrow(
+      /option discovery is now a feature: import \{ discovery \} from "mcp-edge\/discovery" and pass features: \[sessions\(\), discovery\(/,
+    );
+    expect(given({ tracing: {} })).toThrow(/option tracing is now a feature: import \{ observe \} from "mcp-edge\/observe"/);
+    expect(given({ onEvent: () => {} })).toThrow(/features: \[sessions\(\), observe\(\{ onEvent \}\)\]/);
     expect(given({ rateLimits: [{ binding: "L" }] })).toThrow(
       /option rateLimits is now a feature: import \{ rateLimits \} from "mcp-edge\/rate-limits"/,
     );

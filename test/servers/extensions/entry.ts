@@ -11,6 +11,7 @@ import { defineInteractiveMethod, defineMethod, defineNotification } from "../..
 import { memoryOtel } from "../operate/memory-tracer";
 import { sessions } from "../../../src/features/sessions/index";
 import { rateLimits } from "../../../src/features/rate-limits/index";
+import { observe } from "../../../src/features/observe/index";
 
 export const NOTES = "com.example/notes";
 
@@ -73,9 +74,11 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
 
 const edge = createMcpEdge(server, {
   statelessPath: "/stateless/mcp",
-  onEvent: (event) => events.push(event),
-  tracing: { api: memoryOtel },
-  features: [sessions(), rateLimits([{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }])],
+  features: [
+    sessions(),
+    observe({ onEvent: (event) => events.push(event), tracing: { api: memoryOtel } }),
+    rateLimits([{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }]),
+  ],
 });
 
 export default edge.worker;

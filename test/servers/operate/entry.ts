@@ -8,6 +8,7 @@ import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
 import { sessions } from "../../../src/features/sessions/index";
 import { rateLimits } from "../../../src/features/rate-limits/index";
+import { observe } from "../../../src/features/observe/index";
 import { taskObject } from "../../../src/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import type { EdgeEnv } from "../../../src/kernel/env";
@@ -150,11 +151,9 @@ operateServer
 export const events: OperationEvent[] = [];
 
 const edge = createMcpEdge(operateServer, {
-  tracing: { api: memoryOtel },
-  onEvent: (event) => events.push(event),
-  analytics: { binding: "MCP_ANALYTICS" },
   features: [
     sessions(),
+    observe({ tracing: { api: memoryOtel }, onEvent: (event) => events.push(event), analytics: { binding: "MCP_ANALYTICS" } }),
     rateLimits<EdgeEnv>([
       // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
       { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
@@ -175,7 +174,9 @@ export const analyticsServer = defineServer<EdgeEnv>({ name: "analytics-test", v
   { description: "Runs in the Worker" },
   () => ({ content: [text("measured")] }),
 );
-export const analyticsEdge = createMcpEdge(analyticsServer, { analytics: { binding: "TEST_DATASET" } });
+export const analyticsEdge = createMcpEdge(analyticsServer, {
+  features: [sessions(), observe({ analytics: { binding: "TEST_DATASET" } })],
+});
 
 /** The same server with a rule whose binding wrangler.toml lacks. */
 export const misconfigured = createMcpEdge(operateServer, { features: [sessions(), rateLimits([{ binding: "NO_SUCH_LIMIT" }])] });
