@@ -120,7 +120,7 @@ export interface Admission<Env> {
  * of it has run or reached a Durable Object. A 2026-07-28 multi round-trip call is checked at its first
  * round only.
  */
-export type AdmitCheck<Env> = (admission: Admission<Env>) => Promise<Response | undefined>;
+type AdmitCheck<Env> = (admission: Admission<Env>) => Promise<Response | undefined>;
 
 export interface Feature<Env = unknown> {
   /** Unique among an edge's features: "sessions", "tasks", "com.example/audit". */
