@@ -26,7 +26,7 @@ interface AnalyticsDataset {
 
 /** The observer `observe()` makes for each edge it is passed to. */
 class EdgeObserver implements Observer {
-  /** The server's tracing (with the `tracing` option): also the objects' (createMcpEdge hands them this observer). */
+  /** The server's tracing (with `tracing`): also the objects' (the kernel hands them this observer). */
   readonly tracing: Tracing | undefined;
 
   constructor(
