@@ -45,7 +45,6 @@ export interface McpEdge<Env> {
  * acknowledged empty set. Both lanes are imported here, so every Worker bundles the listen checks.
  */
 function withListen<Env>(features: readonly Feature<Env>[] | undefined): readonly Feature<Env>[] {
-  // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
   if (features === undefined) return [{ name: "hub-listen", streams: { "subscriptions/listen": listenLane } }];
   if (features.some((f) => f?.streams?.["subscriptions/listen"] !== undefined)) return features;
   return [...features, { name: "listen-without-hub", streams: { "subscriptions/listen": listenWithoutHubLane } }];
@@ -58,7 +57,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
   const { kernel, objects } = buildKernel({
     server,
     options: resolved,
-    observe: { tracing: options.tracing, events: { onEvent: options.onEvent, analytics: options.analytics } },
+    // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
     features: withListen(options.features as readonly Feature<Env>[] | undefined),
     // Without `features` (the idiom before them) `ctx.user` is served as it always was; the old
     // factories (`taskObject(edge)`, …) fill the other seams when they are called.

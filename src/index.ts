@@ -40,7 +40,6 @@ export type {
 export type { RequestInfo, ReadonlyHeaders } from "./mcp/definition/request-info";
 export type { RouteParams } from "./wire/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/definition/context";
-export type { RateLimitRule, RateLimitedCall } from "./kernel/options";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
 export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
 export type { CacheHint } from "./mcp/definition/caching";
@@ -81,7 +80,6 @@ export const McpUser = UserClass;
 export type McpUser = UserClass;
 export type { UserStore, UserOp, UserListOptions } from "./features/user/user-store";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
-export type { DiscoveryOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
 export {
   defineSkill,

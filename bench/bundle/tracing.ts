@@ -3,6 +3,7 @@
  * hands out spans that record nothing, so the delta is mcp-edge's tracing code and not the API's.
  */
 import { sessions } from "../../src/features/sessions/index";
+import { observe } from "../../src/features/observe/index";
 import { createMcpEdge, type OtelApi, type OtelSpan } from "../../src/index";
 import { server } from "./one-tool";
 
@@ -19,6 +20,6 @@ const otel: OtelApi = {
   ROOT_CONTEXT: {},
 };
 
-const edge = createMcpEdge(server, { features: [sessions()], tracing: { api: otel } });
+const edge = createMcpEdge(server, { features: [sessions(), observe({ tracing: { api: otel } })] });
 export default edge.worker;
 export const { McpSession } = edge.objects;

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/kernel/env";
+import { observe } from "../../src/features/observe/index";
 import { text } from "../../src/mcp/definition/content";
 import { defineServer } from "../../src/mcp/definition/server";
 import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/operations/tracing";
@@ -110,8 +111,7 @@ const otel: OtelApi = {
 const plain = createMcpEdge(echoServer("bench-plain"), { path: "/plain/mcp", sessions: false });
 const operated = createMcpEdge(withMiddleware(echoServer("bench-operated")), {
   path: "/operated/mcp",
-  sessions: false,
-  tracing: { api: otel },
+  features: [observe({ tracing: { api: otel } })],
 });
 const middlewareOnly = createMcpEdge(withMiddleware(echoServer("bench-middleware")), { path: "/middleware/mcp", sessions: false });
 

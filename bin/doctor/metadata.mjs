@@ -89,7 +89,7 @@ function cardFix(info) {
   if (info && (typeof info.description !== "string" || info.description.length === 0))
     steps.push('description: "<what it does, 1-100 characters>"');
   const define = steps.length > 0 ? `give defineServer({ ${steps.join(", ")}, … }), then ` : "";
-  return `Optional: ${define}pass discovery: {} to createMcpEdge (docs/discovery.md)`;
+  return `Optional: ${define}pass discovery() from mcp-edge/discovery among the features of createMcpEdge (docs/discovery.md)`;
 }
 
 export async function checkServerCard(doctor) {

@@ -10,20 +10,27 @@ import { sessions } from "../features/sessions/index";
 import { tasks } from "../features/tasks/index";
 import { hub } from "../features/hub/index";
 import { user } from "../features/user/index";
+import { discovery } from "../features/discovery/index";
 import { demoEvents, postNote } from "./events";
 import { demoServer } from "./server";
 
 const edge = createMcpEdge(demoServer, {
-  features: [sessions(), tasks(), hub(), user(), demoEvents],
+  features: [
+    sessions(),
+    tasks(),
+    hub(),
+    user(),
+    demoEvents,
+    discovery({
+      // A placeholder namespace (example.com is reserved): a real server uses the domain it verifies.
+      name: "com.example.mcp-edge/demo",
+      // The public half of a throwaway Ed25519 key (its private half was never kept): replace it with
+      // the record `mcp-publisher` prints for your domain.
+      registryAuth: "v=MCPv1; k=ed25519; p=5nrHg/hQWhzTYGJDQagZYKUWSz3gUb0ULiOHtvq7r7g=",
+    }),
+  ],
   path: "/mcp",
   statelessPath: "/stateless/mcp",
-  discovery: {
-    // A placeholder namespace (example.com is reserved): a real server uses the domain it verifies.
-    name: "com.example.mcp-edge/demo",
-    // The public half of a throwaway Ed25519 key (its private half was never kept): replace it with
-    // the record `mcp-publisher` prints for your domain.
-    registryAuth: "v=MCPv1; k=ed25519; p=5nrHg/hQWhzTYGJDQagZYKUWSz3gUb0ULiOHtvq7r7g=",
-  },
 });
 
 /** The same server at /deferred/mcp; its sessions share the session class below with /mcp's. */

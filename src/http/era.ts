@@ -8,7 +8,8 @@
 import type { NotificationMessage, RequestId, RequestMessage } from "../jsonrpc/messages";
 import type { ParsedBody } from "../jsonrpc/parse";
 import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/era-2026/envelope";
-import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/definition/versions";
+import { is2026Version } from "../mcp/definition/versions";
+import { servedVersions } from "../kernel/versions";
 import type { ResolvedOptions } from "../kernel/options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION, MCP_NAME_SOURCES } from "../wire/headers";
@@ -21,18 +22,6 @@ export type EraDecision =
   | { era: "2026-notification"; message: NotificationMessage }
   /** `era2026`: answer with the request's id or none (the 2026 schema has no `id: null`). */
   | { era: "refused"; refusal: Refusal; id: RequestId | null; era2026: boolean };
-
-const served = new WeakMap<ResolvedOptions, readonly string[]>();
-
-/** The protocol versions this server serves, newest first (`data.supported` of -32022, discover's list); computed once per server. */
-export function servedVersions(options: ResolvedOptions): readonly string[] {
-  let versions = served.get(options);
-  if (!versions) {
-    versions = Object.freeze([...(options.eras.era2026 ? VERSIONS_2026 : []), ...(options.eras.era2025 ? SUPPORTED_VERSIONS : [])]);
-    served.set(options, versions);
-  }
-  return versions;
-}
 
 /** RFC 9110 §5.5: a field value is parsed without its leading and trailing whitespace. */
 function headerValue(headers: Headers, name: string): string | null {

@@ -27,7 +27,6 @@ import { MisconfiguredError, disclosingEnv } from "../platform/bindings";
 import { isLocalRequest } from "../wire/loopback";
 import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
 import { forwardRequest } from "../../durable-objects/sessions/contract";
-import { createDiscovery } from "./discovery";
 import { NO_PARAMS } from "../wire/route-params";
 import type { RoutePattern } from "../wire/route-pattern";
 import { authForRoute, type ResolvedAuth } from "../auth/options";
@@ -308,7 +307,9 @@ function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runt
 export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): EdgeHandler<Env> {
   const policyFor = policySource(runtime);
   const paths = ownedPaths(runtime);
-  const discovery = createDiscovery(runtime, runtime.options.discovery);
+  // The paths features answer beside the endpoint (the Server Card, …), made once: a bad option throws now.
+  const kernel = runtime.kernel;
+  const featureRoutes = kernel.features.flatMap((feature) => (feature.routes ? [feature.routes(kernel)] : []));
   // The session endpoints need the session binding, checked at the first request whatever its
   // era: a 2026-07-28 request needs no session itself, but a deployment missing the binding hears
   // it from its first client, not from its first 2025 one (a server of 2026-07-28 only has none).
@@ -329,13 +330,13 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
     // Local development reads a misconfiguration's fix in the answer; a deployed Worker's clients only its log reference.
     const env = isLocalRequest(request, url) ? disclosingEnv(deployedEnv) : deployedEnv;
     const pathname = url.pathname;
-    const discovered = discovery?.owns(pathname) === true;
-    if (fallthrough && !paths.owns(pathname) && !discovered) return undefined;
-    // Discovery documents are public metadata for any page (the Server Card extension's CORS requirements):
+    const featureRoute = featureRoutes.find((routes) => routes.owns(pathname));
+    if (fallthrough && !paths.owns(pathname) && !featureRoute) return undefined;
+    // A feature's documents are public metadata for any page (the Server Card extension's CORS requirements):
     // the Host check still applies, the Origin check does not.
-    if (discovery && discovered) {
+    if (featureRoute) {
       const host = checkHostAndOrigin(request, url, { ...policyFor(env), allowedOrigins: ["*"] });
-      return host instanceof Response ? host : discovery.serve(request, pathname);
+      return host instanceof Response ? host : featureRoute.serve(request, pathname);
     }
     // Host and Origin first, on every route (DNS-rebinding protection); a refusal gets no CORS headers.
     const checked = checkHostAndOrigin(request, url, policyFor(env));

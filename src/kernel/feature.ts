@@ -4,7 +4,7 @@
  * answers with a held stream, which seams of the runtime it fills and which Durable Object classes it
  * brings. `createMcpEdge(server, { features: [...] })` takes them; nothing is installed anywhere else.
  */
-import type { RequestId, Params } from "../jsonrpc/messages";
+import type { RequestId, Params, RequestMessage } from "../jsonrpc/messages";
 import type { ClientCapabilities } from "../mcp/definition/types";
 import type { McpServer } from "../mcp/definition/server";
 import type { MethodDefinition, NotificationDefinition } from "../mcp/definition/methods";
@@ -54,6 +54,11 @@ export interface FeatureSeams {
   tasks?: TaskSeam;
   users?: UserStores;
   sealer?: SessionSealer;
+  /**
+   * Makes the edge's observer (`observe()`): called once per edge, for its server view; the Worker's lanes,
+   * the dispatcher and the edge's objects start their observations with it.
+   */
+  observer?: () => Observer;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */
@@ -81,6 +86,42 @@ export interface StreamCall<Env> {
 /** Answers one request with a Response of its own (an SSE stream, or a JSON-RPC error). */
 export type StreamLane<Env> = (call: StreamCall<Env>) => Promise<Response>;
 
+/**
+ * Paths a feature answers in the Worker itself, beside the endpoint (well-known documents, metadata):
+ * made once per edge, when createMcpEdge runs (a bad option throws then).
+ */
+export interface FeatureRoutes {
+  /** Whether it answers this path; checked before anything else, so a path it owns never falls through. */
+  owns(pathname: string): boolean;
+  /**
+   * Answers a request for one of its paths (any HTTP method: 405 is its own to give). Public documents:
+   * the Host check has passed, the Origin check does not apply, and the answer is sent as it is (its own
+   * CORS headers included).
+   */
+  serve(request: Request, pathname: string): Promise<Response>;
+}
+
+/** One POST's requests as an admission check sees them: after the Host, Origin and auth checks, before anything runs. */
+export interface Admission<Env> {
+  /** The requests it carries, in order (a 2024-11-05 or 2025 batch may carry several; 2026-07-28 one). */
+  readonly requests: readonly RequestMessage[];
+  /** The refusal's shape: a 2026-07-28 request's error names no session and answers its id or none. */
+  readonly era: "2025" | "2026";
+  readonly principal: Principal | undefined;
+  /** The HTTP request, as handlers see it (`ctx.request`): route parameters included. */
+  readonly request: RequestInfo;
+  readonly env: Env;
+  /** Whom per-client caps count the request against: the principal's subject, else the client's address. */
+  readonly clientKey: string;
+}
+
+/**
+ * Admits a POST (undefined) or refuses it with the Response to send (e.g. 429 with Retry-After): nothing
+ * of it has run or reached a Durable Object. A 2026-07-28 multi round-trip call is checked at its first
+ * round only.
+ */
+type AdmitCheck<Env> = (admission: Admission<Env>) => Promise<Response | undefined>;
+
 export interface Feature<Env = unknown> {
   /** Unique among an edge's features: "sessions", "tasks", "com.example/audit". */
   readonly name: string;
@@ -100,6 +141,10 @@ export interface Feature<Env = unknown> {
   readonly streams?: Readonly<Record<string, StreamLane<Env>>>;
   /** The seams of the runtime it fills. */
   readonly seams?: FeatureSeams;
+  /** Paths it answers beside the endpoint (the Server Card, a well-known document), made from the edge's kernel. */
+  routes?(kernel: Kernel<Env>): FeatureRoutes;
+  /** Checks every POST's requests before any of them runs (rate limits); features' checks run in their order. */
+  readonly admit?: AdmitCheck<Env>;
   /**
    * The Durable Object classes it brings, export name → class, made once per edge from its kernel:
    * `export const { McpSession } = edge.objects`.
@@ -117,7 +162,7 @@ export interface Feature<Env = unknown> {
 export interface Kernel<Env> {
   readonly server: McpServer<Env>;
   readonly options: ResolvedOptions;
-  /** Set when the server is observed (the `tracing`, `onEvent` or `analytics` option). */
+  /** Set when the server is observed (a feature fills the `observer` seam: `observe()`). */
   readonly observer: Observer | undefined;
   readonly features: readonly Feature<Env>[];
   readonly seams: FeatureSeams;

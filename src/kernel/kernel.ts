@@ -4,8 +4,7 @@
  * and the object classes they bring. Checked once, when createMcpEdge runs: a clash is a TypeError.
  */
 import type { McpServer } from "../mcp/definition/server";
-import { setObserver, type EventOptions } from "../mcp/operations/observe";
-import type { TracingOptions } from "../mcp/operations/tracing";
+import { recordObserver } from "../mcp/operations/observe";
 import type { ResolvedOptions } from "./options";
 import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane, UserStores } from "./feature";
 
@@ -13,8 +12,6 @@ import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane, UserStor
 export interface KernelParts<Env> {
   server: McpServer<Env>;
   options: ResolvedOptions;
-  /** The `tracing`, `onEvent` and `analytics` options: the observer is made for the edge's server view. */
-  observe: { tracing: TracingOptions | undefined; events: EventOptions };
   features: readonly Feature<Env>[];
   /** `ctx.user`'s stores when no feature serves them. */
   defaultUsers: UserStores | undefined;
@@ -26,7 +23,7 @@ export interface BuiltKernel<Env> {
   objects: Readonly<Record<string, FeatureObject>>;
 }
 
-const SEAMS = ["tasks", "users", "sealer"] as const satisfies readonly (keyof FeatureSeams)[];
+const SEAMS = ["tasks", "users", "sealer", "observer"] as const satisfies readonly (keyof FeatureSeams)[];
 
 function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
   const names = new Set<string>();
@@ -94,10 +91,12 @@ export function buildKernel<Env>(parts: KernelParts<Env>): BuiltKernel<Env> {
   // Without `features` (the idiom before them) `ctx.user` is served as it always was.
   seams.users ??= parts.defaultUsers;
   const server = serverView(parts.server, parts.features, seams);
+  const observer = seams.observer?.();
+  if (observer) recordObserver(server, observer);
   const kernel: Kernel<Env> = {
     server,
     options: parts.options,
-    observer: setObserver(server, parts.observe.tracing, parts.observe.events),
+    observer,
     features: parts.features,
     seams,
   };

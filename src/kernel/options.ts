@@ -4,62 +4,8 @@
  */
 import { resolveAuth, type AuthOptions, type ResolvedAuth } from "../auth/options";
 import { DEFAULT_HUB_SHARDS } from "../platform/addresses";
-import type { TracingOptions } from "../mcp/operations/tracing";
-import type { OperationEvent } from "../mcp/operations/observe";
 import { compileRoute, type RoutePattern } from "../wire/route-pattern";
-import type { Principal } from "../auth/principal";
-import type { Params } from "../jsonrpc/messages";
-import { isObject } from "../jsonrpc/parse";
-import type { RequestInfo } from "../mcp/definition/request-info";
 import { CORE_OPTIONS, type CoreOptions, type Feature } from "./feature";
-
-/** Discovery for this endpoint (off unless given): the Server Card, the AI Catalog, the registry key. */
-export interface DiscoveryOptions {
-  /**
-   * The card's `name`, reverse-DNS `namespace/name` (e.g. "com.example/weather"). Default: the
-   * server's name when it has that form (use it there too, so `serverInfo.name` agrees).
-   */
-  name?: string;
-  /** The AI Catalog entry's identifier (default `urn:air:<host>:mcp:<name after the slash>`). */
-  identifier?: string;
-  /** Serve `/.well-known/ai-catalog.json` listing the card (default true). */
-  catalog?: boolean;
-  /** `Cache-Control: public, max-age=<seconds>` of the documents (default 3600). */
-  maxAgeSeconds?: number;
-  /** Where the server's source lives (the card's `repository`). */
-  repository?: { url: string; source: string; id?: string; subfolder?: string };
-  /**
-   * The MCP Registry's HTTP domain verification record, served as-is at
-   * `/.well-known/mcp-registry-auth`: `v=MCPv1; k=ed25519; p=<public key>` (from `mcp-publisher`).
-   */
-  registryAuth?: string;
-}
-
-// Rate limits on the Rate Limiting binding (src/http/rate-limits.ts applies them).
-
-/** One request as a rule sees it, before anything ran: enough to choose it and key it. */
-export interface RateLimitedCall<Env = unknown> {
-  method: string;
-  /** The tool or prompt name, or the resource URI (tools/call, prompts/get, resources/read); else undefined. */
-  name: string | undefined;
-  params: Params;
-  /** With auth: who sent it. */
-  principal: Principal | undefined;
-  /** The HTTP request, as handlers see it (ctx.request), with `params`: the route's parameters (a key per tenant). */
-  request: RequestInfo;
-  env: Env;
-}
-
-export interface RateLimitRule<Env = unknown> {
-  /** The `name` of a `[[ratelimits]]` binding in wrangler.toml. */
-  binding: string;
-  /** Which requests this rule counts (default: every request). */
-  match?(call: RateLimitedCall<Env>): boolean;
-  /** Whose budget a request spends (default: "sub:<subject>" with auth, else "ip:<CF-Connecting-IP>"). */
-  key?(call: RateLimitedCall<Env>): string;
-  /** The binding's `simple.period` in seconds, sent as Retry-After (default 60). */
-  period?: 10 | 60;
-}
 
 export interface SessionOptions {
   /** Idle time after which a session and its storage are deleted (default 30 min). */
@@ -193,6 +139,10 @@ export interface EdgeOptions<Env = unknown> {
    * 20,000 ms (docs/reliability.md "Held streams and the CPU limit").
    */
   streamCpuBudgetMs?: number;
+  /** @deprecated A feature now: `features: [discovery(options)]` (mcp-edge/discovery); given here, createMcpEdge throws a TypeError saying so. */
+  discovery?: never;
+  /** @deprecated A feature now: `features: [rateLimits(rules)]` (mcp-edge/rate-limits); given here, createMcpEdge throws a TypeError saying so. */
+  rateLimits?: never;
   /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
   auth?: AuthOptions;
   /**
@@ -203,29 +153,12 @@ export interface EdgeOptions<Env = unknown> {
   fallback?: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
   /** Tasks extension: default TTL, polling interval and watchdog of tasks. */
   tasks?: TaskOptions;
-  /**
-   * Rate limits on Workers' Rate Limiting bindings (`[[ratelimits]]` in wrangler.toml): a request
-   * over a rule's limit gets 429 with Retry-After before anything runs (docs/operating.md).
-   */
-  rateLimits?: RateLimitRule<Env>[];
-  /**
-   * OpenTelemetry: `{ api }` with the `@opentelemetry/api` module (an optional peer), and optionally
-   * a `tracer`. One span per MCP operation, continued from `_meta.traceparent` across the Worker,
-   * the session object and task runs (docs/operating.md). Off by default: nothing is traced.
-   */
-  tracing?: TracingOptions;
-  /**
-   * Told one event per MCP operation in each place it runs (outcome, duration, Durable Object
-   * requests): docs/operating.md "Counters: `onEvent` and Analytics Engine". Off by default.
-   */
-  onEvent?: (event: OperationEvent) => void;
-  /** Writes the same events to a Workers Analytics Engine dataset binding (`[[analytics_engine_datasets]]`). */
-  analytics?: { binding: string };
-  /**
-   * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI
-   * Catalog at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Off by default.
-   */
-  discovery?: DiscoveryOptions;
+  /** @deprecated A feature now: `features: [observe({ tracing })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  tracing?: never;
+  /** @deprecated A feature now: `features: [observe({ onEvent })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  onEvent?: never;
+  /** @deprecated A feature now: `features: [observe({ analytics })]` (mcp-edge/observe); given here, createMcpEdge throws a TypeError saying so. */
+  analytics?: never;
 }
 
 export interface ResolvedSessionOptions {
@@ -268,10 +201,6 @@ export interface ResolvedOptions {
   eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
   tasks: ResolvedTaskOptions;
-  /** Rules of the server's own Env: their callbacks are methods, so a rule of any Env fits here. */
-  rateLimits: readonly RateLimitRule[];
-  /** Checked against the server definition when the router is built (http/discovery.ts). */
-  discovery: DiscoveryOptions | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -392,7 +321,30 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
   return merged;
 }
 
+/** Options that became features: the feature's factory, its subpath, and the call that takes the option. */
+const MOVED: Record<string, [factory: string, subpath: string, call: string]> = {
+  discovery: ["discovery", "discovery", "discovery({ … })"],
+  rateLimits: ["rateLimits", "rate-limits", "rateLimits([ … ])"],
+  tracing: ["observe", "observe", "observe({ tracing })"],
+  onEvent: ["observe", "observe", "observe({ onEvent })"],
+  analytics: ["observe", "observe", "observe({ analytics })"],
+};
+
+/**
+ * An option that became a feature is a TypeError naming the feature to pass: handled here, its code
+ * would be in every Worker's bundle whether it uses it or not.
+ */
+function refuseMovedOptions(o: object): void {
+  for (const [option, [factory, subpath, call]] of Object.entries(MOVED)) {
+    if (!Object.hasOwn(o, option)) continue;
+    throw new TypeError(
+      `mcp-edge option ${option} is now a feature: import { ${factory} } from "mcp-edge/${subpath}" and pass features: [sessions(), ${call}] (its settings unchanged; CHANGELOG "Unreleased")`,
+    );
+  }
+}
+
 export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptions {
+  refuseMovedOptions(given);
   const o = withFeatureOptions(given);
   const path = o.path ?? "/mcp";
   const route = compileRoute("path", path);
@@ -426,24 +378,7 @@ export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptio
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),
-    rateLimits: resolveRateLimits(o.rateLimits),
-    discovery: o.discovery,
   };
-}
-
-/** Checks the rules when createMcpEdge is called: a rule without a binding name is a programming error. */
-function resolveRateLimits<Env>(rules: readonly RateLimitRule<Env>[] | undefined): readonly RateLimitRule<Env>[] {
-  if (rules === undefined) return [];
-  if (!Array.isArray(rules)) throw new TypeError("mcp-edge option rateLimits must be a list of { binding, match?, key?, period? }");
-  for (const rule of rules) {
-    if (!isObject(rule) || typeof rule.binding !== "string" || rule.binding === "")
-      throw new TypeError(
-        'mcp-edge option rateLimits: each rule needs binding, the name of a [[ratelimits]] binding (e.g. "MCP_RATE_LIMIT")',
-      );
-    if (rule.period !== undefined && rule.period !== 10 && rule.period !== 60)
-      throw new TypeError("mcp-edge option rateLimits: period is 10 or 60 (the binding's simple.period)");
-  }
-  return rules;
 }
 
 // Task settings a deployment chooses (`createMcpEdge(server, { tasks })`), and their defaults.

@@ -62,7 +62,7 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
-  /** Over a rate limit rule (src/http/rate-limits.ts): nothing ran. */
+  /** Over a rate limit rule (the rateLimits() feature, src/features/rate-limits/index.ts): nothing ran. */
   | { reason: "rate-limited"; retryAfterSeconds: number }
   | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
   /** The hub opened a listen stream's socket but did not acknowledge it in time (src/platform/held-stream.ts). */

@@ -7,6 +7,8 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
+import { discovery } from "../../src/features/discovery/index";
+import { rateLimits } from "../../src/features/rate-limits/index";
 import { defineServer } from "../../src/mcp/definition/server";
 import cardSchema from "../fixtures/server-card/schema.json";
 import minimalCard from "../fixtures/server-card/minimal.json";
@@ -139,12 +141,26 @@ describe("discovery options", () => {
   });
 
   it("refuses at setup a card name that is not reverse-DNS, a missing or long description, a malformed registry record", () => {
-    expect(() => createMcpEdge(defineServer(described), { discovery: {} })).toThrow(/reverse-DNS name/);
-    expect(() => createMcpEdge(defineServer({ name: "a", version: "1" }), { discovery: { name: "com.example/a" } })).toThrow(/description/);
+    const serve = (server: ReturnType<typeof defineServer>, options: Parameters<typeof discovery>[0]) => () =>
+      createMcpEdge(server, { features: [discovery(options)] });
+    expect(serve(defineServer(described), {})).toThrow(/reverse-DNS name/);
+    expect(serve(defineServer({ name: "a", version: "1" }), { name: "com.example/a" })).toThrow(/description/);
     const long = defineServer({ ...described, description: "x".repeat(101) });
-    expect(() => createMcpEdge(long, { discovery: { name: "com.example/a" } })).toThrow(/1-100 characters/);
-    expect(() => createMcpEdge(defineServer(described), { discovery: { name: "com.example/a", registryAuth: "p=abc" } })).toThrow(
-      /registryAuth/,
+    expect(serve(long, { name: "com.example/a" })).toThrow(/1-100 characters/);
+    expect(serve(defineServer(described), { name: "com.example/a", registryAuth: "p=abc" })).toThrow(/registryAuth/);
+  });
+
+  it("refuses the options that became features, naming the feature and its subpath", () => {
+    const server = defineServer({ ...described, name: "com.example/a" });
+    const given = (options: object) => () => createMcpEdge(server, options as never);
+    expect(given({ discovery: {} })).toThrow(
+      /option discovery is now a feature: import \{ discovery \} from "mcp-edge\/discovery" and pass features: \[sessions\(\), discovery\(/,
     );
+    expect(given({ tracing: {} })).toThrow(/option tracing is now a feature: import \{ observe \} from "mcp-edge\/observe"/);
+    expect(given({ onEvent: () => {} })).toThrow(/features: \[sessions\(\), observe\(\{ onEvent \}\)\]/);
+    expect(given({ rateLimits: [{ binding: "L" }] })).toThrow(
+      /option rateLimits is now a feature: import \{ rateLimits \} from "mcp-edge\/rate-limits"/,
+    );
+    expect(() => createMcpEdge(server, { features: [rateLimits([{ binding: "" }])] })).toThrow(/each rule needs binding/);
   });
 });

@@ -95,13 +95,13 @@ const ROWS: Row[] = [
   },
   { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/sessions/session-limits.tuned.test.ts" },
   {
-    failure: "over a `rateLimits` rule's limit ([Operating](operating.md#rate-limits))",
+    failure: "over a `rateLimits()` rule's limit ([Operating](operating.md#rate-limits))",
     status: 429,
     code: -32003,
     provenIn: "test/operate/rate-limits.operate.test.ts",
   },
   {
-    failure: "a `rateLimits` rule naming a binding the Worker lacks",
+    failure: "a `rateLimits()` rule naming a binding the Worker lacks",
     status: 500,
     code: -32603,
     provenIn: "test/operate/rate-limits.operate.test.ts",

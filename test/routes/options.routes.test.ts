@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
 import type { EdgeOptions } from "../../src/kernel/options";
+import { discovery } from "../../src/features/discovery/index";
 
 const server = defineServer({ name: "com.example/patterns", version: "1.0.0", description: "patterns" });
 const verify = async () => null;
@@ -53,10 +54,10 @@ describe("route patterns refused at createMcpEdge", () => {
   });
 
   it("refuses an AI Catalog for a path with parameters", () => {
-    expect(() => create({ path: "/mcp/:tenant", discovery: { catalog: true } })).toThrow(
+    expect(() => create({ path: "/mcp/:tenant", features: [discovery({ catalog: true })] })).toThrow(
       /discovery.catalog: a path with route parameters has a Server Card per route/,
     );
-    expect(() => create({ path: "/mcp/:tenant", discovery: {} })).not.toThrow();
+    expect(() => create({ path: "/mcp/:tenant", features: [discovery()] })).not.toThrow();
   });
 
   it("accepts literal paths and patterns of several parameters", () => {

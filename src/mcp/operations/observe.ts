@@ -6,10 +6,10 @@
  * ("forward"), the session object ("session"), a task's run ("task"), and as events only the
  * objects' own units that no operation carries (a hub shard's requests, "hub"; a task's client
  * ledger, "ledger"; durable-objects/kit/billing.ts). Without tracing, hook or
- * dataset nothing is observed and nothing here runs.
+ * dataset nothing is observed and nothing here runs. This module holds what the runtime reads (the shapes, the
+ * meters, the observer of each served server); the `observe()` feature (src/features/observe) makes the observer.
  */
-import { targetOf } from "./middleware";
-import { Tracing, type Operation, type OperationSpan, type TracingOptions } from "./tracing";
+import type { Operation, OperationSpan, Tracing } from "./tracing";
 
 export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub";
 
@@ -91,10 +91,6 @@ export interface EventOptions {
   analytics?: { binding: string };
 }
 
-interface AnalyticsDataset {
-  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
-}
-
 /** An operation being observed: its span's outcome marks and its cost counters. */
 export interface Observation extends OperationSpan {
   /** Counts Durable Object requests made for this operation. */
@@ -103,77 +99,24 @@ export interface Observation extends OperationSpan {
   measure(meter: Meter): void;
 }
 
-export class Observer {
-  /** The server's tracing (with the `tracing` option): also the objects' (createMcpEdge hands them this observer). */
+/**
+ * The observer of one served server, made by the `observe()` feature: the Worker's lanes, the dispatcher
+ * and the objects start observations with it and emit their own units.
+ */
+export interface Observer {
+  /** The server's tracing (with `observe({ tracing })`): also the objects'. */
   readonly tracing: Tracing | undefined;
-
-  constructor(
-    tracing: TracingOptions | undefined,
-    private readonly events: EventOptions,
-  ) {
-    this.tracing = tracing ? new Tracing(tracing) : undefined;
-  }
-
-  start(operation: Operation, place: Place, env: unknown): Observation {
-    return new ObservedOperation(this.tracing?.start(operation), operation, this, { place, env });
-  }
-
+  /** Starts observing one operation in one place. */
+  start(operation: Operation, place: Place, env: unknown): Observation;
   /** Whether anyone hears events (else none is built). */
-  get hasSink(): boolean {
-    return this.events.onEvent !== undefined || this.events.analytics !== undefined;
-  }
-
+  readonly hasSink: boolean;
   /**
    * An object's own billed units outside any MCP operation (a request to a hub shard, a WebSocket
    * message a held stream's socket brought): an event only, no span (the hub's spans are its
    * deliveries'). `doRequests` counts the request itself when no observed caller counted it.
    */
-  emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void {
-    if (this.hasSink) this.emit({ place, method, ...QUIET, ...units }, env);
-  }
-
-  emit(event: OperationEvent, env: unknown): void {
-    const { onEvent, analytics } = this.events;
-    if (onEvent) {
-      try {
-        onEvent(event);
-      } catch (error) {
-        console.error("mcp-edge: the onEvent hook failed", error);
-      }
-    }
-    if (analytics) {
-      const dataset = (env as Record<string, unknown> | undefined)?.[analytics.binding] as AnalyticsDataset | undefined;
-      if (typeof dataset?.writeDataPoint !== "function") {
-        console.error(
-          `mcp-edge: the analytics option names the binding "${analytics.binding}", which this Worker does not have. Add to wrangler.toml:\n\n[[analytics_engine_datasets]]\nbinding = "${analytics.binding}"\ndataset = "mcp_edge_operations"`,
-        );
-        return;
-      }
-      dataset.writeDataPoint({
-        // blob1..5 and double1..7 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
-        blobs: [event.method, event.name ?? "", event.place, event.outcome, event.errorCode === undefined ? "" : String(event.errorCode)],
-        doubles: [event.durationMs, event.doRequests, 1, event.sseEvents, event.rowsWritten, event.bytesWritten, event.openStreams],
-        indexes: [event.name ?? event.method],
-      });
-    }
-  }
+  emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void;
 }
-
-/** An own event's fields that its units do not set (in the event's key order). */
-const QUIET = {
-  name: undefined,
-  outcome: "ok",
-  errorCode: undefined,
-  durationMs: 0,
-  doRequests: 0,
-  sseEvents: 0,
-  rowsWritten: 0,
-  bytesWritten: 0,
-  webSocketMessages: 0,
-  openStreams: 0,
-  sessionId: undefined,
-  protocolVersion: undefined,
-} as const;
 
 /** What an object's own event (Observer.emitOwn) reports. */
 export interface OwnUnits {
@@ -185,127 +128,14 @@ export interface OwnUnits {
   sessionId?: string;
 }
 
-/** One operation being observed; the event is built at its end (docs/engine-notes.md "Classes for what a request builds"). */
-class ObservedOperation implements Observation {
-  private readonly started = Date.now();
-  private doRequests = 0;
-  private meter: Meter | undefined;
-  private outcome: OperationEvent["outcome"] = "ok";
-  private errorCode: number | undefined;
-
-  constructor(
-    private readonly span: OperationSpan | undefined,
-    private readonly operation: Operation,
-    private readonly observer: Observer,
-    private readonly at: { place: Place; env: unknown },
-  ) {}
-
-  get traceparent(): string | undefined {
-    return this.span?.traceparent;
-  }
-
-  countDoRequests(n = 1): void {
-    this.doRequests += n;
-  }
-
-  measure(meter: Meter): void {
-    this.meter = meter;
-  }
-
-  /** Read once: a place's own count (`rows`) is taken, not peeked. */
-  private rowsWritten(): number {
-    const meter = this.meter;
-    if (!meter) return 0;
-    if (meter.rows) {
-      meter.rowsWritten = meter.rows();
-      meter.rows = undefined;
-    }
-    return meter.rowsWritten;
-  }
-
-  failed(code: number, message: string): void {
-    this.outcome = "error";
-    this.errorCode = code;
-    this.span?.failed(code, message);
-  }
-
-  toolFailed(): void {
-    this.outcome = "tool_error";
-    this.span?.toolFailed();
-  }
-
-  threw(error: unknown): void {
-    this.outcome = "error";
-    this.span?.threw(error);
-  }
-
-  attribute(key: string, value: number | string): void {
-    this.span?.attribute(key, value);
-  }
-
-  end(): void {
-    if (this.span) {
-      // The cost counters as span attributes (mcp-edge's own names).
-      this.span.attribute("mcp_edge.place", this.at.place);
-      this.span.attribute("mcp_edge.do_requests", this.doRequests);
-      if (this.meter) {
-        this.span.attribute("mcp_edge.sse_events", this.meter.sseEvents);
-        this.span.attribute("mcp_edge.rows_written", this.rowsWritten());
-        this.span.attribute("mcp_edge.bytes_written", this.meter.bytesWritten);
-        this.span.attribute("mcp_edge.open_streams", this.meter.openStreams);
-        if (this.meter.webSocketMessages) this.span.attribute("mcp_edge.websocket_messages", this.meter.webSocketMessages);
-      }
-      this.span.end();
-    }
-    if (!this.observer.hasSink) return;
-    const { operation } = this;
-    const target = targetOf(operation.method, operation.params);
-    this.observer.emit(
-      {
-        place: this.at.place,
-        method: operation.method,
-        name: target,
-        outcome: this.outcome,
-        errorCode: this.errorCode,
-        durationMs: Date.now() - this.started,
-        doRequests: this.doRequests,
-        sseEvents: this.meter?.sseEvents ?? 0,
-        rowsWritten: this.rowsWritten(),
-        bytesWritten: this.meter?.bytesWritten ?? 0,
-        webSocketMessages: this.meter?.webSocketMessages ?? 0,
-        openStreams: this.meter?.openStreams ?? 0,
-        sessionId: operation.sessionId,
-        protocolVersion: operation.protocolVersion,
-      },
-      this.at.env,
-    );
-  }
-}
-
-// The observer of each served server (createMcpEdge sets it): read by the Worker's lanes and the
+// The observer of each served server (the kernel records it): read by the Worker's lanes and the
 // dispatcher without threading it through every lane. The object classes are handed it instead
 // (durable-objects/shared/edge-binding.ts).
 const observers = new WeakMap<object, Observer>();
 
-/** Makes and records the observer of a server (none when nothing observes it); createMcpEdge also hands it to the objects. */
-export function setObserver(server: object, tracing: TracingOptions | undefined, events: EventOptions): Observer | undefined {
-  if (tracing === undefined && events.onEvent === undefined && events.analytics === undefined) return undefined;
-  if (
-    tracing !== undefined &&
-    (typeof tracing !== "object" || tracing === null || typeof tracing.api?.trace?.setSpanContext !== "function")
-  )
-    throw new TypeError(
-      'mcp-edge option tracing: pass { api } with the @opentelemetry/api module (import * as otel from "@opentelemetry/api")',
-    );
-  if (events.onEvent !== undefined && typeof events.onEvent !== "function")
-    throw new TypeError("mcp-edge option onEvent must be a function");
-  if (events.analytics !== undefined && typeof events.analytics?.binding !== "string")
-    throw new TypeError(
-      'mcp-edge option analytics: pass { binding: "MCP_ANALYTICS" }, the name of an [[analytics_engine_datasets]] binding',
-    );
-  const observer = new Observer(tracing, events);
+/** Records the observer of a server view (the kernel, once per edge, when a feature observes it). */
+export function recordObserver(server: object, observer: Observer): void {
   observers.set(server, observer);
-  return observer;
 }
 
 export function observerOf(server: object): Observer | undefined {

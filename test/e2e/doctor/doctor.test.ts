@@ -135,7 +135,7 @@ describe("the scaffold (create-mcp-edge/template)", () => {
     expect(finding(run, "tool-annotations")).toBeUndefined();
     // The fix for a missing card names what the scaffold's defineServer still lacks.
     expect(finding(run, "server-card")?.fix).toBe(
-      'Optional: give defineServer({ name: "com.example/my-mcp-server", description: "<what it does, 1-100 characters>", … }), then pass discovery: {} to createMcpEdge (docs/discovery.md)',
+      'Optional: give defineServer({ name: "com.example/my-mcp-server", description: "<what it does, 1-100 characters>", … }), then pass discovery() from mcp-edge/discovery among the features of createMcpEdge (docs/discovery.md)',
     );
   });
 

@@ -9,6 +9,9 @@ import { createMcpEdge, defineServer, sessionObject, type OperationEvent } from 
 import { defineInteractiveMethod, defineMethod, defineNotification } from "../../../src/extensions";
 // The operate fixture's in-memory stand-in for @opentelemetry/api (this project's isolate has its own copy).
 import { memoryOtel } from "../operate/memory-tracer";
+import { sessions } from "../../../src/features/sessions/index";
+import { rateLimits } from "../../../src/features/rate-limits/index";
+import { observe } from "../../../src/features/observe/index";
 
 export const NOTES = "com.example/notes";
 
@@ -71,9 +74,11 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
 
 const edge = createMcpEdge(server, {
   statelessPath: "/stateless/mcp",
-  onEvent: (event) => events.push(event),
-  tracing: { api: memoryOtel },
-  rateLimits: [{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }],
+  features: [
+    sessions(),
+    observe({ onEvent: (event) => events.push(event), tracing: { api: memoryOtel } }),
+    rateLimits([{ binding: "NOTES_LIMIT", match: (call) => call.method === "com.example/notes/limited" }]),
+  ],
 });
 
 export default edge.worker;

@@ -6,6 +6,9 @@
  */
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
+import { sessions } from "../../../src/features/sessions/index";
+import { rateLimits } from "../../../src/features/rate-limits/index";
+import { observe } from "../../../src/features/observe/index";
 import { taskObject } from "../../../src/features/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import type { EdgeEnv } from "../../../src/kernel/env";
@@ -148,19 +151,20 @@ operateServer
 export const events: OperationEvent[] = [];
 
 const edge = createMcpEdge(operateServer, {
-  tracing: { api: memoryOtel },
-  onEvent: (event) => events.push(event),
-  analytics: { binding: "MCP_ANALYTICS" },
-  rateLimits: [
-    // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
-    { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
-    // Two calls per ten seconds per tenant, keyed by a header.
-    {
-      binding: "TENANT_LIMIT",
-      period: 10,
-      match: (call) => call.name?.startsWith("tenant_limited_") === true,
-      key: (call) => `tenant:${call.request.headers.get("X-Tenant") ?? "none"}`,
-    },
+  features: [
+    sessions(),
+    observe({ tracing: { api: memoryOtel }, onEvent: (event) => events.push(event), analytics: { binding: "MCP_ANALYTICS" } }),
+    rateLimits<EdgeEnv>([
+      // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
+      { binding: "TOOL_LIMIT", match: (call) => call.name?.startsWith("limited_") === true },
+      // Two calls per ten seconds per tenant, keyed by a header.
+      {
+        binding: "TENANT_LIMIT",
+        period: 10,
+        match: (call) => call.name?.startsWith("tenant_limited_") === true,
+        key: (call) => `tenant:${call.request.headers.get("X-Tenant") ?? "none"}`,
+      },
+    ]),
   ],
 });
 
@@ -170,10 +174,12 @@ export const analyticsServer = defineServer<EdgeEnv>({ name: "analytics-test", v
   { description: "Runs in the Worker" },
   () => ({ content: [text("measured")] }),
 );
-export const analyticsEdge = createMcpEdge(analyticsServer, { analytics: { binding: "TEST_DATASET" } });
+export const analyticsEdge = createMcpEdge(analyticsServer, {
+  features: [sessions(), observe({ analytics: { binding: "TEST_DATASET" } })],
+});
 
 /** The same server with a rule whose binding wrangler.toml lacks. */
-export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ binding: "NO_SUCH_LIMIT" }] });
+export const misconfigured = createMcpEdge(operateServer, { features: [sessions(), rateLimits([{ binding: "NO_SUCH_LIMIT" }])] });
 
 export default edge.worker;
 export const McpSession = sessionObject(edge);

@@ -5,6 +5,9 @@
  * what it saw, a rate limit keyed by tenant, and a Server Card per route.
  */
 import { createMcpEdge } from "../../../src/edge";
+import { sessions } from "../../../src/features/sessions/index";
+import { rateLimits } from "../../../src/features/rate-limits/index";
+import { discovery } from "../../../src/features/discovery/index";
 import { taskObject } from "../../../src/features/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
@@ -46,16 +49,19 @@ export const routesServer = defineServer<EdgeEnv>({
 export const edge = createMcpEdge(routesServer, {
   path: "/mcp/:tenant",
   statelessPath: "/stateless/:tenant",
-  // The per-tenant budget: the route parameter is the rate limit's key.
-  rateLimits: [
-    {
-      binding: "TENANT_LIMIT",
-      match: (call) => call.name === "limited",
-      key: (call) => `tenant:${call.request.params.tenant}`,
-      period: 10,
-    },
+  features: [
+    sessions(),
+    // The per-tenant budget: the route parameter is the rate limit's key.
+    rateLimits([
+      {
+        binding: "TENANT_LIMIT",
+        match: (call) => call.name === "limited",
+        key: (call) => `tenant:${call.request.params.tenant}`,
+        period: 10,
+      },
+    ]),
+    discovery(),
   ],
-  discovery: {},
 });
 
 export default edge.worker;

@@ -1,5 +1,6 @@
 /**
- * Discovery documents (the Server Card extension, SEP-2127, docs/discovery.md): the Server Card at
+ * `discovery(options)` (the subpath `mcp-edge/discovery`): discovery documents as a feature (the
+ * Server Card extension, SEP-2127, docs/discovery.md): the Server Card at
  * `GET <endpoint>/server-card`, the AI Catalog at `/.well-known/ai-catalog.json` listing it, and the
  * MCP Registry's `/.well-known/mcp-registry-auth` key. The card is generated from the server
  * definition and the served versions, the very values `server/discover` answers with, so the two
@@ -7,13 +8,35 @@
  * An endpoint naming route parameters (`/mcp/:tenant`) has a card per route (`/mcp/acme/server-card`
  * names `/mcp/acme`), and no catalog: one catalog entry cannot name every route.
  */
-import { servedVersions } from "./era";
-import type { EdgeEnv, EdgeRuntime } from "./runtime";
-import type { DiscoveryOptions, ResolvedOptions } from "../kernel/options";
-import type { McpServer } from "../mcp/definition/server";
-import { refuse } from "../wire/refusals";
-import { compileRoute } from "../wire/route-pattern";
-import { NO_PARAMS, type RouteParams } from "../wire/route-params";
+import { servedVersions } from "../../kernel/versions";
+import type { ResolvedOptions } from "../../kernel/options";
+import type { Feature, FeatureRoutes, Kernel } from "../../kernel/feature";
+import type { McpServer } from "../../mcp/definition/server";
+import { refuse } from "../../wire/refusals";
+import { compileRoute } from "../../wire/route-pattern";
+import { NO_PARAMS, type RouteParams } from "../../wire/route-params";
+
+/** Discovery for this endpoint: the Server Card, the AI Catalog, the registry key. */
+export interface DiscoveryOptions {
+  /**
+   * The card's `name`, reverse-DNS `namespace/name` (e.g. "com.example/weather"). Default: the
+   * server's name when it has that form (use it there too, so `serverInfo.name` agrees).
+   */
+  name?: string;
+  /** The AI Catalog entry's identifier (default `urn:air:<host>:mcp:<name after the slash>`). */
+  identifier?: string;
+  /** Serve `/.well-known/ai-catalog.json` listing the card (default true). */
+  catalog?: boolean;
+  /** `Cache-Control: public, max-age=<seconds>` of the documents (default 3600). */
+  maxAgeSeconds?: number;
+  /** Where the server's source lives (the card's `repository`). */
+  repository?: { url: string; source: string; id?: string; subfolder?: string };
+  /**
+   * The MCP Registry's HTTP domain verification record, served as-is at
+   * `/.well-known/mcp-registry-auth`: `v=MCPv1; k=ed25519; p=<public key>` (from `mcp-publisher`).
+   */
+  registryAuth?: string;
+}
 
 const SERVER_CARD_TYPE = "application/mcp-server-card+json";
 const CATALOG_TYPE = "application/ai-catalog+json";
@@ -114,25 +137,15 @@ async function document(request: Request, body: string, type: string, cacheContr
   return new Response(request.method === "HEAD" ? null : body, { status: 200, headers });
 }
 
-export interface Discovery {
-  /** Whether it answers this path (the card, and the catalog and registry key when on). */
-  owns(pathname: string): boolean;
-  serve(request: Request, pathname: string): Promise<Response>;
-}
-
-/** Discovery for one mounted server, or undefined when `discovery` is not set; throws at setup on a bad option. */
-export function createDiscovery<Env extends EdgeEnv>(
-  runtime: EdgeRuntime<Env>,
-  options: DiscoveryOptions | undefined,
-): Discovery | undefined {
-  if (options === undefined) return undefined;
-  const discovery = resolveDiscovery(options, runtime.server as McpServer<unknown>);
-  const cardRoute = compileRoute("path", `${runtime.options.path.replace(/\/$/, "")}/server-card`);
+/** The documents' paths for one edge; throws when the edge is made, on a bad option. */
+function discoveryRoutes<Env>(kernel: Kernel<Env>, options: DiscoveryOptions): FeatureRoutes {
+  const discovery = resolveDiscovery(options, kernel.server as McpServer<unknown>);
+  const cardRoute = compileRoute("path", `${kernel.options.path.replace(/\/$/, "")}/server-card`);
   const cardPath = cardRoute.path;
   const routed = cardRoute.names.length > 0;
   if (routed && options.catalog === true)
     throw new TypeError(
-      `mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no one catalog entry can name them all: leave catalog unset (path "${runtime.options.path}")`,
+      `mcp-edge option discovery.catalog: a path with route parameters has a Server Card per route, and no one catalog entry can name them all: leave catalog unset (path "${kernel.options.path}")`,
     );
   const paths = new Set(routed ? [] : [cardPath]);
   if (discovery.catalog && !routed) paths.add(CATALOG_PATH);
@@ -154,8 +167,17 @@ export function createDiscovery<Env extends EdgeEnv>(
         return document(request, JSON.stringify(catalog), CATALOG_TYPE, discovery.cacheControl);
       }
       const params = routed ? (cardRoute.match(pathname) ?? NO_PARAMS) : NO_PARAMS;
-      const card = serverCard(runtime.server as McpServer<unknown>, runtime.options, discovery, { origin, params });
+      const card = serverCard(kernel.server as McpServer<unknown>, kernel.options, discovery, { origin, params });
       return document(request, JSON.stringify(card), SERVER_CARD_TYPE, discovery.cacheControl);
     },
   };
+}
+
+/**
+ * Discovery (Server Card extension, SEP-2127): the Server Card at `<path>/server-card`, the AI Catalog
+ * at `/.well-known/ai-catalog.json`, optionally the MCP Registry key. Public documents: the Host check
+ * applies, the Origin check does not (any page may read them).
+ */
+export function discovery<Env = unknown>(options: DiscoveryOptions = {}): Feature<Env> {
+  return { name: "discovery", routes: (kernel) => discoveryRoutes(kernel, options) };
 }

@@ -1,0 +1,29 @@
+/**
+ * A Worker bundles only the features it passes: the bundle `wrangler deploy` would upload for a
+ * one-tool Worker with `features: [sessions()]` holds none of discovery's, rate limits' or the
+ * observer's code, and the bundles of Workers that pass them do (each searched for a string only
+ * that feature's code writes, minified as the scaffold builds).
+ */
+import { describe, expect, it } from "vitest";
+import { bundleContains } from "../helpers/dry-run-bundle.mjs";
+
+/** Strings only one feature's code holds: its Server Card type, its misconfiguration key, a span attribute. */
+const MARKERS = {
+  discovery: "application/mcp-server-card+json",
+  rateLimits: "the rate limit rule names the binding",
+  observe: "mcp_edge.do_requests",
+};
+
+describe("a Worker bundles only the features it passes", () => {
+  it("a sessions-only Worker holds none of discovery, rate limits or the observer", () => {
+    for (const [feature, marker] of Object.entries(MARKERS))
+      expect(bundleContains("test/servers/sessions-only/wrangler.toml", marker, { minify: true }), feature).toBe(false);
+  }, 120_000);
+
+  it("Workers that pass them hold their code", () => {
+    // The demo passes discovery(); the routes server rateLimits(); the operate server observe().
+    expect(bundleContains("wrangler.toml", MARKERS.discovery, { minify: true })).toBe(true);
+    expect(bundleContains("test/servers/routes/wrangler.toml", MARKERS.rateLimits, { minify: true })).toBe(true);
+    expect(bundleContains("test/servers/operate/wrangler.toml", MARKERS.observe, { minify: true })).toBe(true);
+  }, 240_000);
+});
