@@ -6,7 +6,8 @@
 // operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
 // extension on the public extension API, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
-// wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
+// wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes, "old-idiom" on a project written
+// before features (the deprecated object factories); x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -93,6 +94,7 @@ const SUFFIXED = [
   "misconfigured",
   "scaffold",
   "node",
+  "old-idiom",
 ] as const;
 const filesOf = (name: (typeof SUFFIXED)[number]) => [`test/**/*.${name}.test.ts`];
 
@@ -188,6 +190,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "package-kit", include: filesOf("package-kit") },
+      },
+      {
+        // A project written before features: the deprecated object factories, no `features` (test/servers/old-idiom).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/old-idiom/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "old-idiom", include: filesOf("old-idiom") },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tasks/wrangler.toml" } })],
