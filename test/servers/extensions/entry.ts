@@ -5,10 +5,11 @@
  * The Worker and its session objects run in the tests' isolate, so the tests read what is recorded here.
  */
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, type OperationEvent } from "../../../src/index";
+import { createMcpEdge, defineServer, type OperationEvent } from "../../../src/index";
 import { defineInteractiveMethod, defineMethod, defineNotification } from "../../../src/extensions";
 // The operate fixture's in-memory stand-in for @opentelemetry/api (this project's isolate has its own copy).
 import { memoryOtel } from "../operate/memory-tracer";
+import { sessions } from "../../../src/features/sessions/index";
 
 export const NOTES = "com.example/notes";
 
@@ -70,6 +71,7 @@ const server = defineServer({ name: "extensions-test", version: "1.0.0", extensi
   );
 
 const edge = createMcpEdge(server, {
+  features: [sessions()],
   statelessPath: "/stateless/mcp",
   onEvent: (event) => events.push(event),
   tracing: { api: memoryOtel },
@@ -77,4 +79,4 @@ const edge = createMcpEdge(server, {
 });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

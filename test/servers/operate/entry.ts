@@ -4,10 +4,7 @@
  * and tools of each kind (simple: the Worker; interactive: the session object on 2025 sessions;
  * task-capable: the task object when a 2026 request declares the Tasks extension).
  */
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { INVALID_PARAMS, RpcError } from "../../../src/jsonrpc/errors";
 import { text, ToolError } from "../../../src/mcp/definition/content";
@@ -18,6 +15,9 @@ import { defineServer } from "../../../src/mcp/definition/server";
 import { publish, publishAndCount } from "../../../src/publish";
 import { memoryOtel } from "./memory-tracer";
 import { WATCHED } from "./watched";
+import { sessions } from "../../../src/features/sessions/index";
+import { hub } from "../../../src/features/hub/index";
+import { tasks } from "../../../src/features/tasks/index";
 
 /** What the middlewares and handlers did, in order; the test reads and clears it (one isolate runs the Worker and its objects). */
 export const trail: string[] = [];
@@ -148,6 +148,7 @@ operateServer
 export const events: OperationEvent[] = [];
 
 const edge = createMcpEdge(operateServer, {
+  features: [sessions(), hub(), tasks()],
   tracing: { api: memoryOtel },
   onEvent: (event) => events.push(event),
   analytics: { binding: "MCP_ANALYTICS" },
@@ -176,6 +177,4 @@ export const analyticsEdge = createMcpEdge(analyticsServer, { analytics: { bindi
 export const misconfigured = createMcpEdge(operateServer, { rateLimits: [{ binding: "NO_SUCH_LIMIT" }] });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpTask = taskObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpTask, McpHub } = edge.objects;

@@ -5,13 +5,13 @@
  * what it saw, a rate limit keyed by tenant, and a Server Card per route.
  */
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import type { HandlerContext } from "../../../src/mcp/definition/context";
 import { defineServer } from "../../../src/mcp/definition/server";
+import { sessions } from "../../../src/features/sessions/index";
+import { hub } from "../../../src/features/hub/index";
+import { tasks } from "../../../src/features/tasks/index";
 
 /** The route parameters each middleware call saw, in order (the test reads and clears it). */
 export const seenByMiddleware: Record<string, string>[] = [];
@@ -44,6 +44,7 @@ export const routesServer = defineServer<EdgeEnv>({
   }));
 
 export const edge = createMcpEdge(routesServer, {
+  features: [sessions(), hub(), tasks()],
   path: "/mcp/:tenant",
   statelessPath: "/stateless/:tenant",
   // The per-tenant budget: the route parameter is the rate limit's key.
@@ -59,6 +60,4 @@ export const edge = createMcpEdge(routesServer, {
 });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpTask = taskObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpTask, McpHub } = edge.objects;
