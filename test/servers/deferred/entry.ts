@@ -1,5 +1,5 @@
 /**
- * The demo server with deferred sessions: `deferredSessionObject(edge)` makes the session class and
+ * The demo server with deferred sessions: `sessions({ deferred: true })` makes the session class and
  * has the Worker mint sealed session ids (MCP_STATE_SECRET is bound by vitest.config.ts), with
  * the default 30-minute idle timeout, so a test can look at an object before any alarm runs.
  */
