@@ -1,6 +1,6 @@
 /**
  * `MCP_STATE_SECRET` as the Worker reads it, and the one warning when it cannot be used: it signs
- * 2026-07-28 MRTR `requestState`, and with deferredSessionObject it seals deferred session ids.
+ * 2026-07-28 MRTR `requestState`, and with sessions({ deferred: true }) it seals deferred session ids.
  */
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/era-2026/request-state";
 import type { EdgeRuntime } from "./runtime";
