@@ -57,18 +57,19 @@ export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export type { Feature } from "./kernel/feature";
 // Deprecated, kept one release so a project written before features still builds (CHANGELOG 0.3.0):
 // the object factories of that idiom. `features: [sessions(), …]` and `edge.objects` replace them.
-export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
-export { deferredSessionObject } from "../durable-objects/session/deferred";
+export { sessionObject } from "../durable-objects/sessions/classes";
+export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
+export { deferredSessionObject } from "../durable-objects/sessions/deferred";
 export { hubObject } from "../durable-objects/hub/mcp-hub";
 export { userObject } from "../durable-objects/user/mcp-user";
 export type { UserStore, UserOp, UserListOptions } from "./user";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
 export type { DiscoveryOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
-export type { TaskStatus } from "../durable-objects/task/model";
+export type { TaskStatus } from "../durable-objects/tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
 export type { TaskOptions } from "./kernel/options";
 export { taskObject } from "./tasks/task-object"; // deprecated: `tasks()` from mcp-edge/tasks
-export type { McpTaskObject } from "../durable-objects/task/mcp-task";
+export type { McpTaskObject } from "../durable-objects/tasks/mcp-task";
 export type { EdgeEnv } from "./kernel/env";
 export type { Principal } from "./auth/principal";
