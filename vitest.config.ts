@@ -7,7 +7,8 @@
 // extension on the public extension API, "events" the Events extension passed in as a feature, "webhooks" its webhook
 // delivery, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
-// wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
+// wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes, "old-idiom" on a project written
+// before features (the deprecated object factories); x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { configDefaults, defineConfig } from "vitest/config";
@@ -104,6 +105,7 @@ const SUFFIXED = [
   "misconfigured",
   "scaffold",
   "node",
+  "old-idiom",
 ] as const;
 const filesOf = (name: (typeof SUFFIXED)[number]) => [`test/**/*.${name}.test.ts`];
 
@@ -199,6 +201,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "package-kit", include: filesOf("package-kit") },
+      },
+      {
+        // A project written before features: the deprecated object factories, no `features` (test/servers/old-idiom).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/old-idiom/wrangler.toml" },
+            miniflare: { bindings: { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" } },
+          }),
+        ],
+        test: { name: "old-idiom", include: filesOf("old-idiom") },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./test/servers/tasks/wrangler.toml" } })],
@@ -304,6 +316,7 @@ export default defineConfig({
             { find: /^mcp-edge\/testing$/, replacement: sourceFile("./src/testing/index.ts") },
             { find: /^mcp-edge\/types$/, replacement: sourceFile("./src/types.ts") },
             { find: /^mcp-edge\/extensions$/, replacement: sourceFile("./src/extensions.ts") },
+            { find: /^mcp-edge\/(sessions|hub|tasks|user|skills)$/, replacement: sourceFile("./src/features/$1/index.ts") },
             { find: /^mcp-edge$/, replacement: sourceFile("./src/index.ts") },
           ],
         },

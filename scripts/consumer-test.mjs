@@ -157,6 +157,8 @@ async function minimalExample() {
       'export { clientDeclares, TASKS_EXTENSION } from "mcp-edge/extensions";',
       'export { hubBus } from "mcp-edge/bus";',
       'export { createTestClient } from "mcp-edge/testing";',
+      'export { sessions } from "mcp-edge/sessions"; export { hub, publish } from "mcp-edge/hub";',
+      'export { tasks } from "mcp-edge/tasks"; export { user } from "mcp-edge/user"; export { defineSkill } from "mcp-edge/skills";',
       "",
     ].join("\n"),
   );

@@ -25,3 +25,4 @@ export type {
   NotificationContext,
   NotificationDefinition,
 } from "./mcp/definition/methods";
+export type { Feature, FeatureObject, Kernel, StreamCall, StreamLane, FeatureSeams } from "./kernel/feature";

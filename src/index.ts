@@ -1,13 +1,12 @@
 /**
  * mcp-edge's front face (the package's "." export): what defining and serving a server needs.
- * Define it, serve it from a Worker with createMcpEdge, export its Durable Object classes,
- * answer with content helpers and errors, publish changes; and the types a server author
- * writes against. Everything else public is a subpath: the wire's types and constants
- * "mcp-edge/types", extension plumbing "mcp-edge/extensions", authorization "mcp-edge/oauth",
- * the SDK v2 bus "mcp-edge/bus", test helpers "mcp-edge/testing".
+ * Define it, serve it from a Worker with createMcpEdge, answer with content helpers and errors;
+ * and the types a server author writes against. Each feature is its own subpath, offering its
+ * factory for `features` (and its helpers): "mcp-edge/sessions", "mcp-edge/hub" (publish and
+ * the notify helpers), "mcp-edge/tasks", "mcp-edge/user", "mcp-edge/skills". The rest: the
+ * wire's types and constants "mcp-edge/types", extension plumbing "mcp-edge/extensions",
+ * authorization "mcp-edge/oauth", the SDK v2 bus "mcp-edge/bus", test helpers "mcp-edge/testing".
  */
-import { McpHub as HubClass } from "../durable-objects/hub/mcp-hub";
-import { McpUser as UserClass } from "../durable-objects/user/mcp-user";
 export { defineServer, type ServerDefinition } from "./mcp/definition/server";
 export type {
   ServerConfig,
@@ -54,44 +53,21 @@ export {
   type ScopeRequirement,
 } from "./mcp/definition/authorization";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
+export type { Feature } from "./kernel/feature";
+// Deprecated, kept one release so a project written before features still builds (CHANGELOG 0.3.0):
+// the object factories of that idiom. `features: [sessions(), …]` and `edge.objects` replace them.
 export { sessionObject } from "../durable-objects/sessions/classes";
 export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
 export { deferredSessionObject } from "../durable-objects/sessions/deferred";
-export { notifyListChanged, notifyResourceUpdated } from "./features/hub/notify";
-export {
-  publish,
-  publishAndCount,
-  closeListenStreams,
-  type PublishEvent,
-  type PublishReport,
-  type PublishOptions,
-  type ListKind,
-} from "./features/hub/publish";
-export { endStreamsOf, type EndStreamsOptions, type EndStreamsReport } from "./platform/end-streams";
 export { hubObject } from "../durable-objects/hub/mcp-hub";
 export { userObject } from "../durable-objects/user/mcp-user";
-/** @deprecated Use `export const McpHub = hubObject(edge)`, the idiom of every object class; goes in the next minor release. */
-export const McpHub = HubClass;
-/** @deprecated Use `hubObject(edge)`'s class. */
-export type McpHub = HubClass;
-/** @deprecated Use `export const McpUser = userObject(edge)`, the idiom of every object class; goes in the next minor release. */
-export const McpUser = UserClass;
-/** @deprecated Use `userObject(edge)`'s class. */
-export type McpUser = UserClass;
 export type { UserStore, UserOp, UserListOptions } from "./features/user/user-store";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
-export {
-  defineSkill,
-  type SkillDefinition,
-  type SkillConfig,
-  type SkillFileInput,
-  type SkillFileContent,
-} from "./features/skills/skills";
 export type { TaskStatus } from "../durable-objects/tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
 export type { TaskOptions } from "./kernel/options";
-export { taskObject } from "./features/tasks/task-object";
+export { taskObject } from "./features/tasks/task-object"; // deprecated: `tasks()` from mcp-edge/tasks
 export type { McpTaskObject } from "../durable-objects/tasks/mcp-task";
 export type { EdgeEnv } from "./kernel/env";
 export type { Principal } from "./auth/principal";

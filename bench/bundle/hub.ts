@@ -1,7 +1,7 @@
 /** Sessions + the hub: the listen stream and publish (a tool announces a change to every listener). */
-import { hub } from "../../src/features/hub/index";
+import { hub, publish } from "../../src/features/hub/index";
 import { sessions } from "../../src/features/sessions/index";
-import { createMcpEdge, type EdgeEnv, publish, text } from "../../src/index";
+import { createMcpEdge, type EdgeEnv, text } from "../../src/index";
 import { server } from "./one-tool";
 
 server.tool("touch", { description: "Announces that the notes changed" }, async (_args, ctx) => {

@@ -1,6 +1,7 @@
 /** Sessions + skills: one skill served to clients (Skills extension). */
 import { sessions } from "../../src/features/sessions/index";
-import { createMcpEdge, defineSkill } from "../../src/index";
+import { createMcpEdge } from "../../src/index";
+import { defineSkill } from "../../src/features/skills/index";
 import { server } from "./one-tool";
 
 const SKILL_MD = `---

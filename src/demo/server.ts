@@ -7,7 +7,8 @@
  * Durable Object, may log / report progress / sample / elicit), resources, prompts.
  */
 import { z } from "zod";
-import { audio, defineServer, embeddedResource, image, notifyResourceUpdated, text, toolError, type EdgeEnv } from "../index";
+import { audio, defineServer, embeddedResource, image, text, toolError, type EdgeEnv } from "../index";
+import { notifyResourceUpdated } from "../features/hub/index";
 import { DEMO_ICONS, PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
 import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";

@@ -3,7 +3,8 @@
  * two subdirectories, and `release-notes` under the prefix `mcp-edge/docs`. Inline strings here; a
  * project would rather import SKILL.md files through a wrangler Text rule (docs/skills.md).
  */
-import { defineSkill, type ServerDefinition as McpServer } from "../index";
+import type { ServerDefinition as McpServer } from "../index";
+import { defineSkill } from "../features/skills/index";
 
 const EDGE_DEPLOY_MD = `---
 name: edge-deploy

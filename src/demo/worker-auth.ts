@@ -8,10 +8,19 @@
  * MCP_PUBLIC_URL (default http://127.0.0.1:8787) is the origin clients reach it at: the issuer,
  * and with /mcp the canonical resource URI tokens are bound to.
  */
-import { createMcpEdge, hubObject, sessionObject, taskObject, text, userObject, type EdgeEnv, type WorkerFetch } from "../index";
+import { createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../index";
+import { sessions } from "../features/sessions/index";
+import { tasks } from "../features/tasks/index";
+import { hub } from "../features/hub/index";
+import { user } from "../features/user/index";
 import { createAuthorizationServer, withAuthorizationServer } from "../auth/index";
 import { demoAuthorize } from "./consent";
 import { demoServer } from "./server";
+
+/** The features every edge of this Worker serves. */
+function demoFeatures() {
+  return [sessions(), tasks(), hub(), user()];
+}
 
 interface Env extends EdgeEnv {
   OAUTH_KV: KVNamespace;
@@ -56,6 +65,7 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   });
   const edge = createMcpEdge(demoServer, {
     path: "/mcp",
+    features: demoFeatures(),
     auth: {
       resource,
       authorizationServers: [origin],
@@ -73,9 +83,5 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-// The session class depends only on the server and the session options, not on the origin.
-const objects = createMcpEdge(demoServer);
-export const McpSession = sessionObject(objects);
-export const McpHub = hubObject(objects);
-export const McpTask = taskObject(objects);
-export const McpUser = userObject(objects);
+// The object classes depend only on the server and its features, not on the origin.
+export const { McpSession, McpHub, McpTask, McpUser } = createMcpEdge(demoServer, { features: demoFeatures() }).objects;

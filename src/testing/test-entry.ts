@@ -9,10 +9,11 @@
 import { createMcpEdge, type McpEdge } from "../edge";
 import type { ServerDefinition } from "../mcp/definition/server";
 import type { EdgeOptions } from "../kernel/options";
-import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../durable-objects/sessions/classes";
-import { userObject } from "../../durable-objects/user/mcp-user";
-import { taskObject } from "../features/tasks/task-object";
+import type { FeatureObject } from "../kernel/feature";
+import { sessions } from "../features/sessions/index";
+import { hub } from "../features/hub/index";
+import { tasks } from "../features/tasks/index";
+import { user } from "../features/user/index";
 import { testAuth, type TestAuthOptions } from "./test-auth";
 
 /** The production entry's options without `auth`, and the test verifier's. */
@@ -21,32 +22,44 @@ export interface TestEntryOptions<Env> extends Omit<EdgeOptions<Env>, "auth"> {
   testAuth?: TestAuthOptions;
 }
 
-/** What a test entry exports: `export default entry.worker; export const { McpSession, McpHub, McpTask, McpUser } = entry;`. */
+/**
+ * What a test entry exports: `export default entry.worker; export const { McpSession, McpHub, McpTask,
+ * McpUser } = entry.objects;`.
+ */
 export interface TestEntry<Env> {
-  /** The edge itself, e.g. for `deferredSessionObject(entry.edge)` when production serves deferred sessions. */
+  /** The edge itself. */
   edge: McpEdge<Env>;
   worker: McpEdge<Env>["worker"];
-  McpSession: ReturnType<typeof sessionObject<Env>>;
-  McpHub: ReturnType<typeof hubObject<Env>>;
-  McpTask: ReturnType<typeof taskObject<Env>>;
-  McpUser: ReturnType<typeof userObject<Env>>;
+  /** The object classes of the features it serves: `edge.objects`. */
+  objects: McpEdge<Env>["objects"];
+  /** The same classes by name (present when their feature is served, as it is by default). */
+  McpSession: FeatureObject | undefined;
+  McpHub: FeatureObject | undefined;
+  McpTask: FeatureObject | undefined;
+  McpUser: FeatureObject | undefined;
 }
 
-/** `server` served for tests: `createMcpEdge(server, { ...options, auth: testAuth(options.testAuth) })` and its object classes. */
+/**
+ * `server` served for tests: `createMcpEdge(server, { ...options, auth: testAuth(options.testAuth) })` and its
+ * object classes. Without `features` it serves every built-in one (`sessions()`, `hub()`, `tasks()`, `user()`);
+ * pass the production entry's (`features: [sessions({ deferred: true }), …]`) to test what production serves.
+ */
 export function testEntry<Env>(server: ServerDefinition<Env>, options: TestEntryOptions<NoInfer<Env>> = {}): TestEntry<Env> {
   if ("auth" in options) {
     throw new TypeError(
       "testEntry: its auth is testAuth(); pass testAuth's options as `testAuth`, and keep the production verifier in the production entry",
     );
   }
-  const { testAuth: authOptions, ...edgeOptions } = options;
-  const edge = createMcpEdge(server, { ...edgeOptions, auth: testAuth(authOptions) } as EdgeOptions<NoInfer<Env>>);
+  const { testAuth: authOptions, features = [sessions(), hub(), tasks(), user()], ...edgeOptions } = options;
+  const edge = createMcpEdge(server, { ...edgeOptions, features, auth: testAuth(authOptions) } as EdgeOptions<NoInfer<Env>>);
+  const { objects } = edge;
   return {
     edge,
     worker: edge.worker,
-    McpSession: sessionObject(edge),
-    McpHub: hubObject(edge),
-    McpTask: taskObject(edge),
-    McpUser: userObject(edge),
+    objects,
+    McpSession: objects.McpSession,
+    McpHub: objects.McpHub,
+    McpTask: objects.McpTask,
+    McpUser: objects.McpUser,
   };
 }

@@ -1,6 +1,7 @@
 /** docs/server.md's example, type-checked so the manual stays true (not run as a test). */
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text, toolError, type EdgeEnv } from "../../src/index";
+import { createMcpEdge, defineServer, text, toolError, type EdgeEnv } from "../../src/index";
+import { sessions } from "../../src/features/sessions/index";
 
 interface Env extends EdgeEnv {
   NOTES: KVNamespace;
@@ -67,6 +68,6 @@ server.prompt("review_note", { description: "Review one note", arguments: [{ nam
   messages: [{ role: "user", content: { type: "text", text: `Review note ${id}` } }],
 }));
 
-const edge = createMcpEdge(server, { allowedHosts: ["notes.example.workers.dev"] });
+const edge = createMcpEdge(server, { features: [sessions()], allowedHosts: ["notes.example.workers.dev"] });
 export const readmeWorker = edge.worker;
-export const ReadmeSession = sessionObject(edge);
+export const { McpSession: ReadmeSession } = edge.objects;

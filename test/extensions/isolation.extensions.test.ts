@@ -7,7 +7,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createMcpEdge, defineServer, defineSkill } from "../../src/index";
+import { createMcpEdge, defineServer } from "../../src/index";
+import { defineSkill } from "../../src/features/skills/index";
 import { defineMethod, defineNotification } from "../../src/extensions";
 import { envelope, MODERN } from "../helpers/era-2026";
 import { ACCEPT_BOTH } from "../helpers/mcp";

@@ -1,7 +1,7 @@
 /**
- * The object classes of a served server: one idiom for every class (`sessionObject(edge)`,
- * `hubObject(edge)`, `taskObject(edge)`, `userObject(edge)`), each only for what createMcpEdge
- * returned, and the deprecated forms still the same classes.
+ * The deprecated object factories of the idiom before features (`sessionObject(edge)`,
+ * `hubObject(edge)`, `taskObject(edge)`, `userObject(edge)`), kept one release: each still makes
+ * its class, only for what createMcpEdge returned.
  */
 import { describe, expect, it } from "vitest";
 import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
@@ -11,7 +11,6 @@ import { sessionObject } from "../../durable-objects/sessions/classes";
 import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
 import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";
 import { createMcpEdge } from "../../src/edge";
-import { McpHub, McpUser } from "../../src/index";
 import { defineServer } from "../../src/mcp/definition/server";
 
 const edge = createMcpEdge(defineServer({ name: "t", version: "1.0.0" }));
@@ -32,10 +31,5 @@ describe("the object class factories", () => {
 
   it("make a hub that traces nothing without an edge (a Worker that only hosts the hub)", () => {
     expect(hubObject().prototype).toBeInstanceOf(HubClass);
-  });
-
-  it("keep the deprecated forms working: the bare McpHub and McpUser", () => {
-    expect(McpHub).toBe(HubClass);
-    expect(McpUser).toBe(UserClass);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { createMcpEdge, defineServer, deferredSessionObject, text } from "mcp-edge";
+import { createMcpEdge, defineServer, text } from "mcp-edge";
+import { sessions } from "mcp-edge/sessions";
 
 const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
 
@@ -15,9 +16,10 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
   return { content: [text(answer.action === "accept" ? `Hello, ${answer.content.name}!` : "Hello, stranger!")] };
 });
 
-const edge = createMcpEdge(server);
+// The features this Worker serves; each brings its Durable Object class. A 2025 session gets its
+// object only when it first needs state; until then its id carries the session, sealed with
+// MCP_STATE_SECRET (`sessions()` makes one at initialize instead).
+const edge = createMcpEdge(server, { features: [sessions({ deferred: true })] });
 export default edge.worker;
-// The class wrangler.toml names. A 2025 session gets its Durable Object only when it first needs
-// state; until then its id carries the session, sealed with MCP_STATE_SECRET (sessionObject(edge)
-// makes one at initialize instead).
-export const McpSession = deferredSessionObject(edge);
+// The class wrangler.toml names.
+export const { McpSession } = edge.objects;

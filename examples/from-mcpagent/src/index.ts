@@ -3,7 +3,8 @@
 // The quick start's zod 3.25 stays: its "zod/v4" schemas, with zod's converter handed to defineServer once
 // (they cannot produce JSON Schema by themselves). On zod 4.2 or later, import from "zod" and drop toJSONSchema.
 import { z } from "zod/v4";
-import { createMcpEdge, defineServer, sessionObject, text, toolError } from "mcp-edge";
+import { createMcpEdge, defineServer, text, toolError } from "mcp-edge";
+import { sessions } from "mcp-edge/sessions";
 
 // Was: class MyMCP extends McpAgent { server = new McpServer({ … }); async init() { this.server.tool(…) } }.
 // The definition is a module-level value: built once per isolate, not once per session object.
@@ -36,7 +37,7 @@ server.tool(
 // Was: fetch() routing /sse to MyMCP.serveSSE("/sse") and /mcp to MyMCP.serve("/mcp"). mcp-edge
 // serves the same two URLs: /mcp (Streamable HTTP, 2025 sessions and 2026-07-28) and /sse with
 // /messages (the 2024-11-05 transport), so clients keep the URLs they were given.
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions()] });
 export default edge.worker;
 // The session Durable Object (2025-era sessions); wrangler.toml binds it and says what became of MyMCP.
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

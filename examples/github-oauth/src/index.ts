@@ -3,7 +3,9 @@
 // user's GitHub grant sealed in their user object, and tools read a fresh GitHub token with
 // `await github.token(ctx)`. docs/migrate-from-mcpagent.md walks through every change.
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text, ToolError, userObject, type EdgeEnv, type HandlerContext } from "mcp-edge";
+import { createMcpEdge, defineServer, text, ToolError, type EdgeEnv, type HandlerContext } from "mcp-edge";
+import { sessions } from "mcp-edge/sessions";
+import { user } from "mcp-edge/user";
 import { createAuthorizationServer, defineUpstream, perOrigin, withAuthorizationServer } from "mcp-edge/oauth";
 
 interface Env extends EdgeEnv {
@@ -89,13 +91,12 @@ export default perOrigin<Env>((origin) => {
   const resource = `${origin}/mcp`;
   const authorizationServer = createAuthorizationServer<Env>({ issuer: origin, resource, scopesSupported: SCOPES, upstream: github });
   const edge = createMcpEdge(server, {
+    features: [sessions(), user()],
     auth: { resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES },
   });
   // /authorize, /callback, /oauth/* and the metadata first; /mcp (and the legacy /sse) after.
   return withAuthorizationServer(edge.worker, authorizationServer);
 });
 
-// The object classes depend only on the server, not on the origin.
-const objects = createMcpEdge(server);
-export const McpSession = sessionObject(objects);
-export const McpUser = userObject(objects);
+// The object classes depend only on the server and its features, not on the origin.
+export const { McpSession, McpUser } = createMcpEdge(server, { features: [sessions(), user()] }).objects;

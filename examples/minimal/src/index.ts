@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text } from "mcp-edge";
+import { createMcpEdge, defineServer, text } from "mcp-edge";
+import { sessions } from "mcp-edge/sessions";
 
 const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
 
@@ -14,6 +15,6 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
   return { content: [text(answer.action === "accept" ? `Hello, ${answer.content.name}!` : "Hello, stranger!")] };
 });
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions()] });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

@@ -1,7 +1,8 @@
 // An MCP server that only answers requests carrying a valid access token (JWT) from your
 // authorization server, with your own routes (here /health) beside it.
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text, type EdgeEnv, type McpEdge } from "mcp-edge";
+import { createMcpEdge, defineServer, text, type EdgeEnv, type McpEdge } from "mcp-edge";
+import { sessions } from "mcp-edge/sessions";
 import { jwtVerifier } from "mcp-edge/oauth";
 
 interface Env extends EdgeEnv {
@@ -23,6 +24,7 @@ server.tool("delete_note", { description: "Deletes a note (needs notes:write)", 
 let edge: McpEdge<Env> | undefined;
 function edgeFor(env: Env): McpEdge<Env> {
   edge ??= createMcpEdge(server, {
+    features: [sessions()],
     allowedHosts: [new URL(env.MCP_PUBLIC_ORIGIN).hostname],
     auth: {
       resource: `${env.MCP_PUBLIC_ORIGIN}/mcp`,
@@ -40,5 +42,5 @@ export default {
   fetch: (request, env, ctx) => edgeFor(env).worker.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-// The session class does not depend on the options above.
-export const McpSession = sessionObject(createMcpEdge(server));
+// The session class does not depend on the options above, only on the server and its features.
+export const { McpSession } = createMcpEdge(server, { features: [sessions()] }).objects;

@@ -20,3 +20,16 @@ export function hub<Env = unknown>(options: ListenOptions = {}): Feature<Env> {
     [CORE_OPTIONS]: Object.keys(options).length > 0 ? { listen: options } : {},
   };
 }
+
+// What a Worker sends through the hub, from a route, a queue, a cron or a handler.
+export {
+  publish,
+  publishAndCount,
+  closeListenStreams,
+  type PublishEvent,
+  type PublishReport,
+  type PublishOptions,
+  type ListKind,
+} from "./publish";
+export { notifyListChanged, notifyResourceUpdated } from "./notify";
+export { endStreamsOf, type EndStreamsOptions, type EndStreamsReport } from "../../platform/end-streams";

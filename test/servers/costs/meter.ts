@@ -154,7 +154,11 @@ export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: reado
   return Metered as unknown as C;
 }
 
-/** The demo's three object classes made from `edge`, each metered with the RPC methods of its contract. */
+/**
+ * The demo's three object classes made from `edge`, each metered with the RPC methods of its contract. On the
+ * deprecated factories on purpose (with test/servers/old-idiom): the costs docs/costs.md counts hold for a
+ * project written before features too, as long as those factories ship.
+ */
 export function meteredObjects(edge: McpEdge<EdgeEnv>, deferred?: McpEdge<EdgeEnv>) {
   // With `deferred`: deferredSessionObject's class (deferred sessions on that edge; `edge`'s eager sessions the same as ever).
   const sessions = deferred ? deferredSessionObject(deferred) : sessionObject(edge);

@@ -6,7 +6,8 @@
  * token is served by the fallback.
  */
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text, type EdgeEnv } from "../../../src/index";
+import { createMcpEdge, defineServer, text, type EdgeEnv } from "../../../src/index";
+import { sessions } from "../../../src/features/sessions/index";
 
 const DOCS = [
   { id: "doc-1", title: "Getting started", url: "https://docs.example.com/start", text: "Install, then run npm test." },
@@ -61,6 +62,7 @@ server.uiResource(
 );
 
 const edge = createMcpEdge(server, {
+  features: [sessions()],
   // ChatGPT's domain check: the token its submission form gives (a placeholder here).
   fallback: (request) =>
     new URL(request.url).pathname === "/.well-known/openai-apps-challenge"
@@ -68,4 +70,4 @@ const edge = createMcpEdge(server, {
       : new Response("Not found", { status: 404 }),
 });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

@@ -4,7 +4,8 @@
  * server nonces), and
  * lists the OAuth client credentials extension in server/discover (docs/auth.md "Machine-to-machine clients").
  */
-import { defineServer, createMcpEdge, sessionObject, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
+import { defineServer, createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
+import { sessions } from "../../../src/features/sessions/index";
 import { dpopVerifier, jwtVerifier } from "../../../src/auth/index";
 
 interface Env extends EdgeEnv {
@@ -29,6 +30,7 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   let worker = workers.get(key);
   if (!worker) {
     worker = createMcpEdge(server, {
+      features: [sessions()],
       auth: {
         resource: `${env.MCP_PUBLIC_URL}/mcp`,
         authorizationServers: [env.AS_ISSUER],
@@ -46,4 +48,4 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-export const McpSession = sessionObject(createMcpEdge(server));
+export const { McpSession } = createMcpEdge(server, { features: [sessions()] }).objects;

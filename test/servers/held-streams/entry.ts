@@ -4,12 +4,11 @@
  * test (test/e2e/held-stream-resume.test.ts).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
+import { sessions } from "../../../src/features/sessions/index";
+import { hub } from "../../../src/features/hub/index";
 
-const edge = createMcpEdge(demoServer, { streamCpuBudgetMs: 1, session: { retryMs: 50 } });
+const edge = createMcpEdge(demoServer, { features: [sessions(), hub()], streamCpuBudgetMs: 1, session: { retryMs: 50 } });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpHub } = edge.objects;

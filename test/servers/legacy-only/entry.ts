@@ -3,10 +3,10 @@
  * at a server that does not speak 2026-07-28 (test/e2e/clients/legacy-only-server.test.ts).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
+import { sessions } from "../../../src/features/sessions/index";
 
-const edge = createMcpEdge(demoServer, { eras: ["2025"] });
+const edge = createMcpEdge(demoServer, { features: [sessions()], eras: ["2025"] });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

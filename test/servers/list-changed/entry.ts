@@ -5,12 +5,12 @@
  */
 import { z } from "zod";
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import { defineServer } from "../../../src/mcp/definition/server";
 import { notifyListChanged } from "../../../src/features/hub/notify";
+import { sessions } from "../../../src/features/sessions/index";
+import { hub } from "../../../src/features/hub/index";
 
 export const flags = { beta: false };
 
@@ -36,7 +36,6 @@ export const server = defineServer<EdgeEnv>({ name: "list-changed-test", version
     messages: [{ role: "user", content: { type: "text", text: "beta" } }],
   }));
 
-const edge = createMcpEdge(server);
+const edge = createMcpEdge(server, { features: [sessions(), hub()] });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpHub } = edge.objects;

@@ -4,13 +4,12 @@
  * and tools of each kind (simple: the Worker; interactive: the session object on 2025 sessions;
  * task-capable: the task object when a 2026 request declares the Tasks extension).
  */
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
 import { sessions } from "../../../src/features/sessions/index";
 import { rateLimits } from "../../../src/features/rate-limits/index";
 import { observe } from "../../../src/features/observe/index";
-import { taskObject } from "../../../src/features/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
+import { tasks } from "../../../src/features/tasks/index";
+import { hub } from "../../../src/features/hub/index";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { INVALID_PARAMS, RpcError } from "../../../src/jsonrpc/errors";
 import { text, ToolError } from "../../../src/mcp/definition/content";
@@ -153,6 +152,8 @@ export const events: OperationEvent[] = [];
 const edge = createMcpEdge(operateServer, {
   features: [
     sessions(),
+    hub(),
+    tasks(),
     observe({ tracing: { api: memoryOtel }, onEvent: (event) => events.push(event), analytics: { binding: "MCP_ANALYTICS" } }),
     rateLimits<EdgeEnv>([
       // Three calls a minute per client (the default key: the principal, else CF-Connecting-IP).
@@ -182,6 +183,4 @@ export const analyticsEdge = createMcpEdge(analyticsServer, {
 export const misconfigured = createMcpEdge(operateServer, { features: [sessions(), rateLimits([{ binding: "NO_SUCH_LIMIT" }])] });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpTask = taskObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpTask, McpHub } = edge.objects;

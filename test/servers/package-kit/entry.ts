@@ -8,4 +8,4 @@ import { server } from "./server";
 // The test-only entry mcp-edge/testing ships: testAuth() in place of a production verifier, every object class.
 const entry = testEntry(server, { testAuth: { toolScopes: { admin: ["admin"] } } });
 export default entry.worker;
-export const { McpSession, McpHub, McpTask, McpUser } = entry;
+export const { McpSession, McpHub, McpTask, McpUser } = entry.objects;

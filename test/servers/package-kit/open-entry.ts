@@ -8,4 +8,4 @@ import { server } from "./server";
 
 const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true } });
 export default entry.worker;
-export const { McpSession, McpHub, McpTask, McpUser } = entry;
+export const { McpSession, McpHub, McpTask, McpUser } = entry.objects;

@@ -5,7 +5,8 @@
  * logs, and run as tasks.
  */
 import { z } from "zod";
-import { defineServer, type EdgeEnv, notifyListChanged, notifyResourceUpdated, text, toolError } from "../../../src/index";
+import { defineServer, type EdgeEnv, text, toolError } from "../../../src/index";
+import { notifyListChanged, notifyResourceUpdated } from "../../../src/features/hub/index";
 
 const NOTES_URI = "file:///notes.txt";
 

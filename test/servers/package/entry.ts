@@ -4,7 +4,9 @@
  * mode), and keeps its own routes beside the MCP endpoint through `fallback`.
  */
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject, text, toolError } from "../../../src/index";
+import { createMcpEdge, defineServer, text, toolError } from "../../../src/index";
+import { sessions } from "../../../src/features/sessions/index";
+import { user } from "../../../src/features/user/index";
 
 /** How often the survey handler started: the test kit's `rounds` must agree with it. */
 export const surveyRuns = { count: 0 };
@@ -61,7 +63,8 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
   });
 
 export const edge = createMcpEdge(server, {
+  features: [sessions(), user()],
   fallback: (request) => new Response(`app route ${new URL(request.url).pathname}`, { headers: { "X-Handled-By": "app" } }),
 });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

@@ -8,9 +8,8 @@ import { createMcpEdge } from "../../../src/edge";
 import { sessions } from "../../../src/features/sessions/index";
 import { rateLimits } from "../../../src/features/rate-limits/index";
 import { discovery } from "../../../src/features/discovery/index";
-import { taskObject } from "../../../src/features/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
+import { tasks } from "../../../src/features/tasks/index";
+import { hub } from "../../../src/features/hub/index";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import type { HandlerContext } from "../../../src/mcp/definition/context";
@@ -51,6 +50,8 @@ export const edge = createMcpEdge(routesServer, {
   statelessPath: "/stateless/:tenant",
   features: [
     sessions(),
+    hub(),
+    tasks(),
     // The per-tenant budget: the route parameter is the rate limit's key.
     rateLimits([
       {
@@ -65,6 +66,4 @@ export const edge = createMcpEdge(routesServer, {
 });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpTask = taskObject(edge);
-export const McpHub = hubObject(edge);
+export const { McpSession, McpTask, McpHub } = edge.objects;

@@ -3,16 +3,8 @@
  * authorization server (AS_ISSUER), a baseline scope, a tool whose scope follows its arguments, and
  * tools that ask for more scope (`needScopes`) or a new sign-in (`reauthenticate`) from their handlers.
  */
-import {
-  createMcpEdge,
-  defineServer,
-  needScopes,
-  reauthenticate,
-  sessionObject,
-  text,
-  type EdgeEnv,
-  type WorkerFetch,
-} from "../../../src/index";
+import { createMcpEdge, defineServer, needScopes, reauthenticate, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
+import { sessions } from "../../../src/features/sessions/index";
 import { testAuth } from "../../../src/testing/index";
 
 interface Env extends EdgeEnv {
@@ -49,7 +41,9 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   let worker = workers.get(key);
   if (!worker) {
     const auth = testAuth({ resource: `${env.MCP_PUBLIC_URL}/mcp`, requiredScopes: ["mcp"] });
-    worker = createMcpEdge(server, { auth: { ...auth, authorizationServers: [env.AS_ISSUER] } }).worker as { fetch: WorkerFetch<Env> };
+    worker = createMcpEdge(server, { features: [sessions()], auth: { ...auth, authorizationServers: [env.AS_ISSUER] } }).worker as {
+      fetch: WorkerFetch<Env>;
+    };
     workers.set(key, worker);
   }
   return worker;
@@ -59,4 +53,4 @@ export default {
   fetch: (request, env, ctx) => workerFor(env).fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;
 
-export const McpSession = sessionObject(createMcpEdge(server));
+export const { McpSession } = createMcpEdge(server, { features: [sessions()] }).objects;

@@ -4,8 +4,9 @@
  * test_simple_text, test://static-text, test://template/{id}/data, test_simple_prompt) with its
  * opaque tokens, and tools that ask for more scope or a new sign-in from inside their handler.
  */
-import { createMcpEdge, defineServer, needScopes, reauthenticate, sessionObject, text, type EdgeEnv } from "../../../src/index";
+import { createMcpEdge, defineServer, needScopes, reauthenticate, text, type EdgeEnv } from "../../../src/index";
 import { TokenError, type VerifiedToken } from "../../../src/auth/index";
+import { sessions } from "../../../src/features/sessions/index";
 
 export const RESOURCE = "https://mcp.example.com/mcp";
 const CONFORMANCE = "mcp:conformance";
@@ -99,6 +100,7 @@ const server = defineServer<EdgeEnv>({ name: "step-up-test", version: "1.0.0" })
   });
 
 const edge = createMcpEdge(server, {
+  features: [sessions()],
   allowedHosts: ["mcp.example.com"],
   auth: {
     resource: RESOURCE,
@@ -109,4 +111,4 @@ const edge = createMcpEdge(server, {
   },
 });
 export default edge.worker;
-export const McpSession = sessionObject(edge);
+export const { McpSession } = edge.objects;

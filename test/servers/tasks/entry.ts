@@ -3,13 +3,13 @@
  * twice, fail in each way the spec separates, and one that only runs as a task.
  */
 import { createMcpEdge } from "../../../src/edge";
-import { taskObject } from "../../../src/features/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
-import { userObject } from "../../../durable-objects/user/mcp-user";
 import { defineServer } from "../../../src/mcp/definition/server";
 import { text, ToolError, toolError } from "../../../src/mcp/definition/content";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { INTERNAL_ERROR, RpcError } from "../../../src/jsonrpc/errors";
+import { sessions } from "../../../src/features/sessions/index";
+import { tasks } from "../../../src/features/tasks/index";
+import { user } from "../../../src/features/user/index";
 
 export const tasksServer = defineServer<EdgeEnv>({ name: "tasks-test", version: "1.0.0" });
 
@@ -145,9 +145,7 @@ for (const [kind, handler] of Object.entries(FAILURES)) {
   tasksServer.tool(`fail_${kind}`, config, handler).interactiveTool(`fail_${kind}_interactive`, config, handler);
 }
 
-const edge = createMcpEdge(tasksServer, { tasks: { watchdogMs: 60_000 } });
+const edge = createMcpEdge(tasksServer, { features: [sessions(), tasks({ watchdogMs: 60_000 }), user()] });
 
 export default edge.worker;
-export const McpSession = sessionObject(edge);
-export const McpTask = taskObject(edge);
-export const McpUser = userObject(edge);
+export const { McpSession, McpTask, McpUser } = edge.objects;

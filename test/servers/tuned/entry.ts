@@ -4,7 +4,8 @@
  * subscription caps, handlers running at once).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
+import { sessions } from "../../../src/features/sessions/index";
+import { hub } from "../../../src/features/hub/index";
 import { demoServer } from "../../../src/demo/server";
 
 export const TUNED = {
@@ -17,9 +18,7 @@ export const TUNED = {
   maxConcurrentRuns: 3,
 } as const;
 
-const edge = createMcpEdge(demoServer, { session: TUNED });
+const edge = createMcpEdge(demoServer, { features: [sessions(TUNED), hub()] });
 
 export default edge.worker;
-// The deprecated forms on purpose (the factory, the bare McpHub): they keep working for one release.
-export const McpSession = sessionObject(edge);
-export { McpHub } from "../../../src/index";
+export const { McpSession, McpHub } = edge.objects;
