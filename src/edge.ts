@@ -1,18 +1,16 @@
 /**
- * createMcpEdge: turns a server definition into the Worker's fetch handler and the value every
- * Durable Object class is made from (`sessionObject(edge)`, `hubObject(edge)`, `taskObject(edge)`,
- * `userObject(edge)`). Export them from your Worker entry; compose with your own routes through
- * `fallback` or `handle`.
+ * createMcpEdge: turns a server definition and the features it is served with into the Worker's
+ * fetch handler and the Durable Object classes of those features (`edge.objects`). Export them from
+ * your Worker entry; compose with your own routes through `fallback` or `handle`.
  */
 import { requireNamespace } from "./platform/bindings";
-import { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
-import { EDGE_BINDING, type EdgeBinding, type ObjectClass } from "../durable-objects/shared/edge-binding";
+import { EDGE_BINDING, type EdgeBinding } from "../durable-objects/shared/edge-binding";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/definition/server";
-import { resolveOptions, type EdgeOptions } from "./options";
-import { setObserver } from "./mcp/operations/observe";
-import { installUserStores } from "./mcp/dispatch/user-seam";
+import { resolveOptions, type EdgeOptions } from "./kernel/options";
+import { buildKernel } from "./kernel/kernel";
+import type { Feature, FeatureObject } from "./kernel/feature";
 import { userStore } from "./user";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
@@ -31,15 +29,11 @@ export interface McpEdge<Env> {
    */
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
   /**
-   * @deprecated Use `export const McpSession = sessionObject(edge)`, the idiom of every object class;
-   * this member is the same class and goes in the next minor release.
+   * The Durable Object classes of the features this edge serves, by the name to export them as:
+   * `export const { McpSession, McpTask } = edge.objects` (bound in wrangler.toml as MCP_SESSION, MCP_TASK).
    */
-  SessionObject: ObjectClass<McpSessionObject<Env>, Env>;
-  /**
-   * The server, its options and its observer, which the object factories bind their class to
-   * (durable-objects/shared/edge-binding.ts). The factories are functions, not members: a member
-   * would put the hub and the task object in the bundle of every Worker.
-   */
+  readonly objects: Readonly<Record<string, FeatureObject>>;
+  /** The edge's kernel, which the deprecated object factories (`sessionObject(edge)`, …) bind their class to. */
   readonly [EDGE_BINDING]: EdgeBinding<Env>;
 }
 
@@ -47,18 +41,23 @@ export interface McpEdge<Env> {
 // bindings EdgeEnv names, so a server typed for any Env is served without a variance error.
 export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, options: EdgeOptions<NoInfer<Env>> = {}): McpEdge<Env> {
   const resolved = resolveOptions(options);
-  installUserStores(userStore);
-  const observer = setObserver(server, options.tracing, { onEvent: options.onEvent, analytics: options.analytics });
-  const binding: EdgeBinding<Env> = { server, options: resolved, observer };
-  const runtime: EdgeRuntime<Env & EdgeEnv> = {
-    server: server as ServerDefinition<Env & EdgeEnv>,
+  const { kernel, objects } = buildKernel({
+    server,
     options: resolved,
+    observe: { tracing: options.tracing, events: { onEvent: options.onEvent, analytics: options.analytics } },
+    // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
+    features: (options.features ?? []) as readonly Feature<Env>[],
+    // Without `features` (the idiom before them) `ctx.user` is served as it always was; the old
+    // factories (`taskObject(edge)`, …) fill the other seams when they are called.
+    defaultUsers: options.features === undefined ? userStore : undefined,
+  });
+  const runtime: EdgeRuntime<Env & EdgeEnv> = {
+    server: kernel.server as ServerDefinition<Env & EdgeEnv>,
+    options: resolved,
+    kernel: kernel as EdgeBinding<Env & EdgeEnv>,
     sessionNamespace(env) {
       // A MisconfiguredError naming the wrangler.toml lines to add when it is missing.
       return requireNamespace(env, "MCP_SESSION");
-    },
-    sealer() {
-      return binding.sealer;
     },
   };
   const route = createRouter(runtime);
@@ -72,7 +71,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
       },
     },
     handle,
-    SessionObject: sessionObject({ [EDGE_BINDING]: binding }),
-    [EDGE_BINDING]: binding,
+    objects,
+    [EDGE_BINDING]: kernel,
   };
 }

@@ -40,7 +40,7 @@ export type {
 export type { RequestInfo, ReadonlyHeaders } from "./mcp/definition/request-info";
 export type { RouteParams } from "./wire/route-params";
 export type { McpCall, Middleware, ErrorHook, UnexpectedError } from "./mcp/definition/context";
-export type { RateLimitRule, RateLimitedCall } from "./options";
+export type { RateLimitRule, RateLimitedCall } from "./kernel/options";
 export type { TracingOptions, OtelApi, OtelTracer, OtelSpan, OtelSpanContext } from "./mcp/operations/tracing";
 export type { OperationEvent, EventOptions } from "./mcp/operations/observe";
 export type { CacheHint } from "./mcp/definition/caching";
@@ -79,8 +79,8 @@ export const McpUser = UserClass;
 /** @deprecated Use `userObject(edge)`'s class. */
 export type McpUser = UserClass;
 export type { UserStore, UserOp, UserListOptions } from "./user";
-export type { EdgeOptions, SessionOptions, ListenOptions } from "./options";
-export type { DiscoveryOptions } from "./options";
+export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
+export type { DiscoveryOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";
 export {
   defineSkill,
@@ -91,8 +91,8 @@ export {
 } from "./mcp/skills/skills";
 export type { TaskStatus } from "../durable-objects/task/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
-export type { TaskOptions } from "./options";
+export type { TaskOptions } from "./kernel/options";
 export { taskObject } from "./tasks/task-object";
 export type { McpTaskObject } from "../durable-objects/task/mcp-task";
-export type { EdgeEnv } from "./env";
+export type { EdgeEnv } from "./kernel/env";
 export type { Principal } from "./auth/principal";

@@ -6,7 +6,7 @@
  * `{ route }`: only that route's sessions and listen streams (src/publish.ts PublishOptions).
  */
 import type { ListKind } from "../durable-objects/hub/contract";
-import type { EdgeEnv } from "./env";
+import type { EdgeEnv } from "./kernel/env";
 import { publishAndCount, type PublishOptions } from "./publish";
 
 /** Sends `notifications/resources/updated` to each session (and listen stream) subscribed to `uri`. */

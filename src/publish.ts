@@ -21,7 +21,7 @@ import { allShards } from "./platform/hub-shards";
 import { Outbox } from "./platform/outbox";
 import { INVALID_PARAMS, RpcError } from "./jsonrpc/errors";
 import { MAX_URI_LENGTH } from "./mcp/handlers/resources";
-import type { EdgeEnv } from "./env";
+import type { EdgeEnv } from "./kernel/env";
 import type { HandlerContext } from "./mcp/definition/context";
 import { observationOf } from "./mcp/operations/observe";
 import { routeKey, type RouteParams } from "./wire/route-params";

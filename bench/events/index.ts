@@ -10,7 +10,7 @@ import { demoEvents, postNote } from "../../src/demo/events";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
 
-const edge = createMcpEdge(demoServer, { path: "/mcp", features: [demoEvents] });
+const edge = createMcpEdge(demoServer, { path: "/mcp", sessions: false, features: [demoEvents] });
 
 export default {
   async fetch(request, env, ctx) {
@@ -28,7 +28,7 @@ export default {
 const Metered = metered(edge.objects.McpEvents!, "events", ["emit", "read"]);
 
 export class McpEvents extends Metered {
-  constructor(ctx: DurableObjectState, env: unknown) {
+  constructor(ctx: DurableObjectState, env: never) {
     super(ctx, env);
     console.log(`constructed events ${ctx.id.toString()}`);
   }

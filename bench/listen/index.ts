@@ -13,10 +13,10 @@
  * Held-stream CPU (bench/scenarios/held-cpu.mjs): `keepalive=N` sets listen.keepAliveMs for /listen.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { serveListen } from "../../src/http/streams/listen";
 import { defineServer } from "../../src/mcp/definition/server";
-import { resolveListenOptions } from "../../src/options";
+import { resolveListenOptions } from "../../src/kernel/options";
 import { publish, publishAndCount } from "../../src/publish";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 

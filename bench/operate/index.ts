@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { createMcpEdge } from "../../src/edge";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { text } from "../../src/mcp/definition/content";
 import { defineServer } from "../../src/mcp/definition/server";
 import type { OtelApi, OtelSpan, OtelSpanContext, OtelTracer } from "../../src/mcp/operations/tracing";

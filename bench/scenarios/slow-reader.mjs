@@ -26,7 +26,7 @@ const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const UPDATED = '"notifications/resources/updated"';
 const ACK = "notifications/subscriptions/acknowledged";
 const COMPLETE = '"resultType":"complete"';
-/** The listen Worker's defaults (src/options.ts, durable-objects/hub/listeners.ts). */
+/** The listen Worker's defaults (src/kernel/options.ts, durable-objects/hub/listeners.ts). */
 const STREAM_BUFFER_BYTES = 1024 * 1024;
 const SHARD_BUFFER_BYTES = 32 * 1024 * 1024;
 const BATCH_MS = 250;

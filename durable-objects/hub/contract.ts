@@ -147,7 +147,7 @@ export function listenCompleteResult(id: RequestId, serverInfo: Record<string, u
   return { jsonrpc: "2.0", id, result: { resultType: "complete", _meta: meta } };
 }
 
-/** The bindings a hub object reads (a Worker's env has them, src/env.ts). */
+/** The bindings a hub object reads (a Worker's env has them, src/kernel/env.ts). */
 export interface HubEnv {
   MCP_HUB?: DurableObjectNamespace<HubRpc>;
   MCP_SESSION?: DurableObjectNamespace<SessionUpdatesRpc>;

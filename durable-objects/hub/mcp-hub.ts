@@ -286,10 +286,10 @@ function callSession(
 const McpHubBase = McpHub;
 
 /**
- * The hub class of a served server: `export const McpHub = hubObject(edge)` (bound as MCP_HUB),
+ * The hub class of a served server (bound as MCP_HUB): the `hub()` feature's `edge.objects.McpHub`,
  * with the tracer of `createMcpEdge(server, { tracing })`, so a trace continues into listen
  * streams and publishes. Without an edge (a Worker that only hosts the hub, for the SDK's bus:
- * src/bus.ts), the hub traces nothing.
+ * src/bus.ts), the hub traces nothing. Called with an edge it is deprecated: pass `hub()` in `features`.
  */
 export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
   const observer = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer;

@@ -1,7 +1,7 @@
 /**
  * The Worker→session-object contract, in one place: the typed RPC surface the Worker may call,
  * the internal URLs and headers of requests it forwards with `fetch`, and how the verified
- * principal travels. `src/env.ts`, `src/http/*` and the object import this file, never each
+ * principal travels. `src/kernel/env.ts`, `src/http/*` and the object import this file, never each
  * other. Nothing here runs on its own; both sides agree on it.
  * POST/GET/DELETE go through `fetch`: docs/engine-notes.md "fetch, not RPC, for a forwarded request".
  */

@@ -8,7 +8,7 @@ import { INTERNAL_ERROR, LIMIT_EXCEEDED, RpcError } from "../../src/jsonrpc/erro
 import { errorMessage, isResponse, toWire, type Message, type RequestMessage, type ResponseMessage } from "../../src/jsonrpc/messages";
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/definition/context";
-import type { ResolvedSessionOptions } from "../../src/options";
+import type { ResolvedSessionOptions } from "../../src/kernel/options";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord, type StoredState } from "./session-record";
 import { SessionTables } from "./session-tables";

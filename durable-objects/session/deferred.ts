@@ -18,8 +18,8 @@
  */
 import type { SessionState } from "../../src/mcp/definition/context";
 import { base64url, fromBase64url, secretProblem } from "../../src/mcp/era-2026/request-state";
-import type { ResolvedSessionOptions } from "../../src/options";
-import { bindingOf, type BoundEdge, type ObjectClass, type SessionSealer } from "../shared/edge-binding";
+import type { ResolvedSessionOptions } from "../../src/kernel/options";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass, type SessionSealer } from "../shared/edge-binding";
 import { HEADER_SESSION_ID } from "../../src/wire/headers";
 import { refuse } from "../../src/wire/refusals";
 import { routeKey } from "../../src/wire/route-params";
@@ -77,7 +77,7 @@ function secretOf(env: unknown): string | undefined {
  * none without a usable secret, or for a state larger than MAX_SEALED_BYTES (either way the Worker
  * makes the session's object now).
  */
-const sealer: SessionSealer = {
+export const SESSION_SEALER: SessionSealer = {
   async mint(env, objectId, state) {
     const secret = secretOf(env);
     if (!secret) return undefined;
@@ -131,17 +131,22 @@ function graceOf(options: ResolvedSessionOptions): number {
 }
 
 /**
- * The session object class of an edge with deferred sessions: `export const McpSession =
- * deferredSessionObject(edge)` in place of `sessionObject(edge)`. It also makes the edge's Worker
- * mint deferred ids, when `MCP_STATE_SECRET` is set (without it every session gets its object at
- * `initialize`, as with sessionObject). Sessions created before keep working.
+ * @deprecated Pass `sessions({ deferred: true })` in createMcpEdge's `features` and export
+ * `edge.objects.McpSession`; this factory goes in the next minor release. The session object class
+ * of an edge with deferred sessions; it also makes the edge's Worker mint deferred ids (when
+ * `MCP_STATE_SECRET` is set; without it every session gets its object at `initialize`).
  */
 export function deferredSessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   const binding = bindingOf(edge, "deferredSessionObject");
-  binding.sealer = sealer;
+  binding.seams.sealer ??= SESSION_SEALER;
+  return deferredSessionClass(binding);
+}
+
+/** The deferred session object class bound to `kernel` (`sessions({ deferred: true })`). */
+export function deferredSessionClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   return class McpSession extends DeferredSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, binding);
+      super(ctx, env, kernel);
     }
   };
 }

@@ -14,7 +14,7 @@ import { newMeter, type Observer } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/definition/context";
 import type { SessionOps } from "../../src/mcp/dispatch/dispatch";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { withEnvIdleTimeout } from "../../src/options";
+import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { HubEnv, HubRpc, ListKind, UpdateDelivery } from "../hub/contract";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
@@ -438,14 +438,18 @@ export class McpSessionObject<Env = unknown> extends DurableObject<Env> implemen
 }
 
 /**
- * The session object class of a served server: `export const McpSession = sessionObject(edge)`
- * (bound as MCP_SESSION), with the server, its session options and its observer.
+ * @deprecated Pass `sessions()` in createMcpEdge's `features` and export `edge.objects.McpSession`;
+ * this factory goes in the next minor release. The session object class of a served server.
  */
 export function sessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
-  const binding = bindingOf(edge, "sessionObject");
+  return sessionClass(bindingOf(edge, "sessionObject"));
+}
+
+/** The session object class bound to `kernel` (the `sessions()` feature's). */
+export function sessionClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   return class McpSession extends McpSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, binding);
+      super(ctx, env, kernel);
     }
   };
 }

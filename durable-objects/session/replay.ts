@@ -5,7 +5,7 @@
  * Event ids are `<stream>_<seq>` (event-log.ts writes them).
  */
 import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/definition/versions";
-import type { ResolvedSessionOptions } from "../../src/options";
+import type { ResolvedSessionOptions } from "../../src/kernel/options";
 import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { sseEventText } from "../../src/wire/sse";
 import { formatEventId, type EventLog } from "./event-log";

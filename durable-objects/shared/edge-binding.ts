@@ -5,38 +5,19 @@
  * it from the edge they are given and pass it to the class they make: no object looks its server
  * or tracer up in module state, so two edges in one isolate never share either.
  */
-import type { McpServer } from "../../src/mcp/definition/server";
-import type { Observer } from "../../src/mcp/operations/observe";
-import type { ResolvedOptions } from "../../src/options";
-import type { SessionState } from "../../src/mcp/definition/context";
+import type { Kernel } from "../../src/kernel/feature";
 
-/** What `deferredSessionObject(edge)` installs for the Worker: it mints deferred session ids (their objects open them). */
-export interface SessionSealer {
-  /**
-   * The id of a new session whose object is `objectId` and not made yet; undefined without a usable
-   * secret, or for a state too large to seal (then it is made now).
-   */
-  mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
-}
+export type { ObjectClass, SessionSealer } from "../../src/kernel/feature";
 
 export const EDGE_BINDING: unique symbol = Symbol("mcp-edge.binding");
 
-export interface EdgeBinding<Env> {
-  readonly server: McpServer<Env>;
-  readonly options: ResolvedOptions;
-  /** Set when the server is observed (the `tracing`, `onEvent` or `analytics` option). */
-  readonly observer: Observer | undefined;
-  /** Installed by deferredSessionObject(edge): sessions get their object when they first need state. */
-  sealer?: SessionSealer;
-}
+/** The kernel of an edge: what its objects are bound to (src/kernel/feature.ts). */
+export type EdgeBinding<Env> = Kernel<Env>;
 
 /** A value createMcpEdge returned (McpEdge carries this member). */
 export interface BoundEdge<Env> {
   readonly [EDGE_BINDING]: EdgeBinding<Env>;
 }
-
-/** A Durable Object class as workerd constructs it: what each factory returns. */
-export type ObjectClass<T, Env> = new (ctx: DurableObjectState, env: Env) => T;
 
 /** The binding of an edge createMcpEdge returned; a TypeError naming `factory` for anything else. */
 export function bindingOf<Env>(edge: BoundEdge<Env>, factory: string): EdgeBinding<Env> {

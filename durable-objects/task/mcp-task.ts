@@ -29,7 +29,7 @@ import {
   type TaskAudience,
   type TaskStatusNotification,
 } from "./model";
-import type { ResolvedTaskOptions } from "../../src/options";
+import type { ResolvedTaskOptions } from "../../src/kernel/options";
 import { routeKey } from "../../src/wire/route-params";
 import { refusalRow } from "../../src/wire/refusals";
 import { code2026 } from "../../src/jsonrpc/errors";
@@ -45,7 +45,7 @@ const MAX_ATTEMPTS = 4;
 const NOT_FOUND: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task not found" };
 const EXPIRED: ErrorObject = { code: INVALID_PARAMS, message: "Failed to retrieve task: Task has expired" };
 
-/** The bindings the object reads itself (src/env.ts, above the objects, types them all). */
+/** The bindings the object reads itself (src/kernel/env.ts, above the objects, types them all). */
 interface TaskEnv {
   MCP_TASK?: DurableObjectNamespace<TaskObjectRpc & LedgerRpc>;
   MCP_HUB?: unknown;

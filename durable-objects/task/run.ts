@@ -149,6 +149,7 @@ export class TaskRun<Env> {
 
   private context(record: TaskRecord): InteractiveContext<Env> {
     const source = {
+      server: this.host.server,
       env: this.host.env,
       // The Tasks extension is negotiated on 2026-07-28 only; the task keeps its creating request's capabilities.
       era: "2026",

@@ -71,9 +71,9 @@ export class McpUser extends DurableObject implements UserRpc {
 }
 
 /**
- * The user object class of a served server: `export const McpUser = userObject(edge)` (bound as
- * MCP_USER), the idiom of every object class. A principal's store needs nothing of the server, so
- * this is the class itself: the bare `McpUser` export (deprecated) and this are one class.
+ * @deprecated Pass `user()` in createMcpEdge's `features` and export `edge.objects.McpUser`; this
+ * factory goes in the next minor release. A principal's store needs nothing of the server, so
+ * this is the class itself.
  */
 export function userObject<Env>(edge: BoundEdge<Env>): typeof McpUser {
   bindingOf(edge, "userObject");

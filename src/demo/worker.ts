@@ -2,12 +2,19 @@
  * The demo Worker (wrangler.toml): the demo server in session mode at /mcp, the same server
  * stateless at /stateless/mcp, with its Server Card at /mcp/server-card, the AI Catalog and a
  * registry key, and at /deferred/mcp with deferred sessions (their object made when they first
- * need state; with MCP_STATE_SECRET set). A real project's entry looks the same with its own server.
+ * need state; with MCP_STATE_SECRET set). /mcp serves the demo's event types (events.ts), and
+ * POST /events/notes emits one. A real project's entry looks the same with its own server.
  */
-import { createMcpEdge, deferredSessionObject, type EdgeEnv, hubObject, taskObject, userObject } from "../index";
+import { createMcpEdge, type EdgeEnv } from "../index";
+import { sessions } from "../features/sessions/index";
+import { tasks } from "../features/tasks/index";
+import { hub } from "../features/hub/index";
+import { user } from "../features/user/index";
+import { demoEvents, postNote } from "./events";
 import { demoServer } from "./server";
 
 const edge = createMcpEdge(demoServer, {
+  features: [sessions(), tasks(), hub(), user(), demoEvents],
   path: "/mcp",
   statelessPath: "/stateless/mcp",
   discovery: {
@@ -20,15 +27,19 @@ const edge = createMcpEdge(demoServer, {
 });
 
 /** The same server at /deferred/mcp; its sessions share the session class below with /mcp's. */
-const deferred = createMcpEdge(demoServer, { path: "/deferred/mcp" });
+const deferred = createMcpEdge(demoServer, {
+  path: "/deferred/mcp",
+  features: [sessions({ deferred: true }), tasks(), hub(), user()],
+});
 
 export default {
   fetch(request, env, ctx) {
-    return (new URL(request.url).pathname === "/deferred/mcp" ? deferred : edge).worker.fetch(request, env, ctx);
+    const { pathname } = new URL(request.url);
+    // The demo's inbound route: what a Stripe or GitHub webhook route of a real server does (emits an event).
+    if (pathname === "/events/notes") return postNote(request, env);
+    return (pathname === "/deferred/mcp" ? deferred : edge).worker.fetch(request, env, ctx);
   },
 } satisfies ExportedHandler<EdgeEnv>;
-// deferredSessionObject's class serves /mcp's sessions (made at initialize) exactly as sessionObject's.
-export const McpSession = deferredSessionObject(deferred);
-export const McpHub = hubObject(edge);
-export const McpTask = taskObject(edge);
-export const McpUser = userObject(edge);
+// The deferred session class serves /mcp's sessions (made at initialize) exactly as the plain one.
+export const { McpSession } = deferred.objects;
+export const { McpHub, McpTask, McpUser, McpEvents } = edge.objects;

@@ -9,7 +9,7 @@
  */
 import { servedVersions } from "./era";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
-import type { DiscoveryOptions, ResolvedOptions } from "../options";
+import type { DiscoveryOptions, ResolvedOptions } from "../kernel/options";
 import type { McpServer } from "../mcp/definition/server";
 import { refuse } from "../wire/refusals";
 import { compileRoute } from "../wire/route-pattern";

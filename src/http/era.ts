@@ -9,7 +9,7 @@ import type { NotificationMessage, RequestId, RequestMessage } from "../jsonrpc/
 import type { ParsedBody } from "../jsonrpc/parse";
 import { hasClaim, readEnvelope, type RequestEnvelope } from "../mcp/era-2026/envelope";
 import { is2026Version, VERSIONS_2026, SUPPORTED_VERSIONS } from "../mcp/definition/versions";
-import type { ResolvedOptions } from "../options";
+import type { ResolvedOptions } from "../kernel/options";
 import type { Refusal } from "../wire/refusals";
 import { HEADER_MCP_METHOD, HEADER_MCP_NAME, HEADER_PROTOCOL_VERSION, MCP_NAME_SOURCES } from "../wire/headers";
 import { decodeParamValue, malformedValue } from "./param-headers";

@@ -35,6 +35,7 @@ import { checkProtocolVersionHeader } from "./guards";
 import type { SessionObjectRpc } from "../../durable-objects/session/contract";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
+import { heldRequestOf, serveFeatureStream, type HeldRequest } from "./feature-streams";
 
 const STATELESS_REASON = "this server runs in stateless mode, so there is no session to carry the client's answer";
 
@@ -64,9 +65,13 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
     return sessions ? initializeSession(edge, init) : json(toWire(answerInitialize(runtime.server, init, false).response));
   }
 
+  const held = heldRequestOf(edge, exchange);
   if (!sessions) {
     const header = request.headers.get(HEADER_PROTOCOL_VERSION);
     const version = isSupportedVersion(header) ? header : DEFAULT_HEADER_VERSION;
+    // A feature's held stream (events/stream) of a stateless server: no session, so no declared capabilities.
+    if (held)
+      return serveFeatureStream(held.lane, edge, held.message, { era: "2025", protocolVersion: version, clientCapabilities: undefined });
     const dispatch = dispatchContext(runtime.server, env, {
       era: "2025",
       sessions: false,
@@ -78,10 +83,10 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
     return answer(edge, exchange, dispatch);
   }
 
-  return serveInSession(edge, exchange, body.text);
+  return serveInSession(edge, exchange, body.text, held);
 }
 /** A request of an existing session: forwarded to its object when it needs it, else answered here after `confirm`. */
-async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, body: string): Promise<Response> {
+async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, body: string, held?: HeldRequest<Env>): Promise<Response> {
   const { request, env, runtime, principal } = edge;
   const sessionId = request.headers.get(HEADER_SESSION_ID);
   if (sessionId === null) {
@@ -92,6 +97,8 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
   if (!id) return sessionNotFound();
   const stub = namespace.get(id);
 
+  // A feature's held stream (events/stream): the Worker holds it with the session's capabilities (one `confirm`).
+  if (held) return streamInSession(edge, { stub, sessionId, ...held });
   const needs = (m: Message) => needsSession(m, runtime.server);
   if (exchange.requests.some(needs) || exchange.others.some(needs)) {
     // The body travels as a body, never through a header (bodies over ~16 KB break headers).
@@ -119,6 +126,17 @@ async function serveInSession<Env>(edge: EdgeRequest<Env>, exchange: Exchange, b
     doRequests: 1,
   });
   return answer(edge, exchange, dispatch);
+}
+
+/** A feature's stream in a session: confirmed first (404 for an ended or unknown one), then held by the Worker. */
+async function streamInSession<Env>(
+  edge: EdgeRequest<Env>,
+  held: HeldRequest<Env> & { stub: DurableObjectStub<SessionObjectRpc>; sessionId: string },
+): Promise<Response> {
+  const state = await confirmSession(edge, held.stub, held.sessionId);
+  if (state === null) return sessionNotFound();
+  const era = { era: "2025", protocolVersion: state.protocolVersion, clientCapabilities: state.clientCapabilities } as const;
+  return serveFeatureStream(held.lane, edge, held.message, era);
 }
 
 function sessionNotFound(): Response {
@@ -209,7 +227,7 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   const objectId = id.toString();
   const owned = ownedState(state, principal?.subject, route);
   // A deferred session (durable-objects/session/deferred.ts): no object yet; its id carries the state, sealed.
-  const sealer = runtime.sealer();
+  const sealer = runtime.kernel.seams.sealer;
   // Without a usable secret deferred sessions fall back to an object now: said once, with the fix.
   if (sealer) warnIfNoStateSecret(runtime, env);
   const sealed = await sealer?.mint(env, objectId, owned);

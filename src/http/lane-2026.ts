@@ -35,6 +35,7 @@ import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 import { rateLimited } from "./rate-limits";
 import { checkParamHeaders } from "./param-headers";
+import { featureStreamOf, serveFeatureStream } from "./feature-streams";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
 
 type Outcome = { kind: "done"; response: ResponseMessage } | { kind: "ended" };
@@ -73,7 +74,7 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
     envelope,
     supportedVersions: servedVersions(runtime.options),
     principal,
-    tasks: taskLaneFor(runtime.server, env, edge.clientKey),
+    tasks: taskLaneFor(runtime.kernel.seams, runtime.server, env, edge.clientKey),
     request: edge.info,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.
@@ -125,6 +126,8 @@ function beforeDispatch<Env extends EdgeEnv>(edge: EdgeRequest<Env>, claimed: Cl
   const { runtime, principal } = edge;
   const { message, envelope } = claimed;
   const id = message.id;
+  const featureStream = featureStreamOf(edge, message);
+  if (featureStream) return serveFeatureStream(featureStream, edge, message, { era: "2026", ...envelope });
   const listen = message.method === "subscriptions/listen";
   if (!listen && !is2026Method(message.method, runtime.server))
     return refuse2026({ reason: "method-not-found-2026", method: message.method }, id);

@@ -14,7 +14,7 @@ import type { EdgeRequest } from "./edge-request";
 import { targetOf } from "../mcp/operations/middleware";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { misconfigured } from "../platform/bindings";
-import type { RateLimitRule, RateLimitedCall } from "../options";
+import type { RateLimitRule, RateLimitedCall } from "../kernel/options";
 
 /** What Workers' Rate Limiting binding offers (`env.<binding>.limit`). */
 interface RateLimiter {

@@ -23,5 +23,5 @@ export function warnIfNoStateSecret<Env>(runtime: EdgeRuntime<Env>, env: unknown
   warned.add(runtime);
   const asks = "2026-07-28 tools, prompts and reads that ask the client for input will fail";
   const deferred = "deferred sessions (deferredSessionObject) fall back to an object made at every initialize, as with sessionObject";
-  console.warn(`mcp-edge: ${runtime.sealer() ? `${asks}, and ${deferred}` : asks}: ${problem}`);
+  console.warn(`mcp-edge: ${runtime.kernel.seams.sealer ? `${asks}, and ${deferred}` : asks}: ${problem}`);
 }

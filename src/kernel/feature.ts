@@ -11,12 +11,24 @@ import type { MethodDefinition, NotificationDefinition } from "../mcp/definition
 import type { Principal } from "../mcp/definition/principal";
 import type { RequestInfo } from "../mcp/definition/request-info";
 import type { TaskLane } from "../mcp/handlers/dispatch-context";
-import type { SessionState, UserStore } from "../mcp/definition/context";
+import type { SessionState, UserStores } from "../mcp/definition/context";
 import type { Observer } from "../mcp/operations/observe";
-import type { ResolvedOptions } from "../options";
+import type { EdgeOptions, ResolvedOptions } from "./options";
+
+/**
+ * Where mcp-edge's own features carry the core options they set (`sessions({ idleTimeoutMs })`,
+ * `tasks({ ttlMs })`, `hub({ shards })`): merged under the options given to createMcpEdge.
+ */
+export const CORE_OPTIONS: unique symbol = Symbol("mcp-edge.core-options");
+
+/** The core options a built-in feature sets. */
+export type CoreOptions = Pick<EdgeOptions, "session" | "tasks" | "listen">;
 
 /** A Durable Object class as workerd constructs it. */
 export type ObjectClass<T, Env> = new (ctx: DurableObjectState, env: Env) => T;
+
+/** Any feature's Durable Object class, whatever bindings its env names: what `edge.objects` holds. */
+export type FeatureObject = new (ctx: DurableObjectState, env: never) => object;
 
 /** What the Worker's lanes reach the Tasks extension through (the `tasks()` feature fills it). */
 export interface TaskSeam {
@@ -26,8 +38,7 @@ export interface TaskSeam {
   visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
 }
 
-/** Where a handler's `ctx.user` comes from (the `user()` feature fills it); building a store contacts nothing. */
-export type UserStores = (env: unknown, principal: Pick<Principal, "subject"> | undefined) => UserStore;
+export type { UserStores };
 
 /** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
 export interface SessionSealer {
@@ -93,7 +104,9 @@ export interface Feature<Env = unknown> {
    * The Durable Object classes it brings, export name → class, made once per edge from its kernel:
    * `export const { McpSession } = edge.objects`.
    */
-  objects?(kernel: Kernel<Env>): Readonly<Record<string, ObjectClass<object, Env>>>;
+  objects?(kernel: Kernel<Env>): Readonly<Record<string, FeatureObject>>;
+  /** mcp-edge's own features only: the core options they set. */
+  readonly [CORE_OPTIONS]?: CoreOptions;
 }
 
 /**

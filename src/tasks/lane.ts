@@ -17,7 +17,7 @@ import type { HandlerContext } from "../mcp/definition/context";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
 import { isWellFormedSessionId, taskObjectId } from "../platform/addresses";
 import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
-import type { EdgeEnv } from "../env";
+import type { EdgeEnv } from "../kernel/env";
 
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../durable-objects/task/model";

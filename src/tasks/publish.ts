@@ -3,7 +3,7 @@
  * `subscriptions/listen` streams that asked for this task id (ext-tasks "Task Status
  * Notifications"). The task object calls `publishTaskStatus` (handed in by taskObject(edge)) after every stored change.
  */
-import type { EdgeEnv } from "../env";
+import type { EdgeEnv } from "../kernel/env";
 import { publish, type PublishEvent } from "../publish";
 import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
 

@@ -1,30 +1,45 @@
 /**
- * taskObject(edge): the task object class (durable-objects/task/) made on the Worker's side of
- * tasks, which it installs with the class (the lane through seam.ts, status publishes through
- * publish.ts), so the object imports nothing of src/tasks and a Worker without task tools bundles neither.
+ * The task object class made on the Worker's side of tasks (status publishes through publish.ts),
+ * so the object imports nothing of src/tasks: `tasks()`'s `edge.objects.McpTask`, and the
+ * deprecated `taskObject(edge)`, which also fills the edge's task seam as it used to install the lane.
  */
-import type { EdgeEnv } from "../env";
+import type { EdgeEnv } from "../kernel/env";
 import { McpTaskObject } from "../../durable-objects/task/mcp-task";
-import { bindingOf, type BoundEdge, type ObjectClass } from "../../durable-objects/shared/edge-binding";
+import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../durable-objects/shared/edge-binding";
 import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
-import { installTaskLane } from "./seam";
 import { taskLane, visibleTaskIds } from "./lane";
 import { publishTaskStatus } from "./publish";
+import type { TaskSeam } from "../kernel/feature";
 
 function publishStatus(env: unknown, notification: TaskStatusNotification, audience: TaskAudience): Promise<void> {
   return publishTaskStatus(env as EdgeEnv, notification, audience);
 }
 
+/** The task seam: the lane of one request, and the task ids a listener may follow. */
+export const TASK_SEAM: TaskSeam = {
+  lane(server, env, clientKey) {
+    return taskLane(server as never, env as EdgeEnv, clientKey);
+  },
+  visible(env, taskIds, subject, route) {
+    return visibleTaskIds(env as EdgeEnv, taskIds, subject, route);
+  },
+};
+
+/** The task object class bound to `kernel`: its server, task options and observer. */
+export function taskClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpTaskObject<Env>, Env> {
+  return class McpTask extends McpTaskObject<Env> {
+    constructor(ctx: DurableObjectState, env: Env) {
+      super(ctx, env, kernel, publishStatus);
+    }
+  };
+}
+
 /**
- * The task object class of a served server: `export const McpTask = taskObject(edge)` (bound as
- * MCP_TASK), for servers with tools that declare `task`; with the server, its task options and its observer.
+ * @deprecated Pass `tasks()` in createMcpEdge's `features` and export `edge.objects.McpTask`; this
+ * factory goes in the next minor release. It still fills the edge's task seam when no feature did.
  */
 export function taskObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpTaskObject<Env>, Env> {
   const binding = bindingOf(edge, "taskObject");
-  installTaskLane({ lane: taskLane, visible: visibleTaskIds });
-  return class McpTask extends McpTaskObject<Env> {
-    constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, binding, publishStatus);
-    }
-  };
+  binding.seams.tasks ??= TASK_SEAM;
+  return taskClass(binding);
 }

@@ -8,7 +8,7 @@
  */
 import { createMcpEdge, type McpEdge } from "../edge";
 import type { ServerDefinition } from "../mcp/definition/server";
-import type { EdgeOptions } from "../options";
+import type { EdgeOptions } from "../kernel/options";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../durable-objects/session/mcp-session";
 import { userObject } from "../../durable-objects/user/mcp-user";

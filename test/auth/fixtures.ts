@@ -12,7 +12,7 @@ import { createMcpEdge } from "../../src/edge";
 import { jwtVerifier } from "../../src/auth/jwt";
 import type { AuthOptions } from "../../src/auth/options";
 import type { McpServer } from "../../src/mcp/definition/server";
-import type { EdgeOptions } from "../../src/options";
+import type { EdgeOptions } from "../../src/kernel/options";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 
 export const ORIGIN = "http://127.0.0.1:8787";

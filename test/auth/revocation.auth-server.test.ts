@@ -9,7 +9,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { publishAndCount } from "../../src/publish";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 import { SseReader } from "../helpers/sse";

@@ -8,7 +8,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { text } from "../../src/mcp/definition/content";
 import { ACCEPT_BOTH } from "../helpers/mcp";
 import { envelope, headers2026 } from "../helpers/era-2026";

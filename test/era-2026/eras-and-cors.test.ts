@@ -10,7 +10,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
-import type { EdgeOptions } from "../../src/options";
+import type { EdgeOptions } from "../../src/kernel/options";
 import { ACCEPT_BOTH, initializeParams, MCP, request } from "../helpers/mcp";
 import { envelope, expectComplete, expect2026Error, headers2026, post2026 } from "../helpers/era-2026";
 import { expectRpcError } from "../helpers/rpc-expect";

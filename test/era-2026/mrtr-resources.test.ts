@@ -6,7 +6,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { defineServer } from "../../src/mcp/definition/server";
 import { ACCEPT_BOTH } from "../helpers/mcp";
 import { envelope, expectComplete, expectInputRequired, headers2026 } from "../helpers/era-2026";

@@ -40,11 +40,12 @@ describe("server/discover", () => {
       resources: { subscribe: true, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
-      // The demo serves the Tasks extension, MCP Apps and Skills (extensions/overview.mdx: declared in capabilities.extensions).
+      // The demo serves the Tasks extension, MCP Apps, Skills and Events (extensions/overview.mdx: declared in capabilities.extensions).
       extensions: {
         "io.modelcontextprotocol/tasks": {},
         "io.modelcontextprotocol/ui": {},
         "io.modelcontextprotocol/skills": { directoryRead: true },
+        "io.modelcontextprotocol/events": {},
       },
     });
   });

@@ -10,7 +10,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { post2026 } from "../helpers/era-2026";
-import { DECLARED, poll2026 } from "../helpers/events";
+import { DECLARED, eventsInSession, poll2026 } from "../helpers/events";
+import { startSession } from "../helpers/session";
 import { SseReader, type SseEvent } from "../helpers/sse";
 import { feature, upstream, upstreamFailure } from "../servers/events/entry";
 
@@ -235,5 +236,29 @@ describe("events/stream of an upstream-backed event", () => {
     expect((error.params as { error: { code: number } }).error.code).toBe(-32603);
     upstream.push({ id: `T-${crypto.randomUUID()}`, queue: "support", title: "after the error", at: new Date().toISOString() });
     expect((await nextMessage(reader, "notifications/events/event")).params).toMatchObject({ data: { title: "after the error" } });
+  });
+});
+
+describe("events/stream in a 2025-11-25 session", () => {
+  it("streams to a session that negotiated the extension in initialize: active, then the emit", async () => {
+    const session = await startSession("2025-11-25", DECLARED);
+    const topic = freshTopic();
+    const res = await eventsInSession(session, "events/stream", { name: "note.posted", arguments: { topic }, cursor: null });
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    const reader = new SseReader(res);
+    open.push(reader);
+    expect((await nextMessage(reader)).method).toBe("notifications/events/active");
+    await emitNote("to a session", topic);
+    const event = await nextMessage(reader, "notifications/events/event");
+    expect(event.params).toMatchObject({ data: { text: "to a session" }, _meta: { [SUBSCRIPTION]: 1 } });
+  });
+
+  it("answers -32601 naming the extension to a session that did not negotiate it, and opens no stream", async () => {
+    const session = await startSession("2025-11-25");
+    const res = await eventsInSession(session, "events/stream", { name: "note.posted", arguments: {}, cursor: null });
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    const body = (await res.json()) as { error: { code: number; message: string } };
+    expect(body.error.code).toBe(-32601);
+    expect(body.error.message).toContain("io.modelcontextprotocol/events");
   });
 });

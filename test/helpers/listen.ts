@@ -3,6 +3,7 @@
  * sends it, serve it with serveListen (the Worker-side function the 2026 lane calls), and
  * look at the hub's storage. Built on sse.ts.
  */
+import { TASK_SEAM } from "../../src/tasks/task-object";
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
@@ -11,8 +12,8 @@ import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { serveListen, type ListenFeatures } from "../../src/http/streams/listen";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { resolveListenOptions, type ListenOptions } from "../../src/options";
-import type { EdgeEnv } from "../../src/env";
+import { resolveListenOptions, type ListenOptions } from "../../src/kernel/options";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { SseReader } from "./sse";
 
 export const edgeEnv = env as unknown as EdgeEnv;
@@ -54,7 +55,12 @@ export function listen(call: ListenCall): Promise<Response> {
       message: { id: call.id ?? "listen-1", params },
       clientCapabilities: capabilities,
       env: edgeEnv,
-      runtime: { server: call.server, options: { listen: resolveListenOptions(call.options), streamCpuBudgetMs: call.streamCpuBudgetMs } },
+      runtime: {
+        server: call.server,
+        options: { listen: resolveListenOptions(call.options), streamCpuBudgetMs: call.streamCpuBudgetMs },
+        // As an edge with tasks() serves it: a listener follows the task ids its principal may see.
+        kernel: { seams: { tasks: TASK_SEAM } },
+      },
       subject: call.subject,
       expiresAt: call.expiresAt,
     },

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { LIMIT_EXCEEDED, LIMIT_EXCEEDED_2026 } from "../../src/jsonrpc/errors";
-import { DEFAULT_MAX_BODY_BYTES } from "../../src/options";
+import { DEFAULT_MAX_BODY_BYTES } from "../../src/kernel/options";
 import { ACCEPT_BOTH, MCP, openSession, post, request, STATELESS } from "../helpers/mcp";
 import { expectAccepted, expectResult, expectRpcError } from "../helpers/rpc-expect";
 

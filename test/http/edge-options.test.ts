@@ -10,7 +10,7 @@ import { INTERNAL_ERROR, LIMIT_EXCEEDED, TRANSPORT_ERROR } from "../../src/jsonr
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/http/runtime";
-import { resolveOptions, type EdgeOptions } from "../../src/options";
+import { resolveOptions, type EdgeOptions } from "../../src/kernel/options";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 import { expectResult, expectRpcError } from "../helpers/rpc-expect";
 
@@ -42,7 +42,7 @@ describe("500 for a Worker deployed without the session binding", () => {
       expect(body.error?.message).toContain("needs the MCP_SESSION Durable Object binding");
       expect(body.error?.message).toContain('[[durable_objects.bindings]]\nname = "MCP_SESSION"\nclass_name = "McpSession"');
       expect(body.error?.message).toContain('new_sqlite_classes = ["McpSession"]');
-      expect(body.error?.message).toContain("export const McpSession = sessionObject(edge)");
+      expect(body.error?.message).toContain("export const { McpSession } = edge.objects; (with sessions() in createMcpEdge's features)");
     } finally {
       logged.mockRestore();
     }

@@ -143,7 +143,7 @@ describe("the task and hub bindings, checked where a request first needs them", 
       expect(body.id, method).toBe(3);
       expect(body.error.code, method).toBe(-32603);
       expect(body.error.data.missingBinding).toBe("MCP_TASK");
-      expect(body.error.message).toContain("export const McpTask = taskObject(edge)");
+      expect(body.error.message).toContain("export const { McpTask } = edge.objects; (with tasks() in createMcpEdge's features)");
       expect(body.error.data.wranglerToml).toContain('new_sqlite_classes = ["McpTask"]');
     }
   });
@@ -215,13 +215,14 @@ describe("the demo's wrangler configurations", () => {
     return { bindings, sqlite };
   }
 
-  it("bind the session, hub, task and user objects in both the plain and the authenticated demo, each with its SQLite migration", () => {
+  it("bind the session, hub, task and user objects in both the plain and the authenticated demo (and the plain one's events object), each with its SQLite migration", () => {
     for (const [file, toml] of [
       ["wrangler.toml", wranglerToml],
       ["wrangler.auth.toml", wranglerAuthToml],
     ] as const) {
       const { bindings, sqlite } = objectsOf(toml);
-      expect(bindings, file).toEqual({ MCP_SESSION: "McpSession", MCP_HUB: "McpHub", MCP_TASK: "McpTask", MCP_USER: "McpUser" });
+      const events = file === "wrangler.toml" ? { MCP_EVENTS: "McpEvents" } : {};
+      expect(bindings, file).toEqual({ MCP_SESSION: "McpSession", MCP_HUB: "McpHub", MCP_TASK: "McpTask", MCP_USER: "McpUser", ...events });
       for (const className of Object.values(bindings)) expect(sqlite, `${file}: ${className}`).toContain(className);
     }
   });

@@ -9,8 +9,8 @@ import { closeListenStreams, publish, publishAndCount } from "../../src/publish"
 import { serveListen } from "../../src/http/streams/listen";
 import { createTask } from "../../src/tasks/lane";
 import { disclosingEnv } from "../../src/platform/bindings";
-import { resolveListenOptions } from "../../src/options";
-import type { EdgeEnv } from "../../src/env";
+import { resolveListenOptions } from "../../src/kernel/options";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { edgeEnv, listen, openListen, SUBSCRIPTION_ID } from "../helpers/listen";
 
 const server = demoServer;

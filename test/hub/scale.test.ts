@@ -11,7 +11,7 @@ import { demoServer } from "../../src/demo/server";
 import { publish, publishAndCount } from "../../src/publish";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
 import { shardOf } from "../../src/platform/addresses";
-import type { ListenOptions } from "../../src/options";
+import type { ListenOptions } from "../../src/kernel/options";
 import { edgeEnv, hubStubOf, listen, openListen, SUBSCRIPTION_ID, updatesRead } from "../helpers/listen";
 import type { SseReader } from "../helpers/sse";
 

@@ -6,7 +6,7 @@
  */
 import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
 import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import { analyticsEdge, events } from "../servers/operate/entry";

@@ -10,6 +10,10 @@ import * as events from "../../src/features/events/index";
 import * as extensions from "../../src/extensions";
 import * as face from "../../src/index";
 import * as types from "../../src/types";
+import * as sessionsEntry from "../../src/features/sessions/index";
+import * as hubEntry from "../../src/features/hub/index";
+import * as tasksEntry from "../../src/features/tasks/index";
+import * as userEntry from "../../src/features/user/index";
 
 const names = (module: object) => Object.keys(module).sort();
 
@@ -51,5 +55,12 @@ describe("the package's entry points", () => {
   it('"mcp-edge/events" holds the Events extension: event definitions, the feature and its identifier', () => {
     expect(names(events)).toEqual(["EVENTS_EXTENSION", "defineEvent", "events"]);
     expect(events.EVENTS_EXTENSION).toBe("io.modelcontextprotocol/events");
+  });
+
+  it("each feature is its own subpath, offering its factory: mcp-edge/sessions, /hub, /tasks, /user", () => {
+    expect(names(sessionsEntry)).toEqual(["sessions"]);
+    expect(names(hubEntry)).toEqual(["hub"]);
+    expect(names(tasksEntry)).toEqual(["tasks"]);
+    expect(names(userEntry)).toEqual(["user"]);
   });
 });

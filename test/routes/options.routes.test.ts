@@ -6,7 +6,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
-import type { EdgeOptions } from "../../src/options";
+import type { EdgeOptions } from "../../src/kernel/options";
 
 const server = defineServer({ name: "com.example/patterns", version: "1.0.0", description: "patterns" });
 const verify = async () => null;

@@ -22,7 +22,7 @@ import { sessionStub } from "../helpers/session";
 const edge = createMcpEdge(demoServer);
 deferredSessionObject(edge);
 /** Mints like this edge's `initialize` (the sealer deferredSessionObject installed). */
-const sealer = edge[EDGE_BINDING].sealer!;
+const sealer = edge[EDGE_BINDING].seams.sealer!;
 const SECRET = (env as unknown as { MCP_STATE_SECRET: string }).MCP_STATE_SECRET;
 /** The same server on an edge without deferred sessions (a path like the demo's /mcp): its ids are bare object ids. */
 const plain = createMcpEdge(demoServer);

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
 import { demoServer } from "../../src/demo/server";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
 import { decideTaskExecution } from "../../src/tasks/seam";

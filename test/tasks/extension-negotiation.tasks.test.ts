@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { RpcError } from "../../src/jsonrpc/errors";
-import type { EdgeEnv } from "../../src/env";
+import type { EdgeEnv } from "../../src/kernel/env";
 import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapability } from "../../src/mcp/definition/extensions";
 import { defineServer } from "../../src/mcp/definition/server";
 import { createMcpEdge } from "../../src/edge";

@@ -33,8 +33,7 @@ describe("the object class factories", () => {
     expect(hubObject().prototype).toBeInstanceOf(HubClass);
   });
 
-  it("keep the deprecated forms working: edge.SessionObject and the bare McpHub and McpUser", () => {
-    expect(edge.SessionObject.prototype).toBeInstanceOf(McpSessionObject);
+  it("keep the deprecated forms working: the bare McpHub and McpUser", () => {
     expect(McpHub).toBe(HubClass);
     expect(McpUser).toBe(UserClass);
   });

@@ -5,6 +5,7 @@
  * are the 2026 lane's; this module gets their results as plain values.
  */
 import { visibleTaskIds } from "../../tasks/seam";
+import type { FeatureSeams } from "../../kernel/feature";
 import {
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
@@ -20,8 +21,8 @@ import { INVALID_PARAMS } from "../../jsonrpc/errors";
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import type { McpServer } from "../../mcp/definition/server";
-import type { ResolvedListenOptions } from "../../options";
-import type { EdgeEnv } from "../../env";
+import type { ResolvedListenOptions } from "../../kernel/options";
+import type { EdgeEnv } from "../../kernel/env";
 import { hubStub } from "../../platform/hub-shards";
 import { emptyListen, listenWithoutHub } from "./listen-without-hub";
 import { json } from "../../wire/json";
@@ -64,6 +65,8 @@ const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 interface ListenRuntime<Env> {
   server: McpServer<Env>;
   options: { listen: ResolvedListenOptions; streamCpuBudgetMs?: number };
+  /** The edge's kernel: its task seam decides which task ids a listener may follow (none without it). */
+  kernel?: { seams: FeatureSeams };
 }
 
 export interface ListenFeatures {
@@ -143,7 +146,11 @@ async function openListen<Env extends EdgeEnv>(
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (checked.filter.taskIds) {
     span?.countDoRequests(checked.filter.taskIds.length);
-    checked.filter.taskIds = await visibleTaskIds(env, checked.filter.taskIds, subject, features.route);
+    checked.filter.taskIds = await visibleTaskIds(runtime.kernel?.seams ?? {}, env, {
+      taskIds: checked.filter.taskIds,
+      subject,
+      route: features.route ?? "",
+    });
   }
   const options = withEnvCap(runtime.options.listen, env);
   // One client's streams live on one shard (its cap is counted there); clients spread over all.

@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../auth/principal";
 import type { HoldOptions } from "../../platform/held-stream";
-import type { ResolvedOptions } from "../../options";
+import type { ResolvedOptions } from "../../kernel/options";
 import { encodeSseComment } from "../../wire/sse";
 
 const encoder = new TextEncoder();

@@ -54,6 +54,9 @@ export interface UserListOptions {
 }
 
 /** What a handler keeps for its user: get/put/delete/list by key, and all-or-nothing transactions. */
+/** Where a handler's `ctx.user` comes from (the kernel's `users` seam); building a store contacts nothing. */
+export type UserStores = (env: unknown, principal: Pick<Principal, "subject"> | undefined) => UserStore;
+
 export interface UserStore {
   /** The principal's subject; throws for an anonymous request, as every method does. */
   readonly subject: string;

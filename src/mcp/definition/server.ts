@@ -6,7 +6,7 @@
 import { checkScopeRequirement } from "./authorization";
 import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchemaConverter, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
-import type { HandlerContext, InteractiveContext, SessionInfo } from "./context";
+import type { HandlerContext, InteractiveContext, SessionInfo, UserStores } from "./context";
 import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
 import {
   declareExtension,
@@ -80,6 +80,8 @@ export class ServerDefinition<Env = unknown> {
   errorHook: ErrorHook<Env> | undefined;
   /** zod's converter for zod schemas that cannot produce JSON Schema by themselves (ServerConfig's toJSONSchema). */
   readonly toJSONSchema: JsonSchemaConverter | undefined;
+  /** `ctx.user`'s stores, as the edge serving this server fills them (the kernel sets it on its view); none: unserved. */
+  users: UserStores | undefined;
   /** Called in the session object when the client sends notifications/roots/list_changed. */
   rootsChangedHandler: ((session: SessionInfo, env: Env) => Awaitable<void>) | undefined;
 

@@ -27,7 +27,7 @@ const SIGNAL: PropertyDescriptor = {
 /** What a context says about where its request runs: a dispatch context has it all, a task's run builds it from its record. */
 export type ContextSource<Env> = Pick<
   DispatchContext<Env>,
-  "env" | "era" | "protocolVersion" | "clientCapabilities" | "session" | "principal" | "request"
+  "server" | "env" | "era" | "protocolVersion" | "clientCapabilities" | "session" | "principal" | "request"
 >;
 
 /** The request a context answers: its id (a task's id in its run) and its params, whose `_meta` the context carries. */
@@ -49,7 +49,7 @@ export function handlerContext<Env>(from: ContextSource<Env>, request: ContextRe
     meta: isObject(meta) ? meta : undefined,
     principal: from.principal,
     request: from.request,
-    user: userStoreOf(from.env, from.principal),
+    user: userStoreOf(from.server.users, from.env, from.principal),
   } as Record<PropertyKey, unknown>;
   // docs/engine-notes.md "Keyed stores, not computed keys"
   ctx[SOURCE] = abort;
@@ -68,6 +68,6 @@ export function notificationContext<Env>(from: ContextSource<Env>, params: Param
     meta: isObject(meta) ? meta : undefined,
     principal: from.principal,
     request: from.request,
-    user: userStoreOf(from.env, from.principal),
+    user: userStoreOf(from.server.users, from.env, from.principal),
   };
 }

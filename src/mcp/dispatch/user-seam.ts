@@ -1,29 +1,21 @@
 /**
- * Where a handler's `ctx.user` comes from: createMcpEdge installs the principal's store
- * (src/user.ts: one McpUser object per subject), so the core names only what a handler sees and
+ * Where a handler's `ctx.user` comes from: the stores the edge serving the server filled in (its
+ * kernel's `users` seam: the `user()` feature), so the core names only what a handler sees and
  * reaches no binding and no object.
  */
 import type { Principal } from "../definition/principal";
-import type { UserStore } from "../definition/context";
+import type { UserStore, UserStores } from "../definition/context";
 
-/** The store of a request's principal; building one contacts nothing. */
-export type UserStores = (env: unknown, principal: Pick<Principal, "subject"> | undefined) => UserStore;
-
-let installed: UserStores | undefined;
-
-/** createMcpEdge's: every server in the isolate serves `ctx.user` the same way. */
-export function installUserStores(stores: UserStores): void {
-  installed = stores;
+/** `ctx.user` of a request; without stores (no `user()` feature), a store whose every use throws. */
+export function userStoreOf(stores: UserStores | undefined, env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {
+  return stores ? stores(env, principal) : UNSERVED;
 }
 
-/** `ctx.user` of a request; without createMcpEdge in the isolate, a store whose every use throws. */
-export function userStoreOf(env: unknown, principal: Pick<Principal, "subject"> | undefined): UserStore {
-  return installed ? installed(env, principal) : UNSERVED;
-}
-
-/** Every use throws: a store only createMcpEdge's installed stores can serve. */
+/** Every use throws: the edge serves no `ctx.user`. */
 const UNSERVED: UserStore = new Proxy({} as UserStore, {
   get() {
-    throw new TypeError("mcp-edge ctx.user is served by createMcpEdge, and none ran in this isolate");
+    throw new TypeError(
+      "mcp-edge ctx.user is served by the user() feature: createMcpEdge(server, { features: [..., user()] }) and export const { McpUser } = edge.objects",
+    );
   },
 });

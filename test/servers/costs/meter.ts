@@ -9,7 +9,7 @@ import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { deferredSessionObject } from "../../../durable-objects/session/deferred";
 import type { McpEdge } from "../../../src/edge";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { taskObject } from "../../../src/tasks/task-object";
 
 /** What the objects of this isolate were billed for since the last `resetMeter()`. */
@@ -129,8 +129,8 @@ function meterStorage(storage: DurableObjectStorage): void {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: any object class (the bound classes take more constructor arguments than the runtime passes)
-type ObjectClass = new (...args: any[]) => object;
+/** Any object class: `edge.objects`' (env typed `never`) and the bound classes, which take more constructor arguments than the runtime passes. */
+type ObjectClass = new (ctx: DurableObjectState, env: never, ...bound: never[]) => object;
 
 /** `Base` with every request to it counted as "<kind>.<method>" and its storage metered. */
 export function metered<C extends ObjectClass>(Base: C, kind: string, rpc: readonly string[]): C {

@@ -5,7 +5,8 @@
  * one offered only by poll, one not offered by poll, a tool that emits, and a short heartbeat so a test sees several.
  */
 import { z } from "zod";
-import { createMcpEdge, defineServer, sessionObject } from "../../../src/index";
+import { createMcpEdge, defineServer } from "../../../src/index";
+import { sessions } from "../../../src/features/sessions/index";
 import { defineEvent, events } from "../../../src/features/events/index";
 
 /** The fake upstream of `ticket.opened`: the tests append to it; its cursor is the index after the last one read. */
@@ -65,36 +66,7 @@ const server = defineServer({ name: "events-test", version: "1.0.0" }).tool(
   },
 );
 
-// Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
-for (const method of feature.methods ?? []) server.add(method as never);
-for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
-const edge = createMcpEdge(server, { statelessPath: "/stateless/mcp" });
+const edge = createMcpEdge(server, { statelessPath: "/stateless/mcp", features: [sessions(), feature] });
 
-/** Until the kernel routes a feature's streams: events/stream handed to the feature's lane here. */
-const lane = feature.streams!["events/stream"]!;
-export default {
-  async fetch(request: Request, env: unknown, ctx: ExecutionContext): Promise<Response> {
-    if (request.method === "POST" && request.headers.get("Mcp-Method") === "events/stream") {
-      const body = (await request.json()) as { id: number | string; params: Record<string, unknown> };
-      const meta = body.params._meta as Record<string, unknown>;
-      const call = {
-        id: body.id,
-        params: body.params,
-        env,
-        ctx,
-        era: "2026" as const,
-        protocolVersion: "2026-07-28",
-        clientCapabilities: meta["io.modelcontextprotocol/clientCapabilities"] as never,
-        principal: undefined,
-        request: undefined as never,
-        clientKey: "test",
-        route: "",
-        kernel: undefined as never,
-      };
-      return lane(call);
-    }
-    return edge.worker.fetch(request, env as never, ctx);
-  },
-};
-export const McpSession = sessionObject(edge);
-export const { McpEvents } = feature.objects!(undefined as never);
+export default edge.worker;
+export const { McpSession, McpEvents } = edge.objects;

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { createMcpEdge } from "../../../src/edge";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import { defineServer } from "../../../src/mcp/definition/server";
 import { notifyListChanged } from "../../../src/notify";

@@ -8,7 +8,7 @@ import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
 import { taskObject } from "../../../src/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { INVALID_PARAMS, RpcError } from "../../../src/jsonrpc/errors";
 import { text, ToolError } from "../../../src/mcp/definition/content";
 import type { HandlerContext } from "../../../src/mcp/definition/context";

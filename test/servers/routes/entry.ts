@@ -8,7 +8,7 @@ import { createMcpEdge } from "../../../src/edge";
 import { taskObject } from "../../../src/tasks/task-object";
 import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";
 import type { HandlerContext } from "../../../src/mcp/definition/context";
 import { defineServer } from "../../../src/mcp/definition/server";

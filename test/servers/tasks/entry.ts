@@ -8,7 +8,7 @@ import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { userObject } from "../../../durable-objects/user/mcp-user";
 import { defineServer } from "../../../src/mcp/definition/server";
 import { text, ToolError, toolError } from "../../../src/mcp/definition/content";
-import type { EdgeEnv } from "../../../src/env";
+import type { EdgeEnv } from "../../../src/kernel/env";
 import { INTERNAL_ERROR, RpcError } from "../../../src/jsonrpc/errors";
 
 export const tasksServer = defineServer<EdgeEnv>({ name: "tasks-test", version: "1.0.0" });

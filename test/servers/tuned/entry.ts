@@ -4,6 +4,7 @@
  * subscription caps, handlers running at once).
  */
 import { createMcpEdge } from "../../../src/edge";
+import { sessionObject } from "../../../durable-objects/session/mcp-session";
 import { demoServer } from "../../../src/demo/server";
 
 export const TUNED = {
@@ -19,6 +20,6 @@ export const TUNED = {
 const edge = createMcpEdge(demoServer, { session: TUNED });
 
 export default edge.worker;
-// The deprecated forms on purpose (edge.SessionObject, the bare McpHub): they keep working for one release.
-export const McpSession = edge.SessionObject;
+// The deprecated forms on purpose (the factory, the bare McpHub): they keep working for one release.
+export const McpSession = sessionObject(edge);
 export { McpHub } from "../../../src/index";

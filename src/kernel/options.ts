@@ -2,15 +2,16 @@
  * Runtime configuration: what a developer passes to `createMcpEdge`, and the resolved form
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
-import { resolveAuth, type AuthOptions, type ResolvedAuth } from "./auth/options";
-import { DEFAULT_HUB_SHARDS } from "./platform/addresses";
-import type { TracingOptions } from "./mcp/operations/tracing";
-import type { OperationEvent } from "./mcp/operations/observe";
-import { compileRoute, type RoutePattern } from "./wire/route-pattern";
-import type { Principal } from "./auth/principal";
-import type { Params } from "./jsonrpc/messages";
-import { isObject } from "./jsonrpc/parse";
-import type { RequestInfo } from "./mcp/definition/request-info";
+import { resolveAuth, type AuthOptions, type ResolvedAuth } from "../auth/options";
+import { DEFAULT_HUB_SHARDS } from "../platform/addresses";
+import type { TracingOptions } from "../mcp/operations/tracing";
+import type { OperationEvent } from "../mcp/operations/observe";
+import { compileRoute, type RoutePattern } from "../wire/route-pattern";
+import type { Principal } from "../auth/principal";
+import type { Params } from "../jsonrpc/messages";
+import { isObject } from "../jsonrpc/parse";
+import type { RequestInfo } from "../mcp/definition/request-info";
+import { CORE_OPTIONS, type CoreOptions, type Feature } from "./feature";
 
 /** Discovery for this endpoint (off unless given): the Server Card, the AI Catalog, the registry key. */
 export interface DiscoveryOptions {
@@ -135,12 +136,22 @@ export interface ResolvedListenOptions {
 
 export interface EdgeOptions<Env = unknown> {
   /**
+   * What this edge serves besides the protocol core, each a value made by its factory:
+   * `[sessions(), tasks(), hub(), user()]`, an `events()` feature, your own extensions (docs/extensions.md).
+   * `edge.objects` holds exactly their Durable Object classes. Without this option the edge serves
+   * sessions as `sessions` says and the old factories (`sessionObject(edge)`, …) make its classes.
+   */
+  features?: readonly (Feature<Env> | Feature)[];
+  /**
    * The MCP endpoint (default "/mcp"). May name route parameters, e.g. "/mcp/:tenant": handlers
    * read them as `ctx.request.params`, and sessions, tasks and listen streams belong to the
    * route they were opened on (docs/configuration.md "Routes").
    */
   path?: string;
-  /** Session mode (default true): a Durable Object per session. False: stateless, Worker only. */
+  /**
+   * Session mode (default true): a Durable Object per session. False: stateless, Worker only. With
+   * `features`, the `sessions()` feature decides it and this option is not given.
+   */
   sessions?: boolean;
   /** Also serve the same server statelessly at this path (demo and benchmarks); may name route parameters like `path`. */
   statelessPath?: string;
@@ -356,7 +367,31 @@ function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stat
   return auth;
 }
 
-export function resolveOptions<Env>(o: EdgeOptions<Env> = {}): ResolvedOptions {
+/**
+ * The options with what the features set: session mode exactly when `sessions()` is among them, and
+ * the core options mcp-edge's own features carry (given once: in the feature or at the top level).
+ */
+function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
+  const features = o.features;
+  if (features === undefined) return o;
+  if (!Array.isArray(features)) throw new TypeError("mcp-edge option features must be a list of features, e.g. [sessions(), tasks()]");
+  if (o.sessions !== undefined)
+    throw new TypeError("mcp-edge option sessions: with features, session mode is sessions() among them; leave sessions out");
+  const merged: EdgeOptions<Env> = { ...o, sessions: features.some((f) => f?.name === "sessions") };
+  for (const feature of features) {
+    const core = feature?.[CORE_OPTIONS];
+    if (!core) continue;
+    for (const key of ["session", "tasks", "listen"] as const satisfies readonly (keyof CoreOptions)[]) {
+      if (core[key] === undefined) continue;
+      if (o[key] !== undefined) throw new TypeError(`mcp-edge option ${key}: give it once, in ${feature.name}() or at the top level`);
+      (merged as Record<string, unknown>)[key] = core[key];
+    }
+  }
+  return merged;
+}
+
+export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptions {
+  const o = withFeatureOptions(given);
   const path = o.path ?? "/mcp";
   const route = compileRoute("path", path);
   const statelessRoute = o.statelessPath === undefined ? undefined : compileRoute("statelessPath", o.statelessPath);

@@ -1,22 +1,21 @@
-/** The bindings and variables mcp-edge reads: the only place they are typed. Your own Env extends this. */
-import type { SessionObjectRpc } from "../durable-objects/session/contract";
-import type { HubRpc } from "../durable-objects/hub/contract";
-import type { TaskObjectRpc } from "../durable-objects/task/contract";
-import type { LedgerRpc } from "../durable-objects/ledger/contract";
-import type { UserRpc } from "../durable-objects/user/contract";
+/**
+ * The bindings and variables mcp-edge reads: the only place they are named. Your own Env extends this.
+ * The Durable Object namespaces are typed plainly: each feature types its stubs where it makes them
+ * (requireNamespace), so the kernel imports no feature's contract.
+ */
 
 export interface EdgeEnv {
   /** The session Durable Object namespace (session mode). */
-  MCP_SESSION?: DurableObjectNamespace<SessionObjectRpc>;
+  MCP_SESSION?: DurableObjectNamespace;
   /** The subscription hub (listen streams, publish fan-out, 2025-era subscriptions). */
-  MCP_HUB?: DurableObjectNamespace<HubRpc>;
+  MCP_HUB?: DurableObjectNamespace;
   /**
    * The task Durable Object namespace (Tasks extension): needed when a tool declares `task`. Its
    * class also plays the per-client ledger (an object named after a client key).
    */
-  MCP_TASK?: DurableObjectNamespace<TaskObjectRpc & LedgerRpc>;
+  MCP_TASK?: DurableObjectNamespace;
   /** Per-principal stores (`ctx.user`): one McpUser object per principal subject. */
-  MCP_USER?: DurableObjectNamespace<UserRpc>;
+  MCP_USER?: DurableObjectNamespace;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
   /**

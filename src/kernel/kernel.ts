@@ -1,0 +1,114 @@
+/**
+ * Makes an edge's kernel from its server, options and features: the server as this edge serves it
+ * (its features' methods and extensions added to a view of its own), the seams the features fill,
+ * and the object classes they bring. Checked once, when createMcpEdge runs: a clash is a TypeError.
+ */
+import type { McpServer } from "../mcp/definition/server";
+import { setObserver, type EventOptions } from "../mcp/operations/observe";
+import type { TracingOptions } from "../mcp/operations/tracing";
+import type { ResolvedOptions } from "./options";
+import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane, UserStores } from "./feature";
+
+/** What createMcpEdge hands the kernel: the feature list as the user passed it (a list: resolveOptions checked), checked here. */
+export interface KernelParts<Env> {
+  server: McpServer<Env>;
+  options: ResolvedOptions;
+  /** The `tracing`, `onEvent` and `analytics` options: the observer is made for the edge's server view. */
+  observe: { tracing: TracingOptions | undefined; events: EventOptions };
+  features: readonly Feature<Env>[];
+  /** `ctx.user`'s stores when no feature serves them. */
+  defaultUsers: UserStores | undefined;
+}
+
+/** An edge's kernel, and the object classes of its features (`edge.objects`). */
+export interface BuiltKernel<Env> {
+  kernel: Kernel<Env>;
+  objects: Readonly<Record<string, FeatureObject>>;
+}
+
+const SEAMS = ["tasks", "users", "sealer"] as const satisfies readonly (keyof FeatureSeams)[];
+
+function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
+  const names = new Set<string>();
+  for (const feature of features) {
+    if (typeof feature !== "object" || feature === null || typeof feature.name !== "string" || feature.name === "")
+      throw new TypeError("mcp-edge option features: each feature is an object with a name (made by sessions(), tasks(), events(), …)");
+    if (names.has(feature.name)) throw new TypeError(`mcp-edge option features: "${feature.name}" is given twice`);
+    names.add(feature.name);
+  }
+}
+
+/** The seams the features fill; two features filling one seam is a TypeError naming both. */
+function fillSeams<Env>(features: readonly Feature<Env>[]): FeatureSeams {
+  const seams: FeatureSeams = {};
+  const filledBy: Partial<Record<keyof FeatureSeams, string>> = {};
+  for (const feature of features) {
+    for (const seam of SEAMS) {
+      const value = feature.seams?.[seam];
+      if (value === undefined) continue;
+      if (filledBy[seam]) throw new TypeError(`mcp-edge option features: "${feature.name}" and "${filledBy[seam]}" both serve ${seam}`);
+      filledBy[seam] = feature.name;
+      (seams as Record<string, unknown>)[seam] = value;
+    }
+  }
+  return seams;
+}
+
+/**
+ * The server as this edge serves it: a view of the definition with the edge's `ctx.user` stores and,
+ * when features add methods or extensions, method, notification and extension tables of its own
+ * (tools, resources and prompts stay shared), so another edge of the same server never sees them.
+ */
+function serverView<Env>(server: McpServer<Env>, features: readonly Feature<Env>[], seams: FeatureSeams): McpServer<Env> {
+  const view = Object.create(server) as McpServer<Env>;
+  view.users = seams.users;
+  const adds = features.filter((f) => (f.methods?.length ?? 0) > 0 || Object.keys(f.extensions ?? {}).length > 0);
+  if (adds.length === 0) return view;
+  Object.defineProperties(view, {
+    methods: { value: new Map(server.methods) },
+    notifications: { value: new Map(server.notifications) },
+    extensions: { value: new Map(server.extensions) },
+  });
+  for (const feature of adds) {
+    for (const [id, settings] of Object.entries(feature.extensions ?? {})) view.extension(id, settings);
+    for (const definition of feature.methods ?? []) view.add(definition);
+  }
+  return view;
+}
+
+/** The objects of every feature, made once for this kernel; two features bringing one name is a TypeError. */
+function objectsOf<Env>(kernel: Kernel<Env>): Record<string, FeatureObject> {
+  const objects: Record<string, FeatureObject> = {};
+  for (const feature of kernel.features) {
+    for (const [name, cls] of Object.entries(feature.objects?.(kernel) ?? {})) {
+      if (Object.hasOwn(objects, name)) throw new TypeError(`mcp-edge option features: two features bring the object class ${name}`);
+      objects[name] = cls;
+    }
+  }
+  return objects;
+}
+
+export function buildKernel<Env>(parts: KernelParts<Env>): BuiltKernel<Env> {
+  checkFeatures(parts.features);
+  const seams = fillSeams(parts.features);
+  // Without `features` (the idiom before them) `ctx.user` is served as it always was.
+  seams.users ??= parts.defaultUsers;
+  const server = serverView(parts.server, parts.features, seams);
+  const kernel: Kernel<Env> = {
+    server,
+    options: parts.options,
+    observer: setObserver(server, parts.observe.tracing, parts.observe.events),
+    features: parts.features,
+    seams,
+  };
+  return { kernel, objects: objectsOf(kernel) };
+}
+
+/** The lane of a request method some feature answers with its own Response (`streams`), if any. */
+export function streamLaneOf<Env>(kernel: Kernel<Env>, method: string): StreamLane<Env> | undefined {
+  for (const feature of kernel.features) {
+    const lane = feature.streams?.[method];
+    if (lane) return lane;
+  }
+  return undefined;
+}
