@@ -8,7 +8,7 @@
 import { createMcpEdge } from "../../src/edge";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { defineServer } from "../../src/index";
-import { sessions } from "../../src/features/sessions/index";
+import { sessionObject } from "../../durable-objects/sessions/classes";
 import { defineEvent, events, webhooks } from "../../src/features/events/index";
 import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
 
@@ -21,7 +21,10 @@ const feature = events({
   webhooks: webhooks({ allowLoopback: true, singleTenant: "bench", retryDelaysMs: [200, 200, 200, 200], maxSubscriptions: 10_000 }),
 });
 const server = defineServer({ name: "bench-webhooks", version: "1.0.0" });
-const edge = createMcpEdge(server, { path: "/mcp", features: [sessions(), feature] });
+// Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
+for (const method of feature.methods ?? []) server.add(method as never);
+for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
+const edge = createMcpEdge(server, { path: "/mcp" });
 
 export default {
   async fetch(request, env, ctx) {
@@ -39,5 +42,10 @@ export default {
   },
 } satisfies ExportedHandler<EdgeEnv>;
 
-export const { McpSession } = edge.objects;
-export const McpEvents = metered(edge.objects.McpEvents!, "events", ["emit", "read", "webhookSubscribe", "webhookUnsubscribe"]);
+export const McpSession = sessionObject(edge);
+export const McpEvents = metered(feature.objects!(undefined as never).McpEvents!, "events", [
+  "emit",
+  "read",
+  "webhookSubscribe",
+  "webhookUnsubscribe",
+]);

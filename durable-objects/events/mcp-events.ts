@@ -10,7 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { json } from "../../src/wire/json";
 import { eventsErrorOf } from "../../src/wire/events-errors";
 import { refuse } from "../../src/wire/refusals";
-import { isUpgrade } from "../shared/held-sockets";
+import { isUpgrade } from "../kit/held-sockets";
 import {
   EVENTS_STREAM_URL,
   HEADER_EVENTS_OPEN,

@@ -52,7 +52,7 @@ describe("the package's entry points", () => {
     expect(extensions.clientDeclares(capabilities, extensions.UI_EXTENSION)).toBe(false);
   });
 
-  it('"mcp-edge/events" holds the Events extension: event definitions, the feature, its webhook delivery and its identifier', () => {
+  it('"mcp-edge/events" holds the Events extension: event definitions, the feature and its identifier', () => {
     expect(names(events)).toEqual(["EVENTS_EXTENSION", "defineEvent", "events", "webhooks"]);
     expect(events.EVENTS_EXTENSION).toBe("io.modelcontextprotocol/events");
   });
