@@ -10,7 +10,7 @@ import { demoEvents, postNote } from "../../src/demo/events";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
 
-const edge = createMcpEdge(demoServer, { path: "/mcp", sessions: false, features: [demoEvents] });
+const edge = createMcpEdge(demoServer, { path: "/mcp", features: [demoEvents] });
 
 export default {
   async fetch(request, env, ctx) {

@@ -8,7 +8,8 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { json } from "../../src/wire/json";
-import { errorOf, refuse, refusalRow } from "../../src/wire/refusals";
+import { eventsErrorOf } from "../../src/wire/events-errors";
+import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../kit/held-sockets";
 import {
   EVENTS_STREAM_URL,
@@ -146,7 +147,7 @@ export function eventsObjectClass(config: EventsObjectConfig): new (ctx: Durable
 
 /** The answer to an open past `maxStreams`: the client gets it as the request's error (no stream). */
 function refused(open: StreamOpen, max: number): Response {
-  const error = errorOf(refusalRow({ reason: "events-resource-exhausted", limit: "streams", max }));
+  const error = eventsErrorOf({ reason: "resource-exhausted", limit: "streams", max });
   return json({ jsonrpc: "2.0", id: open.id, error });
 }
 

@@ -5,11 +5,6 @@
  * The `switch` has no `default`, so a new reason does not compile until it has a row.
  */
 import {
-  EVENTS_CALLBACK_ENDPOINT_ERROR,
-  EVENTS_FORBIDDEN,
-  EVENTS_NOT_FOUND,
-  EVENTS_RESOURCE_EXHAUSTED,
-  EVENTS_UNSUPPORTED,
   HEADER_MISMATCH,
   INTERNAL_ERROR,
   INVALID_PARAMS,
@@ -82,18 +77,7 @@ export type Refusal =
    * "missing-client-capability": that client declares capabilities per request and can retry.
    */
   | { reason: "extension-not-negotiated"; method: string; extension: string }
-  | { reason: "batch-with-claim" }
-  // The Events extension (SEP-3415 "Error Codes"): JSON-RPC errors of its methods, answered 200 with the request's id.
-  /** An unknown event name (`kind: "event"`), or no webhook subscription with the key (`kind: "subscription"`). */
-  | { reason: "events-not-found"; kind: "event" | "subscription"; name: string }
-  | { reason: "events-forbidden"; detail: string; data?: Record<string, unknown> }
-  | { reason: "events-resource-exhausted"; limit: string; max?: number }
-  /** `feature`: "deliveryMode" (`value` the mode), or "inputSchema"/"payloadSchema" (`reason: "schema_changed"`). */
-  | { reason: "events-unsupported"; detail: string; data: Record<string, unknown> }
-  | { reason: "events-callback-endpoint"; detail: string; category: EventsCallbackFailure };
-
-/** The `lastError` categories a webhook endpoint's failure is reported by (SEP-3415; never the endpoint's own output). */
-type EventsCallbackFailure = "connection_refused" | "timeout" | "tls_error" | "http_4xx" | "http_5xx" | "challenge_failed";
+  | { reason: "batch-with-claim" };
 
 export interface RefusalRow {
   status: number;
@@ -266,34 +250,6 @@ export function refusalRow(r: Refusal): RefusalRow {
       };
     case "batch-with-claim":
       return { status: 400, code: INVALID_REQUEST, message: "Invalid Request: a 2026-07-28 request must not be part of a batch" };
-    case "events-not-found":
-      return {
-        status: 200,
-        code: EVENTS_NOT_FOUND,
-        message:
-          r.kind === "event"
-            ? `NotFound: this server offers no event named "${r.name.slice(0, 100)}" (events/list names them)`
-            : `NotFound: no webhook subscription to "${r.name.slice(0, 100)}" has this delivery URL and these arguments`,
-        data: { kind: r.kind },
-      };
-    case "events-forbidden":
-      return { status: 200, code: EVENTS_FORBIDDEN, message: `Forbidden: ${r.detail}`, data: r.data ?? { reason: r.detail } };
-    case "events-resource-exhausted":
-      return {
-        status: 200,
-        code: EVENTS_RESOURCE_EXHAUSTED,
-        message: `ResourceExhausted: the limit on ${r.limit} was reached${r.max === undefined ? "" : ` (at most ${r.max})`}`,
-        data: r.max === undefined ? { limit: r.limit } : { limit: r.limit, max: r.max },
-      };
-    case "events-unsupported":
-      return { status: 200, code: EVENTS_UNSUPPORTED, message: `Unsupported: ${r.detail}`, data: r.data };
-    case "events-callback-endpoint":
-      return {
-        status: 200,
-        code: EVENTS_CALLBACK_ENDPOINT_ERROR,
-        message: `CallbackEndpointError: ${r.detail}`,
-        data: { reason: r.category },
-      };
   }
 }
 

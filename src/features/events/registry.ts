@@ -9,7 +9,7 @@ import type { Params } from "../../jsonrpc/messages";
 import { isObject } from "../../jsonrpc/parse";
 import type { MethodDefinition } from "../../mcp/definition/methods";
 import { requireNamespace } from "../../platform/bindings";
-import { errorOf, refusalRow, type Refusal } from "../../wire/refusals";
+import { eventsError } from "../../wire/events-errors";
 import {
   canonicalJson,
   positionOf,
@@ -46,12 +46,6 @@ export interface EventsWebhooks<Env = unknown> {
   part: WebhookPartFactory;
 }
 
-/** An error of the Events extension, as the refusal table numbers it (src/wire/refusals.ts). */
-export function eventsError(refusal: Refusal): RpcError {
-  const error = errorOf(refusalRow(refusal));
-  return new RpcError(error.code, error.message, error.data);
-}
-
 export class EventRegistry<Env = unknown> {
   readonly types: ReadonlyMap<string, EventDefinition<Env>>;
 
@@ -74,10 +68,10 @@ export class EventRegistry<Env = unknown> {
     if (typeof name !== "string" || name.length === 0)
       throw new RpcError(INVALID_PARAMS, 'Invalid params: "name" must be the name of an event (events/list names them)');
     const type = this.types.get(name);
-    if (!type) throw eventsError({ reason: "events-not-found", kind: "event", name });
+    if (!type) throw eventsError({ reason: "not-found", kind: "event", name });
     if (!type.delivery.includes(mode))
       throw eventsError({
-        reason: "events-unsupported",
+        reason: "unsupported",
         detail: `the event "${name}" is not offered by ${mode} (it is offered by ${type.delivery.join(", ")})`,
         data: { feature: "deliveryMode", value: mode },
       });

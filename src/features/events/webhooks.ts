@@ -27,7 +27,8 @@ import { webhookPartOf } from "../../../durable-objects/events/webhooks";
 import type { UpstreamSource } from "../../../durable-objects/events/webhooks-upstream";
 import type { UpstreamPollContext } from "./define";
 import { parseWebhookSecret } from "../../../durable-objects/events/webhooks-signing";
-import { EVENTS_EXTENSION, eventsError, maxAgeOf, type EventRegistry, type EventsWebhooks } from "./registry";
+import { eventsError } from "../../wire/events-errors";
+import { EVENTS_EXTENSION, maxAgeOf, type EventRegistry, type EventsWebhooks } from "./registry";
 
 /** The events feature's `webhooks` option. */
 export interface WebhookOptions {
@@ -120,7 +121,7 @@ function webhookMethods<Env>(registry: EventRegistry<Env>, options: WebhookOptio
       const url = parseUrl(delivery?.url, true);
       const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
       const removed = await registry.object(ctx.env, type.name).webhookUnsubscribe(key);
-      if (!removed) throw eventsError({ reason: "events-not-found", kind: "subscription", name: type.name });
+      if (!removed) throw eventsError({ reason: "not-found", kind: "subscription", name: type.name });
       return {};
     },
   );
@@ -168,7 +169,7 @@ function subjectOf(ctx: HandlerContext<unknown>, options: WebhookOptions): strin
   const subject = ctx.principal?.subject ?? options.singleTenant;
   if (subject === undefined)
     throw eventsError({
-      reason: "events-forbidden",
+      reason: "forbidden",
       detail:
         "webhook subscriptions need an authenticated principal (they are keyed on the caller, and this request carries no credentials)",
     });
@@ -187,10 +188,10 @@ function resultOf(outcome: WebhookSubscribeOutcome, name: string): Record<string
     case "invalid-url":
       throw invalid(outcome.detail);
     case "limit":
-      throw eventsError({ reason: "events-resource-exhausted", limit: "subscriptions", max: outcome.max });
+      throw eventsError({ reason: "resource-exhausted", limit: "subscriptions", max: outcome.max });
     case "callback-endpoint":
       throw eventsError({
-        reason: "events-callback-endpoint",
+        reason: "callback-endpoint",
         detail: `the callback endpoint for "${name}" did not confirm it accepts deliveries (${outcome.reason})`,
         category: outcome.reason,
       });

@@ -10,6 +10,7 @@ import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import { defineServer } from "../../../src/index";
 import { testEntry } from "../../../src/testing/test-entry";
+import { sessions } from "../../../src/features/sessions/index";
 import { defineEvent, events, webhooks, type WebhookOptions } from "../../../src/features/events/index";
 import { webhookSettingsOf } from "../../../src/features/events/webhooks";
 import type {
@@ -57,15 +58,10 @@ const server = defineServer({ name: "webhooks-test", version: "1.0.0" }).tool(
     return { content: [{ type: "text", text: outcome.duplicate ? "duplicate" : "emitted" }] };
   },
 );
-// Until createMcpEdge takes features (the kernel's wiring): the feature's methods and extension by hand.
-for (const method of feature.methods ?? []) server.add(method as never);
-for (const [id, settings] of Object.entries(feature.extensions ?? {})) server.extension(id, settings);
-
 // Non-loopback hosts too: a test shows a deployed host never gets loopback delivery, whatever the option says.
-const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true } });
+const entry = testEntry(server, { testAuth: { allowNonLoopbackHosts: true }, features: [sessions(), feature] });
 export default entry.worker;
-export const { McpSession } = entry;
-export const { McpEvents } = feature.objects!(undefined as never);
+export const { McpSession, McpEvents } = entry.edge.objects;
 
 /**
  * What callback names resolve to at delivery time in WebhookEvents (in production, DNS over HTTPS): one name
