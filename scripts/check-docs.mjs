@@ -94,7 +94,7 @@ for (const page of pages) {
 //   trailing `/`: it must exist in the repository or in the project create-mcp-edge scaffolds
 //   (create-mcp-edge/template/, the layout docs describe to a user). Globs (`*`, `{`, `<`), generated or
 //   ignored output (dist/, results/, bench-results/, .wrangler/) and anything inside node_modules/ are
-//   allowed. Partial paths (`session/core.ts`, `held-stream.ts`) are not checked.
+//   allowed. Partial paths (`sessions/core.ts`, `held-stream.ts`) are not checked.
 const FOLDERS = ["src", "durable-objects", "test", "scripts", "bench", "docs", "create-mcp-edge", "examples"];
 const NOT_OURS = new Set(["SKILL.md", "AGENTS.md", "CLAUDE.md"]);
 const ALIASES = new Map([

@@ -55,8 +55,9 @@ export {
   type ScopeRequirement,
 } from "./mcp/definition/authorization";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
-export { sessionObject, type McpSessionObject } from "../durable-objects/session/mcp-session";
-export { deferredSessionObject } from "../durable-objects/session/deferred";
+export { sessionObject } from "../durable-objects/sessions/classes";
+export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
+export { deferredSessionObject } from "../durable-objects/sessions/deferred";
 export { notifyListChanged, notifyResourceUpdated } from "./notify";
 export {
   publish,
@@ -89,10 +90,10 @@ export {
   type SkillFileInput,
   type SkillFileContent,
 } from "./mcp/skills/skills";
-export type { TaskStatus } from "../durable-objects/task/model";
+export type { TaskStatus } from "../durable-objects/tasks/model";
 export type { TaskSupport, TaskToolOptions } from "./mcp/definition/task-tools";
 export type { TaskOptions } from "./kernel/options";
 export { taskObject } from "./tasks/task-object";
-export type { McpTaskObject } from "../durable-objects/task/mcp-task";
+export type { McpTaskObject } from "../durable-objects/tasks/mcp-task";
 export type { EdgeEnv } from "./kernel/env";
 export type { Principal } from "./auth/principal";

@@ -9,7 +9,7 @@
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../src/tasks/task-object";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { deferredSessionObject } from "../../durable-objects/session/deferred";
+import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { countingEnv } from "../../test/helpers/counting-namespace";

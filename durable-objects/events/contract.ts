@@ -104,6 +104,8 @@ export interface EventsRpc extends Rpc.DurableObjectBranded {
  */
 export interface EventsHost {
   readonly ctx: DurableObjectState;
+  /** The object's storage as the kit meters it (kit/edge-object.ts): every part writes through this one. */
+  readonly storage: DurableObjectStorage;
   /** The event type this object serves (set by the first emit, read or stream it answers). */
   name(): string | undefined;
   /** Reads the log as a poll does. */

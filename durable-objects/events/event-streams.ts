@@ -8,7 +8,7 @@
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
 import { sseEventText } from "../../src/wire/sse";
-import { HeldSockets } from "../shared/held-sockets";
+import { HeldSockets } from "../kit/held-sockets";
 import {
   argumentsMatch,
   cursorOf,

@@ -1,49 +1,20 @@
 /**
  * The hub's 2026-07-28 listen streams. Each is held by the Worker invocation that answered the
  * client (src/platform/held-stream.ts: keep-alives, the byte bound, the `complete` result at its
- * end) and reaches this shard as a hibernatable WebSocket (durable-objects/shared/held-sockets.ts),
+ * end) and reaches this shard as a hibernatable WebSocket (durable-objects/kit/held-sockets.ts),
  * so a shard whose streams are idle sleeps. What survives a sleep lives on the socket: tags for
  * the kind and the client (the per-client cap is counted from them, never from memory), and an
  * attachment with the listen request's id, subject and filter (a filter too large for an
  * attachment is stored in `hub_listen_filters` under the stream's number until the stream ends).
  * Owns the order on each stream: the acknowledgement first, then only the notifications its
- * honoured filter names, each with the subscription id in `_meta`. An index by URI and task id is
- * rebuilt from the sockets after a wake, so an update touches only its own streams.
+ * honoured filter names (listen-events.ts). An index by URI and task id is rebuilt from the
+ * sockets after a wake, so an update touches only its own streams.
  */
 import { sseEventText } from "../../src/wire/sse";
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { HeldSockets } from "../shared/held-sockets";
-
-/**
- * A hub shard's held sockets, with the checks made on every open and every delivery: they read the
- * runtime's tagged list and look at a socket's own tags and state only when that list alone cannot
- * answer (filtering every socket on each open made opening n streams on one shard cost n² tag
- * reads: half of the isolate's CPU profile while 9,500 streams opened over 16 shards in one local
- * process). Here, not in HeldSockets, so a session object carries none of it.
- */
-class CappedSockets<A extends object> extends HeldSockets<A> {
-  /**
-   * Whether at least `limit` open sockets carry `tag` too, the same answer as `count(tag) >= limit`:
-   * the runtime's list of the tag is a bound from above (it may hold closing sockets, and another
-   * registry's), so below `limit` it answers alone.
-   */
-  reaches(limit: number, tag?: string): boolean {
-    const tagged = this.ctx.getWebSockets(tag ?? this.kind);
-    if (tagged.length < limit) return false;
-    let open = 0;
-    for (const ws of tagged) if (this.isOpen(ws) && ++open >= limit) return true;
-    return false;
-  }
-
-  /** Whether any socket is open (`count() > 0`, stopping at the first). */
-  any(): boolean {
-    return this.ctx.getWebSockets(this.kind).some((ws) => this.isOpen(ws));
-  }
-
-  private isOpen(ws: WebSocket): boolean {
-    return ws.readyState === WebSocket.OPEN && this.owns(ws);
-  }
-}
+import { CappedSockets, clientTag } from "./capped-sockets";
+import { StoredFilters } from "./listen-filters";
+import { toNotification, wants, type ListenEvent, type Listener } from "./listen-events";
 import { SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEvent } from "./contract";
 
 /**
@@ -52,8 +23,6 @@ import { SUBSCRIPTION_ID_KEY, type ListenFilter, type ListenOpen, type PublishEv
  * longer than this, or that does not fit beside them, is stored instead.
  */
 const MAX_ATTACHED_FILTER = 1_500;
-/** Tags are at most 256 characters: a longer client key is tagged by its hash. */
-const MAX_TAG_KEY = 200;
 
 interface Attached {
   id: RequestId;
@@ -64,15 +33,6 @@ interface Attached {
   authorizedUntil?: string;
   /** The filter itself, or absent when it is stored (hub_listen_filters). */
   filter?: ListenFilter;
-}
-
-interface Listener {
-  stream: number;
-  id: RequestId;
-  filter: ListenFilter;
-  subject: string | undefined;
-  /** The route key it was opened on ("" for a literal path). */
-  route: string;
 }
 
 export type OpenOutcome =
@@ -87,12 +47,13 @@ export class ListenStreams {
   private readonly byUri = new Map<string, Set<WebSocket>>();
   private readonly byTask = new Map<string, Set<WebSocket>>();
 
-  constructor(
-    ctx: DurableObjectState,
-    /** The shard's storage (metered when observed: hub/billing.ts). */
-    private readonly storage: DurableObjectStorage = ctx.storage,
-  ) {
+  /** Filters too large for their socket's attachment. */
+  private readonly filters: StoredFilters;
+
+  /** `storage`: the shard's (metered when observed: durable-objects/kit/metered-storage.ts). */
+  constructor(ctx: DurableObjectState, storage: DurableObjectStorage) {
     this.held = new CappedSockets(ctx, "listen");
+    this.filters = new StoredFilters(storage);
   }
 
   /**
@@ -125,7 +86,7 @@ export class ListenStreams {
     const attached = this.held.attachment(socket);
     if (attached.filter || this.listeners().has(socket)) return;
     if (!(JSON.stringify(filter).length <= MAX_ATTACHED_FILTER && attach(socket, { ...attached, filter })))
-      this.storeFilter(attached.stream, filter);
+      this.filters.store(attached.stream, filter);
     const params: Record<string, unknown> = { _meta: { [SUBSCRIPTION_ID_KEY]: attached.id }, notifications: filter };
     // The draft "Authorization Lifetime for Subscription Streams": the time the stream ends with its token.
     if (attached.authorizedUntil !== undefined) params.authorizedUntil = attached.authorizedUntil;
@@ -219,7 +180,7 @@ export class ListenStreams {
     this.index?.delete(socket);
     for (const uri of listener.filter.resourceSubscriptions ?? []) indexRemove(this.byUri, uri, socket);
     for (const task of listener.filter.taskIds ?? []) indexRemove(this.byTask, task, socket);
-    if (!this.held.attachment(socket).filter) this.dropFilter(listener.stream);
+    if (!this.held.attachment(socket).filter) this.filters.drop(listener.stream);
   }
 
   private async probe(sockets: WebSocket[]): Promise<void> {
@@ -239,7 +200,7 @@ export class ListenStreams {
 
   private fromSocket(socket: WebSocket): Listener | undefined {
     const attached = this.held.attachment(socket);
-    const filter = attached.filter ?? this.storedFilter(attached.stream);
+    const filter = attached.filter ?? this.filters.read(attached.stream);
     if (!filter) return undefined;
     return { stream: attached.stream, id: attached.id, filter, subject: attached.subject, route: attached.route ?? "" };
   }
@@ -251,7 +212,7 @@ export class ListenStreams {
     for (const task of listener.filter.taskIds ?? []) indexAdd(this.byTask, task, socket);
   }
 
-  private targets(event: Exclude<PublishEvent, { type: "authorizationEnded" }>): WebSocket[] {
+  private targets(event: ListenEvent): WebSocket[] {
     const index = this.listeners();
     switch (event.type) {
       case "resourceUpdated":
@@ -261,31 +222,6 @@ export class ListenStreams {
       case "listChanged":
         return [...index.keys()];
     }
-  }
-
-  // ---- filters too large for an attachment (rare: many URIs or task ids on one stream) ----------
-
-  private storeFilter(stream: number, filter: ListenFilter): void {
-    const sql = this.storage.sql;
-    sql.exec("CREATE TABLE IF NOT EXISTS hub_listen_filters (stream INTEGER PRIMARY KEY, filter TEXT NOT NULL)");
-    sql.exec("INSERT OR REPLACE INTO hub_listen_filters (stream, filter) VALUES (?, ?)", stream, JSON.stringify(filter));
-  }
-
-  private storedFilter(stream: number): ListenFilter | undefined {
-    if (!this.hasFilterTable()) return undefined;
-    const row = this.storage.sql.exec<{ filter: string }>("SELECT filter FROM hub_listen_filters WHERE stream = ?", stream).toArray()[0];
-    return row ? (JSON.parse(row.filter) as ListenFilter) : undefined;
-  }
-
-  private dropFilter(stream: number): void {
-    if (!this.hasFilterTable()) return;
-    const sql = this.storage.sql;
-    sql.exec("DELETE FROM hub_listen_filters WHERE stream = ?", stream);
-    if (sql.exec("SELECT 1 FROM hub_listen_filters LIMIT 1").toArray().length === 0) sql.exec("DROP TABLE hub_listen_filters");
-  }
-
-  private hasFilterTable(): boolean {
-    return this.storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hub_listen_filters'").toArray().length > 0;
   }
 }
 
@@ -302,58 +238,6 @@ function attach(socket: WebSocket, attachment: object): boolean {
 /** A stream number no open socket of this shard uses, whatever this instance remembers. */
 function newStreamNumber(): number {
   return Math.floor(Math.random() * 2 ** 48);
-}
-
-/** The tag a client's sockets carry (a long key by its hash: tags hold at most 256 characters). */
-function clientTag(client: string): string {
-  return `c:${client.length <= MAX_TAG_KEY ? client : `#${fnv(client)}`}`;
-}
-
-function fnv(key: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    h ^= key.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36) + key.length.toString(36);
-}
-
-/** Whether a listener's filter names the event (a task's status only for the principal that created it; a routed event only on its route). */
-function wants(event: Exclude<PublishEvent, { type: "authorizationEnded" }>, listener: Listener): boolean {
-  if (event.route !== undefined && event.route !== listener.route) return false;
-  switch (event.type) {
-    case "resourceUpdated":
-      return true; // targets() found the stream by the URI it subscribed to
-    case "taskStatus":
-      // Only the principal that created a task may see it.
-      return event.owner === undefined || event.owner === listener.subject;
-    case "listChanged":
-      return (
-        {
-          tools: listener.filter.toolsListChanged,
-          prompts: listener.filter.promptsListChanged,
-          resources: listener.filter.resourcesListChanged,
-        }[event.list] === true
-      );
-  }
-}
-
-/** The notification for an event on the stream of listen request `id`. */
-function toNotification(event: Exclude<PublishEvent, { type: "authorizationEnded" }>, id: RequestId): Record<string, unknown> {
-  const meta = { [SUBSCRIPTION_ID_KEY]: id };
-  switch (event.type) {
-    case "resourceUpdated":
-      return { jsonrpc: "2.0", method: "notifications/resources/updated", params: { _meta: meta, uri: event.uri } };
-    case "listChanged":
-      return { jsonrpc: "2.0", method: `notifications/${event.list}/list_changed`, params: { _meta: meta } };
-    case "taskStatus":
-      return { jsonrpc: "2.0", method: "notifications/tasks", params: { ...event.task, _meta: { ...metaOf(event.task), ...meta } } };
-  }
-}
-
-function metaOf(task: Record<string, unknown>): Record<string, unknown> {
-  const meta = task._meta;
-  return typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as Record<string, unknown>) : {};
 }
 
 function indexAdd<K>(index: Map<K, Set<WebSocket>>, key: K, socket: WebSocket): void {

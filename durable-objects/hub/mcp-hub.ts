@@ -7,7 +7,6 @@
  * Made by `hubObject(edge)`, it carries the server's tracer (tracing.ts); the bare class (a
  * deprecated export) traces nothing.
  */
-import { DurableObject } from "cloudflare:workers";
 import {
   HEADER_LISTEN_OPEN,
   HUB_LISTEN_URL,
@@ -19,8 +18,6 @@ import {
   type PublishEvent,
   type ShardPlace,
   type ShardReport,
-  type SessionUpdatesRpc,
-  type UpdateDelivery,
 } from "./contract";
 import { hubObjectId, type HubTopic } from "../../src/platform/addresses";
 import { ShardPresence } from "./shards";
@@ -28,14 +25,14 @@ import { Coordinator } from "./coordinator";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
-import { isUpgrade } from "../shared/held-sockets";
+import { isUpgrade } from "../kit/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
-import type { Observer } from "../../src/mcp/operations/observe";
 import { bindingOf, type BoundEdge } from "../shared/edge-binding";
-import { ObjectBill } from "../shared/billing";
+import { EdgeObject, type ObjectBinding } from "../kit/edge-object";
+import { notifySessions, type SessionFanoutHost } from "./session-fanout";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
 
-export class McpHub extends DurableObject<HubEnv> implements HubRpc {
+export class McpHub extends EdgeObject<HubEnv> implements HubRpc {
   private readonly listeners: ListenStreams;
   private readonly registrations: Registrations;
   /** As shard 0: the other shards that hold anyone and the outboxes to them (coordinator.ts). */
@@ -43,32 +40,24 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
-  /** With an observed server's `onEvent`: what each request to this shard cost (durable-objects/shared/billing.ts). */
-  private readonly billing: ObjectBill | undefined;
+  /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
+  private readonly tracing: Tracing | undefined;
+  /** What the delivery to this shard's 2025 sessions needs (session-fanout.ts). */
+  private readonly sessionHost: SessionFanoutHost;
 
-  constructor(
-    ctx: DurableObjectState,
-    env: HubEnv,
-    /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
-    private readonly tracing?: Tracing,
-    /** The server's observer, when the class is `hubObject(edge)` of an observed server. */
-    observer?: Observer,
-  ) {
-    super(ctx, env);
-    this.billing = observer?.hasSink ? new ObjectBill(observer, "hub", env) : undefined;
-    const storage = this.billing ? this.billing.meter(ctx.storage) : ctx.storage;
+  /** `binding`: the edge's, when the class is `hubObject(edge)`; none for a hub hosted alone (it traces nothing). */
+  constructor(ctx: DurableObjectState, env: HubEnv, binding?: ObjectBinding) {
+    super(ctx, env, binding, { place: "hub", rows: "events" });
+    this.tracing = this.observer?.tracing;
+    const storage = this.storage;
     this.registrations = new Registrations(storage);
+    this.sessionHost = { env, registrations: this.registrations, bill: this.bill };
     this.listeners = new ListenStreams(ctx, storage);
     this.coordinator = new Coordinator(
       storage,
       { shard: (name, index) => this.shard(name, index), notifyOwn: (events, traces) => this.notifyAll(events, traces) },
-      tracing,
+      this.tracing,
     );
-  }
-
-  /** Reports a request to this shard once its work settled (without an observer, nothing). */
-  private billed(method: string, received = 1, messages = 0): void {
-    if (this.billing) void this.billing.report(method, received, messages);
   }
 
   private shard(name: string, index: number): DurableObjectStub<HubRpc> {
@@ -77,7 +66,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   }
 
   /** Opens a listen stream (the Worker's serveListen validated the request and computed the filter). */
-  override async fetch(request: Request): Promise<Response> {
+  protected override async onRequest(request: Request): Promise<Response> {
     const header = request.headers.get(HEADER_LISTEN_OPEN);
     if (request.url !== HUB_LISTEN_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
     const open = JSON.parse(header) as ListenOpen;
@@ -85,7 +74,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
     await this.presence.hold(open.at);
     const outcome = await this.listeners.open(open);
     // The upgrade is counted by the Worker's subscriptions/listen event.
-    this.billed("subscriptions/listen", 0);
+    this.served("subscriptions/listen", 0);
     if (outcome.ok) {
       if (span) endListenSpan(span, undefined);
       return outcome.response;
@@ -97,21 +86,13 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   // ---- the listen streams' sockets (hibernatable: these wake a sleeping shard) -----------------
 
-  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  protected override onSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
     this.listeners.received(socket, message);
-    this.billed("webSocketMessage", 0, 1);
   }
 
-  override async webSocketClose(socket: WebSocket): Promise<void> {
+  protected override async onSocketClose(socket: WebSocket): Promise<void> {
     this.listeners.ended(socket);
     await this.releaseIfEmpty();
-    this.billed("webSocketClose", 0);
-  }
-
-  override async webSocketError(socket: WebSocket): Promise<void> {
-    this.listeners.ended(socket);
-    await this.releaseIfEmpty();
-    this.billed("webSocketError", 0);
   }
 
   // ---- RPC from session objects ------------------------------------------------------------
@@ -119,20 +100,20 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   async register(sessionId: string, topic: HubTopic, at?: ShardPlace): Promise<void> {
     await this.presence.hold(at);
     this.registrations.add(topicKey(topic), sessionId);
-    this.billed("register");
+    this.served("register", 1);
   }
 
   async unregister(sessionId: string, topic: HubTopic): Promise<void> {
     await this.registrations.remove(topicKey(topic), sessionId);
     await this.releaseIfEmpty();
-    this.billed("unregister");
+    this.served("unregister", 1);
   }
 
   /** A session was terminated or expired: it is no longer registered for anything. */
   async forget(sessionId: string): Promise<void> {
     await this.registrations.forget(sessionId);
     await this.releaseIfEmpty();
-    this.billed("forget");
+    this.served("forget", 1);
   }
 
   // ---- RPC from publish() ----------------------------------------------------------------
@@ -149,7 +130,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
       return await this.publishTraced(events, fanout, wait, traces);
     } finally {
       // A batch of task statuses comes from a task object, whose run counted the request.
-      this.billed("publish", events.every((event) => event.type === "taskStatus") ? 0 : 1);
+      this.served("publish", events.every((event) => event.type === "taskStatus") ? 0 : 1);
     }
   }
 
@@ -175,7 +156,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
       // Each outbox reports its own failures; nobody waits for these here (the billing does, to count their calls).
       for (const q of queued) {
         q.catch(() => undefined);
-        this.billing?.follow(q);
+        this.bill?.follow(q);
       }
       return undefined;
     }
@@ -188,12 +169,12 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
 
   async activate(index: number, epoch: number): Promise<void> {
     this.coordinator.active.announce(index, epoch);
-    this.billed("activate");
+    this.served("activate", 1);
   }
 
   async deactivate(index: number, epoch: number): Promise<void> {
     this.coordinator.active.withdraw(index, epoch);
-    this.billed("deactivate");
+    this.served("deactivate", 1);
   }
 
   /** After a stream or registration left: an emptied shard withdraws from shard 0's list (a failed call changes nothing: the next publish learns it). */
@@ -213,7 +194,7 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
         ),
       );
     } finally {
-      this.billed("deliver");
+      this.served("deliver", 1);
     }
   }
 
@@ -227,59 +208,15 @@ export class McpHub extends DurableObject<HubEnv> implements HubRpc {
   private async notifyAll(events: PublishEvent[], traces?: (string | undefined)[]): Promise<BatchReport> {
     const sessions: number[] = [];
     for (const [i, event] of events.entries())
-      sessions.push(event.type === "taskStatus" ? 0 : await this.notifySessions(event, traces?.[i]));
+      sessions.push(event.type === "taskStatus" ? 0 : await notifySessions(this.sessionHost, event, traces?.[i]));
     return { listenStreams: events.map(() => 0), sessions };
   }
 
   /** Ends every listen stream with its `complete` result (server shutdown). Returns how many. */
   async closeListeners(): Promise<number> {
     const closed = this.listeners.closeAll();
-    this.billed("closeListeners");
+    this.served("closeListeners", 1);
     return closed;
-  }
-
-  /** Calls each registered session; forgets those that are gone or no longer subscribed. */
-  private async notifySessions(event: Exclude<PublishEvent, { type: "taskStatus" }>, traceparent?: string): Promise<number> {
-    const topic = topicKey(sessionTopic(event));
-    const ids = this.registrations.sessions(topic);
-    if (ids.length === 0) return 0;
-    const namespace = this.env.MCP_SESSION;
-    if (!namespace) throw new Error("mcp-edge: the hub has 2025-era sessions registered but no MCP_SESSION binding");
-    const stale: string[] = [];
-    // Requests the sessions do not report (they are the hub's).
-    this.billing?.made(ids.length);
-    const delivered = await Promise.all(
-      ids.map(async (sessionId) => {
-        const stub: DurableObjectStub<SessionUpdatesRpc> = namespace.get(namespace.idFromString(sessionId));
-        const delivery: UpdateDelivery = await callSession(stub, event, traceparent).catch(() => "no-stream" as const);
-        if (delivery === "gone" || delivery === "not-subscribed") stale.push(sessionId);
-        return delivery === "sent" ? 1 : 0;
-      }),
-    );
-    await this.registrations.removeMany(topic, stale);
-    return delivered.reduce<number>((a, b) => a + b, 0);
-  }
-}
-
-/** The registrations an event reaches: those of its URI, of list changes, or of the revoked principal. */
-function sessionTopic(event: Exclude<PublishEvent, { type: "taskStatus" }>): HubTopic {
-  if (event.type === "resourceUpdated") return { uri: event.uri };
-  if (event.type === "authorizationEnded") return { subject: event.subject };
-  return { lists: true };
-}
-
-function callSession(
-  stub: DurableObjectStub<SessionUpdatesRpc>,
-  event: Exclude<PublishEvent, { type: "taskStatus" }>,
-  traceparent: string | undefined,
-): Promise<UpdateDelivery> {
-  switch (event.type) {
-    case "resourceUpdated":
-      return stub.resourceUpdated(event.uri, traceparent, event.route);
-    case "listChanged":
-      return stub.listChanged(event.list, traceparent, event.route);
-    case "authorizationEnded":
-      return stub.authorizationEnded(event.subject);
   }
 }
 
@@ -292,10 +229,10 @@ const McpHubBase = McpHub;
  * src/bus.ts), the hub traces nothing. Called with an edge it is deprecated: pass `hub()` in `features`.
  */
 export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
-  const observer = edge === undefined ? undefined : bindingOf(edge, "hubObject").observer;
+  const binding = edge === undefined ? undefined : bindingOf(edge, "hubObject");
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: HubEnv) {
-      super(ctx, env, observer?.tracing, observer);
+      super(ctx, env, binding);
     }
   };
 }

@@ -3,9 +3,9 @@
  * user's tools keep outlives sessions (2026-07-28 has none; many 2025 clients open one per call).
  * SQLite-backed key-value storage; each call is atomic, and `transaction` applies a list of puts
  * and deletes all at once, or none when a `check` fails (compare-and-set). Its upstream grants
- * (sealed, refreshed once for all callers: upstream-grants.ts) live in a table of their own.
+ * (sealed, refreshed once for all callers: upstream-grants.ts) live in a table of their own. Made
+ * by the object kit (durable-objects/kit/edge-object.ts), like every object class.
  */
-import { DurableObject } from "cloudflare:workers";
 import {
   MAX_USER_LIST,
   type UpstreamAccess,
@@ -18,20 +18,27 @@ import {
 } from "./contract";
 import { UpstreamGrants } from "./upstream-grants";
 import { bindingOf, type BoundEdge } from "../shared/edge-binding";
+import { EdgeObject } from "../kit/edge-object";
 
-export class McpUser extends DurableObject implements UserRpc {
-  readonly #upstream = new UpstreamGrants(this.ctx.storage.sql);
+export class McpUser extends EdgeObject<unknown> implements UserRpc {
+  readonly #upstream: UpstreamGrants;
+
+  /** A principal's store needs nothing of the server it serves: the class is bound to no edge, and reports nothing of its own. */
+  constructor(ctx: DurableObjectState, env: unknown) {
+    super(ctx, env, undefined, { rows: "events" });
+    this.#upstream = new UpstreamGrants(this.storage.sql);
+  }
 
   async get(key: string): Promise<unknown> {
-    return this.ctx.storage.kv.get(key);
+    return this.storage.kv.get(key);
   }
 
   async put(key: string, value: unknown): Promise<void> {
-    this.ctx.storage.kv.put(key, value);
+    this.storage.kv.put(key, value);
   }
 
   async delete(key: string): Promise<boolean> {
-    return this.ctx.storage.kv.delete(key);
+    return this.storage.kv.delete(key);
   }
 
   async list(options: UserListOptions): Promise<[string, unknown][]> {
@@ -39,13 +46,13 @@ export class McpUser extends DurableObject implements UserRpc {
     const query: { prefix?: string; start?: string; limit: number } = { limit };
     if (options.prefix !== undefined) query.prefix = options.prefix;
     if (options.start !== undefined) query.start = options.start;
-    return [...this.ctx.storage.kv.list(query)];
+    return [...this.storage.kv.list(query)];
   }
 
   /** Applies every put and delete, or none when a check fails (then false). */
   async transaction(ops: UserOp[]): Promise<boolean> {
-    const kv = this.ctx.storage.kv;
-    return this.ctx.storage.transactionSync(() => {
+    const kv = this.storage.kv;
+    return this.storage.transactionSync(() => {
       for (const op of ops) {
         if ("check" in op && JSON.stringify(kv.get(op.check)) !== JSON.stringify(op.equals)) return false;
       }

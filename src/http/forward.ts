@@ -1,9 +1,9 @@
 /**
  * A POST the session object must serve, forwarded with its body: the client's headers, the
- * verified principal, the request's `cf` and its route parameters in internal headers (durable-objects/session/contract.ts),
+ * verified principal, the request's `cf` and its route parameters in internal headers (durable-objects/sessions/contract.ts),
  * and with tracing on, the Worker's own span for the hop, which the object's span continues.
  */
-import { forwardHeaders } from "../../durable-objects/session/contract";
+import { forwardHeaders } from "../../durable-objects/sessions/contract";
 import type { Params, RequestMessage } from "../jsonrpc/messages";
 import { observerOf, type Place } from "../mcp/operations/observe";
 import { HEADER_PROTOCOL_VERSION, HEADER_SESSION_ID } from "../wire/headers";

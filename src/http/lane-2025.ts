@@ -32,7 +32,7 @@ import { warnIfNoStateSecret } from "./state-secret";
 import { routeKey } from "../wire/route-params";
 import { rateLimited } from "./rate-limits";
 import { checkProtocolVersionHeader } from "./guards";
-import type { SessionObjectRpc } from "../../durable-objects/session/contract";
+import type { SessionObjectRpc } from "../../durable-objects/sessions/contract";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
 import { heldRequestOf, serveFeatureStream, type HeldRequest } from "./feature-streams";
@@ -226,7 +226,7 @@ async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessa
   const id = namespace.newUniqueId();
   const objectId = id.toString();
   const owned = ownedState(state, principal?.subject, route);
-  // A deferred session (durable-objects/session/deferred.ts): no object yet; its id carries the state, sealed.
+  // A deferred session (durable-objects/sessions/deferred.ts): no object yet; its id carries the state, sealed.
   const sealer = runtime.kernel.seams.sealer;
   // Without a usable secret deferred sessions fall back to an object now: said once, with the fix.
   if (sealer) warnIfNoStateSecret(runtime, env);

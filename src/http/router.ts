@@ -26,7 +26,7 @@ import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError, disclosingEnv } from "../platform/bindings";
 import { isLocalRequest } from "../wire/loopback";
 import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
-import { forwardRequest } from "../../durable-objects/session/contract";
+import { forwardRequest } from "../../durable-objects/sessions/contract";
 import { createDiscovery } from "./discovery";
 import { NO_PARAMS } from "../wire/route-params";
 import type { RoutePattern } from "../wire/route-pattern";

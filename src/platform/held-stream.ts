@@ -1,5 +1,5 @@
 /**
- * The Worker's end of a held stream (durable-objects/shared/held-sockets.ts is the object's):
+ * The Worker's end of a held stream (durable-objects/kit/held-sockets.ts is the object's):
  * a long-lived SSE stream (the 2025 standalone GET, the 2024-11-05 `/sse` stream, a 2026-07-28
  * listen stream) is held by the Worker invocation that answered the client, with its keep-alives,
  * its byte bound, its CPU budget, its end at the token's expiry and disconnect detection, while the object it belongs to is connected to this
@@ -13,7 +13,7 @@
  */
 import { LiveStreams } from "./live-streams";
 
-/** The object asks whether the client of a held stream is still there (durable-objects/shared/held-sockets.ts). */
+/** The object asks whether the client of a held stream is still there (durable-objects/kit/held-sockets.ts). */
 export const HELD_PROBE = "?";
 /** The Worker's answer: its client took a keep-alive. */
 export const HELD_PRESENT = "!";

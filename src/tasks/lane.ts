@@ -19,8 +19,8 @@ import { isWellFormedSessionId, taskObjectId } from "../platform/addresses";
 import { type AnyVersion, VERSIONS_2026 } from "../mcp/definition/versions";
 import type { EdgeEnv } from "../kernel/env";
 
-import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/task/contract";
-import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../durable-objects/task/model";
+import type { InputResponses, TaskObjectRpc, TaskReply } from "../../durable-objects/tasks/contract";
+import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../durable-objects/tasks/model";
 import { isObject } from "../jsonrpc/parse";
 import { requireNamespace } from "../platform/bindings";
 

@@ -5,7 +5,7 @@
  */
 import type { EdgeEnv } from "../kernel/env";
 import { publish, type PublishEvent } from "../publish";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
+import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/tasks/model";
 
 /**
  * Hands the notification to the subscriptions hub (src/publish.ts), which delivers it to the

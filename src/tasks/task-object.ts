@@ -4,9 +4,9 @@
  * deprecated `taskObject(edge)`, which also fills the edge's task seam as it used to install the lane.
  */
 import type { EdgeEnv } from "../kernel/env";
-import { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../durable-objects/shared/edge-binding";
-import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/task/model";
+import type { TaskAudience, TaskStatusNotification } from "../../durable-objects/tasks/model";
 import { taskLane, visibleTaskIds } from "./lane";
 import { publishTaskStatus } from "./publish";
 import type { TaskSeam } from "../kernel/feature";

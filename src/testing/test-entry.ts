@@ -10,7 +10,7 @@ import { createMcpEdge, type McpEdge } from "../edge";
 import type { ServerDefinition } from "../mcp/definition/server";
 import type { EdgeOptions } from "../kernel/options";
 import { hubObject } from "../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../durable-objects/sessions/classes";
 import { userObject } from "../../durable-objects/user/mcp-user";
 import { taskObject } from "../tasks/task-object";
 import { testAuth, type TestAuthOptions } from "./test-auth";

@@ -1,6 +1,6 @@
 /**
  * Wire names of the HTTP headers MCP uses, named once for both lanes. Internal headers between
- * the Worker and its objects are not here: they are that contract's (durable-objects/session/contract.ts).
+ * the Worker and its objects are not here: they are that contract's (durable-objects/sessions/contract.ts).
  */
 export const HEADER_SESSION_ID = "Mcp-Session-Id";
 export const HEADER_PROTOCOL_VERSION = "MCP-Protocol-Version";

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { SESSION_NOT_FOUND } from "../../src/jsonrpc/errors";
-import { encodePrincipal, HEADER_PRINCIPAL } from "../../durable-objects/session/contract";
+import { encodePrincipal, HEADER_PRINCIPAL } from "../../durable-objects/sessions/contract";
 import type { SessionState } from "../../src/mcp/definition/context";
 import { expectAccepted, expectResult, expectRpcError } from "../helpers/rpc-expect";
 import { sessionStub } from "../helpers/session";

@@ -6,7 +6,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { McpSessionObject } from "../../durable-objects/session/mcp-session";
+import type { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
 import { call } from "../helpers/mcp";
 import { getStream, sessionStub, startSession, type Session } from "../helpers/session";
 import { requestsOf, resetMeter } from "../servers/costs/meter";

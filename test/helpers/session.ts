@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { McpSessionObject } from "../../durable-objects/session/mcp-session";
+import type { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
 import type { SessionState } from "../../src/mcp/definition/context";
 import { MCP, openSession, post, request } from "./mcp";
 import { SseReader, type SseEvent } from "./sse";
@@ -19,7 +19,7 @@ export interface Session {
 
 const namespace = (env as unknown as { MCP_SESSION: DurableObjectNamespace<McpSessionObject> }).MCP_SESSION;
 
-/** The session's object: both forms of session id begin with its id (durable-objects/session/deferred.ts). */
+/** The session's object: both forms of session id begin with its id (durable-objects/sessions/deferred.ts). */
 export function sessionStub(sessionId: string): DurableObjectStub<McpSessionObject> {
   return namespace.get(namespace.idFromString(sessionId.slice(0, 64)));
 }

@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { publishAndCount } from "../../src/publish";
 import type { McpHub } from "../../durable-objects/hub/mcp-hub";
-import type { McpSessionObject } from "../../durable-objects/session/mcp-session";
+import type { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
 import type { ListenOpen } from "../../durable-objects/hub/contract";
 import { shardOf } from "../../src/platform/addresses";
 import { call } from "../helpers/mcp";

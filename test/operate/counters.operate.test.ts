@@ -5,7 +5,7 @@
  * SSE events, rows written, bytes written, open streams).
  */
 import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";

@@ -11,7 +11,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../src/kernel/options";
 import { envelope, MODERN, headers2026 } from "../helpers/era-2026";

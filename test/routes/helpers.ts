@@ -4,7 +4,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { ACCEPT_BOTH, BASE, initializeParams } from "../helpers/mcp";

@@ -6,13 +6,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
 import { decideTaskExecution } from "../../src/tasks/seam";
-import type { TaskStatus } from "../../durable-objects/task/model";
+import type { TaskStatus } from "../../durable-objects/tasks/model";
 import { expectResult, statelessCall } from "../helpers/rpc-expect";
 
 const edgeEnv = env as unknown as EdgeEnv;

@@ -4,12 +4,12 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { Principal } from "../../src/auth/principal";
 import { RpcError } from "../../src/jsonrpc/errors";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { createTask, serveTaskMethod, type TaskMethod } from "../../src/tasks/lane";
-import type { TaskRecord, TaskStatus } from "../../durable-objects/task/model";
+import type { TaskRecord, TaskStatus } from "../../durable-objects/tasks/model";
 import { tasksServer } from "../servers/tasks/entry";
 
 export const edgeEnv = env as unknown as EdgeEnv;

@@ -4,14 +4,17 @@
  * returned, and the deprecated forms still the same classes.
  */
 import { describe, expect, it } from "vitest";
-import { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { taskObject } from "../../src/tasks/task-object";
-import { McpSessionObject, sessionObject } from "../../durable-objects/session/mcp-session";
+import { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
+import { sessionObject } from "../../durable-objects/sessions/classes";
 import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
 import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";
 import { createMcpEdge } from "../../src/edge";
 import { McpHub, McpUser } from "../../src/index";
 import { defineServer } from "../../src/mcp/definition/server";
+import { EdgeObject } from "../../durable-objects/kit/edge-object";
+import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
 
 const edge = createMcpEdge(defineServer({ name: "t", version: "1.0.0" }));
 
@@ -21,6 +24,20 @@ describe("the object class factories", () => {
     expect(hubObject(edge).prototype).toBeInstanceOf(HubClass);
     expect(taskObject(edge).prototype).toBeInstanceOf(McpTaskObject);
     expect(userObject(edge)).toBe(UserClass);
+  });
+
+  it("make every class on the one object kit (bound, restored, metered and routed the same way)", () => {
+    const edgeForDeferred = createMcpEdge(defineServer({ name: "d", version: "1.0.0" }));
+    for (const made of [
+      sessionObject(edge),
+      deferredSessionObject(edgeForDeferred),
+      hubObject(edge),
+      hubObject(),
+      taskObject(edge),
+      userObject(edge),
+    ]) {
+      expect(made.prototype).toBeInstanceOf(EdgeObject);
+    }
   });
 
   it("take only what createMcpEdge returned (else the class would have no server to run)", () => {

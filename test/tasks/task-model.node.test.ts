@@ -8,7 +8,7 @@ import {
   taskStatusNotification,
   type TaskRecord,
   type TaskStatus,
-} from "../../durable-objects/task/model";
+} from "../../durable-objects/tasks/model";
 
 const base: TaskRecord = {
   taskId: "t1",

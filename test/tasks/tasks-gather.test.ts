@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { McpTaskObject } from "../../durable-objects/task/mcp-task";
+import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { expectComplete, expectInputRequired, post2026 } from "../helpers/era-2026";
 

@@ -5,8 +5,8 @@
  */
 import { CORE_OPTIONS, type Feature } from "../../kernel/feature";
 import type { SessionOptions } from "../../kernel/options";
-import { sessionClass } from "../../../durable-objects/session/mcp-session";
-import { deferredSessionClass, SESSION_SEALER } from "../../../durable-objects/session/deferred";
+import { sessionClass } from "../../../durable-objects/sessions/classes";
+import { deferredSessionClass, SESSION_SEALER } from "../../../durable-objects/sessions/deferred";
 
 export interface SessionsOptions extends SessionOptions {
   /**

@@ -16,7 +16,7 @@ import {
   HEADER_PRINCIPAL,
   LEGACY_OPEN_URL,
   LEGACY_POST_URL,
-} from "../../../durable-objects/session/contract";
+} from "../../../durable-objects/sessions/contract";
 import { refuseMissingScopes } from "../operation-auth";
 import type { Principal } from "../../auth/principal";
 import { parseBody } from "../../jsonrpc/parse";

@@ -3,7 +3,7 @@
  * what handlers see (`ctx.principal`) and what a session is bound to (its `subject`); the raw
  * access token never leaves the Worker's auth check. The Worker forwards it to the session
  * object in a header it sets after removing any value the client sent, so the object never
- * reads a client-supplied principal (the header, its encoding and the forwarding: durable-objects/session/contract.ts).
+ * reads a client-supplied principal (the header, its encoding and the forwarding: durable-objects/sessions/contract.ts).
  */
 /** Who made the request: verified subject, granted scopes and the token's claims. */
 export interface Principal {

@@ -2,7 +2,7 @@
  * `ctx.request`: the HTTP request that started a call, as handlers and middleware read it
  * (url, method, headers, Cloudflare's `cf` properties). The same snapshot wherever the call runs:
  * the Worker builds it from the request; the session object from the request the Worker forwards
- * (its headers, and `cf` in an internal header, durable-objects/session/contract.ts); a task's run from
+ * (its headers, and `cf` in an internal header, durable-objects/sessions/contract.ts); a task's run from
  * the copy its record keeps. Credentials never appear in it, in any place, so a handler cannot
  * come to depend on a token that would be missing in the object or the task: see WITHHELD_HEADERS.
  * Handlers see `headers` as a read-only `Headers`; between the Worker and its objects the

@@ -1,6 +1,6 @@
 /**
  * The one builder of a handler's `ctx`, wherever its request runs: the Worker's lanes and the
- * session object (through dispatch.ts) and a task's run (durable-objects/task/run.ts). Its `signal`
+ * session object (through dispatch.ts) and a task's run (durable-objects/tasks/run.ts). Its `signal`
  * is an own enumerable getter made only when first read (lazy-abort.ts;
  * docs/engine-notes.md "One getter for every handler context").
  */

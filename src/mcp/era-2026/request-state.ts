@@ -46,7 +46,7 @@ interface Base64Decoder {
   fromBase64(text: string, options: { alphabet: "base64url" }): Uint8Array;
 }
 
-/** Also a deferred session's seal (durable-objects/session/deferred.ts). */
+/** Also a deferred session's seal (durable-objects/sessions/deferred.ts). */
 export function base64url(bytes: Uint8Array): string {
   return (bytes as unknown as Base64Bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }

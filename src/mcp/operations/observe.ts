@@ -5,7 +5,7 @@
  * operation in each place it runs: the Worker ("worker"), the Worker's hop to the session object
  * ("forward"), the session object ("session"), a task's run ("task"), and as events only the
  * objects' own units that no operation carries (a hub shard's requests, "hub"; a task's client
- * ledger, "ledger"; durable-objects/shared/billing.ts). Without tracing, hook or
+ * ledger, "ledger"; durable-objects/kit/billing.ts). Without tracing, hook or
  * dataset nothing is observed and nothing here runs.
  */
 import { targetOf } from "./middleware";

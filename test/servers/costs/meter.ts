@@ -6,8 +6,8 @@
  * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
  */
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
-import { deferredSessionObject } from "../../../durable-objects/session/deferred";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
+import { deferredSessionObject } from "../../../durable-objects/sessions/deferred";
 import type { McpEdge } from "../../../src/edge";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { taskObject } from "../../../src/tasks/task-object";

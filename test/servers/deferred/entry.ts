@@ -3,7 +3,7 @@
  * has the Worker mint sealed session ids (MCP_STATE_SECRET is bound by vitest.config.ts), with
  * the default 30-minute idle timeout, so a test can look at an object before any alarm runs.
  */
-import { deferredSessionObject } from "../../../durable-objects/session/deferred";
+import { deferredSessionObject } from "../../../durable-objects/sessions/deferred";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { demoServer } from "../../../src/demo/server";
 import { createMcpEdge } from "../../../src/edge";

@@ -1,6 +1,6 @@
 /** The main module of the DPoP replay tests: the classes their bindings name, and the demo as its Worker. */
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
 
 const edge = createMcpEdge(demoServer);

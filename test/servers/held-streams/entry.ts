@@ -5,7 +5,7 @@
  */
 import { createMcpEdge } from "../../../src/edge";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
 
 const edge = createMcpEdge(demoServer, { streamCpuBudgetMs: 1, session: { retryMs: 50 } });

@@ -3,7 +3,7 @@
  * at a server that does not speak 2026-07-28 (test/e2e/clients/legacy-only-server.test.ts).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
 
 const edge = createMcpEdge(demoServer, { eras: ["2025"] });

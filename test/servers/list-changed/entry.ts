@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { text } from "../../../src/mcp/definition/content";

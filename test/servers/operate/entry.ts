@@ -7,7 +7,7 @@
 import { hubObject } from "../../../durable-objects/hub/mcp-hub";
 import { createMcpEdge } from "../../../src/edge";
 import { taskObject } from "../../../src/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { INVALID_PARAMS, RpcError } from "../../../src/jsonrpc/errors";
 import { text, ToolError } from "../../../src/mcp/definition/content";

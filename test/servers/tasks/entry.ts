@@ -4,7 +4,7 @@
  */
 import { createMcpEdge } from "../../../src/edge";
 import { taskObject } from "../../../src/tasks/task-object";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { userObject } from "../../../durable-objects/user/mcp-user";
 import { defineServer } from "../../../src/mcp/definition/server";
 import { text, ToolError, toolError } from "../../../src/mcp/definition/content";

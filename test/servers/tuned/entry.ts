@@ -4,7 +4,7 @@
  * subscription caps, handlers running at once).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { sessionObject } from "../../../durable-objects/session/mcp-session";
+import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { demoServer } from "../../../src/demo/server";
 
 export const TUNED = {

@@ -6,11 +6,11 @@
  * The body is parsed here again: docs/engine-notes.md "The session object parses the body again".
  */
 import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
-import { errorMessage, notification, toWire, type Message, type Params, type RequestMessage } from "../../src/jsonrpc/messages";
+import { errorMessage, toWire, type Message, type RequestMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import type { RequestInfo } from "../../src/mcp/definition/request-info";
-import { meterEvent, newMeter, type Meter } from "../../src/mcp/operations/observe";
+import { newMeter, type Meter } from "../../src/mcp/operations/observe";
 import type { Channel, SessionInfo, SessionState } from "../../src/mcp/definition/context";
 import {
   dispatchContext,
@@ -20,7 +20,6 @@ import {
   type SessionOps,
 } from "../../src/mcp/dispatch/dispatch";
 import { LazyAbort } from "../../src/mcp/dispatch/lazy-abort";
-import type { SignalSource } from "../../src/mcp/definition/context";
 import { replyBody, toExchange, type Exchange } from "../../src/mcp/dispatch/exchange";
 import { limitRuns } from "../../src/mcp/dispatch/run-limits";
 import type { McpServer } from "../../src/mcp/definition/server";
@@ -28,6 +27,7 @@ import { usesSsePolling } from "../../src/mcp/definition/versions";
 import { planAnswer } from "../../src/mcp/dispatch/answer-plan";
 import { encodeSseEvent } from "../../src/wire/sse";
 import { formatEventId } from "./event-log";
+import { StreamChannel } from "./stream-channel";
 import { PendingRequests } from "./pending";
 import { accepted, json } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
@@ -244,7 +244,7 @@ export class InflightRequests<Env> {
             },
           }
         : undefined;
-      const dispatch = this.dispatchContext(post, this.channelFor(stream, meter), meter);
+      const dispatch = this.dispatchContext(post, new StreamChannel(core, this.pending, stream, meter), meter);
       // The stream's 200 is sent: a handler's challenge travels in the error's data.
       const response = await challengedInStream(this.callAuth(post), request, await dispatchRequest(request, dispatch, abort));
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
@@ -283,41 +283,5 @@ export class InflightRequests<Env> {
       traceparent: origin.traceparent,
       meter,
     });
-  }
-
-  /** Each emitted message is one stored row and one SSE event (counted only when metered). */
-  private emitOn(stream: number, meter: Meter | undefined, message: Parameters<SessionCore["emit"]>[1]): void {
-    this.host.core.emit(stream, message);
-    if (meter) meterEvent(meter, JSON.stringify(toWire(message)));
-  }
-
-  private channelFor(stream: number, meter?: Meter): Channel {
-    const core = this.host.core;
-    const pending = this.pending;
-    const inflight = this;
-    // docs/engine-notes.md "Methods, not arrow properties"
-    return {
-      async notify(method: string, params: Params) {
-        inflight.emitOn(stream, meter, notification(method, params));
-      },
-      request(method: string, params: Params, from: SignalSource) {
-        return pending.request(method, from.signal, {
-          send(id) {
-            inflight.emitOn(stream, meter, { kind: "request", id, method, params });
-          },
-          cancel(id, reason) {
-            inflight.emitOn(stream, meter, notification("notifications/cancelled", { requestId: id, reason }));
-          },
-        });
-      },
-      closeStream() {
-        // Only a 2025-11-25 client knows to resume a stream the server closed (SSE polling).
-        if (core.state && usesSsePolling(core.state.protocolVersion)) core.endStream(stream);
-      },
-      logLevel() {
-        return core.state?.logLevel;
-      },
-      requestUnavailable: undefined,
-    };
   }
 }

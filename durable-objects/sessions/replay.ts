@@ -8,8 +8,8 @@ import { usesSsePolling, type ProtocolVersion } from "../../src/mcp/definition/v
 import type { ResolvedSessionOptions } from "../../src/kernel/options";
 import { HEADER_LAST_EVENT_ID } from "../../src/wire/headers";
 import { sseEventText } from "../../src/wire/sse";
-import { formatEventId, type EventLog } from "./event-log";
-import type { HeldSockets } from "../shared/held-sockets";
+import { formatEventId, parseEventId, type EventLog } from "./event-log";
+import type { HeldSockets } from "../kit/held-sockets";
 import type { LiveStreams } from "../../src/platform/live-streams";
 import { refuse } from "../../src/wire/refusals";
 
@@ -44,26 +44,23 @@ export function handleGet(host: ReplayHost, request: Request, version: ProtocolV
 
 /** Replays one stream's events after the given id (a range read), then continues live. */
 function resume(host: ReplayHost, lastEventId: string): Response {
-  // A Last-Event-ID this session could have sent: <stream>_<seq>.
-  const m = /^(\d{1,15})_(\d{1,15})$/.exec(lastEventId);
-  const stream = Number(m?.[1]);
-  const seq = Number(m?.[2]);
-  const row = m ? host.log.stream(stream) : undefined;
-  if (!row) {
+  const cursor = parseEventId(lastEventId);
+  const row = cursor ? host.log.stream(cursor.stream) : undefined;
+  if (!cursor || !row) {
     return refuse({ reason: "unknown-last-event-id" });
   }
-  const first = host.log.firstSeq(stream);
-  if (first !== undefined && first > seq + 1) {
+  const first = host.log.firstSeq(cursor.stream);
+  if (first !== undefined && first > cursor.seq + 1) {
     // Replaying from here would skip trimmed events silently: say so instead.
     return refuse({ reason: "events-trimmed", lastEventId, kept: host.options.maxEventsPerStream });
   }
   // Read and attach with no await between them, so no event can fall in the gap.
-  const events = host.log.after(stream, seq);
+  const events = host.log.after(cursor.stream, cursor.seq);
   // A resumed stream replaces the connection it had (one that died unnoticed, most likely).
-  host.live.close(stream);
-  host.held.close(stream, "resumed elsewhere");
-  const { socket, response } = host.held.open(stream, {});
+  host.live.close(cursor.stream);
+  host.held.close(cursor.stream, "resumed elsewhere");
+  const { socket, response } = host.held.open(cursor.stream, {});
   for (const event of events) socket.send(sseEventText(event.data, event.id));
-  if (row.done) host.held.close(stream);
+  if (row.done) host.held.close(cursor.stream);
   return response;
 }

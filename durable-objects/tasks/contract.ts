@@ -36,7 +36,7 @@ export type InputResponses = Record<string, Record<string, unknown>>;
 
 /**
  * What the Worker may call on a task object over Workers RPC; McpTaskObject implements it. The
- * same class plays the per-client ledger, whose calls are its own contract (durable-objects/ledger/contract.ts).
+ * same class plays the per-client ledger, whose calls are its own contract (durable-objects/tasks/ledger-contract.ts).
  */
 export interface TaskObjectRpc extends Rpc.DurableObjectBranded {
   taskCreate(taskId: string, input: CreateTaskInput): Promise<TaskReply>;

@@ -13,7 +13,8 @@ import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord, type StoredState } from "./session-record";
 import { SessionTables } from "./session-tables";
 import { LiveStreams } from "../../src/platform/live-streams";
-import type { HeldSockets } from "../shared/held-sockets";
+import type { HeldSockets } from "../kit/held-sockets";
+import type { MeteredStorage } from "../kit/metered-storage";
 import { sseEventText } from "../../src/wire/sse";
 
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
@@ -35,7 +36,7 @@ export class SessionCore {
   readonly live: LiveStreams;
   /**
    * Standalone GET and 2024-11-05 `/sse` streams, each held by the Worker invocation that answered
-   * its client and reached over a hibernatable socket (durable-objects/shared/held-sockets.ts).
+   * its client and reached over a hibernatable socket (durable-objects/kit/held-sockets.ts).
    */
   readonly held: HeldSockets<object>;
   /** The negotiated state; null before `initialize` and after the end. */
@@ -43,7 +44,7 @@ export class SessionCore {
   /** The session ended (DELETE or expiry); set before the log closes and never cleared. */
   terminated = false;
   /**
-   * A deferred session's (durable-objects/session/deferred.ts): until when its tombstone must stay,
+   * A deferred session's (durable-objects/sessions/deferred.ts): until when its tombstone must stay,
    * because until then its sealed id would pass for a live session whose object holds nothing; 0 otherwise.
    */
   rememberUntil = 0;
@@ -53,7 +54,7 @@ export class SessionCore {
    */
   startedAt = 0;
   /**
-   * A deferred session's (durable-objects/session/deferred.ts): the SHA-256 of its Mcp-Session-Id
+   * A deferred session's (durable-objects/sessions/deferred.ts): the SHA-256 of its Mcp-Session-Id
    * (base64url), stored with its state when the object adopted it; undefined for any other session.
    */
   sealHash: string | undefined;
@@ -63,27 +64,26 @@ export class SessionCore {
   /** The alarm this object last set or read: undefined until known, null when none is set. */
   private alarmAt: number | null | undefined;
 
-  /** Rows written and not yet told in an operation event: cursors to read, and counted rows. Only when observed. */
-  private readonly unreported: { cursors: { readonly rowsWritten: number }[]; rows: number } | undefined;
-
+  /**
+   * `storage`: the object's (durable-objects/kit/edge-object.ts), metered when observed; `meter`: its
+   * row counter then, which the operation events read (`takeRows`).
+   */
   constructor(
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
     held: HeldSockets<object>,
-    metered = false,
+    private readonly meter: MeteredStorage | undefined,
   ) {
     this.held = held;
-    const unreported = metered ? { cursors: [] as { readonly rowsWritten: number }[], rows: 0 } : undefined;
-    this.unreported = unreported;
-    this.tables = new SessionTables(storage.sql, unreported && ((cursor) => unreported.cursors.push(cursor)));
-    this.record = new SessionRecord(this.tables, storage.kv, unreported && ((rows) => (unreported.rows += rows)));
+    this.tables = new SessionTables(storage.sql);
+    this.record = new SessionRecord(this.tables, storage.kv);
     this.log = new EventLog(this.tables, options.maxEventsPerStream);
     this.live = new LiveStreams(options.keepAliveMs);
   }
 
   /** Whether the server is observed: the cost counters are kept. */
   get metered(): boolean {
-    return this.unreported !== undefined;
+    return this.meter !== undefined;
   }
 
   /**
@@ -247,34 +247,17 @@ export class SessionCore {
 
   setAlarmAt(at: number): Promise<void> {
     this.alarmAt = at;
-    // The platform bills a setAlarm as one row written.
-    if (this.unreported) this.unreported.rows += 1;
     return this.storage.setAlarm(at);
   }
 
-  /** Deletes all of this object's storage (the platform bills every row deleted: counted first when observed). */
+  /** Deletes all of this object's storage (the metered storage counts every row it removes). */
   deleteAll(): Promise<void> {
-    if (this.unreported) {
-      const sql = this.storage.sql;
-      const tables = sql
-        .exec<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
-        )
-        .toArray();
-      for (const { name } of tables) this.unreported.rows += sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM "${name}"`).one().n;
-      for (const _ of this.storage.kv.list()) this.unreported.rows += 1;
-    }
     return this.storage.deleteAll();
   }
 
   /** The rows written since the last call (0 unless observed): the operation event that ends now reports them. */
   takeRows(): number {
-    const unreported = this.unreported;
-    if (!unreported) return 0;
-    const rows = unreported.cursors.reduce((n, cursor) => n + cursor.rowsWritten, unreported.rows);
-    unreported.cursors.length = 0;
-    unreported.rows = 0;
-    return rows;
+    return this.meter?.takeRows() ?? 0;
   }
 
   /** The alarm that is running is no longer set; whatever is set after this is the next one. */

@@ -8,8 +8,8 @@
  * earlier asks, and their answers, at the same positions); `key` is the `inputRequests` key,
  * unique over the task's lifetime; `answer` is null while outstanding.
  *
- * With a `meter` (only when the server is observed) every write adds the rows SQLite reports
- * written (what Durable Objects bill) and the bytes of the JSON stored.
+ * With a `meter` (only when the server is observed) every write adds the bytes of the JSON it
+ * stored; its rows are counted by the object's metered storage (durable-objects/kit/metered-storage.ts).
  */
 import type { InputRequest, TaskRecord } from "./model";
 import type { Meter } from "../../src/mcp/operations/observe";
@@ -34,21 +34,16 @@ export class TaskStore {
 
   private ensureTables(): void {
     if (this.ready) return;
-    this.wrote(this.sql.exec("CREATE TABLE IF NOT EXISTS task_record (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)"));
-    this.wrote(
-      this.sql.exec(
-        "CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)",
-      ),
+    this.sql.exec("CREATE TABLE IF NOT EXISTS task_record (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL)");
+    this.sql.exec(
+      "CREATE TABLE IF NOT EXISTS task_ask (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, method TEXT NOT NULL, params TEXT NOT NULL, answer TEXT)",
     );
     this.ready = true;
   }
 
-  /** Counts a write, when metered: the rows SQLite wrote for it and `bytes` of JSON stored. */
-  private wrote(cursor: SqlStorageCursor<Record<string, SqlStorageValue>>, bytes = 0): void {
-    const meter = this.meter;
-    if (!meter) return;
-    meter.rowsWritten += cursor.rowsWritten;
-    meter.bytesWritten += bytes;
+  /** Counts `bytes` of JSON stored, when metered. */
+  private stored(bytes: number): void {
+    if (this.meter) this.meter.bytesWritten += bytes;
   }
 
   /** After deleteAll: the tables are gone. */
@@ -65,7 +60,8 @@ export class TaskStore {
   putRecord(record: TaskRecord): void {
     this.ensureTables();
     const json = JSON.stringify(record);
-    this.wrote(this.sql.exec("INSERT OR REPLACE INTO task_record (id, json) VALUES (1, ?)", json), json.length);
+    this.sql.exec("INSERT OR REPLACE INTO task_record (id, json) VALUES (1, ?)", json);
+    this.stored(json.length);
   }
 
   askAt(position: number): AskRow | undefined {
@@ -77,29 +73,21 @@ export class TaskStore {
 
   addAsk(position: number, key: string, method: string, params: string): void {
     this.ensureTables();
-    this.wrote(
-      this.sql.exec(
-        "INSERT INTO task_ask (position, key, method, params, answer) VALUES (?, ?, ?, ?, NULL)",
-        position,
-        key,
-        method,
-        params,
-      ),
-      params.length,
-    );
+    this.sql.exec("INSERT INTO task_ask (position, key, method, params, answer) VALUES (?, ?, ?, ?, NULL)", position, key, method, params);
+    this.stored(params.length);
   }
 
   /** A resumed run asked something else at `position`: that ask and every later one are superseded. */
   dropFrom(position: number): void {
     if (!this.ready) return;
-    this.wrote(this.sql.exec("DELETE FROM task_ask WHERE position >= ?", position));
+    this.sql.exec("DELETE FROM task_ask WHERE position >= ?", position);
   }
 
   /** Stores the answer of an outstanding ask; false when `key` is unknown or already answered. */
   answer(key: string, answer: string): boolean {
     if (!this.ready) return false;
     const cursor = this.sql.exec("UPDATE task_ask SET answer = ? WHERE key = ? AND answer IS NULL", answer, key);
-    this.wrote(cursor, answer.length);
+    this.stored(answer.length);
     return cursor.rowsWritten > 0;
   }
 
@@ -130,6 +118,6 @@ export class TaskStore {
   /** Outstanding asks no live run is waiting for any more (a run ended): they stop being outstanding. */
   dropOutstanding(): void {
     if (!this.ready) return;
-    this.wrote(this.sql.exec("DELETE FROM task_ask WHERE answer IS NULL"));
+    this.sql.exec("DELETE FROM task_ask WHERE answer IS NULL");
   }
 }

@@ -12,7 +12,7 @@
  * - inflight(stream, request_id): requests whose response is not stored yet; after a restart
  *   each gets a stored error response (their work was lost).
  * Event ids are `<stream>_<seq>`: unique across the session, and a cursor within the stream
- * (session/replay.ts reads them back from Last-Event-ID).
+ * (sessions/replay.ts reads them back from Last-Event-ID).
  * Sequence 0 is the priming event of a 2025-11-25 stream; stored events start at 1.
  */
 import type { SessionTables } from "./session-tables";
@@ -45,6 +45,13 @@ export function fitsInEvent(data: string): boolean {
 
 export function formatEventId(stream: number, seq: number): string {
   return `${stream}_${seq}`;
+}
+
+/** Where an event id this session could have sent points (`<stream>_<seq>`), or undefined for any other text. */
+export function parseEventId(id: string): { stream: number; seq: number } | undefined {
+  const m = /^(\d{1,15})_(\d{1,15})$/.exec(id);
+  if (!m) return undefined;
+  return { stream: Number(m[1]), seq: Number(m[2]) };
 }
 
 export class EventLog {

@@ -32,12 +32,8 @@ export class SessionTables {
   private logCreated: boolean | undefined;
   private closed = false;
 
-  readonly sql: SqlStorage;
-
-  /** `onCursor`: told every statement's cursor (the cost counters read its `rowsWritten`), when observed. */
-  constructor(sql: SqlStorage, onCursor?: (cursor: { readonly rowsWritten: number }) => void) {
-    this.sql = onCursor ? countingSql(sql, onCursor) : sql;
-  }
+  /** The object's SQL (metered when observed: durable-objects/kit/metered-storage.ts counts its rows). */
+  constructor(readonly sql: SqlStorage) {}
 
   /** Ends the session's storage for good (it is terminated): writes become no-ops, reads see nothing. */
   close(): void {
@@ -87,22 +83,4 @@ export class SessionTables {
     }
     return true;
   }
-}
-
-/** `sql` with every statement's cursor handed to `onCursor`. */
-function countingSql(sql: SqlStorage, onCursor: (cursor: { readonly rowsWritten: number }) => void): SqlStorage {
-  const counting = {
-    exec<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> {
-      const cursor = sql.exec<T>(query, ...bindings);
-      onCursor(cursor);
-      return cursor;
-    },
-  };
-  return new Proxy(sql, {
-    get(target, prop) {
-      if (prop === "exec") return counting.exec;
-      const value = Reflect.get(target, prop) as unknown;
-      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }

@@ -17,7 +17,9 @@ import { accepted } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import type { EventLog } from "./event-log";
 import type { SessionRecord } from "./session-record";
-import type { HeldSockets } from "../shared/held-sockets";
+import type { HeldSockets } from "../kit/held-sockets";
+import type { SessionCore } from "./core";
+import type { InflightRequests } from "./inflight";
 
 /** What the legacy transport needs from its session object. */
 export interface LegacyHost {
@@ -40,6 +42,25 @@ export interface LegacyHost {
   start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
   /** Answers initialize, making the object a session owned by `subject`. */
   initialize(request: RequestMessage, subject: string | undefined): ResponseMessage;
+}
+
+/** The host of a session object whose state is `core` and whose requests run in `inflight`; `initialize` is the object's. */
+export function legacyHostOf<Env>(core: SessionCore, inflight: InflightRequests<Env>, initialize: LegacyHost["initialize"]): LegacyHost {
+  return {
+    log: core.log,
+    record: core.record,
+    held: core.held,
+    isTaken: () => core.state !== null || core.terminated,
+    isInitialized: () => core.state !== null,
+    isTerminated: () => core.terminated,
+    touch: (force) => core.touch(force),
+    emit: (stream, message) => core.emit(stream, message),
+    receive: (message) => inflight.receive(message),
+    hear: (messages, principal) => inflight.hear(messages, { principal, origin: {} }),
+    admit: (exchange) => inflight.admit(exchange),
+    start: (stream, request, principal) => inflight.start(stream, request, principal),
+    initialize,
+  };
 }
 
 export function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {

@@ -124,7 +124,7 @@ function expirySlack(options: { idleTimeoutMs: number }): number {
 }
 
 /**
- * Until when a deferred session's sealed id passes for a live session (durable-objects/session/deferred.ts):
+ * Until when a deferred session's sealed id passes for a live session (durable-objects/sessions/deferred.ts):
  * its idle timeout from `initialize` (`issuedAt`), less the slack the alarm's idle expiry allows
  * itself, so a session the alarm expired never reads as one whose object was never made.
  */

@@ -34,9 +34,8 @@ export interface RecordKeys {
 export class SessionRecord {
   constructor(
     private readonly tables: SessionTables,
+    /** The object's key-value store (one billed row per key written, counted by its metered storage when observed). */
     private readonly kv: SyncKvStorage,
-    /** Told each row written (the cost counters), when observed. */
-    private readonly wrote?: (rows: number) => void,
   ) {}
 
   private get sql(): SqlStorage {
@@ -54,7 +53,6 @@ export class SessionRecord {
   setMeta<K extends keyof RecordKeys>(key: K, value: RecordKeys[K]): void {
     if (!this.tables.writable()) return;
     this.kv.put(key, value);
-    this.wrote?.(1);
   }
 
   subscribe(uri: string): void {

@@ -1,0 +1,89 @@
+/**
+ * A session's registrations with the hub (durable-objects/hub/): list changes when the server
+ * declares `listChanged`, each resource it subscribed to, and its principal's subject at its first
+ * held stream (so `endStreamsOf` reaches it); and leaving the hub when the session ends. The hub
+ * keeps the registrations; this part only knows which shard holds each (src/platform/hub-shards.ts).
+ */
+import type { HubEnv, HubRpc } from "../hub/contract";
+import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
+import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
+import type { SessionCore } from "./core";
+
+/** What the link needs from its session object. */
+export interface HubLinkHost {
+  readonly core: SessionCore;
+  readonly env: unknown;
+  readonly sessionId: string;
+  /** Whether the server declares `listChanged` (every session then registers for list changes). */
+  readonly listChanged: boolean;
+}
+
+export class SessionHubLink {
+  constructor(private readonly host: HubLinkHost) {}
+
+  /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
+  async registerForListChanges(): Promise<void> {
+    if (this.host.listChanged) await this.register({ lists: true }, "listChanged");
+  }
+
+  /** Keeps the hub in step with this session's subscriptions (the hub calls resourceUpdated). */
+  updateRegistry(uri: string, subscribed: boolean): Promise<void> {
+    return this.register({ uri }, "resources/subscribe", subscribed);
+  }
+
+  /**
+   * The first held stream of a principal's session registers it with the hub under its subject
+   * (one row, once per session), so revoking that grant reaches the session (src/revoke.ts
+   * `endStreamsOf`). Without a hub binding there is nothing to register with: streams end at the token's expiry.
+   */
+  async registerSubject(subject: string | undefined): Promise<void> {
+    const record = this.host.core.record;
+    if (subject === undefined || (this.host.env as HubEnv).MCP_HUB === undefined || record.getMeta("hub_subject") === subject) return;
+    try {
+      await this.register({ subject }, "endStreamsOf");
+      record.setMeta("hub_subject", subject);
+    } catch (error) {
+      // The stream opens all the same: it ends at its token's expiry, and the next stream registers again.
+      console.error(
+        "mcp-edge: registering the session's principal with the hub failed; revoking it ends its streams at their expiry",
+        error,
+      );
+    }
+  }
+
+  /** A terminated or expired session leaves the hub, so its registrations do not outlive it. */
+  leaveHub(): Promise<void> {
+    // Read now, synchronously: the caller closes the log right after this call.
+    const hubs = this.registeredShards();
+    if (hubs.length === 0) return Promise.resolve();
+    const id = this.host.sessionId;
+    return Promise.all(hubs.map((hub) => hub.forget(id)))
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        // The hub forgets a session it finds gone at its next update anyway.
+        console.error("mcp-edge: leaving the hub failed", error);
+      });
+  }
+
+  /** This session's shard of the hub for a topic (by its URI, list changes by session), which learns it holds someone. */
+  private register(topic: HubTopic, needed: string, subscribed = true): Promise<void> {
+    const sessionId = this.host.sessionId;
+    const { stub, index } = hubFor<HubRpc>(this.host.env, { sessionId, topic }, this.shards(needed));
+    return subscribed ? stub.register(sessionId, topic, { name: DEFAULT_HUB_SHARD, index }) : stub.unregister(sessionId, topic);
+  }
+
+  private shards(needed: string): HubShards {
+    return { shards: this.host.core.options.hubShards, needed };
+  }
+
+  /** The shards that may hold this session's registrations: any (by URI), or only its subject's. */
+  private registeredShards(): DurableObjectStub<HubRpc>[] {
+    const { core, env, sessionId } = this.host;
+    const shards = this.shards("resources/subscribe");
+    // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
+    if (this.host.listChanged || core.record.countSubscriptions() > 0) return allShards<HubRpc>(env, shards);
+    const subject = core.record.getMeta("hub_subject");
+    if (subject === undefined) return [];
+    return [hubFor<HubRpc>(env, { sessionId, topic: { subject } }, shards).stub];
+  }
+}

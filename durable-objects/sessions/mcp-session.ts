@@ -1,0 +1,235 @@
+/**
+ * McpSession, one MCP session, made by the object kit (durable-objects/kit/edge-object.ts): the
+ * class holds the RPC surface (contract.ts) and the routing of forwarded requests; each role is a
+ * part behind a narrow host interface: core.ts (state, emit, activity, alarm time), inflight.ts
+ * (POSTs and their handlers), replay.ts (GET, Last-Event-ID), lifecycle.ts (restore, termination,
+ * expiry), hub-link.ts (its registrations with the hub, which keeps them), updates.ts (what the hub
+ * tells it), session-ops.ts (log level, subscriptions), own-events.ts, legacy-transport.ts (2024-11-05).
+ */
+import type { Principal } from "../../src/auth/principal";
+import type { RequestMessage, ResponseMessage } from "../../src/jsonrpc/messages";
+import type { McpServer } from "../../src/mcp/definition/server";
+import type { SessionState } from "../../src/mcp/definition/context";
+import { withEnvIdleTimeout } from "../../src/kernel/options";
+import type { ListKind, UpdateDelivery } from "../hub/contract";
+import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
+import { legacyHostOf, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
+import {
+  decodeCf,
+  decodeRoute,
+  HEADER_ROUTE,
+  decodePrincipal,
+  HEADER_CF,
+  HEADER_LEGACY_ENDPOINT,
+  HEADER_PRINCIPAL,
+  HEADER_TRACEPARENT,
+  LEGACY_OPEN_URL,
+  LEGACY_POST_URL,
+  type SessionObjectRpc,
+} from "./contract";
+import { refuse } from "../../src/wire/refusals";
+import { forwardedRequestInfo } from "../../src/mcp/definition/request-info";
+import { routeKey } from "../../src/wire/route-params";
+import { SessionCore } from "./core";
+import { SessionHubLink } from "./hub-link";
+import { InflightRequests } from "./inflight";
+import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
+import { observeOwn, traceDelivery, type Delivery, type OwnEventsHost } from "./own-events";
+import { handleGet } from "./replay";
+import { sessionOps } from "./session-ops";
+import { authorizationEnd, listChange, resourceUpdate } from "./updates";
+import { HeldSockets, isUpgrade } from "../kit/held-sockets";
+import { EdgeObject } from "../kit/edge-object";
+import type { EdgeBinding } from "../shared/edge-binding";
+
+export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
+  protected readonly core: SessionCore;
+  private readonly inflight: InflightRequests<Env>;
+  private readonly hub: SessionHubLink;
+  private readonly lifecycle: LifecycleHost;
+  private readonly legacyHost: LegacyHost;
+  private readonly events: OwnEventsHost;
+  private readonly server: McpServer<Env>;
+
+  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
+    const sessionId = ctx.id.toString();
+    super(ctx, env, binding, { place: "session", rows: "spans", about: { sessionId } });
+    const server = binding.server;
+    this.server = server;
+    const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
+    this.core = core;
+    this.hub = new SessionHubLink({ core, env, sessionId, listChanged: server.listChanged });
+    this.events = { core, observer: this.observer, env, sessionId };
+    this.inflight = new InflightRequests({
+      core,
+      server,
+      env,
+      sessionId,
+      ops: sessionOps(core, this.hub),
+      auth: binding.options.auth,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+    });
+    this.lifecycle = {
+      core,
+      running: () => this.inflight.count,
+      abortAll: (reason) => this.inflight.abortAll(reason),
+      leaveHub: () => this.hub.leaveHub(),
+    };
+    this.legacyHost = legacyHostOf(core, this.inflight, (request, subject) => this.initializeLegacy(request, subject));
+  }
+
+  protected override onStart(): void {
+    restoreSession(this.core);
+  }
+
+  // ---- RPC from the Worker -------------------------------------------------------------
+
+  /** Records the negotiated state of a new session. Never re-initialises an existing one. */
+  async init(state: SessionState): Promise<void> {
+    const core = this.core;
+    if (core.state !== null || core.terminated || core.record.getMeta("state") !== undefined) {
+      throw new Error("mcp-edge: session object initialised twice");
+    }
+    await this.begin(state);
+  }
+
+  /**
+   * The one way a session begins, whichever transport negotiated it (the Worker's `init`, the
+   * legacy transport's `initialize`, a deferred session's adoption, with the hash of its sealed id):
+   * its state and start stored before anything else can run (synchronously, in the first
+   * statement), its expiry alarm, its list_changed registration, the own event.
+   */
+  protected async begin(state: SessionState, sealHash?: string): Promise<void> {
+    await this.core.start(state, sealHash);
+    await this.hub.registerForListChanges();
+    observeOwn(this.events, "initialize", 0);
+  }
+
+  /**
+   * The session's state for a request served in the Worker, or null when it does not exist.
+   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/sessions/deferred.ts.)
+   */
+  async confirm(subject?: string, route = "", _sessionId?: string): Promise<SessionState | null> {
+    // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
+    const state = this.core.state;
+    if (!state || state.subject !== subject || (state.route ?? "") !== route) return null;
+    this.core.touch();
+    return state;
+  }
+
+  /**
+   * Tells this session that a resource changed: `notifications/resources/updated` on its newest
+   * standalone stream when it subscribed. Server code calls `notifyResourceUpdated(env, uri)`,
+   * which reaches every subscribed session through the hub (durable-objects/hub/).
+   */
+  async resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const delivery = { method: "notifications/resources/updated", params: { uri }, parent: traceparent };
+    return this.delivering(delivery, () => resourceUpdate(this.core, uri, route));
+  }
+
+  /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
+  async listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const method = `notifications/${list}/list_changed`;
+    return this.delivering({ method, params: {}, parent: traceparent }, () => listChange(this.core, method, route));
+  }
+
+  /** The grant of `subject` was revoked (the hub calls this for `endStreamsOf`): updates.ts. */
+  async authorizationEnded(subject: string): Promise<UpdateDelivery> {
+    return authorizationEnd(this.core, subject);
+  }
+
+  /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */
+  settled(): Promise<void> {
+    return this.inflight.settled();
+  }
+
+  /** A hub delivery in its span; then the rows the event stored (the hub counted the request). */
+  private delivering(delivery: Delivery, deliver: () => UpdateDelivery): UpdateDelivery {
+    try {
+      return traceDelivery(this.events, delivery, deliver);
+    } finally {
+      this.served(delivery.method, 0);
+    }
+  }
+
+  // ---- HTTP from the Worker ------------------------------------------------------------
+
+  protected override async onRequest(request: Request): Promise<Response> {
+    // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
+    const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
+    if (request.url === LEGACY_OPEN_URL && isUpgrade(request))
+      return this.streamOpened(openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal), principal);
+    if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
+    const core = this.core;
+    // Another principal's request, or one on another route, is answered as if the session did not exist.
+    const params = decodeRoute(request.headers.get(HEADER_ROUTE));
+    const route = routeKey(params);
+    if (!core.isOwnedBy(principal, route)) return refuse({ reason: "session-not-found" });
+    // DELETE records no activity: the session ends.
+    if (request.method !== "DELETE") core.touch();
+    switch (request.method) {
+      case "POST": {
+        const text = await request.text();
+        // The session may have ended while the body arrived: termination is a state every path respects.
+        const state = core.state;
+        if (state === null || !core.isOwnedBy(principal, route)) return refuse({ reason: "session-not-found" });
+        // ctx.request: the client's request as the Worker forwarded it, its `cf` and route parameters passed along in headers.
+        return this.inflight.handlePost(text, state, principal, {
+          request: forwardedRequestInfo(request, decodeCf(request.headers.get(HEADER_CF)), params),
+          traceparent: request.headers.get(HEADER_TRACEPARENT) ?? undefined,
+        });
+      }
+      case "GET":
+        // The Worker holds the client's stream; this object answers its upgrade with a hibernatable socket.
+        if (!isUpgrade(request)) return refuse({ reason: "not-found" });
+        return this.streamOpened(handleGet(core, request, (core.state as SessionState).protocolVersion), principal);
+      case "DELETE": {
+        const ended = await terminateSession(this.lifecycle);
+        // The rows it wrote and deleted (the Worker's event counted the request).
+        this.served("DELETE", 0);
+        return ended;
+      }
+      default:
+        return refuse({ reason: "method-not-allowed" });
+    }
+  }
+
+  /** A held stream opened (101): its principal's subject is registered with the hub first. */
+  private async streamOpened(answer: Response, principal: Principal | undefined): Promise<Response> {
+    if (answer.status === 101) await this.hub.registerSubject(principal?.subject);
+    return answer;
+  }
+
+  // ---- the held streams' sockets (hibernatable: a message or close wakes a sleeping session) ----
+
+  protected override onSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
+    this.core.held.received(socket, message);
+  }
+
+  protected override onSocketClose(socket: WebSocket): void {
+    this.core.held.ended(socket);
+  }
+
+  protected override onAlarm(): Promise<void> {
+    return runAlarm(this.lifecycle);
+  }
+
+  /**
+   * What an entry point cost: the alarm is an operation with its span (a billed request no one else
+   * made); a socket's close costs nothing to report; the rest is an event of its own (kit/billing.ts).
+   */
+  protected override served(method: string, received: number, messages = 0): void {
+    if (method === "alarm") observeOwn(this.events, method, received);
+    else if (method !== "webSocketClose" && method !== "webSocketError") super.served(method, received, messages);
+  }
+
+  /** The legacy transport's `initialize`: answered at once; the state is stored at once (begin's first step), the rest may finish after. */
+  private initializeLegacy(request: RequestMessage, subject: string | undefined): ResponseMessage {
+    const { response, state } = answerInitialize(this.server, request, true);
+    if (state)
+      this.ctx.waitUntil(
+        this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),
+      );
+    return response;
+  }
+}
