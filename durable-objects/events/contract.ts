@@ -110,6 +110,8 @@ export interface EventsHost {
   readonly ctx: DurableObjectState;
   /** The Worker's bindings, as the object got them (an upstream-backed type's `poll` reads its upstream with them). */
   readonly env: unknown;
+  /** The object's storage as the kit meters it (kit/edge-object.ts): every part writes through this one. */
+  readonly storage: DurableObjectStorage;
   /** The event type this object serves (set by the first emit, read or stream it answers). */
   name(): string | undefined;
   /** Reads the log as a poll does. */

@@ -1,15 +1,15 @@
 /**
  * McpEvents: one object per emitted event type (bound as MCP_EVENTS, addressed by the event's
- * name). It keeps the type's bounded, replayable log (event-log.ts), feeds its push streams
- * (event-streams.ts; the Worker holds them, so this object sleeps between emits), and hands every
- * appended event to its webhook part when the edge delivers webhooks (the WebhookPart of
- * contract.ts, made by the `webhooks` factory of its config). Upstream-backed event types never
- * reach it: their poll runs in the Worker.
+ * name), made by the object kit (kit/edge-object.ts) like every class. It keeps the type's bounded,
+ * replayable log (event-log.ts), feeds its push streams (event-streams.ts; the Worker holds them, so
+ * this object sleeps between emits), and hands every appended event to its webhook part when the
+ * edge delivers webhooks (the WebhookPart of contract.ts, made by the `webhooks` factory of its
+ * config). Upstream-backed event types never reach it: their poll runs in the Worker.
  */
-import { DurableObject } from "cloudflare:workers";
 import { json } from "../../src/wire/json";
 import { eventsErrorOf } from "../../src/wire/events-errors";
 import { refuse } from "../../src/wire/refusals";
+import { EdgeObject, type ObjectBinding } from "../kit/edge-object";
 import { isUpgrade } from "../kit/held-sockets";
 import {
   EVENTS_STREAM_URL,
@@ -42,8 +42,8 @@ export interface EventsObjectConfig {
   webhooks?: WebhookPartFactory;
 }
 
-/** The events object; made per edge by `eventsObjectClass(config)`, which binds its config. */
-class McpEventsObject extends DurableObject implements EventsRpc {
+/** The events object; made per edge by `eventsObjectClass(binding, config)`, which binds both. */
+class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
   readonly #config: EventsObjectConfig;
   readonly #log: EventLog;
   readonly #streams: EventStreams;
@@ -51,14 +51,16 @@ class McpEventsObject extends DurableObject implements EventsRpc {
   readonly #webhooks: WebhookPart | undefined;
   #name: string | undefined;
 
-  constructor(ctx: DurableObjectState, env: unknown, config: EventsObjectConfig) {
-    super(ctx, env as never);
+  constructor(ctx: DurableObjectState, env: unknown, binding: ObjectBinding | undefined, config: EventsObjectConfig) {
+    // Its rows reach the server's onEvent through the kit's meter; it reports no events of its own.
+    super(ctx, env, binding, { rows: "events" });
     this.#config = config;
-    this.#log = new EventLog(ctx.storage.sql, config.retention);
+    this.#log = new EventLog(this.storage.sql, config.retention);
     this.#streams = new EventStreams(ctx);
     const host: EventsHost = {
       ctx,
       env,
+      storage: this.storage,
       name: () => this.#served(),
       read: (query) => this.#log.read(query, Date.now()),
     };
@@ -73,6 +75,7 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     const { event } = appended;
     const streams = this.#streams.deliver(name, event);
     if (this.#webhooks) await this.#webhooks.appended([event]);
+    this.served("emit", 0);
     return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
   }
 
@@ -91,7 +94,7 @@ class McpEventsObject extends DurableObject implements EventsRpc {
   }
 
   /** Opens a push stream (the Worker's events/stream checked the request): `active`, the replay, then live emits. */
-  override async fetch(request: Request): Promise<Response> {
+  protected override async onRequest(request: Request): Promise<Response> {
     const header = request.headers.get(HEADER_EVENTS_OPEN);
     if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
     const open = JSON.parse(header) as StreamOpen;
@@ -101,19 +104,15 @@ class McpEventsObject extends DurableObject implements EventsRpc {
     return this.#streams.open(open, replay, streamNumber());
   }
 
-  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  protected override onSocketMessage(socket: WebSocket, message: string | ArrayBuffer): void {
     this.#streams.received(socket, message);
   }
 
-  override async webSocketClose(socket: WebSocket): Promise<void> {
+  protected override onSocketClose(socket: WebSocket): void {
     this.#streams.ended(socket);
   }
 
-  override async webSocketError(socket: WebSocket): Promise<void> {
-    this.#streams.ended(socket);
-  }
-
-  override async alarm(): Promise<void> {
+  protected override async onAlarm(): Promise<void> {
     if (this.#webhooks) await this.#webhooks.alarm();
   }
 
@@ -127,20 +126,26 @@ class McpEventsObject extends DurableObject implements EventsRpc {
   #serve(name: string, writing: boolean): void {
     if (this.#name === name) return;
     this.#name = name;
-    if (writing && this.ctx.storage.kv.get(NAME_KEY) !== name) this.ctx.storage.kv.put(NAME_KEY, name);
+    if (writing && this.storage.kv.get(NAME_KEY) !== name) this.storage.kv.put(NAME_KEY, name);
   }
 
   #served(): string | undefined {
-    this.#name ??= this.ctx.storage.kv.get<string>(NAME_KEY);
+    this.#name ??= this.storage.kv.get<string>(NAME_KEY);
     return this.#name;
   }
 }
 
-/** The events object class of one edge: `export const { McpEvents } = edge.objects`. */
-export function eventsObjectClass(config: EventsObjectConfig): new (ctx: DurableObjectState, env: unknown) => EventsRpc {
+/** The events object class of one edge (its observer from `binding`): `export const { McpEvents } = edge.objects`. */
+export function eventsObjectClass(
+  binding: ObjectBinding | undefined,
+  config: EventsObjectConfig,
+): new (
+  ctx: DurableObjectState,
+  env: unknown,
+) => EventsRpc {
   return class McpEvents extends McpEventsObject {
     constructor(ctx: DurableObjectState, env: unknown) {
-      super(ctx, env, config);
+      super(ctx, env, binding, config);
     }
   };
 }

@@ -75,7 +75,7 @@ export function events<Env = unknown>(options: EventsOptions<Env>): EventsFeatur
     // The set of types is fixed for a deployment: no list-change notifications, so no `listChanged`.
     extensions: { [EVENTS_EXTENSION]: {} },
     streams: { "events/stream": (call) => streamLane(registry, call) },
-    objects: () => ({ [EVENTS_CLASS]: eventsObjectClass({ retention, maxStreams, ...(part ? { webhooks: part } : {}) }) }),
+    objects: (kernel) => ({ [EVENTS_CLASS]: eventsObjectClass(kernel, { retention, maxStreams, ...(part ? { webhooks: part } : {}) }) }),
     emit: (env, name, data, emitOptions) => emitEvent(registry, env, { ...emitOptions, name, data }),
   };
 }
