@@ -106,8 +106,8 @@ export function buildKernel<Env>(parts: KernelParts<Env>): BuiltKernel<Env> {
 /** The lane of a request method some feature answers with its own Response (`streams`), if any. */
 export function streamLaneOf<Env>(kernel: Kernel<Env>, method: string): StreamLane<Env> | undefined {
   for (const feature of kernel.features) {
-    const lane = feature.streams?.[method];
-    if (lane) return lane;
+    // Own keys only: a method named "constructor" or "toString" is no feature's lane.
+    if (feature.streams && Object.hasOwn(feature.streams, method)) return feature.streams[method];
   }
   return undefined;
 }

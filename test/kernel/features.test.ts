@@ -81,6 +81,14 @@ describe("features passed to createMcpEdge", () => {
     expect(await discover(without)).not.toHaveProperty([PING_EXT]);
   });
 
+  it("find a feature's stream lane by its own keys only: a method named constructor is -32601, not a crash", async () => {
+    const edge = createMcpEdge(serverOf(), { features: [pingFeature()] });
+    for (const method of ["constructor", "toString", "__proto__"]) {
+      const res = await post2026To(edge, method, {});
+      expect(((await res.json()) as { error: { code: number } }).error.code, method).toBe(-32601);
+    }
+  });
+
   it("validate a feature method's params with its schema: -32602 naming the field", async () => {
     const edge = createMcpEdge(serverOf(), { features: [pingFeature()] });
     const res = await post2026To(edge, "com.example/ping", { n: "x" }, { extensions: { [PING_EXT]: {} } });

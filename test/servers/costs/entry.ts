@@ -11,6 +11,8 @@ import type { OperationEvent } from "../../../src/mcp/operations/observe";
 import { meteredObjects } from "./meter";
 import { sessions } from "../../../src/features/sessions/index";
 import { observe } from "../../../src/features/observe/index";
+import { hub } from "../../../src/features/hub/index";
+import { tasks } from "../../../src/features/tasks/index";
 
 /** Every operation event, as the onEvent hook hears it (one isolate runs the Worker and its objects). */
 export const events: OperationEvent[] = [];
@@ -18,13 +20,13 @@ export const events: OperationEvent[] = [];
 // Keep-alives every 0.1 s: an object notices a client that left (its next write fails) within 0.2 s.
 const edge = createMcpEdge(demoServer, {
   session: { keepAliveMs: 200 },
-  features: [sessions(), observe({ onEvent: (event) => events.push(event) })],
+  features: [sessions(), hub(), tasks(), observe({ onEvent: (event) => events.push(event) })],
 });
 /** The same server with deferred sessions at /deferred/mcp (meteredObjects makes deferredSessionObject's class, which serves `edge`'s eager sessions the same). */
 const deferred = createMcpEdge(demoServer, {
   path: "/deferred/mcp",
   session: { keepAliveMs: 200 },
-  features: [sessions(), observe({ onEvent: (event) => events.push(event) })],
+  features: [sessions(), hub(), tasks(), observe({ onEvent: (event) => events.push(event) })],
 });
 
 export default {
