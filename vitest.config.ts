@@ -4,7 +4,8 @@
 // a server declaring listChanged, "tasks" a server of task tools with real task objects, "package" a server
 // written only with the public API, "package-kit" one driven through mcp-edge/testing, "step-up" scopes per
 // operation and handlers' challenges, "operate" middleware, an error hook and rate limits, "extensions" a vendor
-// extension on the public extension API, "events" the Events extension passed in as a feature, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
+// extension on the public extension API, "events" the Events extension passed in as a feature, "webhooks" its webhook
+// delivery, "costs" the demo with metered objects, "routes" a server at /mcp/:tenant,
 // "dpop" the DPoP replay object, "misconfigured" bindings without migrations; "auth-server" runs on
 // wrangler.auth.toml, "scaffold" on the server `npm create mcp-edge` writes; x.node.test.ts in "node",
 // plain Node for modules that need no Worker. The end-to-end tests (test/e2e) have vitest.e2e.config.ts.
@@ -30,6 +31,9 @@ const EXPECTED_CONSOLE = [
   /^mcp-edge: \[misconfigured-[0-9a-f]{8}\] Server misconfigured: /,
   // test/extensions: client notifications the gate or the params schema drops, on purpose.
   /^mcp-edge: notification notifications\/com\.example\/notes\/seen dropped: /,
+  // test/events/webhooks-delivery.webhooks: a callback name rebound to a private address, an event over 256 KiB, on purpose.
+  /^mcp-edge: webhook for sub_[0-9a-f]+ not sent: rebound\.example\.com resolves to 10\.0\.0\.7/,
+  /^mcp-edge: event incident\.created evt_[0-9a-f-]+ is over 262144 bytes as JSON; not sent to webhooks/,
   // test/package/kit.package-kit: a test token sent to a deployed host, refused on purpose (logged once per verifier).
   /^mcp-edge: test sign-in \(testAuth from mcp-edge\/testing\) is refused on /,
   // test/events/push.events: an upstream-backed event's poll made to fail once, on purpose.
@@ -48,6 +52,9 @@ const EXPECTED_RUNTIME = [
   /The storage\.kv \(synchronous KV\) API is only available for SQLite-backed Durable Objects/,
   // test/hub: shards the tests restart on purpose (ctx.abort), reported by workerd as a broken output gate.
   /^uncaught exception; exception = .*broken\.outputGateBroken; jsg\.Error: ((shard|coordinator|test) )?(restart|sleep)\b/,
+  // test/events/webhooks-*.webhooks: a webhook endpoint nobody listens on (127.0.0.1:9), on purpose; workerd logs the
+  // refused connection even though the fetch's rejection is handled (the subscribe answers -32027 connection_refused).
+  /^uncaught exception; (source = Uncaught \(in promise\); stack = Error|exception = .*disconnected: jsg\.Error): Network connection lost\./,
   // test/hub/publish-handoff: a shard made to fail a delivery; workerd reports the RPC's rejection.
   /^uncaught exception; source = Uncaught \(in promise\); stack = Error: test restart of shard/,
 ];
@@ -89,6 +96,7 @@ const SUFFIXED = [
   "tasks",
   "operate",
   "extensions",
+  "webhooks",
   "events",
   "routes",
   "auth-server",
@@ -224,6 +232,22 @@ export default defineConfig({
           }),
         ],
         test: { name: "extensions", include: filesOf("extensions") },
+      },
+      {
+        // Webhook delivery of the Events extension (test/servers/webhooks): the methods behind the test verifier, the
+        // object's alarm delivering to a real receiver in this process (receiver-setup.mjs, mcp-edge/testing/receiver).
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./test/servers/webhooks/wrangler.toml" },
+            miniflare: {
+              bindings: {
+                MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef",
+                MCP_TEST_AUTH_SECRET: "test-only-auth-secret-0123456789abcdef",
+              },
+            },
+          }),
+        ],
+        test: { name: "webhooks", include: filesOf("webhooks"), globalSetup: ["./test/servers/webhooks/receiver-setup.mjs"] },
       },
       {
         // A server at /mcp/:tenant: route parameters and tenant isolation (test/servers/routes).

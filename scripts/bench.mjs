@@ -30,6 +30,7 @@ import { runReplayScenario } from "../bench/scenarios/replay.mjs";
 import { countRoundTrips } from "../bench/scenarios/round-trips.mjs";
 import { costScenario } from "../bench/scenarios/cost.mjs";
 import { eventsScenario, renderEvents } from "../bench/scenarios/events.mjs";
+import { renderWebhooks, webhooksBudgetFailures, webhooksScenario } from "../bench/scenarios/webhooks.mjs";
 import { sessionLaneScenarios } from "../bench/scenarios/session-lane.mjs";
 import { taskScenarios } from "../bench/scenarios/tasks.mjs";
 import { workerLaneScenarios } from "../bench/scenarios/worker-lane.mjs";
@@ -47,6 +48,7 @@ const LISTEN_CONFIG = join(REPO_ROOT, "bench", "listen", "wrangler.toml");
 const OPERATE_CONFIG = join(REPO_ROOT, "bench", "operate", "wrangler.toml");
 const COST_CONFIG = join(REPO_ROOT, "bench", "cost", "wrangler.toml");
 const COST16_CONFIG = join(REPO_ROOT, "bench", "cost", "wrangler.shards16.toml");
+const WEBHOOKS_CONFIG = join(REPO_ROOT, "bench", "webhooks", "wrangler.toml");
 const DEMO_BUNDLE_CONFIG = join(REPO_ROOT, "wrangler.toml");
 
 /** Memory-backed folder for Durable Object storage (Linux); see `--storage`. */
@@ -70,6 +72,7 @@ const PARTS = [
   "replay",
   "round-trips",
   "cost",
+  "webhooks",
   "footprint",
   "idle-awake",
   "events",
@@ -88,6 +91,7 @@ const DEFAULTS = {
     streams: 6,
     replayEvents: 100_000,
     footprintSessions: 1000,
+    webhookSubscriptions: 1000,
   },
   smoke: {
     connections: 2,
@@ -99,6 +103,7 @@ const DEFAULTS = {
     streams: 2,
     replayEvents: 2_000,
     footprintSessions: 20,
+    webhookSubscriptions: 20,
   },
 };
 
@@ -114,6 +119,7 @@ const USAGE = `usage: npm run bench -- [options]
   --streams <n>         SSE streams per side in the notification scenario, one per burst (default ${DEFAULTS.full.streams})
   --replay-events <n>   events stored in the large replay stream (default ${DEFAULTS.full.replayEvents})
   --footprint-sessions <n>  live sessions opened per side to measure memory and storage per session (default ${DEFAULTS.full.footprintSessions})
+  --webhook-subscriptions <n>  webhook subscriptions one emit is delivered to, counting the cost (default ${DEFAULTS.full.webhookSubscriptions})
   --storage <where>     Durable Object storage of both Workers: "memory" (${MEMORY_TMP}, default where it exists) or "disk" (the OS temp folder)
   --runner <runner>     "miniflare" (default): both bundled as for deploy and served by Miniflare alone; "wrangler": both under wrangler dev in this process, whose proxy then shares the load generator's event loop (absolute figures drop several times, ratios stay close)
   --inspector           keep wrangler's devtools inspector proxy on (off by default: it turns every subrequest into devtools events)
@@ -151,6 +157,7 @@ function parseOptions(argv) {
       only: { type: "string" },
       baseline: { type: "string" },
       "footprint-sessions": { type: "string" },
+      "webhook-subscriptions": { type: "string" },
       inspector: { type: "boolean" },
       runner: { type: "string" },
       smoke: { type: "boolean" },
@@ -228,6 +235,7 @@ function parseOptions(argv) {
     streams: int("streams", base.streams),
     replayEvents,
     footprintSessions: int("footprint-sessions", base.footprintSessions),
+    webhookSubscriptions: int("webhook-subscriptions", base.webhookSubscriptions),
     json:
       values.json ??
       (values.smoke ? undefined : join(REPO_ROOT, "bench-results", `bench-${new Date().toISOString().replace(/[:.]/g, "-")}.json`)),
@@ -265,6 +273,7 @@ async function main() {
   const results = [];
   let roundTrips;
   let cost;
+  let webhooks;
   let footprint;
   let idleAwake;
   let events;
@@ -309,6 +318,11 @@ async function main() {
       costServers.push(await startWorker({ ...serverOptions, configPath: COST16_CONFIG }));
       servers.push(costServers[1]);
     }
+    let webhooksServer;
+    if (opts.only.has("webhooks")) {
+      webhooksServer = await startWorker({ ...serverOptions, configPath: WEBHOOKS_CONFIG });
+      servers.push(webhooksServer);
+    }
     opts.serverPids = servers.flatMap((s) => s.workerdPids);
     const demo = createPool(demoServer.url, opts.connections);
     const floor = createPool(floorServer.url, opts.connections);
@@ -346,6 +360,12 @@ async function main() {
       const [pool, pool16] = costServers.map((server) => createPool(server.url, 2));
       pools.push(pool, pool16);
       cost = await costScenario(pool, pool16);
+    }
+    if (webhooksServer) {
+      process.stderr.write(`bench: counting what webhook delivery costs (${opts.webhookSubscriptions} subscriptions) …\n`);
+      const pool = createPool(webhooksServer.url, 4);
+      pools.push(pool);
+      webhooks = await webhooksScenario(pool, { subscriptions: opts.webhookSubscriptions });
     }
     // Last: the sessions it opens stay live, and would weigh on the scenarios above.
     if (opts.only.has("footprint")) footprint = await footprintScenario(opts, demo, floor, demoServer, floorServer);
@@ -395,6 +415,7 @@ async function main() {
     results,
     roundTrips,
     cost,
+    webhooks,
     footprint,
     idleAwake,
     events,
@@ -403,6 +424,7 @@ async function main() {
     seconds: (performance.now() - started) / 1000,
   };
   console.log(renderReport(report));
+  if (webhooks) console.log(`\n${renderWebhooks(webhooks)}`);
   if (idleAwake)
     console.log(`\n${idleAwake.baseline ? renderIdleAwakeComparison(idleAwake.baseline, idleAwake.rounds) : renderIdleAwake(idleAwake)}`);
   const eventsReport = events && renderEvents(events);
@@ -443,6 +465,7 @@ async function main() {
     )
       .filter(([, side]) => side.errors > 0)
       .map(([name, side]) => `footprint (${name}): ${side.errors} of ${side.sessions} sessions failed to open`),
+    ...(webhooks ? webhooksBudgetFailures(webhooks) : []),
   ];
   if (opts.docs) {
     const page = join(REPO_ROOT, "docs", "benchmark-results.md");

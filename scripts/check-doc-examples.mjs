@@ -65,7 +65,8 @@ const ENTRIES = Object.fromEntries(
     .filter(([, target]) => typeof target === "object" && target.default)
     .map(([key, target]) => [
       key === "." ? "mcp-edge" : `mcp-edge/${key.slice(2)}`,
-      target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts"),
+      // A built entry is read from its TypeScript source; a plain-JavaScript one (mcp-edge/testing/receiver) from its types.
+      target.default.startsWith("./dist/") ? target.default.replace(/^\.\/dist\//, "").replace(/\.js$/, ".ts") : target.types.slice(2),
     ]),
 );
 

@@ -33,6 +33,11 @@ export interface WorkerServer {
   workerdPids: number[];
   /** The last lines the Worker logged. */
   logs(): string;
+  /**
+   * Stops the runtime and starts it again on the same port with the same Durable Object storage, as a deploy
+   * or a crash would: what the objects stored (their alarms too) is there, nothing in memory is.
+   */
+  restart(): Promise<void>;
   /** Disposes the runtime and deletes the temp folder. Idempotent. */
   stop(): Promise<void>;
 }

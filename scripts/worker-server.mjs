@@ -103,6 +103,71 @@ async function runtimeStarted(origin, https) {
 }
 
 /**
+ * Starts the runtime serving `configPath` with its Durable Object storage in `persistDir`; resolves with its
+ * URL once it serves, and how to dispose of it. `port` 0: a free one.
+ */
+async function launch(options, configPath, dirs, onLog) {
+  const { workDir, persistDir } = dirs;
+  if (options.runner === "miniflare") {
+    if (options.https) throw new Error('runner "miniflare" serves HTTP only');
+    const outdir = join(workDir, "build");
+    const scriptPath = await buildWorker({ repoRoot: REPO_ROOT, configPath, outdir });
+    // modulesRules describe unbundled sources; the dry-run output is one bundled module.
+    const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
+    // wrangler still describes a Worker in Miniflare 4's option shape.
+    const mf = new Miniflare(
+      convertV4MiniflareOptions({
+        ...workerOptions,
+        bindings: { ...workerOptions.bindings, ...options.vars },
+        modules: true,
+        scriptPath,
+        modulesRoot: outdir,
+        host: HOST,
+        port: dirs.port,
+        resourcePersistencePath: persistDir,
+        handleStructuredLogs: onLog,
+        ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
+      }),
+    );
+    try {
+      return { url: await mf.ready, dispose: () => mf.dispose() };
+    } catch (err) {
+      await mf.dispose().catch(() => undefined);
+      throw err;
+    }
+  }
+  const worker = await unstable_startWorker({
+    config: configPath,
+    bindings: Object.fromEntries(Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: "plain_text", value }])),
+    dev: {
+      server: {
+        hostname: HOST,
+        port: dirs.port,
+        secure: Boolean(options.https),
+        httpsKeyPath: options.https?.keyPath,
+        httpsCertPath: options.https?.certPath,
+      },
+      inspector: options.inspector ? { hostname: HOST, port: 0 } : false,
+      persist: persistDir,
+      registry: join(workDir, "registry"), // no dev-registry cross-talk between servers
+      watch: false,
+      structuredLogsHandler: onLog,
+    },
+  });
+  const dispose = () => worker.dispose();
+  try {
+    await worker.ready;
+    const url = await worker.url;
+    // wrangler's `ready` comes once its proxy serves; the Worker's own workerd starts just after.
+    await runtimeStarted(url.origin, Boolean(options.https));
+    return { url, dispose };
+  } catch (err) {
+    await dispose().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
  * Starts the Worker of `configPath` and resolves once it serves HTTP(S) on 127.0.0.1.
  * @param {import("./worker-server.d.mts").WorkerServerOptions} [options]
  * @returns {Promise<import("./worker-server.d.mts").WorkerServer>}
@@ -110,7 +175,7 @@ async function runtimeStarted(origin, https) {
 export async function startWorker(options = {}) {
   const configPath = resolve(options.configPath ?? join(REPO_ROOT, "wrangler.toml"));
   const workDir = mkdtempSync(join(options.tmpDir ?? tmpdir(), "mcp-edge-worker-"));
-  const persistDir = join(workDir, "state");
+  const dirs = { workDir, persistDir: join(workDir, "state"), port: options.port ?? 0 };
   const lines = [];
   const echo = options.echo ?? process.env.MCP_EDGE_DEV_LOGS === "1";
   const onLog = (log) => {
@@ -120,85 +185,41 @@ export async function startWorker(options = {}) {
     if (lines.length > LOG_LINES_KEPT) lines.splice(0, lines.length - LOG_LINES_KEPT);
   };
   const before = new Set(workerdChildren());
-  let dispose = async () => {};
+  let runtime;
   try {
-    let url;
-    if (options.runner === "miniflare") {
-      if (options.https) throw new Error('runner "miniflare" serves HTTP only');
-      const outdir = join(workDir, "build");
-      const scriptPath = await buildWorker({ repoRoot: REPO_ROOT, configPath, outdir });
-      // modulesRules describe unbundled sources; the dry-run output is one bundled module.
-      const { modulesRules: _, ...workerOptions } = unstable_getMiniflareWorkerOptions(configPath).workerOptions;
-      // wrangler still describes a Worker in Miniflare 4's option shape.
-      const mf = new Miniflare(
-        convertV4MiniflareOptions({
-          ...workerOptions,
-          bindings: { ...workerOptions.bindings, ...options.vars },
-          modules: true,
-          scriptPath,
-          modulesRoot: outdir,
-          host: HOST,
-          port: options.port ?? 0,
-          resourcePersistencePath: persistDir,
-          handleStructuredLogs: onLog,
-          ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
-        }),
-      );
-      dispose = () => mf.dispose();
-      url = await mf.ready;
-    } else {
-      const worker = await unstable_startWorker({
-        config: configPath,
-        bindings: Object.fromEntries(Object.entries(options.vars ?? {}).map(([name, value]) => [name, { type: "plain_text", value }])),
-        dev: {
-          server: {
-            hostname: HOST,
-            port: options.port ?? 0,
-            secure: Boolean(options.https),
-            httpsKeyPath: options.https?.keyPath,
-            httpsCertPath: options.https?.certPath,
-          },
-          inspector: options.inspector ? { hostname: HOST, port: 0 } : false,
-          persist: persistDir,
-          registry: join(workDir, "registry"), // no dev-registry cross-talk between servers
-          watch: false,
-          structuredLogsHandler: onLog,
-        },
-      });
-      dispose = () => worker.dispose();
-      await worker.ready;
-      url = await worker.url;
-    }
-    const origin = url.origin;
-    // wrangler's `ready` comes once its proxy serves; the Worker's own workerd starts just after.
-    if (options.runner !== "miniflare") await runtimeStarted(origin, Boolean(options.https));
-    const workerdPids = workerdChildren().filter((pid) => !before.has(pid));
-    const entry = { workerdPids, workDir };
-    live.add(entry);
-    installHooks();
-    let stopping;
-    return {
-      url: origin,
-      mcpUrl: `${origin}/mcp`,
-      port: Number(url.port),
-      persistDir,
-      workerdPids,
-      logs: () => lines.join("\n"),
-      stop: () =>
-        (stopping ??= (async () => {
-          try {
-            await dispose();
-          } finally {
-            live.delete(entry);
-            rmSync(workDir, { recursive: true, force: true });
-          }
-        })()),
-    };
+    runtime = await launch(options, configPath, dirs, onLog);
   } catch (err) {
-    await dispose().catch(() => undefined);
     rmSync(workDir, { recursive: true, force: true });
     throw new Error(`could not start ${configPath}: ${err?.message ?? err}\n--- runtime output ---\n${lines.join("\n")}`);
   }
+  const origin = runtime.url.origin;
+  dirs.port = Number(runtime.url.port);
+  const workerdPids = workerdChildren().filter((pid) => !before.has(pid));
+  const entry = { workerdPids, workDir };
+  live.add(entry);
+  installHooks();
+  let stopping;
+  return {
+    url: origin,
+    mcpUrl: `${origin}/mcp`,
+    port: dirs.port,
+    persistDir: dirs.persistDir,
+    workerdPids,
+    logs: () => lines.join("\n"),
+    async restart() {
+      await runtime.dispose();
+      runtime = await launch(options, configPath, dirs, onLog);
+    },
+    stop: () =>
+      (stopping ??= (async () => {
+        try {
+          await runtime.dispose();
+        } finally {
+          live.delete(entry);
+          rmSync(workDir, { recursive: true, force: true });
+        }
+      })()),
+  };
 }
 
 /** A port that was free on 127.0.0.1 a moment ago, for a Worker that must know its URL before it starts. */

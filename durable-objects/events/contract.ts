@@ -5,6 +5,7 @@
  * import this file; neither imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
+import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome, WebhooksRpc } from "./webhooks-contract";
 
 /** The binding and the class the Worker exports for it (wrangler.toml: new_sqlite_classes). */
 export const EVENTS_BINDING = "MCP_EVENTS";
@@ -92,8 +93,11 @@ export interface StreamOpen {
   since?: number;
 }
 
-/** The object's RPC surface (the stream is opened with `fetch(EVENTS_STREAM_URL)`, an upgrade). */
-export interface EventsRpc extends Rpc.DurableObjectBranded {
+/**
+ * The object's RPC surface (the stream is opened with `fetch(EVENTS_STREAM_URL)`, an upgrade); the webhook
+ * calls (WebhooksRpc) answer only on an edge that delivers webhooks.
+ */
+export interface EventsRpc extends Rpc.DurableObjectBranded, WebhooksRpc {
   emit(name: string, input: EmitInput): Promise<EmitOutcome>;
   read(name: string, query: ReadQuery): Promise<ReadResult>;
 }
@@ -106,6 +110,8 @@ export interface EventsHost {
   readonly ctx: DurableObjectState;
   /** The object's storage as the kit meters it (kit/edge-object.ts): every part writes through this one. */
   readonly storage: DurableObjectStorage;
+  /** The Worker's bindings, as the object got them (an upstream-backed type's `poll` reads its upstream with them). */
+  readonly env: unknown;
   /** The event type this object serves (set by the first emit, read or stream it answers). */
   name(): string | undefined;
   /** Reads the log as a poll does. */
@@ -120,6 +126,10 @@ export interface EventsHost {
 export interface WebhookPart {
   /** Events just appended to the log (never a duplicate). */
   appended(events: readonly StoredEvent[]): Promise<void>;
+  /** events/subscribe, checked by the Worker: creates or refreshes the subscription (webhooks-contract.ts). */
+  subscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome>;
+  /** events/unsubscribe: whether a subscription had the key. */
+  unsubscribe(key: WebhookKey): Promise<boolean>;
   /** The object's alarm fired (retries, expiries): the part reschedules what it still needs. */
   alarm(): Promise<void>;
 }

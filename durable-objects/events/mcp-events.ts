@@ -24,6 +24,7 @@ import {
   type WebhookPart,
   type WebhookPartFactory,
 } from "./contract";
+import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome } from "./webhooks-contract";
 import { EventLog, type Retention } from "./event-log";
 import { EventStreams } from "./event-streams";
 
@@ -59,6 +60,7 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
     const host: EventsHost = {
       ctx,
       storage: this.storage,
+      env,
       name: () => this.#served(),
       read: (query) => this.#log.read(query, Date.now()),
     };
@@ -75,6 +77,15 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
     if (this.#webhooks) await this.#webhooks.appended([event]);
     this.served("emit", 0);
     return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
+  }
+
+  async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
+    this.#serve(input.key.name, true);
+    return this.#webhookPart().subscribe(input);
+  }
+
+  async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
+    return this.#webhookPart().unsubscribe(key);
   }
 
   async read(name: string, query: ReadQuery): Promise<ReadResult> {
@@ -105,7 +116,13 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
     if (this.#webhooks) await this.#webhooks.alarm();
   }
 
-  /** Remembers the event type this object serves (written once, by its first emit). */
+  /** The webhook part; the Worker calls it only on an edge that delivers webhooks (the methods exist only there). */
+  #webhookPart(): WebhookPart {
+    if (!this.#webhooks) throw new Error("mcp-edge: a webhook call reached an events object of an edge without events({ webhooks })");
+    return this.#webhooks;
+  }
+
+  /** Remembers the event type this object serves (written once, by its first emit or subscribe). */
   #serve(name: string, writing: boolean): void {
     if (this.#name === name) return;
     this.#name = name;

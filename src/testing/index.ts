@@ -27,6 +27,15 @@ export {
 export { TestTimeoutError, type NotificationMatch, type NotificationStream, type TestNotification } from "./streams";
 export type { TestTask, TestTaskClient, TestTaskStatus } from "./tasks";
 export type { TestEventOccurrence, TestEventsClient, TestEventStream, TestPollResult } from "./events";
+export {
+  connectWebhookReceiver,
+  subscribeWebhook,
+  unsubscribeWebhook,
+  type ReceivedWebhook,
+  type ReceiverScript,
+  type WebhookReceiverHandle,
+  type WebhookSubscription,
+} from "./webhooks";
 
 /** Anything with a fetch: `SELF` from "cloudflare:test", a service binding, `{ fetch }`. */
 export interface Fetcher {

@@ -8,7 +8,11 @@ const LOOPBACK = /^(localhost|[a-z0-9.-]+\.localhost|127(\.\d{1,3}){3}|\[::1\])$
 
 /** `url` is the request's, parsed once by the caller. */
 export function isLocalRequest(request: Request, url: URL): boolean {
-  if (!LOOPBACK.test(url.hostname)) return false;
-  const host = request.headers.get("Host");
-  return host === null || LOOPBACK.test(host.replace(/:\d+$/, ""));
+  return isLocalAddressing(url.hostname, request.headers.get("Host"));
+}
+
+/** The same judgement from a request's URL host name and its Host header (null when absent): a handler's `ctx.request`. */
+export function isLocalAddressing(hostname: string, hostHeader: string | null): boolean {
+  if (!LOOPBACK.test(hostname)) return false;
+  return hostHeader === null || LOOPBACK.test(hostHeader.replace(/:\d+$/, ""));
 }

@@ -53,7 +53,7 @@ describe("the package's entry points", () => {
   });
 
   it('"mcp-edge/events" holds the Events extension: event definitions, the feature and its identifier', () => {
-    expect(names(events)).toEqual(["EVENTS_EXTENSION", "defineEvent", "events"]);
+    expect(names(events)).toEqual(["EVENTS_EXTENSION", "defineEvent", "events", "webhooks"]);
     expect(events.EVENTS_EXTENSION).toBe("io.modelcontextprotocol/events");
   });
 

@@ -63,7 +63,8 @@ export function events<Env = unknown>(options: EventsOptions<Env>): EventsFeatur
   const registry = new EventRegistry<Env>(options.types, resolve(options as EventsOptions<never>));
   const methods: MethodDefinition<Env>[] = eventMethods(registry);
   if (options.webhooks) methods.push(...options.webhooks.methods(registry));
-  const emitted = options.types.some((type) => !type.poll);
+  // The object holds an emitted type's log, and the webhook subscriptions of any type (an upstream one's polled by its alarm).
+  const emitted = options.types.some((type) => !type.poll || (options.webhooks !== undefined && type.delivery.includes("webhook")));
   const part = options.webhooks?.part;
   const { retention, maxStreams } = registry.options;
   return {

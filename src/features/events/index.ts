@@ -9,5 +9,7 @@ export { events } from "./feature";
 export type { EventsFeature, EventsOptions } from "./feature";
 export type { EmitOptions } from "./emit";
 export { EVENTS_EXTENSION } from "./registry";
+export { webhooks } from "./webhooks";
+export type { WebhookOptions } from "./webhooks";
 export type { EventRegistry, EventsWebhooks } from "./registry";
 export type { EmitOutcome } from "../../../durable-objects/events/contract";

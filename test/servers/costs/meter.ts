@@ -20,16 +20,32 @@ export interface Billed {
   webSocketMessages: number;
   /** Rows written: SQL cursors, key-value puts and deletes, setAlarm/deleteAlarm, rows deleteAll removed. */
   rows: number;
+  /**
+   * Rows written by kind of request and what wrote them ("events.alarm webhook_outbox", "events.alarm setAlarm"):
+   * each row is billed to the request that started last before it was written (exact when an object's requests do
+   * not overlap, as emits and alarms here), and to the table its statement names.
+   */
+  rowsBy: Record<string, number>;
 }
 
-const cursors: { rowsWritten: number }[] = [];
-let extraRows = 0;
+const cursors: { cursor: { rowsWritten: number }; request: number; what: string }[] = [];
+/** Rows written outside SQL cursors, each with the request it is billed to and what wrote it. */
+const extraRows: { rows: number; request: number; what: string }[] = [];
 const requests: { object: string; what: string }[] = [];
 
 export function resetMeter(): void {
   cursors.length = 0;
-  extraRows = 0;
+  extraRows.length = 0;
   requests.length = 0;
+}
+
+function addExtraRows(rows: number, what: string): void {
+  extraRows.push({ rows, request: requests.length - 1, what });
+}
+
+/** The table a statement writes (INSERT INTO t, UPDATE t, DELETE FROM t), or "sql". */
+function tableOf(query: string): string {
+  return /\b(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)/i.exec(query)?.[1] ?? "sql";
 }
 
 export function billed(): Billed {
@@ -37,8 +53,21 @@ export function billed(): Billed {
   return {
     requests: all.filter((what) => !what.endsWith(".webSocketMessage")),
     webSocketMessages: all.filter((what) => what.endsWith(".webSocketMessage")).length,
-    rows: extraRows + cursors.reduce((n, c) => n + c.rowsWritten, 0),
+    rows: extraRows.reduce((n, e) => n + e.rows, 0) + cursors.reduce((n, c) => n + c.cursor.rowsWritten, 0),
+    rowsBy: rowsByKind(),
   };
+}
+
+function rowsByKind(): Record<string, number> {
+  const by: Record<string, number> = {};
+  const bill = (request: number, rows: number, writer: string) => {
+    if (rows === 0) return;
+    const what = `${requests[request]?.what ?? "outside a request"} ${writer}`;
+    by[what] = (by[what] ?? 0) + rows;
+  };
+  for (const { cursor, request, what } of cursors) bill(request, cursor.rowsWritten, what);
+  for (const { rows, request, what } of extraRows) bill(request, rows, what);
+  return by;
 }
 
 /** The requests one object (by its id's hex string) received since the last `resetMeter()`. */
@@ -68,34 +97,34 @@ function meterStorage(storage: DurableObjectStorage): void {
   const exec = sql.exec.bind(sql);
   sql.exec = ((query: string, ...bindings: unknown[]) => {
     const cursor = exec(query, ...bindings);
-    cursors.push(cursor);
+    cursors.push({ cursor, request: requests.length - 1, what: tableOf(query) });
     return cursor;
   }) as typeof sql.exec;
   const setAlarm = storage.setAlarm.bind(storage);
   storage.setAlarm = (at, options) => {
-    extraRows += 1;
+    addExtraRows(1, "setAlarm");
     return setAlarm(at, options);
   };
   const deleteAlarm = storage.deleteAlarm.bind(storage);
   storage.deleteAlarm = (options) => {
-    extraRows += 1;
+    addExtraRows(1, "deleteAlarm");
     return deleteAlarm(options);
   };
   const deleteAll = storage.deleteAll.bind(storage);
   storage.deleteAll = (options) => {
-    extraRows += countRows(storage);
+    addExtraRows(countRows(storage), "deleteAll");
     return deleteAll(options);
   };
   // The key-value store: one row per key written or deleted.
   const kv = storage.kv;
   const put = kv.put.bind(kv);
   kv.put = (key, value) => {
-    extraRows += 1;
+    addExtraRows(1, "kv");
     put(key, value);
   };
   const remove = kv.delete.bind(kv);
   kv.delete = (key) => {
-    extraRows += 1;
+    addExtraRows(1, "kv");
     return remove(key);
   };
 }
