@@ -273,7 +273,9 @@ describe("broken: no MCP_HUB binding", () => {
     expect(finding(run, "listen")).toMatchObject({
       status: "fail",
       message: expect.stringContaining("needs the MCP_HUB Durable Object binding"),
-      fix: expect.stringMatching(/name = "MCP_HUB"[\s\S]*export const McpHub = hubObject\(edge\)/),
+      fix: expect.stringMatching(
+        /name = "MCP_HUB"[\s\S]*export const \{ McpHub \} = edge\.objects; \(with hub\(\) in createMcpEdge's features\)/,
+      ),
     });
     expect(finding(run, "tasks")?.status).toBe("ok");
   });
