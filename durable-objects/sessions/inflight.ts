@@ -33,7 +33,7 @@ import { accepted, json } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import { idKey, type SessionCore } from "./core";
 import { challengedInStream, challengedJson, type CallAuth } from "./call-challenge";
-import type { ResolvedAuth } from "../../src/auth/options";
+import type { AuthGate } from "../../src/kernel/feature";
 
 /** What requests in flight need from their session object. */
 export interface InflightHost<Env> {
@@ -43,8 +43,8 @@ export interface InflightHost<Env> {
   readonly sessionId: string;
   /** Session state changes the handlers may make (log level, subscriptions). */
   readonly ops: SessionOps;
-  /** The server's `auth` (a handler's challenge names its resource metadata). */
-  readonly auth: ResolvedAuth | undefined;
+  /** The edge's auth gate (a handler's challenge names its resource metadata); none without auth. */
+  readonly gate: AuthGate | undefined;
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -264,8 +264,8 @@ export class InflightRequests<Env> {
   }
 
   private callAuth(post: SessionPost): CallAuth<Env> {
-    const { auth, server, env } = this.host;
-    return { auth, server, env, principal: post.principal, params: post.origin.request?.params };
+    const { gate, server, env } = this.host;
+    return { gate, server, env, principal: post.principal, params: post.origin.request?.params };
   }
 
   private dispatchContext(post: SessionPost, channel: Channel | undefined, meter?: Meter): DispatchContext<Env> {

@@ -66,7 +66,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
       env,
       sessionId,
       ops: sessionOps(core, this.hub),
-      auth: binding.options.auth,
+      gate: binding.gate,
       waitUntil: (promise) => ctx.waitUntil(promise),
     });
     this.lifecycle = {

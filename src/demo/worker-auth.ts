@@ -13,6 +13,7 @@ import { sessions } from "../features/sessions/index";
 import { tasks } from "../features/tasks/index";
 import { hub } from "../features/hub/index";
 import { user } from "../features/user/index";
+import { auth } from "../features/auth/index";
 import { createAuthorizationServer, withAuthorizationServer } from "../auth/index";
 import { demoAuthorize } from "./consent";
 import { demoServer } from "./server";
@@ -65,14 +66,16 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   });
   const edge = createMcpEdge(demoServer, {
     path: "/mcp",
-    features: demoFeatures(),
-    auth: {
-      resource,
-      authorizationServers: [origin],
-      verify: authorizationServer.verify,
-      requiredScopes: SCOPES,
-      resourceName: "mcp-edge demo",
-    },
+    features: [
+      ...demoFeatures(),
+      auth({
+        resource,
+        authorizationServers: [origin],
+        verify: authorizationServer.verify,
+        requiredScopes: SCOPES,
+        resourceName: "mcp-edge demo",
+      }),
+    ],
   });
   worker = withAuthorizationServer(edge.worker, authorizationServer);
   workers.set(origin, worker);

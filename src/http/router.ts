@@ -22,14 +22,12 @@ import { handlePost } from "./post";
 import { openLegacyStream, postLegacyMessage } from "./streams/legacy";
 import { refuse } from "../wire/refusals";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
-import { authenticate, metadataResponse } from "../auth/authenticate";
 import { MisconfiguredError, disclosingEnv } from "../platform/bindings";
 import { isLocalRequest } from "../wire/loopback";
 import { edgeRequest, type Arrival, type EdgeRequest } from "./edge-request";
 import { forwardRequest } from "../../durable-objects/sessions/contract";
 import { NO_PARAMS } from "../wire/route-params";
 import type { RoutePattern } from "../wire/route-pattern";
-import { authForRoute, type ResolvedAuth } from "../auth/options";
 import { holdStream } from "../platform/held-stream";
 import { sessionStreamHold } from "./streams/session-streams";
 import { reportUnexpected } from "../mcp/operations/unexpected";
@@ -156,20 +154,20 @@ async function forwardToSession<Env extends EdgeEnv>(edge: EdgeRequest<Env>): Pr
 type RouteHandler<Env> = (arrival: Arrival<Env>) => Promise<Response>;
 
 /**
- * Auth: a route handler behind the resource server's gate (401/403/400 before any MCP work),
- * handed the request's one value (edge-request.ts) with the verified principal; with a resource
- * that names route parameters, the gate of the request's own route (its resource and metadata
- * URL). Without auth, the handler with no principal. `sessions`: whether the endpoint serves sessions.
+ * Auth: a route handler behind the resource server's gate (the `auth()` feature: 401/403/400 before
+ * any MCP work), handed the request's one value (edge-request.ts) with the verified principal, checked
+ * on the request's own route. Without a gate, the handler with no principal. `sessions`: whether the
+ * endpoint serves sessions.
  */
 function guarded<Env extends EdgeEnv>(
   runtime: EdgeRuntime<Env>,
   sessions: boolean,
   handler: (edge: EdgeRequest<Env>) => Promise<Response>,
 ): RouteHandler<Env> {
-  const auth = runtime.options.auth;
-  if (!auth) return (arrival) => handler(edgeRequest(arrival, runtime, undefined, sessions));
+  const gate = runtime.kernel.gate;
+  if (!gate) return (arrival) => handler(edgeRequest(arrival, runtime, undefined, sessions));
   return async (arrival) => {
-    const outcome = await authenticate(arrival.request, authForRoute(auth, arrival.params), arrival.env);
+    const outcome = await gate.authenticate(arrival.request, arrival.params, arrival.env);
     return outcome.ok ? handler(edgeRequest(arrival, runtime, outcome.principal, sessions)) : outcome.response;
   };
 }
@@ -195,7 +193,7 @@ function routed<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>, route: RoutePatt
 export type EdgeHandler<Env> = (request: Request, env: Env, ctx: ExecutionContext, fallthrough: boolean) => Promise<Response | undefined>;
 
 /**
- * Every path this server answers: the endpoint(s), the legacy transport, the auth metadata.
+ * Every path this server answers besides its features' routes: the endpoint(s), the legacy transport.
  * Literal paths by lookup; those naming parameters by their patterns (`owns`, `isSessionPath`).
  */
 function ownedPaths<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>) {
@@ -211,10 +209,9 @@ function ownedPaths<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>) {
     }
   }
   const sessionPatterns = [...patterns];
-  const all = new Set<string>([...sessionPaths, ...(options.auth?.metadataPaths ?? [])]);
+  const all = new Set<string>(sessionPaths);
   add(all, options.route);
   if (options.statelessRoute) add(all, options.statelessRoute);
-  if (options.auth?.metadataRoute) patterns.push(options.auth.metadataRoute);
   const matches = (list: RoutePattern[], pathname: string) => list.length > 0 && list.some((p) => p.match(pathname) !== undefined);
   return {
     owns(pathname: string) {
@@ -316,7 +313,6 @@ export function createRouter<Env extends EdgeEnv>(runtime: EdgeRuntime<Env>): Ed
   const needsSession = (pathname: string) => runtime.options.eras.era2025 && paths.isSessionPath(pathname);
   const router = newRouter<Env>();
   const posts: PostRoutes<Env> = { exact: new Map(), patterns: [] };
-  if (runtime.options.auth) mountMetadata(router, runtime, runtime.options.auth);
   // 2026-07-28 only: no sessions, so GET and DELETE answer 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
   const serves2025 = runtime.options.eras.era2025;
   const routes = { router, posts };
@@ -373,18 +369,4 @@ function postTo<Env>(posts: PostRoutes<Env>, arrival: Arrival<Env>, pathname: st
     if (params) return post({ ...arrival, params }).catch(failed);
   }
   return other();
-}
-
-/**
- * RFC 9728: the protected resource metadata, at the path-suffixed and the bare well-known URL;
- * for a resource naming route parameters, at each route's path-suffixed URL, naming that route's resource.
- */
-function mountMetadata<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>, auth: ResolvedAuth): void {
-  for (const metadataPath of auth.metadataPaths) router.get(metadataPath, () => metadataResponse(auth));
-  const route = auth.metadataRoute;
-  if (!route) return;
-  router.get(
-    route.path,
-    routed(runtime, route, async ({ params }) => metadataResponse(authForRoute(auth, params))),
-  );
 }

@@ -4,7 +4,7 @@
  * answers with a held stream, which seams of the runtime it fills and which Durable Object classes it
  * brings. `createMcpEdge(server, { features: [...] })` takes them; nothing is installed anywhere else.
  */
-import type { RequestId, Params, RequestMessage } from "../jsonrpc/messages";
+import type { RequestId, Params, RequestMessage, ResponseMessage } from "../jsonrpc/messages";
 import type { ClientCapabilities } from "../mcp/definition/types";
 import type { McpServer } from "../mcp/definition/server";
 import type { MethodDefinition, NotificationDefinition } from "../mcp/definition/methods";
@@ -13,6 +13,7 @@ import type { RequestInfo } from "../mcp/definition/request-info";
 import type { TaskLane } from "../mcp/handlers/dispatch-context";
 import type { SessionState, UserStores } from "../mcp/definition/context";
 import type { Observer } from "../mcp/operations/observe";
+import type { RouteParams } from "../wire/route-params";
 import type { EdgeOptions, ResolvedOptions } from "./options";
 
 /**
@@ -49,6 +50,39 @@ export interface SessionSealer {
   mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
 }
 
+/** A request's authentication: who sent it, or the refusal to answer with (401, 403, 400, 503). */
+type GateOutcome = { ok: true; principal: Principal } | { ok: false; response: Response };
+
+/** Where a request's operations are authorized: the server as the edge serves it, the env, who sent it, on which route. */
+export interface GateCall<Env> {
+  readonly server: McpServer<Env>;
+  readonly env: Env;
+  readonly principal: Principal | undefined;
+  readonly params: RouteParams;
+}
+
+/**
+ * The resource server's gate (the `auth()` feature, mcp-edge/auth): run by the Worker before any MCP
+ * work, and by a session object for a handler's challenge. Without it every request is anonymous.
+ */
+export interface AuthGate {
+  /** The principal of a request to an endpoint on the route `params` names, or its refusal. */
+  authenticate(request: Request, params: RouteParams, env: unknown): Promise<GateOutcome>;
+  /**
+   * 403 insufficient_scope for the first request whose operation needs a scope the principal lacks;
+   * undefined, at once (no promise), without a principal.
+   */
+  refuseMissingScopes<Env>(call: GateCall<Env>, requests: readonly RequestMessage[]): Promise<Response | undefined> | undefined;
+  /** A JSON answer's handler challenge (`reauthenticate()`, `needScopes()`) as its HTTP 401/403; undefined, at once, when none carries one. */
+  challengeAnswer<Env>(
+    call: GateCall<Env>,
+    requests: readonly RequestMessage[],
+    responses: readonly ResponseMessage[],
+  ): Promise<Response> | undefined;
+  /** A response written to a stream whose status is sent: its challenge completed with what the 401/403 would say. */
+  inStreamChallenge<Env>(call: GateCall<Env>, request: RequestMessage, response: ResponseMessage): Promise<ResponseMessage>;
+}
+
 /** The runtime's seams: each is filled by at most one of an edge's features. */
 export interface FeatureSeams {
   tasks?: TaskSeam;
@@ -59,6 +93,8 @@ export interface FeatureSeams {
    * the dispatcher and the edge's objects start their observations with it.
    */
   observer?: () => Observer;
+  /** Makes the edge's auth gate from its resolved options (`auth()`): called once per edge; a bad option throws then. */
+  gate?: (options: ResolvedOptions) => AuthGate;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */
@@ -166,4 +202,6 @@ export interface Kernel<Env> {
   readonly observer: Observer | undefined;
   readonly features: readonly Feature<Env>[];
   readonly seams: FeatureSeams;
+  /** Set when requests are authenticated (a feature fills the `gate` seam: `auth()`). */
+  readonly gate: AuthGate | undefined;
 }

@@ -23,7 +23,7 @@ export interface BuiltKernel<Env> {
   objects: Readonly<Record<string, FeatureObject>>;
 }
 
-const SEAMS = ["tasks", "users", "sealer", "observer"] as const satisfies readonly (keyof FeatureSeams)[];
+const SEAMS = ["tasks", "users", "sealer", "observer", "gate"] as const satisfies readonly (keyof FeatureSeams)[];
 
 function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
   const names = new Set<string>();
@@ -99,6 +99,7 @@ export function buildKernel<Env>(parts: KernelParts<Env>): BuiltKernel<Env> {
     observer,
     features: parts.features,
     seams,
+    gate: seams.gate?.(parts.options),
   };
   return { kernel, objects: objectsOf(kernel) };
 }

@@ -2,7 +2,6 @@
  * Runtime configuration: what a developer passes to `createMcpEdge`, and the resolved form
  * with every default filled in. Limits live here so the Worker and the session object agree.
  */
-import { resolveAuth, type AuthOptions, type ResolvedAuth } from "../auth/options";
 import { DEFAULT_HUB_SHARDS } from "../platform/addresses";
 import { compileRoute, type RoutePattern } from "../wire/route-pattern";
 import { CORE_OPTIONS, type CoreOptions, type Feature } from "./feature";
@@ -143,8 +142,8 @@ export interface EdgeOptions<Env = unknown> {
   discovery?: never;
   /** @deprecated A feature now: `features: [rateLimits(rules)]` (mcp-edge/rate-limits); given here, createMcpEdge throws a TypeError saying so. */
   rateLimits?: never;
-  /** OAuth 2.1 resource server (2025-06-18 Authorization): every MCP request needs a valid bearer token. Off by default. */
-  auth?: AuthOptions;
+  /** @deprecated A feature now: `features: [auth({ … })]` (mcp-edge/auth); given here, createMcpEdge throws a TypeError saying so. */
+  auth?: never;
   /**
    * Answers every request whose path mcp-edge does not serve (your own routes, assets, a
    * framework's fetch). Those requests reach it untouched, before any Host/Origin or auth check.
@@ -196,7 +195,6 @@ export interface ResolvedOptions {
   session: ResolvedSessionOptions;
   listen: ResolvedListenOptions;
   streamCpuBudgetMs: number;
-  auth: ResolvedAuth | undefined;
   /** Which eras are served; at least one is. */
   eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
@@ -279,26 +277,6 @@ export function resolveListenOptions(l: ListenOptions = {}): ResolvedListenOptio
 }
 
 /**
- * `auth`, checked against the endpoints' routes: a resource naming route parameters is one
- * resource per route, so every endpoint must name exactly those parameters.
- */
-function resolveRoutedAuth(o: AuthOptions | undefined, route: RoutePattern, stateless: RoutePattern | undefined): ResolvedAuth | undefined {
-  if (o === undefined) return undefined;
-  const auth = resolveAuth(o);
-  const names = auth.resourceRoute?.names;
-  if (names === undefined) return auth;
-  const same = (r: RoutePattern) => r.names.length === names.length && r.names.every((n) => names.includes(n));
-  for (const [option, r] of [
-    ["path", route],
-    ["statelessPath", stateless],
-  ] as const) {
-    if (r && !same(r))
-      throw new TypeError(`mcp-edge option ${option} "${r.path}" must name the parameters of auth.resource: :${names.join(", :")}`);
-  }
-  return auth;
-}
-
-/**
  * The options with what the features set: session mode exactly when `sessions()` is among them, and
  * the core options mcp-edge's own features carry (given once: in the feature or at the top level).
  */
@@ -323,6 +301,7 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
 
 /** Options that became features: the feature's factory, its subpath, and the call that takes the option. */
 const MOVED: Record<string, [factory: string, subpath: string, call: string]> = {
+  auth: ["auth", "auth", "auth({ … })"],
   discovery: ["discovery", "discovery", "discovery({ … })"],
   rateLimits: ["rateLimits", "rate-limits", "rateLimits([ … ])"],
   tracing: ["observe", "observe", "observe({ tracing })"],
@@ -374,7 +353,6 @@ export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptio
     session: resolveSessionOptions(o.session ?? {}, maxRunsPerRequest, listen.shards),
     listen,
     streamCpuBudgetMs: positive("streamCpuBudgetMs", o.streamCpuBudgetMs, DEFAULT_STREAM_CPU_BUDGET_MS),
-    auth: resolveRoutedAuth(o.auth, route, statelessRoute),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
     tasks: resolveTaskOptions(o.tasks),

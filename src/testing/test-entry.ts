@@ -14,6 +14,7 @@ import { sessions } from "../features/sessions/index";
 import { hub } from "../features/hub/index";
 import { tasks } from "../features/tasks/index";
 import { user } from "../features/user/index";
+import { auth } from "../features/auth/index";
 import { testAuth, type TestAuthOptions } from "./test-auth";
 
 /** The production entry's options without `auth`, and the test verifier's. */
@@ -40,7 +41,7 @@ export interface TestEntry<Env> {
 }
 
 /**
- * `server` served for tests: `createMcpEdge(server, { ...options, auth: testAuth(options.testAuth) })` and its
+ * `server` served for tests: `createMcpEdge(server, { ...options, features: [...features, auth(testAuth(options.testAuth))] })` and its
  * object classes. Without `features` it serves every built-in one (`sessions()`, `hub()`, `tasks()`, `user()`);
  * pass the production entry's (`features: [sessions({ deferred: true }), …]`) to test what production serves.
  */
@@ -51,7 +52,7 @@ export function testEntry<Env>(server: ServerDefinition<Env>, options: TestEntry
     );
   }
   const { testAuth: authOptions, features = [sessions(), hub(), tasks(), user()], ...edgeOptions } = options;
-  const edge = createMcpEdge(server, { ...edgeOptions, features, auth: testAuth(authOptions) } as EdgeOptions<NoInfer<Env>>);
+  const edge = createMcpEdge(server, { ...edgeOptions, features: [...features, auth(testAuth(authOptions))] } as EdgeOptions<NoInfer<Env>>);
   const { objects } = edge;
   return {
     edge,

@@ -7,6 +7,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
+import { auth } from "../../src/features/auth/index";
 import type { VerifiedToken } from "../../src/auth/options";
 import { defineServer } from "../../src/mcp/definition/server";
 import { text } from "../../src/mcp/definition/content";
@@ -43,8 +44,7 @@ async function verify(token: string): Promise<VerifiedToken | null> {
 
 const authed = createMcpEdge(server, {
   path: "/mcp/:tenant",
-  sessions: false,
-  auth: { resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify },
+  features: [auth({ resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify })],
 });
 
 function fetchAuthed(path: string, init: { method?: string; token?: string } = {}): Promise<Response> {
@@ -108,17 +108,18 @@ describe("scopes per operation on a route (auth.resource naming :tenant)", () =>
   /** `tok-<tenant>` with the scopes after a colon, `+`-separated: `tok-acme:reports:acme`. */
   const edge = createMcpEdge(scoped, {
     path: "/mcp/:tenant",
-    sessions: false,
-    auth: {
-      resource: "https://mcp.example.com/mcp/:tenant",
-      authorizationServers: ["https://auth.example.com"],
-      verify: async (token) => {
-        const match = /^tok-(\w+):?(.*)$/.exec(token);
-        if (!match) return null;
-        const scopes = (match[2] as string).split("+").filter((s) => s.length > 0);
-        return { subject: `user-of-${match[1]}`, scopes, audience: `https://mcp.example.com/mcp/${match[1]}`, claims: {} };
-      },
-    },
+    features: [
+      auth({
+        resource: "https://mcp.example.com/mcp/:tenant",
+        authorizationServers: ["https://auth.example.com"],
+        verify: async (token) => {
+          const match = /^tok-(\w+):?(.*)$/.exec(token);
+          if (!match) return null;
+          const scopes = (match[2] as string).split("+").filter((s) => s.length > 0);
+          return { subject: `user-of-${match[1]}`, scopes, audience: `https://mcp.example.com/mcp/${match[1]}`, claims: {} };
+        },
+      }),
+    ],
   });
   const call = (tenant: string, tool: string, token: string) =>
     edge.worker.fetch(

@@ -13,6 +13,11 @@ import { jwtVerifier } from "../../src/auth/jwt";
 import type { AuthOptions } from "../../src/auth/options";
 import type { McpServer } from "../../src/mcp/definition/server";
 import type { EdgeOptions } from "../../src/kernel/options";
+import type { Feature } from "../../src/kernel/feature";
+import { auth } from "../../src/features/auth/index";
+import { hub } from "../../src/features/hub/index";
+import { sessions } from "../../src/features/sessions/index";
+import { user } from "../../src/features/user/index";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 
 export const ORIGIN = "http://127.0.0.1:8787";
@@ -58,9 +63,22 @@ export function unsecuredToken(claims: JWTPayload = {}): string {
 
 export type Fetch = (url: string, init?: RequestInit & { headers?: Record<string, string> }) => Promise<Response>;
 
+/**
+ * A Worker's options as these tests give them: `auth` is the `auth()` feature's options, `sessions: false`
+ * a Worker without the sessions feature; the other features are the demo's (the hub, the user store).
+ */
+export type EdgeFixtureOptions = Omit<EdgeOptions, "auth" | "features"> & { auth?: AuthOptions };
+
+function withFeatures(options: EdgeFixtureOptions): EdgeOptions {
+  const { auth: authGiven, sessions: sessionMode, ...rest } = options;
+  const features: Feature[] = [...(sessionMode === false ? [] : [sessions()]), hub(), user()];
+  if (authGiven) features.push(auth(authGiven));
+  return { ...rest, features };
+}
+
 /** A Worker for `server` (the demo by default) with `options`, called with the test's bindings. */
-export function edgeFetch(options: EdgeOptions, server: McpServer<never> = demoServer as unknown as McpServer<never>): Fetch {
-  const worker = createMcpEdge(server, options).worker;
+export function edgeFetch(options: EdgeFixtureOptions, server: McpServer<never> = demoServer as unknown as McpServer<never>): Fetch {
+  const worker = createMcpEdge(server, withFeatures(options)).worker;
   return async (url, init = {}) => {
     const request = new Request(url, { ...init, headers: { Host: "127.0.0.1:8787", ...(init.headers ?? {}) } });
     return worker.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env as never, createExecutionContext());

@@ -161,6 +161,9 @@ describe("discovery options", () => {
     expect(given({ rateLimits: [{ binding: "L" }] })).toThrow(
       /option rateLimits is now a feature: import \{ rateLimits \} from "mcp-edge\/rate-limits"/,
     );
+    expect(given({ auth: { resource: "https://mcp.example.com/mcp" } })).toThrow(
+      /option auth is now a feature: import \{ auth \} from "mcp-edge\/auth" and pass features: \[sessions\(\), auth\(/,
+    );
     expect(() => createMcpEdge(server, { features: [rateLimits([{ binding: "" }])] })).toThrow(/each rule needs binding/);
   });
 });

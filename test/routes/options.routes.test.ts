@@ -8,6 +8,7 @@ import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
 import type { EdgeOptions } from "../../src/kernel/options";
 import { discovery } from "../../src/features/discovery/index";
+import { auth } from "../../src/features/auth/index";
 
 const server = defineServer({ name: "com.example/patterns", version: "1.0.0", description: "patterns" });
 const verify = async () => null;
@@ -43,14 +44,15 @@ describe("route patterns refused at createMcpEdge", () => {
   });
 
   it("refuses an auth.resource whose parameters the endpoints do not name", () => {
-    const auth = { resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify };
-    expect(() => create({ path: "/mcp/:org", auth })).toThrow(
+    const gate = () =>
+      auth({ resource: "https://mcp.example.com/mcp/:tenant", authorizationServers: ["https://auth.example.com"], verify });
+    expect(() => create({ path: "/mcp/:org", features: [gate()] })).toThrow(
       /option path "\/mcp\/:org" must name the parameters of auth.resource: :tenant/,
     );
-    expect(() => create({ path: "/mcp/:tenant", statelessPath: "/stateless", auth })).toThrow(
+    expect(() => create({ path: "/mcp/:tenant", statelessPath: "/stateless", features: [gate()] })).toThrow(
       /option statelessPath "\/stateless" must name the parameters of auth.resource/,
     );
-    expect(() => create({ path: "/mcp/:tenant", auth })).not.toThrow();
+    expect(() => create({ path: "/mcp/:tenant", features: [gate()] })).not.toThrow();
   });
 
   it("refuses an AI Catalog for a path with parameters", () => {

@@ -7,6 +7,11 @@
 import { disclosingEnv } from "../../src/platform/bindings";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
+import { auth } from "../../src/features/auth/index";
+import { hub } from "../../src/features/hub/index";
+import { sessions } from "../../src/features/sessions/index";
+import { tasks } from "../../src/features/tasks/index";
+import { user } from "../../src/features/user/index";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import {
   accessToken,
@@ -31,7 +36,9 @@ const tokens: Record<string, string> = {};
 
 /** The tasks server behind auth, called through its fetch handler with this project's bindings. */
 function authedWorker(keys: ReturnType<typeof jwksOf>): Fetch {
-  const worker = createMcpEdge(tasksServer, { auth: authOptions(keys), tasks: { watchdogMs: 60_000 } }).worker;
+  const worker = createMcpEdge(tasksServer, {
+    features: [sessions(), hub(), user(), tasks({ watchdogMs: 60_000 }), auth(authOptions(keys))],
+  }).worker;
   return async (url, init = {}) => {
     const request = new Request(url, { ...init, headers: { Host: "127.0.0.1:8787", ...(init.headers ?? {}) } });
     return worker.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env as never, createExecutionContext());

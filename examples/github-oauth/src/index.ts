@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, ToolError, type EdgeEnv, type HandlerContext } from "mcp-edge";
 import { sessions } from "mcp-edge/sessions";
+import { auth } from "mcp-edge/auth";
 import { user } from "mcp-edge/user";
 import { createAuthorizationServer, defineUpstream, perOrigin, withAuthorizationServer } from "mcp-edge/oauth";
 
@@ -91,8 +92,7 @@ export default perOrigin<Env>((origin) => {
   const resource = `${origin}/mcp`;
   const authorizationServer = createAuthorizationServer<Env>({ issuer: origin, resource, scopesSupported: SCOPES, upstream: github });
   const edge = createMcpEdge(server, {
-    features: [sessions(), user()],
-    auth: { resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES },
+    features: [sessions(), user(), auth({ resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES })],
   });
   // /authorize, /callback, /oauth/* and the metadata first; /mcp (and the legacy /sse) after.
   return withAuthorizationServer(edge.worker, authorizationServer);

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, type EdgeEnv, type McpEdge } from "mcp-edge";
 import { sessions } from "mcp-edge/sessions";
+import { auth } from "mcp-edge/auth";
 import { jwtVerifier } from "mcp-edge/oauth";
 
 interface Env extends EdgeEnv {
@@ -24,15 +25,17 @@ server.tool("delete_note", { description: "Deletes a note (needs notes:write)", 
 let edge: McpEdge<Env> | undefined;
 function edgeFor(env: Env): McpEdge<Env> {
   edge ??= createMcpEdge(server, {
-    features: [sessions()],
+    features: [
+      sessions(),
+      auth({
+        resource: `${env.MCP_PUBLIC_ORIGIN}/mcp`,
+        authorizationServers: [env.AUTH_ISSUER],
+        verify: jwtVerifier({ issuer: env.AUTH_ISSUER, jwksUri: `${env.AUTH_ISSUER}/.well-known/jwks.json` }),
+        requiredScopes: ["mcp"],
+        toolScopes: { delete_note: ["notes:write"] },
+      }),
+    ],
     allowedHosts: [new URL(env.MCP_PUBLIC_ORIGIN).hostname],
-    auth: {
-      resource: `${env.MCP_PUBLIC_ORIGIN}/mcp`,
-      authorizationServers: [env.AUTH_ISSUER],
-      verify: jwtVerifier({ issuer: env.AUTH_ISSUER, jwksUri: `${env.AUTH_ISSUER}/.well-known/jwks.json` }),
-      requiredScopes: ["mcp"],
-      toolScopes: { delete_note: ["notes:write"] },
-    },
     fallback: (request) => (new URL(request.url).pathname === "/health" ? new Response("ok") : new Response("Not found", { status: 404 })),
   });
   return edge;

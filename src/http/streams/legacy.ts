@@ -62,7 +62,7 @@ export async function postLegacyMessage<Env extends EdgeEnv>(edge: EdgeRequest<E
   if (!id) return refuse({ reason: "session-not-found", legacy: true });
   const body = await readBody(request, runtime.options.maxBodyBytes);
   if (!body.ok) return body.response;
-  if (principal && runtime.options.auth) {
+  if (principal && runtime.kernel.gate) {
     // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
     const parsed = parseBody(body.text);
     const denied = parsed.ok ? await refuseMissingScopes(edge, toExchange(parsed).requests) : undefined;

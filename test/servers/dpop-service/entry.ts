@@ -6,6 +6,7 @@
  */
 import { defineServer, createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
 import { sessions } from "../../../src/features/sessions/index";
+import { auth } from "../../../src/features/auth/index";
 import { dpopVerifier, jwtVerifier } from "../../../src/auth/index";
 
 interface Env extends EdgeEnv {
@@ -30,14 +31,16 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   let worker = workers.get(key);
   if (!worker) {
     worker = createMcpEdge(server, {
-      features: [sessions()],
-      auth: {
-        resource: `${env.MCP_PUBLIC_URL}/mcp`,
-        authorizationServers: [env.AS_ISSUER],
-        verify: jwtVerifier({ issuer: env.AS_ISSUER, jwksUri: `${env.AS_ISSUER}/jwks` }),
-        dpop: dpopVerifier({ required: true, nonce: { secret: env.DPOP_NONCE_SECRET } }),
-        requiredScopes: ["mcp"],
-      },
+      features: [
+        sessions(),
+        auth({
+          resource: `${env.MCP_PUBLIC_URL}/mcp`,
+          authorizationServers: [env.AS_ISSUER],
+          verify: jwtVerifier({ issuer: env.AS_ISSUER, jwksUri: `${env.AS_ISSUER}/jwks` }),
+          dpop: dpopVerifier({ required: true, nonce: { secret: env.DPOP_NONCE_SECRET } }),
+          requiredScopes: ["mcp"],
+        }),
+      ],
     }).worker as { fetch: WorkerFetch<Env> };
     workers.set(key, worker);
   }

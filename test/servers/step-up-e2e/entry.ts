@@ -5,6 +5,7 @@
  */
 import { createMcpEdge, defineServer, needScopes, reauthenticate, text, type EdgeEnv, type WorkerFetch } from "../../../src/index";
 import { sessions } from "../../../src/features/sessions/index";
+import { auth } from "../../../src/features/auth/index";
 import { testAuth } from "../../../src/testing/index";
 
 interface Env extends EdgeEnv {
@@ -40,8 +41,9 @@ function workerFor(env: Env): { fetch: WorkerFetch<Env> } {
   const key = `${env.MCP_PUBLIC_URL} ${env.AS_ISSUER}`;
   let worker = workers.get(key);
   if (!worker) {
-    const auth = testAuth({ resource: `${env.MCP_PUBLIC_URL}/mcp`, requiredScopes: ["mcp"] });
-    worker = createMcpEdge(server, { features: [sessions()], auth: { ...auth, authorizationServers: [env.AS_ISSUER] } }).worker as {
+    const options = testAuth({ resource: `${env.MCP_PUBLIC_URL}/mcp`, requiredScopes: ["mcp"] });
+    const gate = auth({ ...options, authorizationServers: [env.AS_ISSUER] });
+    worker = createMcpEdge(server, { features: [sessions(), gate] }).worker as {
       fetch: WorkerFetch<Env>;
     };
     workers.set(key, worker);

@@ -7,6 +7,7 @@
 import { createMcpEdge, defineServer, needScopes, reauthenticate, text, type EdgeEnv } from "../../../src/index";
 import { TokenError, type VerifiedToken } from "../../../src/auth/index";
 import { sessions } from "../../../src/features/sessions/index";
+import { auth } from "../../../src/features/auth/index";
 
 export const RESOURCE = "https://mcp.example.com/mcp";
 const CONFORMANCE = "mcp:conformance";
@@ -100,15 +101,17 @@ const server = defineServer<EdgeEnv>({ name: "step-up-test", version: "1.0.0" })
   });
 
 const edge = createMcpEdge(server, {
-  features: [sessions()],
+  features: [
+    sessions(),
+    auth({
+      resource: RESOURCE,
+      authorizationServers: ["https://auth.example.com"],
+      verify,
+      requiredScopes: [BASELINE],
+      toolScopes: { write_file: ["files:read"] },
+    }),
+  ],
   allowedHosts: ["mcp.example.com"],
-  auth: {
-    resource: RESOURCE,
-    authorizationServers: ["https://auth.example.com"],
-    verify,
-    requiredScopes: [BASELINE],
-    toolScopes: { write_file: ["files:read"] },
-  },
 });
 export default edge.worker;
 export const { McpSession } = edge.objects;
