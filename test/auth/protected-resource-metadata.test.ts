@@ -68,6 +68,30 @@ describe("protected resource metadata", () => {
     expect(() => resolveAuth(authOptions({ keys: [] }, { authorizationServers: [] }))).toThrow(/at least one/);
   });
 
+  it("is public: any page may read it (CORS *), preflight included, and HEAD answers; other methods get 405", async () => {
+    const url = `${ORIGIN}/.well-known/oauth-protected-resource/mcp`;
+    const read = await fetch(url, { headers: { Origin: "https://inspector.example" } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const preflight = await fetch(url, {
+      method: "OPTIONS",
+      headers: { Origin: "https://inspector.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Methods")).toContain("GET");
+    const head = await fetch(url, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    const post = await fetch(url, { method: "POST", body: "{}" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("Allow")).toBe("GET, HEAD, OPTIONS");
+  });
+
+  it("still checks the Host header (DNS rebinding)", async () => {
+    const res = await fetch(`${ORIGIN}/.well-known/oauth-protected-resource/mcp`, { headers: { Host: "evil.example" } });
+    expect(res.status).toBe(403);
+  });
+
   it("does not exist when auth is not configured", async () => {
     const res = await edgeFetch({})(`${ORIGIN}/.well-known/oauth-protected-resource/mcp`);
     expect(res.status).toBe(404);
