@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
-import { billed, meteredObjects, resetMeter } from "../../test/servers/costs/meter";
+import { meteredObjects, meterRoute } from "../../test/servers/costs/meter";
 
 // Keep-alives every 0.25 s: the object notices a client that left within half a second.
 const session = { keepAliveMs: 500 };
@@ -22,11 +22,8 @@ const deferred = createMcpEdge(demoServer, { path: "/deferred/mcp", session, lis
 export default {
   async fetch(request, workerEnv, ctx) {
     const { pathname } = new URL(request.url);
-    if (pathname === "/__cost/reset") {
-      resetMeter();
-      return new Response(null, { status: 204 });
-    }
-    if (pathname === "/__cost") return Response.json(billed());
+    const meter = meterRoute(pathname);
+    if (meter) return meter;
     if (pathname === "/deferred/mcp") return deferred.worker.fetch!(request, workerEnv, ctx);
     return edge.worker.fetch!(request, workerEnv, ctx);
   },

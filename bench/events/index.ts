@@ -8,18 +8,15 @@ import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
 import { demoEvents, postNote } from "../../src/demo/events";
 import type { EdgeEnv } from "../../src/http/runtime";
-import { billed, metered, resetMeter } from "../../test/servers/costs/meter";
+import { metered, meterRoute } from "../../test/servers/costs/meter";
 
 const edge = createMcpEdge(demoServer, { path: "/mcp", features: [demoEvents] });
 
 export default {
   async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
-    if (pathname === "/__cost/reset") {
-      resetMeter();
-      return new Response(null, { status: 204 });
-    }
-    if (pathname === "/__cost") return Response.json(billed());
+    const meter = meterRoute(pathname);
+    if (meter) return meter;
     if (pathname === "/events/notes") return postNote(request, env);
     return edge.worker.fetch(request, env, ctx);
   },

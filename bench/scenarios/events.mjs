@@ -6,24 +6,10 @@
 // after it reaches every one of them.
 
 import { startWorker } from "../../scripts/worker-server.mjs";
-
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "bench-events", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } },
-};
+import { EVENTS_META, modernHeaders, rpc } from "./messages.mjs";
 
 function request(url, id, method, params) {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": method,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } }),
-  });
+  return fetch(url, { method: "POST", headers: modernHeaders(method), body: rpc(id, method, { ...params, _meta: EVENTS_META }) });
 }
 
 async function poll(server, params) {

@@ -25,13 +25,14 @@ export const MODERN_ECHO_CALL = rpc(1, "tools/call", {
     "io.modelcontextprotocol/clientInfo": { name: "mcp-edge-bench", version: "1.0.0" },
   },
 });
-export const MODERN_HEADERS = {
+/** The standard headers of a 2026-07-28 request of `method` (a tool call adds its Mcp-Name). */
+export const modernHeaders = (method) => ({
   "content-type": "application/json",
   accept: ACCEPT_BOTH,
   "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "echo",
-};
+  "mcp-method": method,
+});
+export const MODERN_HEADERS = { ...modernHeaders("tools/call"), "mcp-name": "echo" };
 export const MODERN_META = MODERN_ECHO_CALL && JSON.parse(MODERN_ECHO_CALL).params._meta;
 export const mrtrCall = (extra) =>
   rpc(3, "tools/call", {
@@ -53,6 +54,12 @@ export async function mrtrRound(demo) {
   const done = JSON.parse((await send(demo, { path: "/mcp", headers: MRTR_HEADERS, body: retry })).text).result;
   if (done?.content?.[0]?.text !== "Hello, Alice!") throw new Error(`MRTR: unexpected final answer ${JSON.stringify(done).slice(0, 200)}`);
 }
+
+// Events extension: a client that declared it (events/poll, events/stream, events/subscribe).
+export const EVENTS_META = {
+  ...MODERN_META,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } },
+};
 
 // Tasks extension: a task tool called by a client that declared the extension becomes a task.
 export const TASKS_META = {

@@ -5,17 +5,11 @@
 // per idle subscription, every subscription delivered after one emit.
 
 import { send } from "../harness/load.mjs";
-import { MODERN_META, rpc } from "./messages.mjs";
+import { EVENTS_META, modernHeaders, rpc } from "./messages.mjs";
 import { startWebhookReceiver } from "../../src/testing/webhook-receiver.mjs";
 
 const EVENT = "bench.incident";
-const META = { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/events": {} } } };
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "events/subscribe",
-};
+const HEADERS = modernHeaders("events/subscribe");
 /** How long idle subscriptions are watched for any object request or row (their TTL is an hour). */
 const IDLE_MS = 2000;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,7 +20,7 @@ async function subscribe(pool, url, secret) {
     arguments: {},
     delivery: { mode: "webhook", url, secret },
     cursor: null,
-    _meta: META,
+    _meta: EVENTS_META,
   });
   const reply = JSON.parse((await send(pool, { path: "/mcp", headers: HEADERS, body })).text);
   if (typeof reply.result?.id !== "string") throw new Error(`webhooks: subscribe failed: ${JSON.stringify(reply).slice(0, 300)}`);

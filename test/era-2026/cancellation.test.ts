@@ -12,7 +12,7 @@ import type { EdgeEnv } from "../../src/kernel/env";
 import { text } from "../../src/mcp/definition/content";
 import { ACCEPT_BOTH } from "../helpers/mcp";
 import { envelope, headers2026 } from "../helpers/era-2026";
-import { SseReader } from "../helpers/sse";
+import { readTextUntil, SseReader } from "../helpers/sse";
 
 function waitingServer(aborted: (reason: unknown) => void) {
   return defineServer<EdgeEnv>({ name: "cancel-test", version: "1.0.0" }).interactiveTool(
@@ -54,18 +54,9 @@ it("sends SSE comment keep-alives on a quiet response stream", async () => {
     waitingServer(() => undefined),
     { sessions: false, session: { keepAliveMs: 10 } },
   ).worker;
-  const res = await callWaiting(worker);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let seen = "";
-  while (!seen.includes(": keepalive")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += decoder.decode(value);
-  }
+  const seen = await readTextUntil(await callWaiting(worker), ": keepalive");
   expect(seen).toContain("notifications/progress");
   expect(seen).toContain(": keepalive");
-  await reader.cancel();
 });
 
 it("aborts the handler's signal when the client closes the response stream", async () => {

@@ -299,42 +299,34 @@ describe("limits", () => {
 });
 
 describe("the TTL grant", () => {
-  it("grants at or under the suggestion (sep-9999-ttl-refresh-before-lte-suggestion)", async () => {
+  /** Ada subscribes a fresh hook with this TTL suggestion (none: omitted); the expiry granted, and the time just before. */
+  async function grant(label: string, ttlMs?: number): Promise<{ before: number; granted: number }> {
     const hooks = await receiver();
     const before = Date.now();
+    const url = hooks.hookUrl(hookName(label));
     const result = await subscribeWebhook(await clientAs("ada"), {
       name: TYPE,
-      url: hooks.hookUrl(hookName("ttl")),
+      url,
       secret: hooks.secret,
-      ttlMs: 120_000,
+      ...(ttlMs === undefined ? {} : { ttlMs }),
     });
-    const granted = Date.parse(result.refreshBefore as string);
+    return { before, granted: Date.parse(result.refreshBefore as string) };
+  }
+
+  it("grants at or under the suggestion (sep-9999-ttl-refresh-before-lte-suggestion)", async () => {
+    const { before, granted } = await grant("ttl", 120_000);
     expect(granted).toBeGreaterThan(before);
     expect(granted).toBeLessThanOrEqual(Date.now() + 120_000);
   });
 
   it("clamps a too-short suggestion up to the floor instead of refusing it (sep-9999-ttl-no-rejection-path)", async () => {
-    const hooks = await receiver();
-    const before = Date.now();
-    const result = await subscribeWebhook(await clientAs("ada"), {
-      name: TYPE,
-      url: hooks.hookUrl(hookName("floor")),
-      secret: hooks.secret,
-      ttlMs: 1,
-    });
+    const { before, granted } = await grant("floor", 1);
     // The test server's floor is 1 s (minTtlMs).
-    expect(Date.parse(result.refreshBefore as string)).toBeGreaterThanOrEqual(before + 1_000);
+    expect(granted).toBeGreaterThanOrEqual(before + 1_000);
   });
 
   it("grants the server default when ttlMs is omitted, never no expiry (sep-9999-ttl-omitted-means-default, -null-only-when-requested)", async () => {
-    const hooks = await receiver();
-    const before = Date.now();
-    const result = await subscribeWebhook(await clientAs("ada"), {
-      name: TYPE,
-      url: hooks.hookUrl(hookName("default")),
-      secret: hooks.secret,
-    });
-    const granted = Date.parse(result.refreshBefore as string);
+    const { before, granted } = await grant("default");
     expect(granted).toBeGreaterThanOrEqual(before + 3_600_000);
     expect(granted).toBeLessThanOrEqual(Date.now() + 3_600_000);
   });

@@ -3,7 +3,7 @@
  * resumption with Last-Event-ID, the client's answers and notifications, and a look at the
  * object's SQLite storage. Built on mcp.ts and sse.ts, whose behaviour they leave unchanged.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
@@ -150,4 +150,24 @@ export function tableSizes(sessionId: string): Promise<Record<string, number>> {
     sizes["(key-value)"] = [...state.storage.kv.list()].length;
     return sizes;
   });
+}
+
+/** The session object's idle timeout (30 minutes), after which its alarm terminates it. */
+const IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/** Makes the session look idle since long ago (last activity is persisted in the key-value store as epoch ms). */
+export async function makeIdle(s: Session): Promise<void> {
+  await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
+    // Written as the object writes it (INSERT: a session used only within its first 30 s has no row yet).
+    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
+  });
+}
+
+/**
+ * Runs the termination alarm now, or waits for the run the runtime already started (it was set
+ * for "now"): a callback in the object waits behind the alarm's storage operations.
+ */
+export async function runTerminationAlarm(s: Session): Promise<void> {
+  await runDurableObjectAlarm(sessionStub(s.sessionId));
+  await runInDurableObject(sessionStub(s.sessionId), () => undefined);
 }

@@ -92,3 +92,21 @@ function parseBlock(block: string): SseEvent | undefined {
 /** True for the event carrying the JSON-RPC response to `id`. */
 export const isResponseTo = (id: unknown) => (e: SseEvent) =>
   e.json !== undefined && e.json.id === id && ("result" in e.json || "error" in e.json);
+
+/**
+ * The raw text of a response's stream, read until it contains `marker` (or the stream ended), then cancelled.
+ * SSE comments (": keepalive") included, which SseReader passes over.
+ */
+export async function readTextUntil(response: Response, marker: string): Promise<string> {
+  if (!response.body) throw new Error("response has no body");
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes(marker)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}

@@ -76,61 +76,41 @@ async function expectOnlyStoredEventsSent(s: Session, events: SseEvent[]): Promi
   }
 }
 
+/** A new session runs stream_progress (`count` events) as call `id` while its event log's appends fail; healed after. */
+async function progressCallWhileAppendsFail(times: number | "always", id: number, count: number) {
+  const s = await startSession("2025-06-18");
+  await failAppends(s, times);
+  const got = await readAll(
+    await post(
+      {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "stream_progress", arguments: { count }, _meta: { progressToken: "t" } },
+      },
+      s,
+    ),
+  );
+  await healAppends(s);
+  return { s, got };
+}
+
 describe("a storage write that fails", () => {
   it("once, on a notification: the call still ends with one response and nothing unstored is sent", async () => {
-    const s = await startSession("2025-06-18");
-    await failAppends(s, 1);
-    const got = await readAll(
-      await post(
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } },
-        },
-        s,
-      ),
-    );
-    await healAppends(s);
+    const { s, got } = await progressCallWhileAppendsFail(1, 1, 3);
     const finals = got.events.filter((e) => e.json?.id === 1);
     expect(finals, got.text).toHaveLength(1);
     await expectOnlyStoredEventsSent(s, got.events);
   });
 
   it("does not show the storage engine's message to the client", async () => {
-    const s = await startSession("2025-06-18");
-    await failAppends(s, 1);
-    const got = await readAll(
-      await post(
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "stream_progress", arguments: { count: 3 }, _meta: { progressToken: "t" } },
-        },
-        s,
-      ),
-    );
-    await healAppends(s);
+    const { got } = await progressCallWhileAppendsFail(1, 1, 3);
     expect(got.text).not.toContain("SQLITE_FULL");
     expect(leaksIn(got.text)).toEqual([]);
   });
 
   it("on every write: the request gets a clear error (an HTTP error or a JSON-RPC error for its id), not a silent empty stream", async () => {
-    const s = await startSession("2025-06-18");
-    await failAppends(s, "always");
-    const got = await readAll(
-      await post(
-        {
-          jsonrpc: "2.0",
-          id: 7,
-          method: "tools/call",
-          params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } },
-        },
-        s,
-      ),
-    );
-    await healAppends(s);
+    const { s, got } = await progressCallWhileAppendsFail("always", 7, 2);
     const httpError =
       got.status >= 400 && got.type === "application/json" && (JSON.parse(got.text) as { error?: unknown }).error !== undefined;
     const rpcError = got.events.some((e) => e.json?.id === 7 && e.json.error !== undefined);
@@ -140,20 +120,7 @@ describe("a storage write that fails", () => {
   });
 
   it("leaves no half-written state: once storage works again, nothing is in flight and the session answers", async () => {
-    const s = await startSession("2025-06-18");
-    await failAppends(s, "always");
-    await readAll(
-      await post(
-        {
-          jsonrpc: "2.0",
-          id: 7,
-          method: "tools/call",
-          params: { name: "stream_progress", arguments: { count: 2 }, _meta: { progressToken: "t" } },
-        },
-        s,
-      ),
-    );
-    await healAppends(s);
+    const { s } = await progressCallWhileAppendsFail("always", 7, 2);
     expect(await sql(s.sessionId, "SELECT * FROM inflight")).toEqual([]);
     expect(await sql(s.sessionId, "SELECT id FROM streams WHERE done_at IS NULL")).toEqual([]);
     const events = await (await callOnStream(s, 8, "stream_progress", { count: 2 }, "t")).all();

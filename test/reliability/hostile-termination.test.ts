@@ -6,15 +6,14 @@
  * clean 404, never a 5xx; handlers that ignore their signal keep emitting after the end, and
  * what they emit is dropped without a log line.
  */
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { SseReader } from "../helpers/sse";
-import { sessionStub, type Session } from "../helpers/session";
+import { makeIdle, runTerminationAlarm, sessionStub, type Session } from "../helpers/session";
 import { BASE, deleteSession, getStream, post, request, startSession } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";
 
-const IDLE_TIMEOUT_MS = 30 * 60_000;
 const figures = { races: 0, requests: 0, served: 0, notFound: 0, status5xx: 0, logLines: 0, pathsChecked: 0 };
 afterAll(() => reportFigures("hostile-termination", figures));
 
@@ -92,32 +91,20 @@ async function expectNotFound(res: Response, what: string): Promise<void> {
   figures.pathsChecked++;
 }
 
-async function makeIdle(s: Session): Promise<void> {
-  await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
-  });
-}
-
-/** Runs the alarm now (or waits for the run the runtime already started, set for "now"). */
-async function runAlarm(s: Session): Promise<void> {
-  await runDurableObjectAlarm(sessionStub(s.sessionId));
-  await runInDurableObject(sessionStub(s.sessionId), () => undefined);
-}
-
 const endings: [string, (s: Session) => Promise<void>][] = [
   ["DELETE, before its alarm ran", async (s) => void expect((await deleteSession(s)).status).toBe(204)],
   [
     "DELETE, after its alarm deleted the storage",
     async (s) => {
       expect((await deleteSession(s)).status).toBe(204);
-      await runAlarm(s);
+      await runTerminationAlarm(s);
     },
   ],
   [
     "idle expiry",
     async (s) => {
       await makeIdle(s);
-      await runAlarm(s);
+      await runTerminationAlarm(s);
     },
   ],
 ];
@@ -214,7 +201,7 @@ describe("requests racing the end of their session", () => {
             .then(() => deleteSession(s))
             .then(async (res) => {
               expect([204, 404]).toContain(res.status);
-              if (runAlarmToo) await runAlarm(s);
+              if (runAlarmToo) await runTerminationAlarm(s);
             });
           const answers = responses.map((response, i) => response.then((res) => settle(res, plan[i] as Shot)));
           await ended;

@@ -115,13 +115,18 @@ describe("notifyResourceUpdated across sessions", () => {
     await Promise.all([streamA.cancel(), streamB.cancel(), streamC.cancel()]);
   });
 
-  it("forgets a session that unsubscribed", async () => {
+  /** Two sessions subscribed to one fresh URI, the first with its GET stream open. */
+  async function twoSubscribers() {
     const uri = fresh();
     const a = await startSession("2025-06-18");
     const b = await startSession("2025-06-18");
     await subscribe(a, uri);
     await subscribe(b, uri);
-    const streamA = sseOf(await getStream(a));
+    return { uri, a, b, streamA: sseOf(await getStream(a)) };
+  }
+
+  it("forgets a session that unsubscribed", async () => {
+    const { uri, a, b, streamA } = await twoSubscribers();
     expect(await call(b.sessionId, b.version, "resources/unsubscribe", { uri }, "u")).toMatchObject({ result: {} });
 
     expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });
@@ -130,12 +135,7 @@ describe("notifyResourceUpdated across sessions", () => {
   });
 
   it("forgets a terminated session", async () => {
-    const uri = fresh();
-    const a = await startSession("2025-06-18");
-    const b = await startSession("2025-06-18");
-    await subscribe(a, uri);
-    await subscribe(b, uri);
-    const streamA = sseOf(await getStream(a));
+    const { uri, a, b, streamA } = await twoSubscribers();
     expect((await deleteSession(b)).status).toBe(204);
 
     expect(await touch(a, uri)).toMatchObject({ result: { content: [{ text: "notified 1 session(s)" }] } });

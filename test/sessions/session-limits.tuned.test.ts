@@ -1,24 +1,15 @@
 /** Session behaviour that depends on timing and limits, with small limits (entry.ts). */
 import { abortAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isResponseTo, type SseReader } from "../helpers/sse";
+import { isResponseTo, readTextUntil, type SseReader } from "../helpers/sse";
 import { callOnStream, getStream, send, sseOf, startSession } from "../helpers/session";
 import { TUNED } from "../servers/tuned/entry";
 
 describe("session limits and timing", () => {
   it("sends SSE comment keep-alives on an idle stream", async () => {
     const s = await startSession("2025-06-18");
-    const res = await getStream(s);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    while (!text.includes(": keepalive")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
+    const text = await readTextUntil(await getStream(s), ": keepalive");
     expect(text).toContain(": keepalive\n\n");
-    await reader.cancel();
   });
 
   it("fails a sampling request the client never answers after requestTimeoutMs, as a tool error", async () => {

@@ -13,10 +13,11 @@ import {
   startSession,
   streamOf,
   tableSizes,
+  makeIdle,
+  runTerminationAlarm,
   type Session,
 } from "../helpers/session";
 
-const IDLE_TIMEOUT_MS = 30 * 60_000;
 const notFound = { jsonrpc: "2.0", id: null, error: { code: -32001 } };
 
 /** Every way a client can address a session, each returning the HTTP response. */
@@ -31,23 +32,6 @@ const paths: [string, (s: Session) => Promise<Response>][] = [
   ["a GET", (s) => getStream(s)],
   ["a DELETE", (s) => deleteSession(s)],
 ];
-
-/** Makes the session look idle since long ago (last activity is persisted in meta as epoch ms). */
-async function makeIdle(s: Session): Promise<void> {
-  await runInDurableObject(sessionStub(s.sessionId), (_instance, state) => {
-    // Written as the object writes it (INSERT: a session used only within its first 30 s has no row yet).
-    state.storage.kv.put("last_active", Date.now() - IDLE_TIMEOUT_MS - 1);
-  });
-}
-
-/**
- * Runs the termination alarm now, or waits for the run the runtime already started (it was set
- * for "now"): a callback in the object waits behind the alarm's storage operations.
- */
-async function runTerminationAlarm(s: Session): Promise<void> {
-  await runDurableObjectAlarm(sessionStub(s.sessionId));
-  await runInDurableObject(sessionStub(s.sessionId), () => undefined);
-}
 
 /** No rows in any table (the tables themselves are gone until the object runs its constructor again). */
 async function expectAllStorageGone(s: Session): Promise<void> {

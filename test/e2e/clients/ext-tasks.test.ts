@@ -2,10 +2,10 @@
 // HTTP: a task-enabled session on an SDK v2 client pinned to 2026-07-28 calls task tools of the
 // in-process demo and settles them through tasks/get. The package needs a raw dispatch for
 // 2026-07-28 framing; this one POSTs the JSON-RPC request as any 2026 client does.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { describe, expect, it } from "vitest";
+import { extensionCapabilities, withSdkV2Client } from "../helpers/sdk-v2-client";
+import { useWorker } from "../helpers/server";
 import { useCompatRecord } from "./helpers/record";
 import { packageVersion } from "./helpers/compat.mjs";
 
@@ -26,16 +26,8 @@ useCompatRecord({
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const clientInfo = { name: "e2e-ext-tasks", version: "1.0.0" };
-const clientCapabilities = { extensions: { [TASKS]: {} } };
-let server: WorkerServer | undefined;
-
-beforeAll(async () => {
-  server = await startWorker();
-}, 150_000);
-
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
+const clientCapabilities = extensionCapabilities([TASKS]);
+const server = useWorker();
 
 type Json = Record<string, unknown>;
 
@@ -56,7 +48,7 @@ async function rawDispatch(request: unknown): Promise<never> {
     "Mcp-Method": message.method,
   };
   if (typeof name === "string") headers["Mcp-Name"] = name;
-  const res = await fetch(server!.mcpUrl, { method: "POST", headers, body: JSON.stringify(message) });
+  const res = await fetch(server.mcpUrl, { method: "POST", headers, body: JSON.stringify(message) });
   const text = await res.text();
   if (!(res.headers.get("Content-Type") ?? "").includes("text/event-stream")) return JSON.parse(text) as never;
   // An SSE answer: the last data line that is a response.
@@ -67,20 +59,19 @@ async function rawDispatch(request: unknown): Promise<never> {
   return data.filter((m) => "result" in m || "error" in m).at(-1) as never;
 }
 
-async function withTaskSession<T>(use: (session: ReturnType<typeof createTaskSessionFromClient>) => Promise<T>): Promise<T> {
-  const client = new Client(clientInfo, { capabilities: clientCapabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server!.mcpUrl)));
-  const session = createTaskSessionFromClient(client, {
-    endpointId: "mcp-edge-demo",
-    rawDispatch: rawDispatch as never,
-    v2RequestFraming: { protocolVersion: "2026-07-28", clientInfo, clientCapabilities },
+function withTaskSession<T>(use: (session: ReturnType<typeof createTaskSessionFromClient>) => Promise<T>): Promise<T> {
+  return withSdkV2Client(server.mcpUrl, { name: clientInfo.name, mode: { pin: "2026-07-28" }, extensions: [TASKS] }, async (client) => {
+    const session = createTaskSessionFromClient(client, {
+      endpointId: "mcp-edge-demo",
+      rawDispatch: rawDispatch as never,
+      v2RequestFraming: { protocolVersion: "2026-07-28", clientInfo, clientCapabilities },
+    });
+    try {
+      return await use(session);
+    } finally {
+      await session.close();
+    }
   });
-  try {
-    return await use(session);
-  } finally {
-    await session.close();
-    await client.close();
-  }
 }
 
 describe("the Tasks requester against the demo", () => {

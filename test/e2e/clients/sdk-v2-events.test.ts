@@ -3,22 +3,15 @@
 // emit through the demo's inbound route (POST /events/notes, as a Stripe or GitHub webhook would
 // arrive), and an events/stream held open as a long-lived request whose notifications reach the
 // client's handlers. Pinned to 2026-07-28, and in a 2025-11-25 session that declared the extension.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { describe, expect, it } from "vitest";
+import { withSdkV2Client } from "../helpers/sdk-v2-client";
+import { useWorker } from "../helpers/server";
 
 const EVENTS = "io.modelcontextprotocol/events";
 const SUBSCRIPTION = "io.modelcontextprotocol/subscriptionId";
-let server: WorkerServer | undefined;
-
-beforeAll(async () => {
-  server = await startWorker();
-}, 150_000);
-
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
+const server = useWorker();
 
 const ListResult = z.looseObject({ events: z.array(z.looseObject({ name: z.string(), delivery: z.array(z.string()) })) });
 const Occurrence = z.looseObject({ eventId: z.string(), name: z.string(), timestamp: z.string(), data: z.unknown() });
@@ -30,21 +23,12 @@ const PollResult = z.looseObject({
   nextPollMs: z.number(),
 });
 
-async function connected<T>(mode: "legacy" | { pin: string }, use: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client(
-    { name: "e2e-sdk-v2-events", version: "1.0.0" },
-    { capabilities: { extensions: { [EVENTS]: {} } }, versionNegotiation: { mode } },
-  );
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(server!.mcpUrl)));
-    return await use(client);
-  } finally {
-    await client.close();
-  }
+function connected<T>(mode: "legacy" | { pin: string }, use: (client: Client) => Promise<T>): Promise<T> {
+  return withSdkV2Client(server.mcpUrl, { name: "e2e-sdk-v2-events", mode, extensions: [EVENTS] }, use);
 }
 
 async function postNote(text: string, topic: string): Promise<void> {
-  const res = await fetch(`${server!.url}/events/notes`, { method: "POST", body: JSON.stringify({ text, topic }) });
+  const res = await fetch(`${server.url}/events/notes`, { method: "POST", body: JSON.stringify({ text, topic }) });
   expect(res.status).toBe(202);
 }
 

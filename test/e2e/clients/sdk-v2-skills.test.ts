@@ -3,22 +3,15 @@
 // schema), then SKILL.md through readResource, checked against the entry's size and SHA-256
 // digest and its frontmatter parsed and compared field by field; a directory read of the skill's
 // root. Pinned to 2026-07-28, and in a 2025-11-25 session that declared the extension.
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { describe, expect, it } from "vitest";
+import { withSdkV2Client } from "../helpers/sdk-v2-client";
+import { useWorker } from "../helpers/server";
 
 const SKILLS = "io.modelcontextprotocol/skills";
-let server: WorkerServer | undefined;
-
-beforeAll(async () => {
-  server = await startWorker();
-}, 150_000);
-
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
+const server = useWorker();
 
 const SkillEntry = z.object({
   uri: z.string(),
@@ -28,17 +21,8 @@ const SkillEntry = z.object({
 const ListSkillsResult = z.looseObject({ skills: z.array(SkillEntry), nextCursor: z.string().optional() });
 const DirectoryResult = z.looseObject({ resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string() })) });
 
-async function connected<T>(mode: "legacy" | { pin: string }, use: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client(
-    { name: "e2e-sdk-v2-skills", version: "1.0.0" },
-    { capabilities: { extensions: { [SKILLS]: {} } }, versionNegotiation: { mode } },
-  );
-  try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(server!.mcpUrl)));
-    return await use(client);
-  } finally {
-    await client.close();
-  }
+function connected<T>(mode: "legacy" | { pin: string }, use: (client: Client) => Promise<T>): Promise<T> {
+  return withSdkV2Client(server.mcpUrl, { name: "e2e-sdk-v2-skills", mode, extensions: [SKILLS] }, use);
 }
 
 /** What a host does before it loads a skill: every check of "Integrity and Verification" on SKILL.md. */

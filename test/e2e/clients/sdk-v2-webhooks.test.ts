@@ -3,27 +3,28 @@
 // its test verifier signing the client in), a real receiver in this process (mcp-edge/testing/receiver) checks
 // every signature with its own code, and the Worker is restarted between a failed attempt and its retry: the
 // retry still comes, with the same id and body (the queued delivery and the alarm were in the object's storage).
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
+import { withSdkV2Client } from "../helpers/sdk-v2-client";
+import { useWorker } from "../helpers/server";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../src/testing/webhook-receiver.mjs";
 import { mintTestToken } from "../../../src/testing/test-auth";
 
 const EVENTS = "io.modelcontextprotocol/events";
 const AUTH_SECRET = "e2e-only-test-auth-secret-0123456789abcdef";
-let server: WorkerServer | undefined;
 let receiver: WebhookReceiver | undefined;
 
+// Registered before the Worker's hooks: the receiver starts first and closes last.
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  server = await startWorker({ configPath: "test/servers/webhooks/wrangler.toml", vars: { MCP_TEST_AUTH_SECRET: AUTH_SECRET } });
-}, 150_000);
+});
 
 afterAll(async () => {
-  await server?.stop();
   await receiver?.close();
-}, 30_000);
+});
+
+const worker = useWorker({ configPath: "test/servers/webhooks/wrangler.toml", vars: { MCP_TEST_AUTH_SECRET: AUTH_SECRET } });
 
 const SubscribeResult = z.looseObject({
   id: z.string(),
@@ -34,19 +35,8 @@ const SubscribeResult = z.looseObject({
 
 async function connected<T>(use: (client: Client) => Promise<T>): Promise<T> {
   const token = await mintTestToken({ subject: "e2e-ada", secret: AUTH_SECRET });
-  const client = new Client(
-    { name: "e2e-sdk-v2-webhooks", version: "1.0.0" },
-    { capabilities: { extensions: { [EVENTS]: {} } }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  const transport = new StreamableHTTPClientTransport(new URL(server!.mcpUrl), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-  });
-  try {
-    await client.connect(transport);
-    return await use(client);
-  } finally {
-    await client.close();
-  }
+  const headers = { Authorization: `Bearer ${token}` };
+  return withSdkV2Client(worker.mcpUrl, { name: "e2e-sdk-v2-webhooks", mode: { pin: "2026-07-28" }, extensions: [EVENTS], headers }, use);
 }
 
 describe("webhooks with the SDK v2 client and a real receiver", () => {
@@ -85,7 +75,7 @@ describe("webhooks with the SDK v2 client and a real receiver", () => {
     });
     // The retry is due 2 s after the failed attempt: the runtime goes down before it, and comes back with its storage.
     expect(hooks.deliveries.filter((record) => record.webhookId === `${name}-2`)).toHaveLength(1);
-    await server!.restart();
+    await worker.server.restart();
     const [, , failed, retried] = await hooks.received({ path, count: 4, timeoutMs: 60_000 });
     expect(retried).toMatchObject({ webhookId: `${name}-2`, status: 200, verified: true, body: failed!.body });
     expect(Number(retried!.timestamp)).toBeGreaterThan(Number(failed!.timestamp));

@@ -6,6 +6,7 @@
 import { Client, StreamableHTTPClientTransport, type Progress } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstText } from "../helpers/results";
+import { openListenStream } from "../helpers/listen-stream";
 import { startWorker, type WorkerServer } from "../../../scripts/worker-server.mjs";
 import { useCompatRecord } from "./helpers/record";
 import { packageVersion } from "./helpers/compat.mjs";
@@ -112,66 +113,22 @@ describe("subscriptions/listen over real HTTP", () => {
   // 2026-07-28 makes the change, and the update crosses the hub to the open stream.
   it("acknowledges a listen stream, then delivers the resources/updated a tool call publishes", async () => {
     const uri = `test://template/e2e-${crypto.randomUUID()}/data`;
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientInfo": { name: "e2e-listen", version: "1.0.0" },
-      "io.modelcontextprotocol/clientCapabilities": {},
-    };
-    const body = {
-      jsonrpc: "2.0",
-      id: "listen-1",
-      method: "subscriptions/listen",
-      params: { _meta: meta, notifications: { resourceSubscriptions: [uri] } },
-    };
-    const abort = new AbortController();
-    const res = await fetch(server!.mcpUrl, {
-      method: "POST",
-      signal: abort.signal,
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": "2026-07-28",
-        "Mcp-Method": "subscriptions/listen",
-      },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("Content-Type")).toBe("text/event-stream");
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffered = "";
-    const nextMessage = async (): Promise<Record<string, unknown>> => {
-      for (;;) {
-        const end = buffered.indexOf("\n\n");
-        if (end >= 0) {
-          const block = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = block
-            .split("\n")
-            .filter((l) => l.startsWith("data:"))
-            .map((l) => l.slice(5).trim())
-            .join("\n");
-          if (data) return JSON.parse(data) as Record<string, unknown>;
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error("the listen stream ended");
-        buffered += value;
-      }
-    };
+    const listen = await openListenStream(server!.mcpUrl, "listen-1", uri, "e2e-listen");
+    expect(listen.response.status).toBe(200);
+    expect(listen.response.headers.get("Content-Type")).toBe("text/event-stream");
     try {
-      expect((await nextMessage()).method).toBe("notifications/subscriptions/acknowledged");
+      expect((await listen.next()).method).toBe("notifications/subscriptions/acknowledged");
       await connected({ pin: "2026-07-28" }, async (client) => {
         const touched = await client.callTool({ name: "touch_resource", arguments: { uri } });
         expect(touched.isError).not.toBe(true);
       });
-      expect(await nextMessage()).toEqual({
+      expect(await listen.next()).toEqual({
         jsonrpc: "2.0",
         method: "notifications/resources/updated",
         params: { _meta: { "io.modelcontextprotocol/subscriptionId": "listen-1" }, uri },
       });
     } finally {
-      abort.abort();
-      await reader.cancel().catch(() => undefined);
+      await listen.close();
     }
   });
 });

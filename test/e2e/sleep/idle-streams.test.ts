@@ -10,67 +10,18 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
+import { openListenStream } from "../helpers/listen-stream";
 import { useWorker } from "../helpers/server";
 
 const server = useWorker({ configPath: "test/servers/sleep/wrangler.toml" });
 /** Past local workerd's eviction of an object held only by hibernatable sockets (about 10 s). */
 const IDLE_MS = 16_000;
 
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "e2e-sleep", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
 function constructions(kind: "session" | "hub"): number {
   return server.server
     .logs()
     .split("\n")
     .filter((line) => line.includes(`constructed ${kind} `)).length;
-}
-
-/** Opens a listen stream with fetch; returns a reader of its JSON-RPC messages. */
-async function openListen(uri: string) {
-  const abort = new AbortController();
-  const res = await fetch(server.mcpUrl, {
-    method: "POST",
-    signal: abort.signal,
-    headers: {
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-      "MCP-Protocol-Version": "2026-07-28",
-      "Mcp-Method": "subscriptions/listen",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: "sleepy",
-      method: "subscriptions/listen",
-      params: { _meta: META, notifications: { resourceSubscriptions: [uri] } },
-    }),
-  });
-  expect(res.status).toBe(200);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const next = async (): Promise<Record<string, unknown>> => {
-    for (;;) {
-      const end = buffered.indexOf("\n\n");
-      if (end >= 0) {
-        const block = buffered.slice(0, end);
-        buffered = buffered.slice(end + 2);
-        const data = block
-          .split("\n")
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).trim())
-          .join("\n");
-        if (data) return JSON.parse(data) as Record<string, unknown>;
-        continue;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the listen stream ended");
-      buffered += value;
-    }
-  };
-  return { next, close: () => abort.abort() };
 }
 
 describe("idle streams let their objects sleep", () => {
@@ -84,7 +35,8 @@ describe("idle streams let their objects sleep", () => {
     });
     await v1.connect(new StreamableHTTPClientTransport(new URL(server.mcpUrl)));
     await v1.subscribeResource({ uri });
-    const listen = await openListen(uri);
+    const listen = await openListenStream(server.mcpUrl, "sleepy", uri, "e2e-sleep");
+    expect(listen.response.status).toBe(200);
     expect((await listen.next()).method).toBe("notifications/subscriptions/acknowledged");
     const before = { session: constructions("session"), hub: constructions("hub") };
     expect(before.session).toBeGreaterThanOrEqual(1);
@@ -106,7 +58,7 @@ describe("idle streams let their objects sleep", () => {
     // Both objects were built again for this event: they had slept (been evicted) while idle.
     expect(constructions("session")).toBeGreaterThan(before.session);
     expect(constructions("hub")).toBeGreaterThan(before.hub);
-    listen.close();
+    await listen.close();
     await Promise.all([v1.close(), v2.close()]);
     expect(updates).toEqual([uri]);
   });

@@ -70,6 +70,19 @@ function rowsByKind(): Record<string, number> {
   return by;
 }
 
+/**
+ * The meter's two routes in a bench Worker (bench/cost, bench/events, bench/webhooks): `GET /__cost` answers what was
+ * billed since the last `POST /__cost/reset`. Any other path is not the meter's: undefined.
+ */
+export function meterRoute(pathname: string): Response | undefined {
+  if (pathname === "/__cost/reset") {
+    resetMeter();
+    return new Response(null, { status: 204 });
+  }
+  if (pathname === "/__cost") return Response.json(billed());
+  return undefined;
+}
+
 /** The requests one object (by its id's hex string) received since the last `resetMeter()`. */
 export function requestsOf(objectId: string): string[] {
   return requests.filter((r) => r.object === objectId).map((r) => r.what);
