@@ -59,6 +59,12 @@ export interface FeatureSeams {
    * the dispatcher and the edge's objects start their observations with it.
    */
   observer?: () => Observer;
+  /**
+   * `subscriptions/listen` where no feature's `streams` serve it: the deprecated `hubObject(edge)` fills it
+   * with the hub's lane (an edge made before features gets its hub so); without it such an edge answers
+   * the acknowledged empty set. A feature of its own serves the method through `streams`.
+   */
+  listen?: <Env>(call: StreamCall<Env>) => Promise<Response>;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */

@@ -7,6 +7,9 @@
 import { disclosingEnv } from "../../src/platform/bindings";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMcpEdge } from "../../src/edge";
+import { sessions } from "../../src/features/sessions/index";
+import { tasks } from "../../src/features/tasks/index";
+import { user } from "../../src/features/user/index";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import {
   accessToken,
@@ -31,7 +34,10 @@ const tokens: Record<string, string> = {};
 
 /** The tasks server behind auth, called through its fetch handler with this project's bindings. */
 function authedWorker(keys: ReturnType<typeof jwksOf>): Fetch {
-  const worker = createMcpEdge(tasksServer, { auth: authOptions(keys), tasks: { watchdogMs: 60_000 } }).worker;
+  const worker = createMcpEdge(tasksServer, {
+    auth: authOptions(keys),
+    features: [sessions(), tasks({ watchdogMs: 60_000 }), user()],
+  }).worker;
   return async (url, init = {}) => {
     const request = new Request(url, { ...init, headers: { Host: "127.0.0.1:8787", ...(init.headers ?? {}) } });
     return worker.fetch!(request as Request<unknown, IncomingRequestCfProperties>, env as never, createExecutionContext());
@@ -125,8 +131,8 @@ describe("ctx.user", () => {
   it("refuses an anonymous request with an error that says why", async () => {
     const anonymous = userStore(env, undefined);
     await expect(anonymous.get("x")).rejects.toThrow(/ctx\.user needs an authenticated user/);
-    // Through a server without auth: the tool's call fails with that message.
-    const open = createMcpEdge(tasksServer, { sessions: false }).worker;
+    // Through a server without auth (and without sessions): the tool's call fails with that message.
+    const open = createMcpEdge(tasksServer, { features: [user()] }).worker;
     const res = await open.fetch!(
       toolCall2026("user_note", { id: 4, url: "http://127.0.0.1:8787/mcp", args: { key: "x", value: "y" } }) as Request<
         unknown,
