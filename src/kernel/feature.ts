@@ -38,8 +38,6 @@ export interface TaskSeam {
   visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
 }
 
-export type { UserStores };
-
 /** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
 export interface SessionSealer {
   /**

@@ -36,7 +36,7 @@ const MAX_HELD_KEY_CHARS = 1_024;
 const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** What serveListen needs of the mounted server (an EdgeRuntime has it). */
-export interface ListenRuntime<Env> {
+interface ListenRuntime<Env> {
   server: McpServer<Env>;
   options: { listen: ResolvedListenOptions; streamCpuBudgetMs?: number };
   /** The edge's kernel: its task seam decides which task ids a listener may follow (none without it). */
