@@ -7,6 +7,8 @@
  * subject or route key the hub could not keep is refused with -32602, and a hub that never
  * acknowledges gets a clear 503 instead of a hang.
  */
+import { sessions } from "../../src/features/sessions/index";
+import { hub } from "../../src/features/hub/index";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
@@ -173,7 +175,11 @@ describe("a stream ends with its token", () => {
   async function signedIn(seconds: number): Promise<{ fetch: Fetch; headers: Record<string, string>; exp: number }> {
     const key = await signingKey("k1");
     const exp = Math.floor(Date.now() / 1000) + seconds;
-    return { fetch: edgeFetch({ auth: authOptions(jwksOf(key)) }), headers: bearer(await accessToken(key, { exp })), exp };
+    return {
+      fetch: edgeFetch({ auth: authOptions(jwksOf(key)), features: [sessions(), hub()] }),
+      headers: bearer(await accessToken(key, { exp })),
+      exp,
+    };
   }
 
   it("a 2025 GET stream delivers until the token's exp, then ends with the reason and a retry field", async () => {

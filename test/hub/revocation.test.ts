@@ -6,6 +6,8 @@
  * go on. Every wait is on the stream's end, never on a timer. Nothing waits for a revocation: the
  * shards hold no alarm, and a session costs one registration row, written at its first held stream.
  */
+import { sessions } from "../../src/features/sessions/index";
+import { hub } from "../../src/features/hub/index";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { endStreamsOf } from "../../src/platform/end-streams";
@@ -34,7 +36,7 @@ const LIFETIME = { experimental: { "io.modelcontextprotocol/subscription-lifetim
 /** A Worker behind JWT auth, and a token for each of two principals. */
 async function twoPrincipals(): Promise<{ fetch: Fetch; alice: Record<string, string>; bob: Record<string, string> }> {
   const key = await signingKey(`k-${crypto.randomUUID()}`);
-  const fetch = edgeFetch({ auth: authOptions(jwksOf(key)) });
+  const fetch = edgeFetch({ auth: authOptions(jwksOf(key)), features: [sessions(), hub()] });
   return { fetch, alice: bearer(await accessToken(key, { sub: "alice" })), bob: bearer(await accessToken(key, { sub: "bob" })) };
 }
 
