@@ -24,7 +24,7 @@ export interface McpEdge<Env> {
   worker: { fetch: WorkerFetch<Env> };
   /**
    * Answers a request for one of mcp-edge's paths (the endpoint, the stateless path, the legacy
-   * transport, the auth metadata) and resolves `undefined` for any other path, untouched and
+   * transport, the features' routes such as the auth metadata and the Server Card) and resolves `undefined` for any other path, untouched and
    * unchecked, so your own router can answer it.
    */
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;

@@ -109,7 +109,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /**
    * The session's state for a request served in the Worker, or null when it does not exist.
-   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/sessions/deferred.ts.)
+   * (`sessionId`, the client's, is for the deferred sessions' class: durable-objects/sessions/deferred.ts.)
    */
   async confirm(subject?: string, route = "", _sessionId?: string): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.

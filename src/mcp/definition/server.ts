@@ -54,6 +54,11 @@ export interface SkillToAdd {
   addTo<Env>(server: ServerDefinition<Env>): void;
 }
 
+/**
+ * A server's definitions (what `defineServer` returns). Register everything at module load:
+ * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
+ * a different thing (a server bound to one transport).
+ */
 export class ServerDefinition<Env = unknown> {
   /** The server's full info (initialize's serverInfo, server/discover, the Server Card): icons and website included. */
   readonly info: Implementation;
