@@ -8,8 +8,20 @@ import { toExchange } from "../mcp/dispatch/exchange";
 import type { RequestMessage } from "../jsonrpc/messages";
 import type { EdgeRequest } from "./edge-request";
 
-/** The first refusal of a feature's `admit` check for `requests`, else undefined. */
-export async function admitted<Env>(
+/**
+ * The first refusal of a feature's `admit` check for `requests`, else undefined; undefined at once
+ * (no promise, no microtask turn on the lanes' path) when no feature of the edge checks.
+ */
+export function admissionRefusal<Env>(
+  edge: EdgeRequest<Env>,
+  requests: readonly RequestMessage[],
+  era: "2025" | "2026",
+): Promise<Response | undefined> | undefined {
+  if (!edge.runtime.kernel.features.some((f) => f.admit)) return undefined;
+  return firstRefusal(edge, requests, era);
+}
+
+async function firstRefusal<Env>(
   edge: EdgeRequest<Env>,
   requests: readonly RequestMessage[],
   era: "2025" | "2026",
@@ -29,9 +41,9 @@ export async function admitted<Env>(
   return undefined;
 }
 
-/** `admitted` for a body not parsed yet (the 2024-11-05 transport's POST): parsed only when a feature checks. */
-export async function admittedBody<Env>(edge: EdgeRequest<Env>, body: string): Promise<Response | undefined> {
+/** `admissionRefusal` for a body not parsed yet (the 2024-11-05 transport's POST): parsed only when a feature checks. */
+export async function bodyAdmissionRefusal<Env>(edge: EdgeRequest<Env>, body: string): Promise<Response | undefined> {
   if (!edge.runtime.kernel.features.some((f) => f.admit)) return undefined;
   const parsed = parseBody(body);
-  return parsed.ok ? admitted(edge, toExchange(parsed).requests, "2025") : undefined;
+  return parsed.ok ? firstRefusal(edge, toExchange(parsed).requests, "2025") : undefined;
 }

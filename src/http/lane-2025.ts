@@ -31,7 +31,7 @@ import { refuse } from "../wire/refusals";
 import { forwardPost, observedHop } from "./forward";
 import { warnIfNoStateSecret } from "./state-secret";
 import { routeKey } from "../wire/route-params";
-import { admitted } from "./admission";
+import { admissionRefusal } from "./admission";
 import { checkProtocolVersionHeader } from "./guards";
 import type { SessionObjectRpc } from "../../durable-objects/sessions/contract";
 import type { EdgeRequest } from "./edge-request";
@@ -56,7 +56,8 @@ export async function serve2025<Env>(edge: EdgeRequest<Env>, body: Body2025): Pr
   const scopeCheck = refuseMissingScopes(edge, exchange.requests);
   const denied = scopeCheck && (await scopeCheck);
   if (denied) return denied;
-  const limited = await admitted(edge, exchange.requests, "2025");
+  const admission = admissionRefusal(edge, exchange.requests, "2025");
+  const limited = admission && (await admission);
   if (limited) return limited;
 
   const init = exchange.requests.find((r) => r.method === "initialize");

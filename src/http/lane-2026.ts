@@ -31,7 +31,7 @@ import type { EraDecision } from "./era";
 import { servedVersions } from "../kernel/versions";
 import type { EdgeRequest } from "./edge-request";
 import { WorkerReply } from "./worker-reply";
-import { admitted } from "./admission";
+import { admissionRefusal } from "./admission";
 import { checkParamHeaders } from "./param-headers";
 import { featureStreamOf, serveFeatureStream } from "./feature-streams";
 import type { EdgeEnv, EdgeRuntime } from "./runtime";
@@ -58,7 +58,8 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
   const opened = await openRound(edge, message);
   // A call counts once, whatever its rounds: a retry whose requestState verified continues a call its first round
   // already counted (so a rule's budget is calls, as on 2025, and a user's answer is never refused); any other request counts.
-  const limited = opened instanceof MrtrRound && opened.continuesCall ? undefined : await admitted(edge, [message], "2026");
+  const admission = opened instanceof MrtrRound && opened.continuesCall ? undefined : admissionRefusal(edge, [message], "2026");
+  const limited = admission && (await admission);
   if (limited) return limited;
   const before = beforeDispatch(edge, claimed);
   if (before) return before;

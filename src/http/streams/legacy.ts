@@ -21,7 +21,7 @@ import { refuseMissingScopes } from "../operation-auth";
 import type { Principal } from "../../auth/principal";
 import { parseBody } from "../../jsonrpc/parse";
 import { toExchange } from "../../mcp/dispatch/exchange";
-import { admittedBody } from "../admission";
+import { bodyAdmissionRefusal } from "../admission";
 import { holdStream, upgradeInit } from "../../platform/held-stream";
 import { sessionStreamHold } from "./session-streams";
 
@@ -69,7 +69,7 @@ export async function postLegacyMessage<Env extends EdgeEnv>(edge: EdgeRequest<E
     if (denied) return denied;
   }
   // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
-  const limited = await admittedBody(edge, body.text);
+  const limited = await bodyAdmissionRefusal(edge, body.text);
   if (limited) return limited;
   return namespace.get(id).fetch(
     new Request(LEGACY_POST_URL, {
