@@ -6,6 +6,7 @@
 import type { McpServer } from "../mcp/definition/server";
 import { recordObserver } from "../mcp/operations/observe";
 import type { ResolvedOptions } from "./options";
+import { LayeredMap } from "./layered-map";
 import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane } from "./feature";
 
 /** What createMcpEdge hands the kernel: the feature list as the user passed it (a list: resolveOptions checked), checked here. */
@@ -61,9 +62,9 @@ function serverView<Env>(server: McpServer<Env>, features: readonly Feature<Env>
   const adds = features.filter((f) => (f.methods?.length ?? 0) > 0 || Object.keys(f.extensions ?? {}).length > 0);
   if (adds.length === 0) return view;
   Object.defineProperties(view, {
-    methods: { value: new Map(server.methods) },
-    notifications: { value: new Map(server.notifications) },
-    extensions: { value: new Map(server.extensions) },
+    methods: { value: new LayeredMap(server.methods) },
+    notifications: { value: new LayeredMap(server.notifications) },
+    extensions: { value: new LayeredMap(server.extensions) },
   });
   for (const feature of adds) {
     for (const [id, settings] of Object.entries(feature.extensions ?? {})) view.extension(id, settings);

@@ -81,6 +81,18 @@ describe("features passed to createMcpEdge", () => {
     expect(await discover(without)).not.toHaveProperty([PING_EXT]);
   });
 
+  it("serve what the definition registers after createMcpEdge on an edge whose features add methods too", async () => {
+    const server = serverOf();
+    const withPing = createMcpEdge(server, { features: [pingFeature()] });
+    const LATE_EXT = "com.example/late";
+    server.add(defineMethod("com.example/late", { extension: LATE_EXT, params: { n: z.number() } }, ({ n }) => ({ twice: n * 2 })));
+    const caps = { extensions: { [PING_EXT]: {}, [LATE_EXT]: {} } };
+    const late = (await (await post2026To(withPing, "com.example/late", { n: 4 }, caps)).json()) as { result: { twice: number } };
+    expect(late.result.twice).toBe(8);
+    const pinged = (await (await post2026To(withPing, "com.example/ping", { n: 1 }, caps)).json()) as { result: { pong: number } };
+    expect(pinged.result.pong).toBe(2);
+  });
+
   it("find a feature's stream lane by its own keys only: a method named constructor is -32601, not a crash", async () => {
     const edge = createMcpEdge(serverOf(), { features: [pingFeature()] });
     for (const method of ["constructor", "toString", "__proto__"]) {
