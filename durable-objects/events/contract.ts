@@ -107,7 +107,6 @@ export interface EventsRpc extends Rpc.DurableObjectBranded, WebhooksRpc {
  * part (durable-objects/events/webhooks*.ts) is made from this host by `WebhookPartFactory`.
  */
 export interface EventsHost {
-  readonly ctx: DurableObjectState;
   /** The Worker's bindings, as the object got them (an upstream-backed type's `poll` reads its upstream with them). */
   readonly env: unknown;
   /** The object's storage as the kit meters it (kit/edge-object.ts): every part writes through this one. */

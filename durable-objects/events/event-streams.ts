@@ -1,7 +1,7 @@
 /**
  * The push streams (`events/stream`) of one emitted event type, on the object's side. Each is
  * held by the Worker invocation that answered the client (src/platform/held-stream.ts, with the
- * heartbeats) and reaches this object as a hibernatable WebSocket (shared/held-sockets.ts), so an
+ * heartbeats) and reaches this object as a hibernatable WebSocket (kit/held-sockets.ts), so an
  * object whose streams are idle sleeps. What survives a sleep is on the socket: its kind tag and an
  * attachment with the request's id and the subscription's arguments. Owns the order on a stream:
  * `notifications/events/active` first, then the replay, then each matching emit.
