@@ -7,13 +7,12 @@
  * `notifications/events/active` first, then the replay, then each matching emit.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { sseEventText } from "../../src/wire/sse";
 import { HeldSockets } from "../kit/held-sockets";
 import {
   argumentsMatch,
   cursorOf,
   occurrenceOf,
-  SUBSCRIPTION_ID_KEY,
+  streamFrame,
   type EventArguments,
   type ReadResult,
   type StoredEvent,
@@ -23,11 +22,6 @@ import {
 interface Attached {
   id: RequestId;
   arguments: EventArguments;
-}
-
-/** A notification on a stream, as the SSE frame text the Worker relays. */
-function streamFrame(method: string, params: Record<string, unknown>, id: RequestId): string {
-  return sseEventText(JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: id } } }));
 }
 
 export class EventStreams {

@@ -153,7 +153,7 @@ async function subscribeInputOf<Env>(
   const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
   return {
     key,
-    secret: delivery.secret as string,
+    secret: secret.secret,
     ttlMs,
     loopback,
     after,
