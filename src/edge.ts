@@ -10,9 +10,8 @@ import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
 import type { ServerDefinition } from "./mcp/definition/server";
 import { resolveOptions, type EdgeOptions } from "./kernel/options";
 import { buildKernel } from "./kernel/kernel";
-import type { Feature, FeatureObject } from "./kernel/feature";
-import { userStore } from "./features/user/user-store";
-import { listenLane, listenWithoutHubLane } from "./features/hub/listen";
+import type { Feature, FeatureObject, StreamLane } from "./kernel/feature";
+import { listenWithoutHubLane } from "./features/hub/listen-without-hub";
 
 /** A Worker's fetch function, as `export default { fetch }` takes it. */
 export type WorkerFetch<Env> = (request: Request, env: Env, ctx: ExecutionContext) => Promise<Response>;
@@ -25,7 +24,7 @@ export interface McpEdge<Env> {
   worker: { fetch: WorkerFetch<Env> };
   /**
    * Answers a request for one of mcp-edge's paths (the endpoint, the stateless path, the legacy
-   * transport, the auth metadata) and resolves `undefined` for any other path, untouched and
+   * transport, the features' routes such as the auth metadata and the Server Card) and resolves `undefined` for any other path, untouched and
    * unchecked, so your own router can answer it.
    */
   handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response | undefined>;
@@ -39,15 +38,15 @@ export interface McpEdge<Env> {
 }
 
 /**
- * The features with a lane for `subscriptions/listen`, which every edge answers: the hub's when the
- * features name `hub()`; without `features` (the idiom before them, its hub made by `hubObject(edge)`)
- * the hub's lane as it always served, which answers the empty set where MCP_HUB is not bound; else the
- * acknowledged empty set. Both lanes are imported here, so every Worker bundles the listen checks.
+ * The features, with a lane for `subscriptions/listen`, which every edge answers: the hub's when the
+ * features name `hub()`; else the lane the deprecated `hubObject(edge)` put in the kernel's `listen` seam
+ * (the idiom before features), else the acknowledged empty set. Only that last lane's checks are
+ * imported here: a Worker without the hub bundles nothing of the hub's stream.
  */
-function withListen<Env>(features: readonly Feature<Env>[] | undefined): readonly Feature<Env>[] {
-  if (features === undefined) return [{ name: "hub-listen", streams: { "subscriptions/listen": listenLane } }];
+function withListen<Env>(features: readonly Feature<Env>[]): readonly Feature<Env>[] {
   if (features.some((f) => f?.streams?.["subscriptions/listen"] !== undefined)) return features;
-  return [...features, { name: "listen-without-hub", streams: { "subscriptions/listen": listenWithoutHubLane } }];
+  const lane: StreamLane<Env> = (call) => (call.kernel.seams.listen ?? listenWithoutHubLane)(call);
+  return [...features, { name: "listen-without-hub", streams: { "subscriptions/listen": lane } }];
 }
 
 // `Env` is whatever the server was defined with (none: unknown); the runtime reads only the
@@ -58,10 +57,9 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     server,
     options: resolved,
     // A feature made for any Env (`tasks()`) serves this one: it reads only the bindings it names.
-    features: withListen(options.features as readonly Feature<Env>[] | undefined),
-    // Without `features` (the idiom before them) `ctx.user` is served as it always was; the old
-    // factories (`taskObject(edge)`, …) fill the other seams when they are called.
-    defaultUsers: options.features === undefined ? userStore : undefined,
+    // Without `features` (the idiom before them) the deprecated factories (`hubObject(edge)`,
+    // `taskObject(edge)`, `userObject(edge)`) fill the kernel's seams when they are called.
+    features: withListen((options.features ?? []) as readonly Feature<Env>[]),
   });
   const runtime: EdgeRuntime<Env & EdgeEnv> = {
     server: kernel.server as ServerDefinition<Env & EdgeEnv>,

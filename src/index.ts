@@ -3,9 +3,11 @@
  * Define it, serve it from a Worker with createMcpEdge, answer with content helpers and errors;
  * and the types a server author writes against. Each feature is its own subpath, offering its
  * factory for `features` (and its helpers): "mcp-edge/sessions", "mcp-edge/hub" (publish and
- * the notify helpers), "mcp-edge/tasks", "mcp-edge/user", "mcp-edge/skills". The rest: the
- * wire's types and constants "mcp-edge/types", extension plumbing "mcp-edge/extensions",
- * authorization "mcp-edge/oauth", the SDK v2 bus "mcp-edge/bus", test helpers "mcp-edge/testing".
+ * the notify helpers), "mcp-edge/tasks", "mcp-edge/user", "mcp-edge/auth", "mcp-edge/events",
+ * "mcp-edge/discovery", "mcp-edge/rate-limits", "mcp-edge/observe", "mcp-edge/skills". The rest: the
+ * wire's types and constants "mcp-edge/types", extension plumbing "mcp-edge/extensions", the
+ * verifiers and the authorization server "mcp-edge/oauth", the SDK v2 bus "mcp-edge/bus", test
+ * helpers "mcp-edge/testing".
  */
 export { defineServer, type ServerDefinition } from "./mcp/definition/server";
 export type {
@@ -54,13 +56,13 @@ export {
 } from "./mcp/definition/authorization";
 export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export type { Feature } from "./kernel/feature";
-// Deprecated, kept one release so a project written before features still builds (CHANGELOG 0.3.0):
+// Deprecated, kept one release so a project written before features still builds (CHANGELOG "Unreleased"):
 // the object factories of that idiom. `features: [sessions(), …]` and `edge.objects` replace them.
 export { sessionObject } from "../durable-objects/sessions/classes";
 export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
 export { deferredSessionObject } from "../durable-objects/sessions/deferred";
-export { hubObject } from "../durable-objects/hub/mcp-hub";
-export { userObject } from "../durable-objects/user/mcp-user";
+export { hubObject } from "./features/hub/hub-object";
+export { userObject } from "./features/user/user-object";
 export type { UserStore, UserOp, UserListOptions } from "./features/user/user-store";
 export type { EdgeOptions, SessionOptions, ListenOptions } from "./kernel/options";
 export type { ToolUi, ToolVisibility, UiCsp, UiPermissions, UiResourceConfig } from "./mcp/definition/apps";

@@ -8,7 +8,7 @@
  */
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../src/features/tasks/task-object";
-import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { hubObject } from "../../src/features/hub/hub-object";
 import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";

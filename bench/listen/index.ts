@@ -18,7 +18,7 @@ import { serveListen } from "../../src/features/hub/listen";
 import { defineServer } from "../../src/mcp/definition/server";
 import { resolveListenOptions } from "../../src/kernel/options";
 import { publish, publishAndCount } from "../../src/features/hub/publish";
-import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { hubObject } from "../../src/features/hub/hub-object";
 
 const URI = "bench://resource";
 const server = defineServer<EdgeEnv>({ name: "bench-listen", version: "1.0.0" }).resource(URI, { name: "bench" }, (uri) => ({

@@ -4,7 +4,7 @@
  * sessions subscribed to what (registrations.ts, the only storage). `publish` fans an event
  * out to both: listen streams get it directly, sessions through their own object; as shard 0
  * it hands each batch to the other shards (coordinator.ts: the active shards and their outboxes).
- * Made by `hubObject(edge)`, it carries the server's tracer (tracing.ts); the bare class (a
+ * Made by `hubClass(kernel)` (the `hub()` feature), it carries the server's tracer (tracing.ts); the bare class (a
  * deprecated export) traces nothing.
  */
 import {
@@ -27,7 +27,6 @@ import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
 import { isUpgrade } from "../kit/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
-import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 import { EdgeObject, type ObjectBinding } from "../kit/edge-object";
 import { notifySessions, type SessionFanoutHost } from "./session-fanout";
 import { endListenSpan, listenSpan, tracedBatch } from "./tracing";
@@ -40,12 +39,12 @@ export class McpHub extends EdgeObject<HubEnv> implements HubRpc {
   /** As another shard: tells shard 0 when it starts holding someone. */
   private readonly presence = new ShardPresence((place) => this.shard(place.name, 0));
 
-  /** The server's tracer (createMcpEdge's `tracing`), when the class is `hubObject(edge)`. */
+  /** The server's tracer (the `observe()` feature's), when the class is bound to an edge. */
   private readonly tracing: Tracing | undefined;
   /** What the delivery to this shard's 2025 sessions needs (session-fanout.ts). */
   private readonly sessionHost: SessionFanoutHost;
 
-  /** `binding`: the edge's, when the class is `hubObject(edge)`; none for a hub hosted alone (it traces nothing). */
+  /** `binding`: the edge's, when the class is `hubClass(kernel)`; none for a hub hosted alone (it traces nothing). */
   constructor(ctx: DurableObjectState, env: HubEnv, binding?: ObjectBinding) {
     super(ctx, env, binding, { place: "hub", rows: "events" });
     this.tracing = this.observer?.tracing;
@@ -223,16 +222,15 @@ export class McpHub extends EdgeObject<HubEnv> implements HubRpc {
 const McpHubBase = McpHub;
 
 /**
- * The hub class of a served server (bound as MCP_HUB): the `hub()` feature's `edge.objects.McpHub`,
- * with the tracer of `createMcpEdge(server, { tracing })`, so a trace continues into listen
- * streams and publishes. Without an edge (a Worker that only hosts the hub, for the SDK's bus:
- * src/features/hub/bus.ts), the hub traces nothing. Called with an edge it is deprecated: pass `hub()` in `features`.
+ * The hub class of a served server (bound as MCP_HUB), bound to its edge's kernel: the `hub()` feature's
+ * `edge.objects.McpHub`, with the edge's observer, so a trace continues into listen streams and
+ * publishes. Without a kernel (a Worker that only hosts the hub, for the SDK's bus:
+ * src/features/hub/bus.ts), the hub traces nothing. The public `hubObject()` is src/features/hub/hub-object.ts.
  */
-export function hubObject<Env>(edge?: BoundEdge<Env>): typeof McpHub {
-  const binding = edge === undefined ? undefined : bindingOf(edge, "hubObject");
+export function hubClass(kernel: ObjectBinding | undefined): typeof McpHub {
   return class McpHub extends McpHubBase {
     constructor(ctx: DurableObjectState, env: HubEnv) {
-      super(ctx, env, binding);
+      super(ctx, env, kernel);
     }
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The hub's spans, with tracing on (the class `hubObject(edge)` carries the server's tracer; the
+ * The hub's spans, with tracing on (the class `hubClass(kernel)` carries the server's tracer; the
  * plain `McpHub` has none and runs none of this). Opening a listen stream is a SERVER span
  * `subscriptions/listen`, the child of the Worker's span for the request (its traceparent travels
  * in the ListenOpen). Delivering a published event is a CLIENT span named by the notification's

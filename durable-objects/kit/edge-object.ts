@@ -5,9 +5,10 @@
  * (billing.ts), its state restored under `blockConcurrencyWhile` before any request, and each entry
  * point routed to a hook: fetch → onRequest, alarm → onAlarm, webSocketMessage → onSocketMessage,
  * webSocketClose/Error → onSocketClose, each followed by `served` (what the entry point cost). RPC
- * methods are the subclass's own and call `served` themselves. A class is made by its factory
- * (`sessionObject(edge)`, …) as `class extends <Kind>Object { constructor(ctx, env) { super(ctx,
- * env, binding) } }`: nothing is looked up in module state, so two edges in one isolate share nothing.
+ * methods are the subclass's own and call `served` themselves. A class is made from its edge's kernel
+ * by its feature's `objects(kernel)` (`sessionClass(kernel)`, `hubClass(kernel)`, …) as
+ * `class extends <Kind>Object { constructor(ctx, env) { super(ctx, env, kernel) } }`: nothing is looked
+ * up in module state, so two edges in one isolate share nothing.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Observer, OwnUnits, Place } from "../../src/mcp/operations/observe";

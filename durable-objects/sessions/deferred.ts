@@ -1,7 +1,8 @@
 /**
- * deferredSessionObject(edge): the session object class of an edge whose 2025-era sessions get
- * their Durable Object only when they first need state, and the Worker's half of that, which it
- * installs on the edge (docs/sessions.md "When a session gets its object").
+ * Deferred sessions (`sessions({ deferred: true })`): the session object class of an edge whose 2025-era
+ * sessions get their Durable Object only when they first need state (`deferredSessionClass(kernel)`), and
+ * the Worker's half of that, the sealer the feature puts in the kernel's `sealer` seam
+ * (docs/sessions.md "When a session gets its object"). `deferredSessionObject(edge)` is the deprecated factory.
  *
  * `initialize` makes no object: the Mcp-Session-Id is `<object id>.<seal>`, the object id minted
  * as for any session and the seal the negotiated state with the time it was issued, encrypted and

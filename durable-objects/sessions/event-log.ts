@@ -173,13 +173,13 @@ export class EventLog {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM inflight WHERE stream = ?", stream).one().n > 0;
   }
 
-  /** Deletes finished streams (and their events) that finished before `before`. */
   /** When the earliest stream still kept finished (epoch ms), or undefined when none is. */
   earliestDone(): number | undefined {
     if (!this.tables.logReadable()) return undefined;
     return this.sql.exec<{ t: number | null }>("SELECT MIN(done_at) AS t FROM streams").one().t ?? undefined;
   }
 
+  /** Deletes finished streams (and their events) that finished before `before`; how many. */
   deleteFinishedBefore(before: number): number {
     if (!this.tables.logReadable()) return 0;
     const ids = this.sql

@@ -6,7 +6,7 @@
  * The body is parsed here again: docs/engine-notes.md "The session object parses the body again".
  */
 import { INTERNAL_ERROR, REQUEST_CANCELLED, RpcError } from "../../src/jsonrpc/errors";
-import { errorMessage, toWire, type Message, type RequestMessage } from "../../src/jsonrpc/messages";
+import { errorMessage, toWire, type Message, type RequestMessage, type ResponseMessage } from "../../src/jsonrpc/messages";
 import { parseBody } from "../../src/jsonrpc/parse";
 import type { Principal } from "../../src/auth/principal";
 import type { RequestInfo } from "../../src/mcp/definition/request-info";
@@ -32,8 +32,8 @@ import { PendingRequests } from "./pending";
 import { accepted, json } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
 import { idKey, type SessionCore } from "./core";
-import { challengedInStream, challengedJson, type CallAuth } from "./call-challenge";
-import type { AuthGate } from "../../src/kernel/feature";
+import type { AuthGate, GateCall } from "../../src/kernel/feature";
+import { NO_PARAMS } from "../../src/wire/route-params";
 
 /** What requests in flight need from their session object. */
 export interface InflightHost<Env> {
@@ -101,7 +101,8 @@ export class InflightRequests<Env> {
           exchange.requests.map((r) => this.track(r, (abort) => dispatchRequest(r, this.dispatchContext(post, undefined), abort))),
         );
         // reauthenticate() / needScopes(): nothing was sent yet, so the answer is the 401/403 itself.
-        const challenged = challengedJson(this.callAuth(post), exchange.requests, responses);
+        // The edge's gate (auth()) names the same scopes the Worker names; without it there is no challenge.
+        const challenged = this.host.gate?.challengeAnswer(this.gateCall(post), exchange.requests, responses);
         return (challenged && (await challenged)) ?? json(replyBody(exchange, responses));
       }
       case "stream":
@@ -246,7 +247,7 @@ export class InflightRequests<Env> {
         : undefined;
       const dispatch = this.dispatchContext(post, new StreamChannel(core, this.pending, stream, meter), meter);
       // The stream's 200 is sent: a handler's challenge travels in the error's data.
-      const response = await challengedInStream(this.callAuth(post), request, await dispatchRequest(request, dispatch, abort));
+      const response = await this.inStream(post, request, await dispatchRequest(request, dispatch, abort));
       // 2025-06-18 Cancellation: a cancelled request gets no response (nor does one the session's end aborted).
       if (!abort.aborted) {
         try {
@@ -263,9 +264,16 @@ export class InflightRequests<Env> {
     }).finally(() => core.log.removeInflight(stream, key));
   }
 
-  private callAuth(post: SessionPost): CallAuth<Env> {
-    const { gate, server, env } = this.host;
-    return { gate, server, env, principal: post.principal, params: post.origin.request?.params };
+  /** Where a call was made, as the edge's gate sees it: who sent it, on which route. */
+  private gateCall(post: SessionPost): GateCall<Env> {
+    const { server, env } = this.host;
+    return { server, env, principal: post.principal, params: post.origin.request?.params ?? NO_PARAMS };
+  }
+
+  /** A response for a stream whose status is sent: a handler's challenge completed with what the 401/403 would say. */
+  private inStream(post: SessionPost, request: RequestMessage, response: ResponseMessage): Promise<ResponseMessage> | ResponseMessage {
+    const gate = this.host.gate;
+    return gate ? gate.inStreamChallenge(this.gateCall(post), request, response) : response;
   }
 
   private dispatchContext(post: SessionPost, channel: Channel | undefined, meter?: Meter): DispatchContext<Env> {

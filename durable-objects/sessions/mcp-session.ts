@@ -13,6 +13,7 @@ import type { SessionState } from "../../src/mcp/definition/context";
 import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
+import { hubBound } from "../../src/mcp/handlers/discover";
 import { legacyHostOf, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
@@ -58,7 +59,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     this.server = server;
     const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
     this.core = core;
-    this.hub = new SessionHubLink({ core, env, sessionId, listChanged: server.listChanged });
+    // Without the hub nothing could reach it: the session neither declares nor registers for list changes.
+    this.hub = new SessionHubLink({ core, env, sessionId, listChanged: server.listChanged && hubBound(env) });
     this.events = { core, observer: this.observer, env, sessionId };
     this.inflight = new InflightRequests({
       core,
@@ -107,7 +109,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /**
    * The session's state for a request served in the Worker, or null when it does not exist.
-   * (`sessionId`, the client's, is for deferredSessionObject's class: durable-objects/sessions/deferred.ts.)
+   * (`sessionId`, the client's, is for the deferred sessions' class: durable-objects/sessions/deferred.ts.)
    */
   async confirm(subject?: string, route = "", _sessionId?: string): Promise<SessionState | null> {
     // Auth: a session answers only the principal that created it (neither has a subject without auth), on its route.
@@ -225,7 +227,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /** The legacy transport's `initialize`: answered at once; the state is stored at once (begin's first step), the rest may finish after. */
   private initializeLegacy(request: RequestMessage, subject: string | undefined): ResponseMessage {
-    const { response, state } = answerInitialize(this.server, request, true);
+    const { response, state } = answerInitialize(this.server, request, hubBound(this.env));
     if (state)
       this.ctx.waitUntil(
         this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),

@@ -1,9 +1,9 @@
 /**
- * What every Durable Object class is bound to: the server definition, its resolved options and
- * its observer (tracer, `onEvent`, analytics), held by the value createMcpEdge returns under a
- * symbol. `sessionObject(edge)`, `hubObject(edge)`, `taskObject(edge)` and `userObject(edge)` read
- * it from the edge they are given and pass it to the class they make: no object looks its server
- * or tracer up in module state, so two edges in one isolate never share either.
+ * What every Durable Object class is bound to: the edge's kernel (the server as it serves it, the
+ * resolved options, the observer, the features and their seams), held by the value createMcpEdge
+ * returns under a symbol. A feature's `objects(kernel)` makes its classes from it (the deprecated
+ * `sessionObject(edge)`, … read it from the edge they are given): no object looks its server or
+ * tracer up in module state, so two edges in one isolate never share either.
  */
 import type { Kernel } from "../../src/kernel/feature";
 

@@ -19,6 +19,12 @@ import { createTaskResult, getTaskResult, type TaskStatus } from "./model";
 import { Task } from "./task";
 import { TaskStatusOut, type PublishTaskStatus, type TaskEnv } from "./task-status";
 
+/** What the tasks feature makes the class with, beside the edge's kernel: its resolved options, and where status goes. */
+export interface TaskObjectParts {
+  options: ResolvedTaskOptions;
+  publishStatus: PublishTaskStatus;
+}
+
 export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements TaskObjectRpc, LedgerRpc {
   /** The task role: used only by an object named after a task id. */
   private readonly task: Task<Env>;
@@ -28,11 +34,11 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
   private readonly options: ResolvedTaskOptions;
   private readonly server: McpServer<Env>;
 
-  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>, publishStatus: PublishTaskStatus) {
+  constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>, parts: TaskObjectParts) {
     super(ctx, env, binding, { place: "task", rows: "spans" });
-    this.options = binding.options.tasks;
+    this.options = parts.options;
     this.server = binding.server;
-    this.out = new TaskStatusOut(ctx, env as TaskEnv, publishStatus);
+    this.out = new TaskStatusOut(ctx, env as TaskEnv, parts.publishStatus);
     this.task = new Task({
       server: this.server,
       options: this.options,

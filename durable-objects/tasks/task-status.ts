@@ -13,7 +13,7 @@ import type { TaskStore } from "./task-store";
 
 /**
  * Where a stored status change goes besides `tasks/get` (the listen streams, through the hub):
- * handed in by taskObject(edge) from the Worker's side of tasks (src/features/tasks/publish.ts).
+ * handed in by `taskClass(kernel)` (the `tasks()` feature) from the Worker's side of tasks (src/features/tasks/publish.ts).
  */
 export type PublishTaskStatus = (env: unknown, notification: TaskStatusNotification, audience: TaskAudience) => Promise<void>;
 

@@ -17,7 +17,6 @@ import {
   type UserRpc,
 } from "./contract";
 import { UpstreamGrants } from "./upstream-grants";
-import { bindingOf, type BoundEdge } from "../shared/edge-binding";
 import { EdgeObject } from "../kit/edge-object";
 
 export class McpUser extends EdgeObject<unknown> implements UserRpc {
@@ -75,14 +74,4 @@ export class McpUser extends EdgeObject<unknown> implements UserRpc {
   async dropUpstreamGrant(name: string): Promise<boolean> {
     return this.#upstream.drop(name);
   }
-}
-
-/**
- * @deprecated Pass `user()` in createMcpEdge's `features` and export `edge.objects.McpUser`; this
- * factory goes in the next minor release. A principal's store needs nothing of the server, so
- * this is the class itself.
- */
-export function userObject<Env>(edge: BoundEdge<Env>): typeof McpUser {
-  bindingOf(edge, "userObject");
-  return McpUser;
 }

@@ -19,6 +19,7 @@ import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
+import { hubBound } from "../mcp/handlers/discover";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
 import { sessionObjectId } from "../platform/addresses";
@@ -223,7 +224,7 @@ function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env
 async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {
   const { env, runtime, principal } = edge;
   const route = routeKey(edge.params);
-  const { response, state } = answerInitialize(runtime.server, init, true);
+  const { response, state } = answerInitialize(runtime.server, init, hubBound(env));
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();

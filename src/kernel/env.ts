@@ -16,6 +16,8 @@ export interface EdgeEnv {
   MCP_TASK?: DurableObjectNamespace;
   /** Per-principal stores (`ctx.user`): one McpUser object per principal subject. */
   MCP_USER?: DurableObjectNamespace;
+  /** The Events extension's objects (`events()`): one McpEvents object per emitted event type. */
+  MCP_EVENTS?: DurableObjectNamespace;
   /** Comma-separated host names added to `allowedHosts`. */
   MCP_ALLOWED_HOSTS?: string;
   /**

@@ -39,8 +39,6 @@ export interface TaskSeam {
   visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
 }
 
-export type { UserStores };
-
 /** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
 export interface SessionSealer {
   /**
@@ -95,6 +93,12 @@ export interface FeatureSeams {
   observer?: () => Observer;
   /** Makes the edge's auth gate from its resolved options (`auth()`): called once per edge; a bad option throws then. */
   gate?: (options: ResolvedOptions) => AuthGate;
+  /**
+   * `subscriptions/listen` where no feature's `streams` serve it: the deprecated `hubObject(edge)` fills it
+   * with the hub's lane (an edge made before features gets its hub so); without it such an edge answers
+   * the acknowledged empty set. A feature of its own serves the method through `streams`.
+   */
+  listen?: <Env>(call: StreamCall<Env>) => Promise<Response>;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */

@@ -6,15 +6,13 @@
 import type { McpServer } from "../mcp/definition/server";
 import { recordObserver } from "../mcp/operations/observe";
 import type { ResolvedOptions } from "./options";
-import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane, UserStores } from "./feature";
+import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane } from "./feature";
 
 /** What createMcpEdge hands the kernel: the feature list as the user passed it (a list: resolveOptions checked), checked here. */
 export interface KernelParts<Env> {
   server: McpServer<Env>;
   options: ResolvedOptions;
   features: readonly Feature<Env>[];
-  /** `ctx.user`'s stores when no feature serves them. */
-  defaultUsers: UserStores | undefined;
 }
 
 /** An edge's kernel, and the object classes of its features (`edge.objects`). */
@@ -23,7 +21,7 @@ export interface BuiltKernel<Env> {
   objects: Readonly<Record<string, FeatureObject>>;
 }
 
-const SEAMS = ["tasks", "users", "sealer", "observer", "gate"] as const satisfies readonly (keyof FeatureSeams)[];
+const SEAMS = ["tasks", "users", "sealer", "observer", "gate", "listen"] as const satisfies readonly (keyof FeatureSeams)[];
 
 function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
   const names = new Set<string>();
@@ -52,13 +50,14 @@ function fillSeams<Env>(features: readonly Feature<Env>[]): FeatureSeams {
 }
 
 /**
- * The server as this edge serves it: a view of the definition with the edge's `ctx.user` stores and,
+ * The server as this edge serves it: a view of the definition with the edge's `ctx.user` stores (read
+ * from its seams, which the deprecated `userObject(edge)` may fill after the edge is made) and,
  * when features add methods or extensions, method, notification and extension tables of its own
  * (tools, resources and prompts stay shared), so another edge of the same server never sees them.
  */
 function serverView<Env>(server: McpServer<Env>, features: readonly Feature<Env>[], seams: FeatureSeams): McpServer<Env> {
   const view = Object.create(server) as McpServer<Env>;
-  view.users = seams.users;
+  Object.defineProperty(view, "users", { get: () => seams.users });
   const adds = features.filter((f) => (f.methods?.length ?? 0) > 0 || Object.keys(f.extensions ?? {}).length > 0);
   if (adds.length === 0) return view;
   Object.defineProperties(view, {
@@ -88,8 +87,6 @@ function objectsOf<Env>(kernel: Kernel<Env>): Record<string, FeatureObject> {
 export function buildKernel<Env>(parts: KernelParts<Env>): BuiltKernel<Env> {
   checkFeatures(parts.features);
   const seams = fillSeams(parts.features);
-  // Without `features` (the idiom before them) `ctx.user` is served as it always was.
-  seams.users ??= parts.defaultUsers;
   const server = serverView(parts.server, parts.features, seams);
   const observer = seams.observer?.();
   if (observer) recordObserver(server, observer);

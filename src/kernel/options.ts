@@ -43,7 +43,7 @@ export interface SessionOptions {
   maxConcurrentRuns?: number;
 }
 
-/** 2026-07-28 `subscriptions/listen` streams, served by the hub object (docs/subscriptions.md "Subscriptions and the hub"). */
+/** 2026-07-28 `subscriptions/listen` streams, held by the Worker while the hub object sleeps (the `hub()` feature; docs/subscriptions.md "Subscriptions and the hub"). */
 export interface ListenOptions {
   /**
    * Hub objects the listen streams (and 2025 subscriptions) spread over (default 16: 16 × 1,000
@@ -198,7 +198,11 @@ export interface ResolvedOptions {
   /** Which eras are served; at least one is. */
   eras: { era2025: boolean; era2026: boolean };
   mrtrStateTtlMs: number;
-  tasks: ResolvedTaskOptions;
+  /**
+   * The task options as given (in `tasks()` or at the top level), resolved and checked by the tasks
+   * feature when it makes its object class (src/features/tasks/options.ts): an edge without tasks never reads them.
+   */
+  tasks: TaskOptions;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -355,11 +359,11 @@ export function resolveOptions<Env>(given: EdgeOptions<Env> = {}): ResolvedOptio
     streamCpuBudgetMs: positive("streamCpuBudgetMs", o.streamCpuBudgetMs, DEFAULT_STREAM_CPU_BUDGET_MS),
     eras: resolveEras(o.eras),
     mrtrStateTtlMs: positive("mrtr.stateTtlMs", o.mrtr?.stateTtlMs, 10 * 60_000),
-    tasks: resolveTaskOptions(o.tasks),
+    tasks: o.tasks ?? {},
   };
 }
 
-// Task settings a deployment chooses (`createMcpEdge(server, { tasks })`), and their defaults.
+// Task settings a deployment chooses (`tasks({ ... })`, or `createMcpEdge(server, { tasks })` before features).
 
 export interface TaskOptions {
   /** How long a task and its result are kept after creation, unless its tool says otherwise (default 1 h). */
@@ -379,22 +383,5 @@ export interface TaskOptions {
   maxInFlightPerClient?: number;
 }
 
+/** The task options with every default filled in: resolved by the tasks feature (src/features/tasks/options.ts). */
 export type ResolvedTaskOptions = Required<TaskOptions>;
-
-/** `tasks.maxInFlightPerClient` unless set: well above what one agent runs at once, well below a flood. */
-export const DEFAULT_MAX_TASKS_IN_FLIGHT = 32;
-
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`mcp-edge option tasks.${name} must be a positive integer`);
-  return value;
-}
-
-function resolveTaskOptions(o: TaskOptions = {}): ResolvedTaskOptions {
-  return {
-    ttlMs: positiveInteger("ttlMs", o.ttlMs, 60 * 60_000),
-    pollIntervalMs: positiveInteger("pollIntervalMs", o.pollIntervalMs, 2000),
-    watchdogMs: positiveInteger("watchdogMs", o.watchdogMs, 60_000),
-    maxInFlightPerClient: positiveInteger("maxInFlightPerClient", o.maxInFlightPerClient, DEFAULT_MAX_TASKS_IN_FLIGHT),
-  };
-}

@@ -1,6 +1,6 @@
 /**
  * A principal for local tests and `wrangler dev`, without an identity provider: `testAuth()` is
- * an `auth` option for createMcpEdge whose verifier accepts HS256 tokens signed with a local
+ * options for the `auth()` feature whose verifier accepts HS256 tokens signed with a local
  * secret, and `mintTestToken()` makes them for a given subject and scopes. Test and development
  * only (docs/auth.md "A principal for local tests"): it verifies nothing without a secret of at
  * least 32 characters, refuses a `resource` on a host other than localhost unless told, and
@@ -47,7 +47,7 @@ export interface TestAuthOptions {
    * `true` accepts them on any host: anyone holding the secret can then sign in as anyone there.
    */
   allowNonLoopbackHosts?: boolean;
-  /** Passed through to the `auth` option: scopes every request needs, per tool, per resource. */
+  /** Passed through to `auth()`: scopes every request needs, per tool, per resource. */
   requiredScopes?: string[];
   toolScopes?: Record<string, string[]>;
   resourceScopes?: Record<string, string[]>;
@@ -201,7 +201,7 @@ function testVerifier(options: TestAuthOptions, resourceHost: string): TokenVeri
 }
 
 /**
- * An `auth` option for createMcpEdge that accepts `mintTestToken()`'s tokens: `ctx.principal`,
+ * Options for the `auth()` feature (mcp-edge/auth) that accept `mintTestToken()`'s tokens: `ctx.principal`,
  * `ctx.user`, scopes and per-principal limits without an identity provider. Test and
  * development only: never deploy it (a holder of the secret is whoever they claim to be).
  */

@@ -43,7 +43,8 @@ export interface TestEntry<Env> {
 /**
  * `server` served for tests: `createMcpEdge(server, { ...options, features: [...features, auth(testAuth(options.testAuth))] })` and its
  * object classes. Without `features` it serves every built-in one (`sessions()`, `hub()`, `tasks()`, `user()`);
- * pass the production entry's (`features: [sessions({ deferred: true }), …]`) to test what production serves.
+ * pass the production entry's (`features: [sessions({ deferred: true }), …]`) to test what production serves: an
+ * `auth(…)` among them is replaced by the test verifier's.
  */
 export function testEntry<Env>(server: ServerDefinition<Env>, options: TestEntryOptions<NoInfer<Env>> = {}): TestEntry<Env> {
   if ("auth" in options) {
@@ -52,7 +53,9 @@ export function testEntry<Env>(server: ServerDefinition<Env>, options: TestEntry
     );
   }
   const { testAuth: authOptions, features = [sessions(), hub(), tasks(), user()], ...edgeOptions } = options;
-  const edge = createMcpEdge(server, { ...edgeOptions, features: [...features, auth(testAuth(authOptions))] } as EdgeOptions<NoInfer<Env>>);
+  // The production entry's features may hold its auth(): the test verifier takes its place.
+  const served = [...features.filter((feature) => feature.name !== "auth"), auth(testAuth(authOptions))];
+  const edge = createMcpEdge(server, { ...edgeOptions, features: served } as EdgeOptions<NoInfer<Env>>);
   const { objects } = edge;
   return {
     edge,

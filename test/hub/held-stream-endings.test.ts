@@ -1,12 +1,3 @@
-/**
- * How a held stream ends from the Worker's side (src/platform/held-stream.ts; issue 44 defects 1, 5
- * and 9, issue 43 item 4): a 2025 GET or `/sse` stream whose client stopped reading is cut at
- * `session.maxBufferedBytes` like a listen stream, and the GET stream's client resumes with
- * Last-Event-ID and loses nothing; a busy stream ends before its estimated CPU budget, resumably;
- * a stream ends at its token's expiry and writes nothing after it; a listen request whose id,
- * subject or route key the hub could not keep is refused with -32602, and a hub that never
- * acknowledges gets a clear 503 instead of a hang.
- */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
@@ -173,7 +164,11 @@ describe("a stream ends with its token", () => {
   async function signedIn(seconds: number): Promise<{ fetch: Fetch; headers: Record<string, string>; exp: number }> {
     const key = await signingKey("k1");
     const exp = Math.floor(Date.now() / 1000) + seconds;
-    return { fetch: edgeFetch({ auth: authOptions(jwksOf(key)) }), headers: bearer(await accessToken(key, { exp })), exp };
+    return {
+      fetch: edgeFetch({ auth: authOptions(jwksOf(key)) }),
+      headers: bearer(await accessToken(key, { exp })),
+      exp,
+    };
   }
 
   it("a 2025 GET stream delivers until the token's exp, then ends with the reason and a retry field", async () => {

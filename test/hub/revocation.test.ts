@@ -1,11 +1,3 @@
-/**
- * Revoking a principal's grant ends its streams (issue 43 item 4; src/platform/end-streams.ts): `endStreamsOf(env,
- * subject)` reaches the Worker invocations holding that principal's 2026 listen streams (through the
- * hub shards they sit on) and its 2025 GET and /sse streams (through the sessions registered under
- * its subject), and each ends at once with the authorization's ending; another principal's streams
- * go on. Every wait is on the stream's end, never on a timer. Nothing waits for a revocation: the
- * shards hold no alarm, and a session costs one registration row, written at its first held stream.
- */
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { endStreamsOf } from "../../src/platform/end-streams";

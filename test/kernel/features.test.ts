@@ -172,4 +172,47 @@ describe("features passed to createMcpEdge", () => {
     const body = (await res.json()) as { result: { content: { text: string }[] } };
     expect(body.result.content[0]?.text).toContain("served by the user() feature");
   });
+
+  it("leave ctx.user inert without user(): logging or serialising the context does not throw, and a read rejects naming the feature", async () => {
+    const server = defineServer({ name: "u2", version: "1.0.0" }).tool(
+      "log",
+      { description: "Serialises ctx.user" },
+      async (_args, ctx) => {
+        const shown = JSON.stringify({ user: ctx.user });
+        const read = await ctx.user.get("k").then(
+          () => "read",
+          (error: Error) => error.message,
+        );
+        return { content: [{ type: "text", text: `${shown} ${read}` }] };
+      },
+    );
+    const res = await post2026To(createMcpEdge(server, { features: [] }), "tools/call", { name: "log", arguments: {} });
+    const body = (await res.json()) as { result: { content: { text: string }[]; isError?: boolean } };
+    expect(body.result.isError).toBeUndefined();
+    expect(body.result.content[0]?.text).toContain("not served");
+    expect(body.result.content[0]?.text).toContain("served by the user() feature");
+  });
+
+  it("declare resource subscriptions and list changes to a 2025 session only where the hub can deliver them (MCP_HUB bound)", async () => {
+    const server = defineServer({ name: "lists", version: "1.0.0", listChanged: true }).resource("note://a", { name: "a" }, (uri) => ({
+      uri,
+      text: "a",
+    }));
+    const initialize = async (workerEnv: unknown) => {
+      const res = await createMcpEdge(server, { features: [sessions()] }).worker.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
+        }),
+        workerEnv as never,
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
+    };
+    const { MCP_HUB: _hub, ...withoutHub } = env as unknown as Record<string, unknown>;
+    expect(await initialize(withoutHub)).toEqual({ subscribe: false, listChanged: false });
+    expect(await initialize(env)).toEqual({ subscribe: true, listChanged: true });
+  });
 });

@@ -7,6 +7,8 @@ import { testEntry } from "../../src/testing/test-entry";
 import { defineServer } from "../../src/mcp/definition/server";
 import { sessions } from "../../src/features/sessions/index";
 import { hub } from "../../src/features/hub/index";
+import { auth } from "../../src/features/auth/index";
+import { EDGE_BINDING } from "../../durable-objects/shared/edge-binding";
 
 const server = () => defineServer({ name: "entry-test", version: "1.0.0" });
 
@@ -21,5 +23,17 @@ describe("testEntry", () => {
     const entry = testEntry(server(), { features: [sessions({ deferred: true }), hub()] });
     expect(Object.keys(entry.objects).sort()).toEqual(["McpHub", "McpSession"]);
     expect(entry.McpTask).toBeUndefined();
+  });
+
+  it("takes the production entry's features with their auth(): the test verifier replaces it", () => {
+    const production = auth({
+      resource: "https://mcp.example.com/mcp",
+      authorizationServers: ["https://login.example.com"],
+      verify: async () => null,
+    });
+    const entry = testEntry(server(), { features: [sessions(), production] });
+    const served = entry.edge[EDGE_BINDING].features;
+    expect(served.filter((feature) => feature.name === "auth")).toHaveLength(1);
+    expect(served).not.toContain(production);
   });
 });

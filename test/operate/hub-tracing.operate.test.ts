@@ -7,7 +7,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";
-import { hubObject } from "../../durable-objects/hub/mcp-hub";
+import { hubObject } from "../../src/features/hub/hub-object";
 import { WATCHED } from "../servers/operate/watched";
 import { callIn, postRpc, textOf, type Place } from "./helpers";
 import { getStream, send, sseOf, startSession } from "../helpers/session";

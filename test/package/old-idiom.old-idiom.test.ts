@@ -2,11 +2,16 @@
  * A project written before features still runs (test/servers/old-idiom/entry.ts: the deprecated object
  * factories from "mcp-edge", no `features`): a 2025 session is initialized and answers a tool call, a
  * 2026-07-28 client runs a tool as a task, and `publish` reaches a session's GET stream and a listen stream.
+ * Each factory gives its edge what the feature would: an edge whose factory is not called (made here, in
+ * the same project, with MCP_HUB and MCP_USER bound) serves listen and `ctx.user` as an edge without the hub
+ * and the user store does.
  */
-import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { createMcpEdge } from "../../src/edge";
 import { createTestClient, type Fetcher } from "../../src/testing/index";
-import { NOTES_URI } from "../servers/old-idiom/entry";
+import { NOTES_URI, server } from "../servers/old-idiom/entry";
 
 const worker = (exports as unknown as { default: Fetcher }).default;
 const MODERN = "2026-07-28";
@@ -40,5 +45,46 @@ describe("a project written with the deprecated object factories", () => {
     await getStream.close();
     await listenStream.close();
     await session.close();
+  });
+
+  it("serves ctx.user through the store userObject(edge) gave the edge (an anonymous caller is refused by the store)", async () => {
+    const client = createTestClient(worker, { protocolVersion: MODERN });
+    const result = await client.callTool("remember");
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(/ctx\.user needs an authenticated user/) }]);
+  });
+});
+
+describe("an edge of that project whose hubObject(edge) and userObject(edge) are not called", () => {
+  const bare = createMcpEdge(server);
+  const fetcher: Fetcher = { fetch: (request) => bare.worker.fetch(request, env as never, createExecutionContext()) };
+
+  it("acknowledges a listen with the empty set and completes it, though MCP_HUB is bound", async () => {
+    const client = createTestClient(fetcher, { protocolVersion: MODERN });
+    const complete = await client.request("subscriptions/listen", { notifications: { resourceSubscriptions: [NOTES_URI] } });
+    expect(complete).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "old-idiom-test" } } });
+    const acknowledged = client.notifications.find((n) => n.method === "notifications/subscriptions/acknowledged");
+    expect(acknowledged?.params).toMatchObject({ notifications: {} });
+  });
+
+  it("still checks the listen's filter: a resource subscription that is not a URI is -32602", async () => {
+    const client = createTestClient(fetcher, { protocolVersion: MODERN });
+    await expect(client.request("subscriptions/listen", { notifications: { resourceSubscriptions: ["notes"] } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("is not a URI"),
+    });
+  });
+
+  it("fails a tool that uses ctx.user, and logs for its author that the user store is not served", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const client = createTestClient(fetcher, { protocolVersion: MODERN });
+      const result = await client.callTool("remember");
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).not.toMatch(/authenticated user/);
+      expect(logged.mock.calls.flat().map(String).join("\n")).toMatch(/ctx\.user is served by the user\(\) feature/);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });

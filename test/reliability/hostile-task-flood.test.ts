@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import type { EdgeEnv } from "../../src/kernel/env";
-import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../src/kernel/options";
+import { DEFAULT_MAX_TASKS_IN_FLIGHT } from "../../src/features/tasks/options";
 import { envelope, MODERN, headers2026 } from "../helpers/era-2026";
 import { post } from "./support/direct";
 import { fuzzParameters, reportFigures } from "./support/settings";

@@ -10,6 +10,8 @@ import { checkExtensionMethod, clientDeclares, clientExtension, extensionsCapabi
 import { defineServer } from "../../src/mcp/definition/server";
 import { createMcpEdge } from "../../src/edge";
 import { runAsTaskIfChosen, serveTaskMethod } from "../../src/features/tasks/lane";
+import { tasks } from "../../src/features/tasks/index";
+import { taskObject } from "../../src/features/tasks/task-object";
 import { decideTaskExecution } from "../../src/kernel/task-seam";
 import { openSession, post } from "../helpers/mcp";
 import { post2026 } from "../helpers/era-2026";
@@ -130,9 +132,13 @@ describe("what a server declares", () => {
 });
 
 describe("task options", () => {
-  it("refuses a TTL, polling interval or watchdog that is not a positive integer", () => {
-    for (const tasks of [{ ttlMs: 0 }, { pollIntervalMs: 1.5 }, { watchdogMs: -1 }]) {
-      expect(() => createMcpEdge(tasksServer, { tasks }), JSON.stringify(tasks)).toThrow(TypeError);
+  it("refuses a TTL, polling interval or watchdog that is not a positive integer where the tasks feature makes its class", () => {
+    for (const options of [{ ttlMs: 0 }, { pollIntervalMs: 1.5 }, { watchdogMs: -1 }]) {
+      const [name] = Object.keys(options);
+      const refused = `mcp-edge option tasks.${name} must be a positive integer`;
+      expect(() => createMcpEdge(tasksServer, { features: [tasks(options)] })).toThrow(refused);
+      // Before features: given at the top level, checked where the deprecated taskObject(edge) makes the class.
+      expect(() => taskObject(createMcpEdge(tasksServer, { tasks: options }))).toThrow(refused);
     }
   });
 });

@@ -8,8 +8,10 @@ import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { taskObject } from "../../src/features/tasks/task-object";
 import { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
 import { sessionObject } from "../../durable-objects/sessions/classes";
-import { McpHub as HubClass, hubObject } from "../../durable-objects/hub/mcp-hub";
-import { McpUser as UserClass, userObject } from "../../durable-objects/user/mcp-user";
+import { McpHub as HubClass } from "../../durable-objects/hub/mcp-hub";
+import { hubObject } from "../../src/features/hub/hub-object";
+import { McpUser as UserClass } from "../../durable-objects/user/mcp-user";
+import { userObject } from "../../src/features/user/user-object";
 import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
 

@@ -132,8 +132,8 @@ describe("ctx.user", () => {
   it("refuses an anonymous request with an error that says why", async () => {
     const anonymous = userStore(env, undefined);
     await expect(anonymous.get("x")).rejects.toThrow(/ctx\.user needs an authenticated user/);
-    // Through a server without auth: the tool's call fails with that message.
-    const open = createMcpEdge(tasksServer, { sessions: false }).worker;
+    // Through a server without auth (and without sessions): the tool's call fails with that message.
+    const open = createMcpEdge(tasksServer, { features: [user()] }).worker;
     const res = await open.fetch!(
       toolCall2026("user_note", { id: 4, url: "http://127.0.0.1:8787/mcp", args: { key: "x", value: "y" } }) as Request<
         unknown,

@@ -92,7 +92,11 @@ export default perOrigin<Env>((origin) => {
   const resource = `${origin}/mcp`;
   const authorizationServer = createAuthorizationServer<Env>({ issuer: origin, resource, scopesSupported: SCOPES, upstream: github });
   const edge = createMcpEdge(server, {
-    features: [sessions(), user(), auth({ resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES })],
+    features: [
+      sessions(),
+      user(),
+      auth({ resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES }),
+    ],
   });
   // /authorize, /callback, /oauth/* and the metadata first; /mcp (and the legacy /sse) after.
   return withAuthorizationServer(edge.worker, authorizationServer);

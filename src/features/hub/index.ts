@@ -6,8 +6,7 @@
  */
 import { CORE_OPTIONS, type Feature } from "../../kernel/feature";
 import type { ListenOptions } from "../../kernel/options";
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
-import { EDGE_BINDING } from "../../../durable-objects/shared/edge-binding";
+import { hubClass } from "../../../durable-objects/hub/mcp-hub";
 import { listenLane } from "./listen";
 
 /** The hub, sharded over `options.shards` objects (default 16); `maxStreams` and the other listen limits per shard. */
@@ -16,7 +15,7 @@ export function hub<Env = unknown>(options: ListenOptions = {}): Feature<Env> {
     name: "hub",
     bindings: { MCP_HUB: "McpHub" },
     streams: { "subscriptions/listen": listenLane },
-    objects: (kernel) => ({ McpHub: hubObject({ [EDGE_BINDING]: kernel }) }),
+    objects: (kernel) => ({ McpHub: hubClass(kernel) }),
     [CORE_OPTIONS]: Object.keys(options).length > 0 ? { listen: options } : {},
   };
 }

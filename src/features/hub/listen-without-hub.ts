@@ -6,10 +6,41 @@
  * the acknowledgement of the subset honoured (the empty set), then the listen request's
  * `complete` result (subscriptions.mdx "Graceful Closure"), so a client knows the stream ended on
  * purpose and has no reason to reopen it. Task ids still need the hub (their status comes from it).
+ * An edge whose features name no hub answers every listen so (listenWithoutHubLane), after the same
+ * checks as the hub's lane (listen-request.ts), and bundles nothing of the hub's stream (listen.ts).
  */
 import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../../durable-objects/hub/contract";
+import type { StreamCall } from "../../kernel/feature";
+import type { EdgeEnv } from "../../kernel/env";
 import type { RequestId } from "../../jsonrpc/messages";
+import { misconfigured, requireNamespace } from "../../platform/bindings";
 import { encodeSseEvent, sseResponse } from "../../wire/sse";
+import { serveListenCall, type CheckedListen } from "./listen-request";
+
+/**
+ * The lane of an edge whose features name no hub: the same checks as the hub's, then the acknowledged
+ * empty set, so a client knows the stream ended on purpose; task ids, which need the hub, are a misconfiguration.
+ */
+export function listenWithoutHubLane<Env>(call: StreamCall<Env>): Promise<Response> {
+  return serveListenCall(call, openWithoutHub);
+}
+
+async function openWithoutHub<Env extends EdgeEnv>({ listen, filter }: CheckedListen<Env>): Promise<Response> {
+  if ((filter.taskIds?.length ?? 0) > 0) throw hubNeededForTasks(listen.env);
+  return emptyListen(listen.message.id, { ...listen.runtime.server.identity });
+}
+
+/** Task ids on an edge without the hub feature: their status comes from the hub. */
+function hubNeededForTasks(env: EdgeEnv): Error {
+  // No binding at all: the error naming the wrangler.toml lines, as any feature's missing binding.
+  requireNamespace(env, "MCP_HUB", "subscriptions/listen with notifications.taskIds");
+  return misconfigured(
+    "listen-without-hub-feature",
+    "Server misconfigured: subscriptions/listen with notifications.taskIds needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.",
+    {},
+    env,
+  );
+}
 
 /** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */
 export function listenWithoutHub(env: unknown, filter: ListenFilter): boolean {

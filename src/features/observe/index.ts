@@ -28,6 +28,8 @@ interface AnalyticsDataset {
 class EdgeObserver implements Observer {
   /** The server's tracing (with `tracing`): also the objects' (the kernel hands them this observer). */
   readonly tracing: Tracing | undefined;
+  /** Whether the missing Analytics Engine binding was reported: once per observer (per edge and isolate), not per event. */
+  private reportedMissingDataset = false;
 
   constructor(
     tracing: TracingOptions | undefined,
@@ -60,9 +62,11 @@ class EdgeObserver implements Observer {
     if (analytics) {
       const dataset = (env as Record<string, unknown> | undefined)?.[analytics.binding] as AnalyticsDataset | undefined;
       if (typeof dataset?.writeDataPoint !== "function") {
-        console.error(
-          `mcp-edge: the analytics option names the binding "${analytics.binding}", which this Worker does not have. Add to wrangler.toml:\n\n[[analytics_engine_datasets]]\nbinding = "${analytics.binding}"\ndataset = "mcp_edge_operations"`,
-        );
+        if (!this.reportedMissingDataset)
+          console.error(
+            `mcp-edge: observe({ analytics }) names the binding "${analytics.binding}", which this Worker does not have; its events are dropped. Add to wrangler.toml:\n\n[[analytics_engine_datasets]]\nbinding = "${analytics.binding}"\ndataset = "mcp_edge_operations"`,
+          );
+        this.reportedMissingDataset = true;
         return;
       }
       dataset.writeDataPoint({

@@ -4,10 +4,11 @@
  * deprecated `taskObject(edge)`, which also fills the edge's task seam as it used to install the lane.
  */
 import type { EdgeEnv } from "../../kernel/env";
-import { McpTaskObject } from "../../../durable-objects/tasks/mcp-task";
+import { McpTaskObject, type TaskObjectParts } from "../../../durable-objects/tasks/mcp-task";
 import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass } from "../../../durable-objects/shared/edge-binding";
 import { taskLane, visibleTaskIds } from "./lane";
 import { statusPublisher } from "./publish";
+import { resolveTaskOptions } from "./options";
 import type { TaskSeam } from "../../kernel/feature";
 
 /** The task seam: the lane of one request, and the task ids a listener may follow. */
@@ -20,13 +21,19 @@ export const TASK_SEAM: TaskSeam = {
   },
 };
 
-/** The task object class bound to `kernel`: its server, task options and observer. */
+/**
+ * The task object class bound to `kernel`: its server, its task options (resolved and checked here, when
+ * createMcpEdge makes the class: a bad one is a TypeError then) and observer.
+ */
 export function taskClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpTaskObject<Env>, Env> {
-  // Status changes go to the edge's hub, over as many shards as its listen streams use.
-  const publishStatus = statusPublisher(kernel.options.listen.shards);
+  const parts: TaskObjectParts = {
+    options: resolveTaskOptions(kernel.options.tasks),
+    // Status changes go to the edge's hub, over as many shards as its listen streams use.
+    publishStatus: statusPublisher(kernel.options.listen.shards),
+  };
   return class McpTask extends McpTaskObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {
-      super(ctx, env, kernel, publishStatus);
+      super(ctx, env, kernel, parts);
     }
   };
 }

@@ -32,7 +32,7 @@ class PrincipalStore implements UserStore {
     if (!this.principal)
       throw new RpcError(
         INVALID_REQUEST,
-        'ctx.user needs an authenticated user, and this request has no principal: without createMcpEdge\'s `auth` option no access token is verified (an Authorization header is not read). Configure `auth`; for tests and wrangler dev, testAuth() from mcp-edge/testing (docs/auth.md "A principal for local tests")',
+        'ctx.user needs an authenticated user, and this request has no principal: without the auth() feature (mcp-edge/auth) no access token is verified (an Authorization header is not read). Pass auth({ … }) in features; for tests and wrangler dev, testAuth() from mcp-edge/testing (docs/auth.md "A principal for local tests")',
       );
     return this.principal.subject;
   }

@@ -53,10 +53,10 @@ export interface UserListOptions {
   limit?: number;
 }
 
-/** What a handler keeps for its user: get/put/delete/list by key, and all-or-nothing transactions. */
 /** Where a handler's `ctx.user` comes from (the kernel's `users` seam); building a store contacts nothing. */
 export type UserStores = (env: unknown, principal: Pick<Principal, "subject"> | undefined) => UserStore;
 
+/** What a handler keeps for its user: get/put/delete/list by key, and all-or-nothing transactions. */
 export interface UserStore {
   /** The principal's subject; throws for an anonymous request, as every method does. */
   readonly subject: string;

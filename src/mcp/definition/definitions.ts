@@ -275,12 +275,6 @@ export function withoutUndefined(record: Record<string, unknown>): Record<string
   return record;
 }
 
-/**
- * A server's definitions (what `defineServer` returns). Register everything at module load:
- * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
- * a different thing (a server bound to one transport).
- */
-
 /** MCP Apps: who may call the tool: the model, the app (its page, through the host), or both (default). */
 export type ToolVisibility = "model" | "app";
 

@@ -54,6 +54,11 @@ export interface SkillToAdd {
   addTo<Env>(server: ServerDefinition<Env>): void;
 }
 
+/**
+ * A server's definitions (what `defineServer` returns). Register everything at module load:
+ * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
+ * a different thing (a server bound to one transport).
+ */
 export class ServerDefinition<Env = unknown> {
   /** The server's full info (initialize's serverInfo, server/discover, the Server Card): icons and website included. */
   readonly info: Implementation;
@@ -365,15 +370,15 @@ export class ServerDefinition<Env = unknown> {
   }
 
   /**
-   * Capabilities derived from what is registered; `sessions` says whether session features exist.
-   * With the client's `initialize` capabilities, `extensions` lists those both sides declared.
+   * Capabilities derived from what is registered; `updates` says whether resource updates and list
+   * changes can reach the client (a 2025 session, or a 2026 listen, with the hub bound). With the
+   * client's `initialize` capabilities, `extensions` lists those both sides declared.
    */
-  capabilities(sessions: boolean, clientCapabilities?: unknown): Record<string, unknown> {
+  capabilities(updates: boolean, clientCapabilities?: unknown): Record<string, unknown> {
     const caps: Record<string, unknown> = { logging: {} };
-    // list_changed notifications need sessions to carry them.
-    const listChanged = this.listChanged && sessions;
+    const listChanged = this.listChanged && updates;
     if (this.tools.size > 0) caps.tools = { listChanged };
-    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: sessions, listChanged };
+    if (this.resources.size > 0 || this.templates.length > 0) caps.resources = { subscribe: updates, listChanged };
     if (this.prompts.size > 0) caps.prompts = { listChanged };
     if (this.hasCompletions()) caps.completions = {};
     const extensions = extensionsCapability(this.extensions, "2025", clientCapabilities);

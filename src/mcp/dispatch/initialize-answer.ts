@@ -10,14 +10,17 @@ import type { McpServer } from "../definition/server";
 import { initialize } from "../handlers/initialize";
 import { toErrorObject } from "./dispatch";
 
-/** The response to `initialize`, with the negotiated state when it succeeded. */
+/**
+ * The response to `initialize`, with the negotiated state when it succeeded. `updates`: whether the
+ * session will hear resource updates and list changes (a session with the hub bound, handlers/discover.ts `hubBound`).
+ */
 export function answerInitialize<Env>(
   server: McpServer<Env>,
   request: RequestMessage,
-  sessions: boolean,
+  updates: boolean,
 ): { response: ResponseMessage; state?: SessionState } {
   try {
-    const { result, state } = initialize(server, request.params, sessions);
+    const { result, state } = initialize(server, request.params, updates);
     return { response: resultMessage(request.id, result), state };
   } catch (error) {
     return { response: errorMessage(request.id, toErrorObject(error, request)) };

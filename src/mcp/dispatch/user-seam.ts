@@ -11,11 +11,38 @@ export function userStoreOf(stores: UserStores | undefined, env: unknown, princi
   return stores ? stores(env, principal) : UNSERVED;
 }
 
-/** Every use throws: the edge serves no `ctx.user`. */
-const UNSERVED: UserStore = new Proxy({} as UserStore, {
-  get() {
-    throw new TypeError(
-      "mcp-edge ctx.user is served by the user() feature: createMcpEdge(server, { features: [..., user()] }) and export const { McpUser } = edge.objects",
-    );
-  },
-});
+function unserved(): TypeError {
+  return new TypeError(
+    "mcp-edge ctx.user is served by the user() feature: createMcpEdge(server, { features: [..., user()] }) and export const { McpUser } = edge.objects",
+  );
+}
+
+/**
+ * `ctx.user` where the edge serves none: reading `subject` throws and every method rejects, naming the
+ * feature to add; the value itself is inert, so logging or serialising the context does not throw.
+ */
+class UnservedUserStore implements UserStore {
+  get subject(): string {
+    throw unserved();
+  }
+  get(): Promise<never> {
+    return Promise.reject(unserved());
+  }
+  put(): Promise<never> {
+    return Promise.reject(unserved());
+  }
+  delete(): Promise<never> {
+    return Promise.reject(unserved());
+  }
+  list(): Promise<never> {
+    return Promise.reject(unserved());
+  }
+  transaction(): Promise<never> {
+    return Promise.reject(unserved());
+  }
+  toJSON(): string {
+    return "[ctx.user: not served (no user() feature)]";
+  }
+}
+
+const UNSERVED: UserStore = new UnservedUserStore();

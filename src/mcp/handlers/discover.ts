@@ -7,11 +7,20 @@ import type { Params } from "../../jsonrpc/messages";
 import type { DispatchContext } from "./dispatch-context";
 import { extensionsCapability } from "../definition/extensions";
 
+/**
+ * Whether resource updates and list changes can reach a client: the hub's binding (MCP_HUB, the
+ * `hub()` feature) is there. Without it nothing is delivered, so neither is declared: a 2025 session
+ * neither subscribes nor registers for list changes, a 2026 client is offered no listen.
+ */
+export function hubBound(env: unknown): boolean {
+  const hub = (env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
+  return typeof hub === "object" && hub !== null;
+}
+
 export async function discover<Env>(_params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which
-  // the hub object serves: declared only when this Worker has the hub's binding (MCP_HUB).
-  const hub = (dispatch.env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
-  const capabilities = dispatch.server.capabilities(typeof hub === "object" && hub !== null);
+  // the hub serves.
+  const capabilities = dispatch.server.capabilities(hubBound(dispatch.env));
   const extensions = extensionsCapability(dispatch.server.extensions, "2026");
   if (extensions) capabilities.extensions = extensions;
   const result: Params = {

@@ -26,7 +26,7 @@ function depthOf(value: unknown, limit: number): number {
 export function initialize<Env>(
   server: McpServer<Env>,
   params: Params | undefined,
-  sessions: boolean,
+  updates: boolean,
 ): { result: Params; state: SessionState } {
   if (!params || typeof params.protocolVersion !== "string") {
     throw new RpcError(INVALID_PARAMS, 'initialize needs "protocolVersion" (a string)');
@@ -51,7 +51,7 @@ export function initialize<Env>(
   const protocolVersion = negotiateVersion(params.protocolVersion);
   const result: Params = {
     protocolVersion,
-    capabilities: server.capabilities(sessions, capabilities),
+    capabilities: server.capabilities(updates, capabilities),
     serverInfo: server.info,
   };
   if (server.instructions) result.instructions = server.instructions;

@@ -128,18 +128,19 @@ export interface OwnUnits {
   sessionId?: string;
 }
 
-// The observer of each served server (the kernel records it): read by the Worker's lanes and the
-// dispatcher without threading it through every lane. The object classes are handed it instead
-// (durable-objects/shared/edge-binding.ts).
-const observers = new WeakMap<object, Observer>();
+// The observer of each served server: a symbol-keyed property of the edge's own view of the server
+// (the kernel sets it), read by the Worker's lanes and the dispatcher without threading it through
+// every lane; another edge's view of the same definition has its own. The object classes are handed
+// it instead (durable-objects/shared/edge-binding.ts).
+const OBSERVER = Symbol("mcp-edge.observer");
 
 /** Records the observer of a server view (the kernel, once per edge, when a feature observes it). */
 export function recordObserver(server: object, observer: Observer): void {
-  observers.set(server, observer);
+  Object.defineProperty(server, OBSERVER, { value: observer });
 }
 
 export function observerOf(server: object): Observer | undefined {
-  return observers.get(server);
+  return (server as { [OBSERVER]?: Observer })[OBSERVER];
 }
 
 // The observation of the request a handler context serves, for the hops it starts (a task's

@@ -5,7 +5,7 @@
  * (table creation, inserts, upserts, deletes), one row per key-value `put`/`delete`, one per
  * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
  */
-import { hubObject } from "../../../durable-objects/hub/mcp-hub";
+import { hubObject } from "../../../src/features/hub/hub-object";
 import { sessionObject } from "../../../durable-objects/sessions/classes";
 import { deferredSessionObject } from "../../../durable-objects/sessions/deferred";
 import type { McpEdge } from "../../../src/edge";
