@@ -5,6 +5,7 @@
  * import this file; neither imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
+import { sseEventText } from "../../src/wire/sse";
 import type { WebhookKey, WebhookSubscribeInput, WebhookSubscribeOutcome, WebhooksRpc } from "./webhooks-contract";
 
 /** The binding and the class the Worker exports for it (wrangler.toml: new_sqlite_classes). */
@@ -13,6 +14,11 @@ export const EVENTS_CLASS = "McpEvents";
 
 /** SEP-3415: every stream notification (and webhook delivery) names its subscription here in `_meta`. */
 export const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
+
+/** A notification on a push stream as its SSE frame text: the events object's and the Worker's frames alike. */
+export function streamFrame(method: string, params: Record<string, unknown>, id: RequestId): string {
+  return sseEventText(JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: id } } }));
+}
 
 /** The internal URL a push stream's upgrade is sent to, and the header carrying its StreamOpen (an upgrade has no body). */
 export const EVENTS_STREAM_URL = "https://mcp-events.internal/stream";
@@ -107,7 +113,6 @@ export interface EventsRpc extends Rpc.DurableObjectBranded, WebhooksRpc {
  * part (durable-objects/events/webhooks*.ts) is made from this host by `WebhookPartFactory`.
  */
 export interface EventsHost {
-  readonly ctx: DurableObjectState;
   /** The Worker's bindings, as the object got them (an upstream-backed type's `poll` reads its upstream with them). */
   readonly env: unknown;
   /** The object's storage as the kit meters it (kit/edge-object.ts): every part writes through this one. */

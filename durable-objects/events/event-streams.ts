@@ -1,19 +1,18 @@
 /**
  * The push streams (`events/stream`) of one emitted event type, on the object's side. Each is
  * held by the Worker invocation that answered the client (src/platform/held-stream.ts, with the
- * heartbeats) and reaches this object as a hibernatable WebSocket (shared/held-sockets.ts), so an
+ * heartbeats) and reaches this object as a hibernatable WebSocket (kit/held-sockets.ts), so an
  * object whose streams are idle sleeps. What survives a sleep is on the socket: its kind tag and an
  * attachment with the request's id and the subscription's arguments. Owns the order on a stream:
  * `notifications/events/active` first, then the replay, then each matching emit.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
-import { sseEventText } from "../../src/wire/sse";
 import { HeldSockets } from "../kit/held-sockets";
 import {
   argumentsMatch,
   cursorOf,
   occurrenceOf,
-  SUBSCRIPTION_ID_KEY,
+  streamFrame,
   type EventArguments,
   type ReadResult,
   type StoredEvent,
@@ -23,11 +22,6 @@ import {
 interface Attached {
   id: RequestId;
   arguments: EventArguments;
-}
-
-/** A notification on a stream, as the SSE frame text the Worker relays. */
-function streamFrame(method: string, params: Record<string, unknown>, id: RequestId): string {
-  return sseEventText(JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: id } } }));
 }
 
 export class EventStreams {

@@ -4,7 +4,9 @@
  * replayable log (event-log.ts), feeds its push streams (event-streams.ts; the Worker holds them, so
  * this object sleeps between emits), and hands every appended event to its webhook part when the
  * edge delivers webhooks (the WebhookPart of contract.ts, made by the `webhooks` factory of its
- * config). Upstream-backed event types never reach it: their poll runs in the Worker.
+ * config). An upstream-backed type reaches it only for webhooks: its alarm polls the upstream for the
+ * type's subscriptions (its poll and push streams run in the Worker). With the server's `onEvent`, each
+ * request it serves and each alarm is its own event (place "events") with the rows it wrote.
  */
 import { json } from "../../src/wire/json";
 import { eventsErrorOf } from "../../src/wire/events-errors";
@@ -52,13 +54,12 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
   #name: string | undefined;
 
   constructor(ctx: DurableObjectState, env: unknown, binding: ObjectBinding | undefined, config: EventsObjectConfig) {
-    // Its rows reach the server's onEvent through the kit's meter; it reports no events of its own.
-    super(ctx, env, binding, { rows: "events" });
+    // No operation counts its requests (an emit comes from the Worker's own code): it bills them itself.
+    super(ctx, env, binding, { place: "events", rows: "events" });
     this.#config = config;
     this.#log = new EventLog(this.storage.sql, config.retention);
     this.#streams = new EventStreams(ctx);
     const host: EventsHost = {
-      ctx,
       env,
       storage: this.storage,
       name: () => this.#served(),
@@ -75,22 +76,32 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
     const { event } = appended;
     const streams = this.#streams.deliver(name, event);
     if (this.#webhooks) await this.#webhooks.appended([event]);
-    this.served("emit", 0);
+    this.served("emit", 1);
     return { seq: event.seq, eventId: event.eventId, duplicate: false, streams };
   }
 
   async webhookSubscribe(input: WebhookSubscribeInput): Promise<WebhookSubscribeOutcome> {
     this.#serve(input.key.name, true);
-    return this.#webhookPart().subscribe(input);
+    try {
+      return await this.#webhookPart().subscribe(input);
+    } finally {
+      this.served("webhookSubscribe", 1);
+    }
   }
 
   async webhookUnsubscribe(key: WebhookKey): Promise<boolean> {
-    return this.#webhookPart().unsubscribe(key);
+    try {
+      return await this.#webhookPart().unsubscribe(key);
+    } finally {
+      this.served("webhookUnsubscribe", 1);
+    }
   }
 
   async read(name: string, query: ReadQuery): Promise<ReadResult> {
     this.#serve(name, false);
-    return this.#log.read(query, Date.now());
+    const result = this.#log.read(query, Date.now());
+    this.served("read", 1);
+    return result;
   }
 
   /** Opens a push stream (the Worker's events/stream checked the request): `active`, the replay, then live emits. */
@@ -99,6 +110,8 @@ class McpEventsObject extends EdgeObject<unknown> implements EventsRpc {
     if (request.url !== EVENTS_STREAM_URL || !isUpgrade(request) || header === null) return refuse({ reason: "not-found" });
     const open = JSON.parse(header) as StreamOpen;
     this.#serve(open.name, false);
+    // Opening a stream writes no rows: the request is its cost, told now.
+    this.served("events/stream", 1);
     if (this.#streams.count() >= this.#config.maxStreams) return refused(open, this.#config.maxStreams);
     const replay = this.#log.read({ after: open.after, since: open.since, arguments: open.arguments, max: MAX_STREAM_REPLAY }, Date.now());
     return this.#streams.open(open, replay, streamNumber());

@@ -11,7 +11,8 @@ const MIN_SECRET_BYTES = 24;
 const MAX_SECRET_BYTES = 64;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export type SecretCheck = { ok: true; key: Uint8Array<ArrayBuffer> } | { ok: false; reason: string };
+/** A checked secret: the string as given (what the subscription keeps) and the key it decodes to. */
+export type SecretCheck = { ok: true; secret: string; key: Uint8Array<ArrayBuffer> } | { ok: false; reason: string };
 
 /** The signing key of a `delivery.secret`, or why the value is not a Standard Webhooks symmetric secret. */
 export function parseWebhookSecret(value: unknown): SecretCheck {
@@ -27,7 +28,7 @@ export function parseWebhookSecret(value: unknown): SecretCheck {
       ok: false,
       reason: `delivery.secret decodes to ${key.length} bytes; it must be ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes`,
     };
-  return { ok: true, key };
+  return { ok: true, secret: value, key };
 }
 
 /** A fresh secret for a client or a test: `whsec_` and the base64 of 32 random bytes. */

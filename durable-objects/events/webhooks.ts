@@ -63,9 +63,9 @@ export interface WebhookHost {
 export function webhookPartOf(settings: WebhookSettings, upstream: (name: string) => UpstreamSource | undefined): WebhookPartFactory {
   return (host) =>
     new WebhookSubscriptions({
-      sql: host.ctx.storage.sql,
+      sql: host.storage.sql,
       settings,
-      wakeAt: (at) => wakeObjectAt(host.ctx.storage, at),
+      wakeAt: (at) => wakeObjectAt(host.storage, at),
       name: host.name,
       read: host.read,
       upstream,

@@ -10,6 +10,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "../../src/jsonrpc/errors";
 import { post2026 } from "../helpers/era-2026";
+import { post } from "../helpers/mcp";
 import { DECLARED, eventsInSession, poll2026 } from "../helpers/events";
 import { startSession } from "../helpers/session";
 import { SseReader, type SseEvent } from "../helpers/sse";
@@ -198,6 +199,26 @@ describe("events/stream errors: a JSON-RPC error and no stream (sep-9999-stream-
     for (const res of opened) await res.body?.cancel();
     expect(opened.length).toBeLessThanOrEqual(8);
     expect(refusal?.error).toMatchObject({ code: -32025, data: { limit: "streams", max: 8 } });
+  });
+
+  it("refuses a request id too long to keep on the stream's socket with -32602, in both eras", async () => {
+    const id = "x".repeat(20_000);
+    const params = { name: "note.posted", arguments: { topic: freshTopic() }, cursor: null };
+    const session = await startSession("2025-11-25", DECLARED);
+    const answers = [
+      await post2026("events/stream", params, { capabilities: DECLARED, id }),
+      await post({ jsonrpc: "2.0", id, method: "events/stream", params }, { sessionId: session.sessionId, version: session.version }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Content-Type")).toBe("application/json");
+      const body = (await res.json()) as { id: unknown; error: { code: number; message: string } };
+      expect(body.id).toBe(id);
+      expect(body.error).toEqual({
+        code: -32602,
+        message: "Invalid params: the request id is 20000 characters long; an events/stream request's id may be at most 1024",
+      });
+    }
   });
 
   it("refuses a client that did not declare the extension with 400 -32021", async () => {

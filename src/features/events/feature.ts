@@ -65,7 +65,7 @@ export function events<Env = unknown>(options: EventsOptions<Env>): EventsFeatur
   if (options.webhooks) methods.push(...options.webhooks.methods(registry));
   // The object holds an emitted type's log, and the webhook subscriptions of any type (an upstream one's polled by its alarm).
   const emitted = options.types.some((type) => !type.poll || (options.webhooks !== undefined && type.delivery.includes("webhook")));
-  const part = options.webhooks?.part;
+  const part = options.webhooks?.part(registry);
   const { retention, maxStreams } = registry.options;
   return {
     name: "events",

@@ -43,7 +43,8 @@ export interface ResolvedEventsOptions {
  */
 export interface EventsWebhooks<Env = unknown> {
   methods(registry: EventRegistry<Env>): MethodDefinition<Env>[];
-  part: WebhookPartFactory;
+  /** The part each events object of the feature with `registry` runs (an upstream-backed type's poll is read there). */
+  part(registry: EventRegistry<Env>): WebhookPartFactory;
 }
 
 export class EventRegistry<Env = unknown> {

@@ -6,7 +6,7 @@
  * An emitted type's stream is held here while its events object sleeps behind a hibernatable socket
  * (src/platform/held-stream.ts); an upstream-backed type's is driven here by the author's `poll`.
  */
-import { RpcError } from "../../jsonrpc/errors";
+import { INTERNAL_ERROR, INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { RequestId } from "../../jsonrpc/messages";
 import type { StreamCall } from "../../kernel/feature";
 import { clientDeclares } from "../../mcp/definition/extensions";
@@ -18,6 +18,7 @@ import {
   cursorOf,
   EVENTS_STREAM_URL,
   HEADER_EVENTS_OPEN,
+  streamFrame,
   SUBSCRIPTION_ID_KEY,
   type StreamOpen,
 } from "../../../durable-objects/events/contract";
@@ -26,10 +27,17 @@ import { streamUpstream } from "./upstream-stream";
 
 /** Response header the 2026-07-28 transport asks for on streams: proxies must not buffer. */
 const SSE_EXTRA_HEADERS = { "X-Accel-Buffering": "no" };
+/**
+ * The events object keeps a stream's request id on its socket (an attachment holds at most 16,384 bytes, the
+ * arguments' share included) after it travelled in a header: a string id is refused past this many characters.
+ */
+const MAX_REQUEST_ID_CHARS = 1_024;
 
-/** A notification of an events stream as one SSE frame. */
+const encoder = new TextEncoder();
+
+/** A notification of an events stream as the bytes of its SSE frame (the frame is the contract's `streamFrame`). */
 export function notificationFrame(method: string, params: Record<string, unknown>, id: RequestId): Uint8Array {
-  return encodeSseEvent(JSON.stringify({ jsonrpc: "2.0", method, params: { ...params, _meta: { [SUBSCRIPTION_ID_KEY]: id } } }));
+  return encoder.encode(streamFrame(method, params, id));
 }
 
 /** The stream's final result, sent when the server ends it (SEP-3415: `resultType` on 2026-07-28). */
@@ -49,7 +57,7 @@ function errorResponse(id: RequestId, error: RpcError, status = 200): Response {
 }
 
 /** The gate every events method has: the client declared the extension (the refusal table's row for each era). */
-function undeclared(call: StreamCall<unknown>): Response | undefined {
+function undeclared<Env>(call: StreamCall<Env>): Response | undefined {
   if (clientDeclares(call.clientCapabilities, EVENTS_EXTENSION)) return undefined;
   const refusal: Refusal =
     call.era === "2026"
@@ -64,8 +72,12 @@ function undeclared(call: StreamCall<unknown>): Response | undefined {
 }
 
 export async function streamLane<Env>(registry: EventRegistry<Env>, call: StreamCall<Env>): Promise<Response> {
-  const refused = undeclared(call as StreamCall<unknown>);
+  const refused = undeclared(call);
   if (refused) return refused;
+  if (typeof call.id === "string" && call.id.length > MAX_REQUEST_ID_CHARS) {
+    const message = `Invalid params: the request id is ${call.id.length} characters long; an events/stream request's id may be at most ${MAX_REQUEST_ID_CHARS}`;
+    return errorResponse(call.id, new RpcError(INVALID_PARAMS, message));
+  }
   try {
     const type = registry.find(call.params, "push");
     const args = await registry.arguments(type, call.params);
@@ -104,7 +116,8 @@ async function holdEmitted<Env>(registry: EventRegistry<Env>, call: StreamCall<E
       cursor = cursorIn(frame) ?? cursor;
     },
     awaitFirst: {
-      refusal: () => errorResponse(call.id, new RpcError(-32603, "Internal error: the events stream was not confirmed in time; retry")),
+      refusal: () =>
+        errorResponse(call.id, new RpcError(INTERNAL_ERROR, "Internal error: the events stream was not confirmed in time; retry")),
     },
     last: finalResultFrame(call.id, call.era),
     headers: SSE_EXTRA_HEADERS,

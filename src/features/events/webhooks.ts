@@ -83,21 +83,19 @@ export function webhookSettingsOf(options: WebhookOptions = {}): WebhookSettings
  */
 export function webhooks<Env = unknown>(options: WebhookOptions = {}): EventsWebhooks<Env> {
   const settings = webhookSettingsOf(options);
-  // The feature hands its registry to methods() once, as it is made; its objects are made after, and read it.
-  const types: { registry?: EventRegistry<Env> } = {};
-  const upstream = (name: string): UpstreamSource | undefined => {
-    const type = types.registry?.types.get(name);
-    if (!type?.poll) return undefined;
-    const poll = type.poll;
-    return { nextPollMs: type.nextPollMs, poll: (args, cursor, ctx) => poll(args, cursor, ctx as UpstreamPollContext<Env>) };
-  };
   return {
-    methods: (registry) => {
-      types.registry = registry;
-      return webhookMethods(registry, options);
-    },
-    part: webhookPartOf(settings, upstream),
+    methods: (registry) => webhookMethods(registry, options),
+    // Each events() feature hands its own registry, so one webhooks() value shared by two edges keeps their types apart.
+    part: (registry) => webhookPartOf(settings, (name) => upstreamOf(registry, name)),
   };
+}
+
+/** An upstream-backed type of `registry` as its objects' alarms drive it for webhooks; undefined for an emitted type. */
+function upstreamOf<Env>(registry: EventRegistry<Env>, name: string): UpstreamSource | undefined {
+  const type = registry.types.get(name);
+  if (!type?.poll) return undefined;
+  const poll = type.poll;
+  return { nextPollMs: type.nextPollMs, poll: (args, cursor, ctx) => poll(args, cursor, ctx as UpstreamPollContext<Env>) };
 }
 
 function webhookMethods<Env>(registry: EventRegistry<Env>, options: WebhookOptions): MethodDefinition<Env>[] {
@@ -155,7 +153,7 @@ async function subscribeInputOf<Env>(
   const key: WebhookKey = { subject, url, name: type.name, arguments: canonicalJson(args) };
   return {
     key,
-    secret: delivery.secret as string,
+    secret: secret.secret,
     ttlMs,
     loopback,
     after,

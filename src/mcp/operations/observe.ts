@@ -5,13 +5,13 @@
  * operation in each place it runs: the Worker ("worker"), the Worker's hop to the session object
  * ("forward"), the session object ("session"), a task's run ("task"), and as events only the
  * objects' own units that no operation carries (a hub shard's requests, "hub"; a task's client
- * ledger, "ledger"; durable-objects/kit/billing.ts). Without tracing, hook or
+ * ledger, "ledger"; an events object's, "events"; durable-objects/kit/billing.ts). Without tracing, hook or
  * dataset nothing is observed and nothing here runs. This module holds what the runtime reads (the shapes, the
  * meters, the observer of each served server); the `observe()` feature (src/features/observe) makes the observer.
  */
 import type { Operation, OperationSpan, Tracing } from "./tracing";
 
-export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub";
+export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub" | "events";
 
 /** One MCP operation as it ended in one place. */
 export interface OperationEvent {
