@@ -152,7 +152,7 @@ export function deferredSessionClass<Env>(kernel: EdgeBinding<Env>): ObjectClass
   };
 }
 
-/** What deferredSessionObject's class adds to a session object: adopting a sealed state, and the seal as the credential. */
+/** What the deferred sessions' class adds to a session object: adopting a sealed state, and the seal as the credential. */
 class DeferredSessionObject<Env> extends McpSessionObject<Env> {
   /**
    * `sessionId`: the client's, whose seal this object opens while it holds no state, and which
@@ -200,8 +200,9 @@ class DeferredSessionObject<Env> extends McpSessionObject<Env> {
     if (state === null) return true;
     if (sealHash !== undefined) {
       if (!sessionId) return false;
-      const expected = fromBase64url(sealHash) as Uint8Array;
-      return crypto.subtle.timingSafeEqual(await digestOf(sessionId), expected);
+      const expected = fromBase64url(sealHash);
+      // A stored hash that does not decode (never written so) matches nothing.
+      return expected !== undefined && crypto.subtle.timingSafeEqual(await digestOf(sessionId), expected);
     }
     // Adopted by a version that kept no hash: the seal is opened instead.
     if (state.issuedAt !== undefined) return !!sessionId && (await openSeal(this.env, sessionId, owner)) !== undefined;
