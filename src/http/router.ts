@@ -116,6 +116,11 @@ function preflight(request: IRequest, origin: string | undefined, methods: strin
   return new Response(null, { status: 204, headers });
 }
 
+/** The itty-router handler answering a path's CORS preflight, allowing `methods`. */
+function preflightFor<Env extends EdgeEnv>(methods: string) {
+  return (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) => preflight(request, origin, methods);
+}
+
 function methodNotAllowed(allow: string): Response {
   return refuse({ reason: "method-not-allowed", allow });
 }
@@ -272,9 +277,7 @@ function mountEndpoint<Env extends EdgeEnv>(
   if (route.names.length === 0) posts.exact.set(path, post);
   else posts.patterns.push({ route, post });
   router.post(path, routed(runtime, route, post));
-  router.options(path, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-    preflight(request, origin, allow),
-  );
+  router.options(path, preflightFor<Env>(allow));
   if (sessions) {
     const forward = routed(runtime, route, guarded(runtime, sessions, forwardToSession));
     router.get(path, forward);
@@ -292,12 +295,8 @@ function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runt
     handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
   router.get(legacySsePath, literal(guarded(runtime, true, (edge) => openLegacyStream(edge, legacyMessagesPath))));
   router.post(legacyMessagesPath, literal(guarded(runtime, true, postLegacyMessage)));
-  router.options(legacySsePath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-    preflight(request, origin, "GET, OPTIONS"),
-  );
-  router.options(legacyMessagesPath, (request: IRequest, _env: Env, _ctx: ExecutionContext, origin: string | undefined) =>
-    preflight(request, origin, "POST, OPTIONS"),
-  );
+  router.options(legacySsePath, preflightFor<Env>("GET, OPTIONS"));
+  router.options(legacyMessagesPath, preflightFor<Env>("POST, OPTIONS"));
 }
 
 /** Builds the fetch handler for one server. */

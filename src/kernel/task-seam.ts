@@ -57,7 +57,7 @@ export function taskLaneFor<Env extends EdgeEnv>(
 }
 
 /** The subset of `taskIds` a listener may follow: none without the lane (no task object to ask). */
-export function visibleTaskIds(
+export function followableTaskIds(
   seams: FeatureSeams,
   env: EdgeEnv,
   listener: { taskIds: readonly unknown[]; subject: string | undefined; route: string },

@@ -12,6 +12,7 @@ import { INVALID_PARAMS, METHOD_NOT_FOUND } from "../../jsonrpc/errors";
 import type { Params, RequestId } from "../../jsonrpc/messages";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import type { McpServer } from "../../mcp/definition/server";
+import { TASKS_EXTENSION } from "../../mcp/definition/extensions";
 import type { ResolvedListenOptions } from "../../kernel/options";
 import type { EdgeEnv } from "../../kernel/env";
 import { json } from "../../wire/json";
@@ -19,7 +20,6 @@ import { refuse } from "../../wire/refusals";
 import { isObject } from "../../jsonrpc/parse";
 import { observerOf, type Observation } from "../../mcp/operations/observe";
 
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Task ids are minted by the task object; anything longer than this cannot be one of ours. */
 const MAX_TASK_ID_LENGTH = 256;
 /**

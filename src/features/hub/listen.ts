@@ -3,7 +3,7 @@
  * check it (listen-request.ts: the filter, the honoured subset), then the stream handed to the hub,
  * whose streaming Response is returned untouched.
  */
-import { visibleTaskIds } from "../../kernel/task-seam";
+import { followableTaskIds } from "../../kernel/task-seam";
 import type { StreamCall } from "../../kernel/feature";
 import {
   HEADER_LISTEN_OPEN,
@@ -72,7 +72,7 @@ async function openThroughHub<Env extends EdgeEnv>({ listen, filter, features, s
   // Tasks: a listener follows (and is acknowledged for) only the tasks its principal may see (one task object each).
   if (filter.taskIds) {
     span?.countDoRequests(filter.taskIds.length);
-    filter.taskIds = await visibleTaskIds(runtime.kernel?.seams ?? {}, env, {
+    filter.taskIds = await followableTaskIds(runtime.kernel?.seams ?? {}, env, {
       taskIds: filter.taskIds,
       subject,
       route: features.route ?? "",
