@@ -154,7 +154,7 @@ describe("ctx.user on a server without auth", () => {
     expect(result.isError).toBe(true);
     const message = (result.content[0] as { text: string }).text;
     expect(message).toMatch(/ctx\.user needs an authenticated user/);
-    expect(message).toMatch(/Configure `auth`; for tests and wrangler dev, testAuth\(\) from mcp-edge\/testing/);
+    expect(message).toMatch(/Pass auth\(\{ … \}\) in features; for tests and wrangler dev, testAuth\(\) from mcp-edge\/testing/);
     expect(message).toContain('docs/auth.md "A principal for local tests"');
     expect(message).not.toMatch(/carried no access token/);
   });
