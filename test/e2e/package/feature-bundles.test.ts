@@ -1,29 +1,39 @@
 /**
  * A Worker bundles only the features it passes: the bundle `wrangler deploy` would upload for a
- * one-tool Worker with `features: [sessions()]` holds none of discovery's, rate limits' or the
- * observer's code, and the bundles of Workers that pass them do (each searched for a string only
- * that feature's code writes, minified as the scaffold builds).
+ * one-tool Worker with `features: [sessions()]` holds none of the auth gate's, the hub's listen lane's,
+ * the user store's, discovery's, rate limits' or the observer's code, and the bundles of Workers that
+ * pass them do (each searched for a string only that feature's code writes, minified as the scaffold builds).
  */
 import { describe, expect, it } from "vitest";
 import { bundleContains } from "../helpers/dry-run-bundle.mjs";
 
-/** Strings only one feature's code holds: its Server Card type, its misconfiguration key, a span attribute. */
+/**
+ * Strings only one feature's code holds: the gate's refusal of a malformed header, the listen lane's
+ * env override warning, the user store's anonymous refusal, the Server Card type, a misconfiguration
+ * key, a span attribute.
+ */
 const MARKERS = {
+  auth: "malformed Authorization header",
+  hubListen: "MCP_LISTEN_MAX_PER_CLIENT=",
+  userStore: "ctx.user needs an authenticated user",
   discovery: "application/mcp-server-card+json",
   rateLimits: "the rate limit rule names the binding",
   observe: "mcp_edge.do_requests",
 };
 
 describe("a Worker bundles only the features it passes", () => {
-  it("a sessions-only Worker holds none of discovery, rate limits or the observer", () => {
+  it("a sessions-only Worker holds none of auth, the hub's listen lane, the user store, discovery, rate limits or the observer", () => {
     for (const [feature, marker] of Object.entries(MARKERS))
       expect(bundleContains("test/servers/sessions-only/wrangler.toml", marker, { minify: true }), feature).toBe(false);
   }, 120_000);
 
   it("Workers that pass them hold their code", () => {
-    // The demo passes discovery(); the routes server rateLimits(); the operate server observe().
+    // The demo passes discovery(), hub() and user(); the step-up server auth(); the routes server rateLimits(); the operate server observe().
     expect(bundleContains("wrangler.toml", MARKERS.discovery, { minify: true })).toBe(true);
+    expect(bundleContains("wrangler.toml", MARKERS.hubListen, { minify: true })).toBe(true);
+    expect(bundleContains("wrangler.toml", MARKERS.userStore, { minify: true })).toBe(true);
+    expect(bundleContains("test/servers/step-up/wrangler.toml", MARKERS.auth, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/routes/wrangler.toml", MARKERS.rateLimits, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/operate/wrangler.toml", MARKERS.observe, { minify: true })).toBe(true);
-  }, 240_000);
+  }, 420_000);
 });
