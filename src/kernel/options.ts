@@ -43,7 +43,7 @@ export interface SessionOptions {
   maxConcurrentRuns?: number;
 }
 
-/** 2026-07-28 `subscriptions/listen` streams, held by the Worker while the hub object sleeps (the `hub()` feature; docs/subscriptions.md "Subscriptions and the hub"). */
+/** 2026-07-28 `subscriptions/listen` streams, held by the Worker while the hub object sleeps (the `hub()` feature; docs/hub.md "Subscriptions and the hub"). */
 export interface ListenOptions {
   /**
    * Hub objects the listen streams (and 2025 subscriptions) spread over (default 16: 16 × 1,000

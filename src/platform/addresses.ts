@@ -31,7 +31,7 @@ export function taskObjectId(namespace: { idFromString(id: string): DurableObjec
   return sessionObjectId(namespace, taskId);
 }
 
-/** Every server has one hub (of `listen.shards` objects) unless it names others (docs/subscriptions.md "Subscriptions and the hub"). */
+/** Every server has one hub (of `listen.shards` objects) unless it names others (docs/hub.md "Subscriptions and the hub"). */
 export const DEFAULT_HUB_SHARD = "default";
 
 /** Hub objects a hub spreads over unless `listen.shards` says otherwise: 16 × 1,000 streams each. */

@@ -2,7 +2,7 @@
  * The project `npm create mcp-edge` writes (create-mcp-edge/template: its server and its
  * wrangler.toml, which binds no MCP_HUB): a 2026-07-28 `subscriptions/listen` on a Worker
  * without the hub, naming no task ids, is acknowledged with the empty set and completed
- * (docs/subscriptions.md "A server with nothing to deliver"). It used to answer 500 with id null.
+ * (docs/hub.md "A server with nothing to deliver"). It used to answer 500 with id null.
  */
 import { describe, expect, it } from "vitest";
 import templateToml from "../../create-mcp-edge/template/wrangler.toml?raw";

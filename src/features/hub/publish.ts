@@ -2,7 +2,7 @@
  * The one publish API: server code tells clients that something changed, from any Worker
  * invocation (a tool, a queue consumer, a cron trigger) or object. The event goes to shard 0
  * of the hub, which hands it to every other shard that holds anyone; each delivers it to the 2026-07-28 listen streams it serves that
- * opted in and to the 2025-era sessions registered with it (docs/subscriptions.md "Subscriptions and the hub").
+ * opted in and to the 2025-era sessions registered with it (docs/hub.md "Subscriptions and the hub").
  * Which shard serves what: listen streams by client (src/features/hub/listen.ts), 2025 registrations by
  * resource URI (list changes by session id): src/platform/hub-shards.ts.
  */
