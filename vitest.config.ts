@@ -20,7 +20,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  * anything else printed stands out; MCP_EDGE_SHOW_EXPECTED_LOGS=1 shows it all.
  */
 const EXPECTED_CONSOLE = [
-  // test/operate/rate-limits.operate: a rate limit rule naming a binding wrangler.toml lacks.
+  // test/rate-limits/rate-limits.operate: a rate limit rule naming a binding wrangler.toml lacks.
   /the rate limit rule names the binding "NO_SUCH_LIMIT"/,
   /\(simulated\)/,
   /handler failed Error: handler bug/,

@@ -98,13 +98,13 @@ const ROWS: Row[] = [
     failure: "over a `rateLimits()` rule's limit ([Operating](operating.md#rate-limits))",
     status: 429,
     code: -32003,
-    provenIn: "test/operate/rate-limits.operate.test.ts",
+    provenIn: "test/rate-limits/rate-limits.operate.test.ts",
   },
   {
     failure: "a `rateLimits()` rule naming a binding the Worker lacks",
     status: 500,
     code: -32603,
-    provenIn: "test/operate/rate-limits.operate.test.ts",
+    provenIn: "test/rate-limits/rate-limits.operate.test.ts",
   },
   {
     failure: "2026-07-28 `subscriptions/listen`: more open listen streams than `listen.maxStreams`",

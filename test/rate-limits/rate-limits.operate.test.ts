@@ -9,7 +9,7 @@ import { request } from "../helpers/mcp";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import { startSession } from "../helpers/session";
 import { misconfigured, trail } from "../servers/operate/entry";
-import { callIn, PLACES, postRpc, textOf, toolFor, type Answer } from "./helpers";
+import { callIn, PLACES, postRpc, textOf, toolFor, type Answer } from "../operate/helpers";
 
 let address = 0;
 /** A client address of its own: each test spends a fresh budget. */

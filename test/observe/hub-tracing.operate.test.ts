@@ -9,7 +9,7 @@ import { envelope, headers2026 } from "../helpers/era-2026";
 import { SseReader } from "../helpers/sse";
 import { hubObject } from "../../src/features/hub/hub-object";
 import { WATCHED } from "../servers/operate/watched";
-import { callIn, postRpc, textOf, type Place } from "./helpers";
+import { callIn, postRpc, textOf, type Place } from "../operate/helpers";
 import { getStream, send, sseOf, startSession } from "../helpers/session";
 import { finished, type FinishedSpan } from "../servers/operate/memory-tracer";
 

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026 } from "../helpers/era-2026";
-import { callIn, postRpc, answerOf, TASK_CAPS, textOf } from "./helpers";
+import { callIn, postRpc, answerOf, TASK_CAPS, textOf } from "../operate/helpers";
 import { finished, type FinishedSpan } from "../servers/operate/memory-tracer";
 
 const CLIENT_TRACE = "0af7651916cd43dd8448eb211c80319c";

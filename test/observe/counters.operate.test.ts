@@ -10,7 +10,7 @@ import type { EdgeEnv } from "../../src/kernel/env";
 import { beforeEach, describe, expect, it } from "vitest";
 import { envelope, headers2026, toolCall2026 } from "../helpers/era-2026";
 import { analyticsEdge, events } from "../servers/operate/entry";
-import { answerOf, callIn, postRpc, TASK_CAPS, type Json } from "./helpers";
+import { answerOf, callIn, postRpc, TASK_CAPS, type Json } from "../operate/helpers";
 
 beforeEach(() => {
   events.length = 0;

@@ -4,7 +4,7 @@
  * refuse another's calls.
  */
 import { describe, expect, it } from "vitest";
-import { answerOf, send2026, urlOf } from "./helpers";
+import { answerOf, send2026, urlOf } from "../routes/helpers";
 
 async function callLimited(tenant: string, id: number): Promise<Response> {
   return send2026(urlOf(tenant), id, "tools/call", { name: "limited", arguments: {} });

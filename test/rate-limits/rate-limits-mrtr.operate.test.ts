@@ -9,7 +9,7 @@ import { envelope, headers2026 } from "../helpers/era-2026";
 import { startSession, sseOf } from "../helpers/session";
 import { isRequest } from "../helpers/session";
 import { isResponseTo } from "../helpers/sse";
-import { postRpc, textOf, type Answer, type Json } from "./helpers";
+import { postRpc, textOf, type Answer, type Json } from "../operate/helpers";
 
 const TOOL = "limited_asks";
 const ELICITATION = { elicitation: {} };
