@@ -4,6 +4,7 @@
  * held stream (so `endStreamsOf` reaches it); and leaving the hub when the session ends. The hub
  * keeps the registrations; this part only knows which shard holds each (src/platform/hub-shards.ts).
  */
+import { hubBound } from "../../src/mcp/handlers/discover";
 import type { HubEnv, HubRpc } from "../hub/contract";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
@@ -38,7 +39,7 @@ export class SessionHubLink {
    */
   async registerSubject(subject: string | undefined): Promise<void> {
     const record = this.host.core.record;
-    if (subject === undefined || (this.host.env as HubEnv).MCP_HUB === undefined || record.getMeta("hub_subject") === subject) return;
+    if (subject === undefined || !hubBound(this.host.env) || record.getMeta("hub_subject") === subject) return;
     try {
       await this.register({ subject }, "endStreamsOf");
       record.setMeta("hub_subject", subject);

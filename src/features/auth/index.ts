@@ -34,19 +34,19 @@ function checkRoutes(auth: ResolvedAuth, options: ResolvedOptions): void {
 
 /** Answers the metadata document's paths: GET (and HEAD) the document, OPTIONS a preflight, 405 for the rest. */
 function answer(request: Request, document: () => Response): Response {
-  const cors = { "Access-Control-Allow-Origin": "*" };
+  const headers = new Headers({ "Access-Control-Allow-Origin": "*" });
   if (request.method === "GET" || request.method === "HEAD") {
     const response = document();
-    const headers = new Headers(response.headers);
-    headers.set("Access-Control-Allow-Origin", "*");
+    for (const [name, value] of response.headers) headers.set(name, value);
     return new Response(request.method === "HEAD" ? null : response.body, { status: response.status, headers });
   }
-  if (request.method === "OPTIONS")
-    return new Response(null, {
-      status: 204,
-      headers: { ...cors, "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS", "Access-Control-Max-Age": "86400" },
-    });
-  return new Response(null, { status: 405, headers: { ...cors, Allow: "GET, HEAD, OPTIONS" } });
+  if (request.method === "OPTIONS") {
+    headers.set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS");
+    headers.set("Access-Control-Max-Age", "86400");
+    return new Response(null, { status: 204, headers });
+  }
+  headers.set("Allow", "GET, HEAD, OPTIONS");
+  return new Response(null, { status: 405, headers });
 }
 
 /**

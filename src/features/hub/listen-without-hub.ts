@@ -9,6 +9,7 @@
  * An edge whose features name no hub answers every listen so (listenWithoutHubLane), after the same
  * checks as the hub's lane (listen-request.ts), and bundles nothing of the hub's stream (listen.ts).
  */
+import { hubBound } from "../../mcp/handlers/discover";
 import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../../durable-objects/hub/contract";
 import type { StreamCall } from "../../kernel/feature";
 import type { EdgeEnv } from "../../kernel/env";
@@ -44,8 +45,7 @@ function hubNeededForTasks(env: EdgeEnv): Error {
 
 /** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */
 export function listenWithoutHub(env: unknown, filter: ListenFilter): boolean {
-  const hub = (env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
-  if (typeof hub === "object" && hub !== null) return false;
+  if (hubBound(env)) return false;
   return (filter.taskIds?.length ?? 0) === 0;
 }
 
