@@ -218,3 +218,17 @@ export function requireNamespace<N extends object>(env: unknown, name: BindingNa
   }
   return namespace as N;
 }
+
+/**
+ * `neededBy` on an edge that does not serve the hub (no `hub()` among its features): the error naming the
+ * MCP_HUB lines where the binding is missing too, else the feature to pass (the binding alone delivers nothing).
+ */
+export function hubNotServed(env: unknown, neededBy: string): MisconfiguredError {
+  requireNamespace(env, "MCP_HUB", neededBy);
+  return misconfigured(
+    `hub-feature:${neededBy}`,
+    `Server misconfigured: ${neededBy} needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.`,
+    {},
+    env,
+  );
+}

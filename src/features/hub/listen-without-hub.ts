@@ -14,7 +14,7 @@ import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "..
 import type { StreamCall } from "../../kernel/feature";
 import type { EdgeEnv } from "../../kernel/env";
 import type { RequestId } from "../../jsonrpc/messages";
-import { misconfigured, requireNamespace } from "../../platform/bindings";
+import { hubNotServed } from "../../platform/bindings";
 import { encodeSseEvent, sseResponse } from "../../wire/sse";
 import { serveListenCall, type CheckedListen } from "./listen-request";
 
@@ -27,20 +27,8 @@ export function listenWithoutHubLane<Env>(call: StreamCall<Env>): Promise<Respon
 }
 
 async function openWithoutHub<Env extends EdgeEnv>({ listen, filter }: CheckedListen<Env>): Promise<Response> {
-  if ((filter.taskIds?.length ?? 0) > 0) throw hubNeededForTasks(listen.env);
+  if ((filter.taskIds?.length ?? 0) > 0) throw hubNotServed(listen.env, "subscriptions/listen with notifications.taskIds");
   return emptyListen(listen.message.id, { ...listen.runtime.server.identity });
-}
-
-/** Task ids on an edge without the hub feature: their status comes from the hub. */
-function hubNeededForTasks(env: EdgeEnv): Error {
-  // No binding at all: the error naming the wrangler.toml lines, as any feature's missing binding.
-  requireNamespace(env, "MCP_HUB", "subscriptions/listen with notifications.taskIds");
-  return misconfigured(
-    "listen-without-hub-feature",
-    "Server misconfigured: subscriptions/listen with notifications.taskIds needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.",
-    {},
-    env,
-  );
 }
 
 /** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */
