@@ -35,10 +35,11 @@ class HubLink implements SessionHubLink {
    * `endStreamsOf`).
    */
   async registerSubject(subject: string | undefined): Promise<void> {
-    if (subject === undefined || this.host.registeredSubject() === subject) return;
+    const record = this.host.record;
+    if (subject === undefined || record.getMeta("hub_subject") === subject) return;
     try {
       await this.register({ subject }, "endStreamsOf");
-      this.host.keepSubject(subject);
+      record.setMeta("hub_subject", subject);
     } catch (error) {
       // The stream opens all the same: it ends at its token's expiry, and the next stream registers again.
       console.error(
@@ -75,11 +76,11 @@ class HubLink implements SessionHubLink {
 
   /** The shards that may hold this session's registrations: any (by URI), or only its subject's. */
   private registeredShards(): DurableObjectStub<HubRpc>[] {
-    const { env, sessionId } = this.host;
+    const { env, sessionId, record } = this.host;
     const shards = this.shards("resources/subscribe");
     // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
-    if (this.host.listChanged || this.host.subscriptions() > 0) return allShards<HubRpc>(env, shards);
-    const subject = this.host.registeredSubject();
+    if (this.host.listChanged || record.countSubscriptions() > 0) return allShards<HubRpc>(env, shards);
+    const subject = record.getMeta("hub_subject");
     if (subject === undefined) return [];
     return [hubFor<HubRpc>(env, { sessionId, topic: { subject } }, shards).stub];
   }

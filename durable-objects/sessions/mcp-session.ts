@@ -42,7 +42,7 @@ import { authorizationEnd, listChange, resourceUpdate } from "./updates";
 import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
-import type { HubLinkHost, SessionHubLink } from "../../src/kernel/feature";
+import type { SessionHubLink } from "../../src/kernel/feature";
 import { sessionsHearHub } from "../../src/kernel/kernel";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
@@ -63,7 +63,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
-    this.hub = sessionsHearHub(binding.seams, env) ? binding.seams.hubLink?.(hubLinkHost(core, env, sessionId, server)) : undefined;
+    const makeLink = sessionsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
+    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
     this.events = { core, observer: this.observer, env, sessionId };
     this.inflight = new InflightRequests({
       core,
@@ -237,17 +238,4 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
       );
     return response;
   }
-}
-
-/** What the session's hub link reads of it: its shard count, its subscriptions and the subject it registered under. */
-function hubLinkHost<Env>(core: SessionCore, env: Env, sessionId: string, server: McpServer<Env>): HubLinkHost {
-  return {
-    env,
-    sessionId,
-    listChanged: server.listChanged,
-    shards: core.options.hubShards,
-    subscriptions: () => core.record.countSubscriptions(),
-    registeredSubject: () => core.record.getMeta("hub_subject"),
-    keepSubject: (subject) => core.record.setMeta("hub_subject", subject),
-  };
 }

@@ -56,12 +56,16 @@ export interface HubLinkHost {
   readonly listChanged: boolean;
   /** The hub's shard count (`listen.shards`). */
   readonly shards: number;
+  readonly record: HubLinkRecord;
+}
+
+/** What the link reads and keeps in its session's record. */
+export interface HubLinkRecord {
+  /** The subject the session registered with the hub under (`hub_subject`), if any. */
+  getMeta(key: "hub_subject"): string | undefined;
+  setMeta(key: "hub_subject", subject: string): void;
   /** How many resources the session subscribes to now. */
-  subscriptions(): number;
-  /** The subject the session registered with the hub under (kept in its record), if any. */
-  registeredSubject(): string | undefined;
-  /** Keeps the subject the session registered under, with the session. */
-  keepSubject(subject: string): void;
+  countSubscriptions(): number;
 }
 
 /**
