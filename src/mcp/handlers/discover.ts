@@ -9,8 +9,8 @@ import { extensionsCapability } from "../definition/extensions";
 
 /**
  * Whether resource updates and list changes can reach a client: the hub's binding (MCP_HUB, the
- * `hub()` feature) is there. Without it nothing is delivered, so neither is declared: a 2025 session
- * neither subscribes nor registers for list changes, a 2026 client is offered no listen.
+ * `hub()` feature) is there. Without it nothing is delivered, so neither is declared: a 2026 client is
+ * offered no listen; a 2025 session also needs the hub's link (src/kernel/kernel.ts `sessionsHearHub`).
  */
 export function hubBound(env: unknown): boolean {
   const hub = (env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
