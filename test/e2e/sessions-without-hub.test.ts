@@ -32,6 +32,19 @@ describe("a session of an edge without hub(), MCP_HUB bound", () => {
       .toContain(
         `[${reference}] Server misconfigured: resources/subscribe needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features`,
       );
+    // On the wire: the session's JSON answer (200) carrying the error, as any failed request in a session.
+    const raw = await fetch(server.mcpUrl, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "Mcp-Session-Id": transport.sessionId as string,
+        "MCP-Protocol-Version": transport.protocolVersion as string,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "sub", method: "resources/subscribe", params: { uri: NOTE_URI } }),
+    });
+    expect(raw.status).toBe(200);
+    expect(await raw.json()).toMatchObject({ jsonrpc: "2.0", id: "sub", error: { code: -32603, data: { reference } } });
     expect(await client.readResource({ uri: NOTE_URI })).toMatchObject({ contents: [{ uri: NOTE_URI, text: "a note" }] });
     // Nothing was subscribed: unsubscribing stores nothing and succeeds.
     expect(await client.unsubscribeResource({ uri: NOTE_URI })).toEqual({});
