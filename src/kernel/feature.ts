@@ -60,7 +60,7 @@ export interface HubLinkHost {
 }
 
 /** What the link reads and keeps in its session's record. */
-export interface HubLinkRecord {
+interface HubLinkRecord {
   /** The subject the session registered with the hub under (`hub_subject`), if any. */
   getMeta(key: "hub_subject"): string | undefined;
   setMeta(key: "hub_subject", subject: string): void;
