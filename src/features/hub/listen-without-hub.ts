@@ -16,7 +16,7 @@ import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "..
 import type { StreamCall } from "../../kernel/feature";
 import type { EdgeEnv } from "../../kernel/env";
 import type { RequestId } from "../../jsonrpc/messages";
-import { misconfigured, requireNamespace } from "../../platform/bindings";
+import { misconfigured, requireNamespace, HUB_BINDING } from "../../platform/bindings";
 import { encodeSseEvent, sseResponse } from "../../wire/sse";
 import { isObject } from "../../jsonrpc/parse";
 import {
@@ -70,7 +70,7 @@ async function openWithoutHub<Env extends EdgeEnv>({ listen, filter }: CheckedLi
 /** Task ids on an edge without the hub feature: their status comes from the hub. */
 function hubNeededForTasks(env: EdgeEnv): Error {
   // No binding at all: the error naming the wrangler.toml lines, as any feature's missing binding.
-  requireNamespace(env, "MCP_HUB", "subscriptions/listen with notifications.taskIds");
+  requireNamespace(env, HUB_BINDING, "subscriptions/listen with notifications.taskIds");
   return misconfigured(
     "listen-without-hub-feature",
     "Server misconfigured: subscriptions/listen with notifications.taskIds needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.",
