@@ -43,7 +43,7 @@ import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
 import type { SessionHubLink } from "../../src/kernel/feature";
-import { sessionsHearHub } from "../../src/kernel/kernel";
+import { clientsHearHub } from "../../src/kernel/kernel";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
   protected readonly core: SessionCore;
@@ -63,7 +63,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
-    const makeLink = sessionsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
+    const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
     this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
     this.events = { core, observer: this.observer, env, sessionId };
     this.inflight = new InflightRequests({

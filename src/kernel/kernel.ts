@@ -113,9 +113,10 @@ export function streamLaneOf<Env>(kernel: Kernel<Env>, method: string): StreamLa
 }
 
 /**
- * Whether a 2025 session of this edge hears resource updates and list changes, and so declares them:
- * a feature links sessions to the hub (`hub()`, or the deprecated `hubObject(edge)`) and MCP_HUB is bound.
+ * Whether this edge's clients hear resource updates and list changes, and so are offered them (a 2025
+ * session's `initialize`, a 2026 `server/discover`): a feature serves the hub (`hub()`, or the deprecated
+ * `hubObject(edge)`, each filling the sessions' link and the listen lane) and MCP_HUB is bound.
  */
-export function sessionsHearHub(seams: FeatureSeams, env: unknown): boolean {
+export function clientsHearHub(seams: FeatureSeams, env: unknown): boolean {
   return seams.hubLink !== undefined && hubBound(env);
 }

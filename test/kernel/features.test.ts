@@ -229,4 +229,19 @@ describe("features passed to createMcpEdge", () => {
     expect(await initialize([sessions()], env)).toEqual({ subscribe: false, listChanged: false });
     expect(await initialize([sessions(), hub()], env)).toEqual({ subscribe: true, listChanged: true });
   });
+
+  it("offer resource subscriptions and list changes in a 2026 server/discover only where the hub serves listen (hub() and MCP_HUB bound)", async () => {
+    const server = defineServer({ name: "lists", version: "1.0.0", listChanged: true }).resource("note://a", { name: "a" }, (uri) => ({
+      uri,
+      text: "a",
+    }));
+    const discovered = async (features: Feature[]) => {
+      const res = await post2026To(createMcpEdge(server, { features }), "server/discover", {});
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
+    };
+    // MCP_HUB is bound here: without hub() its listen answers the empty set, so discover offers nothing to listen for.
+    expect(await discovered([])).toEqual({ subscribe: false, listChanged: false });
+    expect(await discovered([hub()])).toEqual({ subscribe: true, listChanged: true });
+  });
 });

@@ -88,11 +88,11 @@ describe("an edge of that project whose hubObject(edge) and userObject(edge) are
     expect(await resourcesDeclared(fetcher)).toEqual({ subscribe: false, listChanged: false });
   });
 
-  it("still checks the listen's filter: a resource subscription that is not a URI is -32602", async () => {
+  it("still checks the listen's filter's shape: a resource subscription that is not a string is -32602", async () => {
     const client = createTestClient(fetcher, { protocolVersion: MODERN });
-    await expect(client.request("subscriptions/listen", { notifications: { resourceSubscriptions: ["notes"] } })).rejects.toMatchObject({
+    await expect(client.request("subscriptions/listen", { notifications: { resourceSubscriptions: [7] } })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining("is not a URI"),
+      message: expect.stringContaining("notifications.resourceSubscriptions[0] must be a string"),
     });
   });
 
