@@ -31,15 +31,17 @@ export function answerLegacy(host: LegacyHost, request: Request, principal: Prin
 }
 
 function openLegacyStream(host: LegacyHost, endpoint: string, principal: Principal | undefined): Response {
-  if (host.isTaken() || host.record.getMeta("legacy_stream") !== undefined) {
+  const { core } = host;
+  // Taken: the object is already a session of either transport, or was terminated.
+  if (core.state !== null || core.terminated || core.record.getMeta("legacy_stream") !== undefined) {
     return refuse({ reason: "legacy-stream-conflict" });
   }
-  const stream = host.log.openStream("get");
-  host.record.setMeta("legacy_stream", stream);
+  const stream = core.log.openStream("get");
+  core.record.setMeta("legacy_stream", stream);
   // Auth: the legacy session belongs to the principal that opened its stream.
-  if (principal) host.record.setMeta("legacy_subject", principal.subject);
-  host.touch(true);
-  const { socket, response } = host.held.open(stream, {});
+  if (principal) core.record.setMeta("legacy_subject", principal.subject);
+  core.touch(true);
+  const { socket, response } = core.held.open(stream, {});
   socket.send(sseNamedEventText("endpoint", endpoint));
   return response;
 }
@@ -51,48 +53,49 @@ const GONE = { reason: "session-not-found", legacy: true } as const;
  */
 const PROBE_WAIT_MS = 2_000;
 
-function isStreamAlive(host: LegacyHost, stream: number): Promise<boolean> {
-  const socket = host.held.socketOf(stream);
+function isStreamAlive(held: LegacyHost["core"]["held"], stream: number): Promise<boolean> {
+  const socket = held.socketOf(stream);
   if (!socket) return Promise.resolve(false);
   let timer: ReturnType<typeof setTimeout> | null = null;
   const slow = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(true), PROBE_WAIT_MS);
   });
-  return Promise.race([host.held.probe(socket), slow]).finally(() => {
+  return Promise.race([held.probe(socket), slow]).finally(() => {
     if (timer !== null) clearTimeout(timer);
   });
 }
 
 async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
-  if (host.isTerminated()) return refuse(GONE);
-  const stream = host.record.getMeta("legacy_stream");
-  const owner = host.record.getMeta("legacy_subject");
-  if (stream === undefined || !host.held.isAttached(stream) || owner !== principal?.subject) {
+  const { core, inflight } = host;
+  if (core.terminated) return refuse(GONE);
+  const stream = core.record.getMeta("legacy_stream");
+  const owner = core.record.getMeta("legacy_subject");
+  if (stream === undefined || !core.held.isAttached(stream) || owner !== principal?.subject) {
     return refuse(GONE);
   }
   // Everything this POST causes travels on the stream: a 202 for a stream whose client left
   // would lose it all, so ask the connection first (this revision has no resumption).
-  if (!(await isStreamAlive(host, stream)) || host.isTerminated()) return refuse(GONE);
+  if (!(await isStreamAlive(core.held, stream)) || core.terminated) return refuse(GONE);
   const parsed = parseBody(text);
   if (!parsed.ok)
     return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });
-  host.touch();
-  const exchange = host.admit(toExchange(parsed));
-  for (const invalid of exchange.invalid) host.emit(stream, invalid);
-  for (const message of exchange.others) host.receive(message);
+  core.touch();
+  const exchange = inflight.admit(toExchange(parsed));
+  for (const invalid of exchange.invalid) core.emit(stream, invalid);
+  for (const message of exchange.others) inflight.receive(message);
   await host.hear(exchange.others, principal);
   for (const request of exchange.requests) {
     if (request.method === "initialize") {
-      host.emit(
+      core.emit(
         stream,
-        host.isInitialized()
+        core.state !== null
           ? errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: the session is already initialized" })
           : host.initialize(request, owner),
       );
-    } else if (!host.isInitialized()) {
-      host.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
+    } else if (core.state === null) {
+      core.emit(stream, errorMessage(request.id, { code: INVALID_REQUEST, message: "Invalid Request: send initialize first" }));
     } else {
-      host.start(stream, request, principal);
+      inflight.start(stream, request, principal);
     }
   }
   return accepted();

@@ -230,20 +230,11 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /** What the 2024-11-05 transport reads and runs of this session (its `legacy` seam's host). */
   private legacyHost(): LegacyHost {
-    const { core, inflight } = this;
+    const inflight = this.inflight;
     return {
-      log: core.log,
-      record: core.record,
-      held: core.held,
-      isTaken: () => core.state !== null || core.terminated,
-      isInitialized: () => core.state !== null,
-      isTerminated: () => core.terminated,
-      touch: (force) => core.touch(force),
-      emit: (stream, message) => core.emit(stream, message),
-      receive: (message) => inflight.receive(message),
+      core: this.core,
+      inflight,
       hear: (messages, principal) => inflight.hear(messages, { principal, origin: {} }),
-      admit: (exchange) => inflight.admit(exchange),
-      start: (stream, request, principal) => inflight.start(stream, request, principal),
       initialize: (request, subject) => this.initializeLegacy(request, subject),
     };
   }

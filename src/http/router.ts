@@ -31,10 +31,7 @@ import { holdStream } from "../platform/held-stream";
 import { sessionStreamHold } from "./streams/session-streams";
 import { reportUnexpected } from "../mcp/operations/unexpected";
 import type { LegacySseCall, LegacySseSeam } from "../kernel/legacy-sse-seam";
-import { refuseMissingScopes } from "./operation-auth";
-import { bodyAdmissionRefusal } from "./admission";
-import { parseBody } from "../jsonrpc/parse";
-import { toExchange } from "../mcp/dispatch/exchange";
+import { bodyRefusal } from "./admission";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -299,13 +296,17 @@ function mountEndpoint<Env extends EdgeEnv>(
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  const serve = (check: (request: Request) => Response | undefined, answer: (seam: LegacySseSeam, edge: EdgeRequest<Env>) => Promise<Response>) => {
-    const handler = guarded(runtime, true, (edge) => {
+  const serve = (
+    check: (request: Request) => Response | undefined,
+    answer: (seam: LegacySseSeam, edge: EdgeRequest<Env>) => Promise<Response>,
+  ) => {
+    const handler = guarded(runtime, true, async (edge) => {
       const seam = runtime.kernel.seams.legacy;
-      if (!seam) return Promise.resolve(refuse({ reason: "not-found", endpoint: runtime.options.path }));
-      return Promise.resolve(check(edge.request) ?? answer(seam, edge));
+      if (!seam) return refuse({ reason: "not-found", endpoint: runtime.options.path });
+      return check(edge.request) ?? answer(seam, edge);
     });
-    return (request: IRequest, env: Env, ctx: ExecutionContext) => handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+    return (request: IRequest, env: Env, ctx: ExecutionContext) =>
+      handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
   };
   router.get(
     legacySsePath,
@@ -333,15 +334,9 @@ function legacyCall<Env extends EdgeEnv>(edge: EdgeRequest<Env>): LegacySseCall 
     async body() {
       const body = await readBody(request, runtime.options.maxBodyBytes);
       if (!body.ok) return body;
-      if (principal && runtime.kernel.gate) {
-        // Auth: per-tool / per-resource scopes are an HTTP answer, so they are checked before the 202.
-        const parsed = parseBody(body.text);
-        const denied = parsed.ok ? await refuseMissingScopes(edge, toExchange(parsed).requests) : undefined;
-        if (denied) return { ok: false, response: denied };
-      }
-      // Rate limits: an HTTP answer too, before the 202 and before the session object is reached.
-      const limited = await bodyAdmissionRefusal(edge, body.text);
-      return limited ? { ok: false, response: limited } : body;
+      // Scopes and rate limits are HTTP answers: checked before the 202 and before the session object is reached.
+      const refused = await bodyRefusal(edge, body.text);
+      return refused ? { ok: false, response: refused } : body;
     },
   };
 }

@@ -41,25 +41,34 @@ interface LegacyHeldSockets {
   isAttached(stream: number): boolean;
 }
 
-/** What the transport's session half needs from its session object (the object builds it: durable-objects/sessions/). */
-export interface LegacyHost {
+/** The session's state as the transport reads and writes it (durable-objects/sessions/core.ts). */
+interface LegacySessionCore {
   /** Opens a stream in the session's event log, returning its number. */
   readonly log: { openStream(kind: "get"): number };
   readonly record: LegacyRecord;
   readonly held: LegacyHeldSockets;
-  /** True once the object is a session of either transport, or was terminated. */
-  isTaken(): boolean;
-  isInitialized(): boolean;
-  isTerminated(): boolean;
+  /** The negotiated state: null until the session is initialized. */
+  readonly state: object | null;
+  readonly terminated: boolean;
   touch(force?: boolean): void;
   emit(stream: number, message: Message | ResponseMessage): void;
+}
+
+/** The session's requests in flight (durable-objects/sessions/inflight.ts). */
+interface LegacySessionRuns {
   receive(message: Message): void;
-  /** Runs the server's handlers of the client notifications among `messages` (defineNotification). */
-  hear(messages: readonly Message[], principal: Principal | undefined): Promise<void>;
   /** The requests of an exchange that may start now; the others become -32003 errors (run-limits.ts). */
   admit(exchange: Exchange): Exchange;
   /** Runs a request on a stream (records it in flight first). */
   start(stream: number, request: RequestMessage, principal: Principal | undefined): void;
+}
+
+/** What the transport's session half needs from its session object (the object builds it: durable-objects/sessions/). */
+export interface LegacyHost {
+  readonly core: LegacySessionCore;
+  readonly inflight: LegacySessionRuns;
+  /** Runs the server's handlers of the client notifications among `messages` (defineNotification). */
+  hear(messages: readonly Message[], principal: Principal | undefined): Promise<void>;
   /** Answers initialize, making the object a session owned by `subject`. */
   initialize(request: RequestMessage, subject: string | undefined): ResponseMessage;
 }

@@ -312,7 +312,7 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
     if (core.legacySsePath === undefined) continue;
     if (!merged.sessions)
       throw new TypeError(
-        `mcp-edge feature ${feature.name}(): the 2024-11-05 HTTP+SSE transport serves sessions; pass sessions() (or sessions({ deferred: true })) beside it`,
+        `mcp-edge feature ${feature.name}() serves 2025-era sessions: pass sessions() (or sessions({ deferred: true })) beside it`,
       );
     merged.legacySsePath = core.legacySsePath;
     merged.legacyMessagesPath = core.legacyMessagesPath;
@@ -328,7 +328,7 @@ function refuseLegacyPaths(o: Pick<EdgeOptions, "legacySsePath" | "legacyMessage
   const given = (["legacySsePath", "legacyMessagesPath"] as const).find((name) => o[name] !== undefined && o[name] !== null);
   if (given === undefined) return;
   throw new TypeError(
-    `mcp-edge option ${given}: with features, the 2024-11-05 HTTP+SSE transport is a feature: import { legacySse } from "mcp-edge/sessions" and pass features: [sessions(), legacySse({ ssePath, messagesPath })] (CHANGELOG "Unreleased")`,
+    `mcp-edge option ${given}: with features, the 2024-11-05 transport is the feature legacySse({ ssePath, messagesPath }) from "mcp-edge/sessions"`,
   );
 }
 

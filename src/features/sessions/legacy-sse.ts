@@ -40,7 +40,9 @@ export function legacySse<Env = unknown>(options: LegacySseOptions = {}): Featur
     ["messagesPath", messagesPath],
   ] as const) {
     if (compileRoute(`legacySse({ ${name} })`, value).names.length > 0)
-      throw new TypeError(`mcp-edge legacySse({ ${name}: "${value}" }): the 2024-11-05 transport is served at fixed paths, without route parameters`);
+      throw new TypeError(
+        `mcp-edge legacySse({ ${name}: "${value}" }): the 2024-11-05 transport is served at fixed paths, without route parameters`,
+      );
   }
   return {
     name: "legacy-sse",
