@@ -97,6 +97,19 @@ describe("an edge with [sessions(), legacySse()]", () => {
     expect((await fetch("/sse", { headers: { Accept: "text/event-stream" } })).status).toBe(404);
   });
 
+  it("serves it beside deferred sessions (their object class passes the transport's requests through)", async () => {
+    // This project's McpSession is the demo's deferred session class (src/demo/worker.ts), made by an edge with legacySse().
+    const fetch = edgeFetch({ features: [sessions({ deferred: true }), legacySse()] });
+    const { reader, endpoint } = await openStream(fetch, "/sse");
+    expect(
+      (await post(fetch, endpoint, { jsonrpc: "2.0", id: 7, method: "initialize", params: initializeParams("2024-11-05") })).status,
+    ).toBe(202);
+    expect(JSON.parse((await reader.until(isResponseTo(7))).at(-1)?.data ?? "{}")).toMatchObject({
+      result: { protocolVersion: "2024-11-05" },
+    });
+    await reader.cancel();
+  });
+
   it("lists the SSE remote in its Server Card", async () => {
     const card = edgeFetch({ features: [sessions(), legacySse(), discovery({ name: "com.example/with-sse" })] });
     const served = (await (await card("/mcp/server-card")).json()) as { remotes: Record<string, unknown>[] };
