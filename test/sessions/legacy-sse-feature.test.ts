@@ -120,7 +120,9 @@ describe("an edge with [sessions(), legacySse()]", () => {
 describe("legacySse()'s options, checked when createMcpEdge runs", () => {
   it("needs sessions(): without it, a TypeError naming what to pass", () => {
     expect(() => createMcpEdge(demoServer, { features: [legacySse()] })).toThrow(
-      new TypeError("mcp-edge feature legacy-sse() serves 2025-era sessions: pass sessions() (or sessions({ deferred: true })) beside it"),
+      new TypeError(
+        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or sessions({ deferred: true })) beside it",
+      ),
     );
   });
 
