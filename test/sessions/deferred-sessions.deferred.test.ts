@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
+import { deferredSessionObject } from "../../src/features/sessions/session-object";
 import { EDGE_BINDING } from "../../durable-objects/shared/edge-binding";
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";

@@ -18,7 +18,8 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
 
 // The features this Worker serves; each brings its Durable Object class. A 2025 session gets its
 // object only when it first needs state; until then its id carries the session, sealed with
-// MCP_STATE_SECRET (`sessions()` makes one at initialize instead).
+// MCP_STATE_SECRET (`sessions()` makes one at initialize instead). For clients that speak only the
+// 2024-11-05 HTTP+SSE transport (GET /sse), add `legacySse()` from "mcp-edge/sessions" to the features.
 const edge = createMcpEdge(server, { features: [sessions({ deferred: true })] });
 export default edge.worker;
 // The class wrangler.toml names.

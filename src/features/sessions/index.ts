@@ -1,7 +1,7 @@
 /**
- * `sessions()`: 2025-era sessions (initialize, the SSE streams and their event log, the 2024-11-05
- * transport) as a feature: the session object class, `export const { McpSession } = edge.objects`
+ * `sessions()`: 2025-era sessions (initialize, the SSE streams and their event log) as a feature: the session object class, `export const { McpSession } = edge.objects`
  * (bound as MCP_SESSION). With `deferred: true` a session's object is made when it first needs state.
+ * The 2024-11-05 HTTP+SSE transport is a feature of its own beside it, `legacySse()` (legacy-sse.ts).
  */
 import { CORE_OPTIONS, type Feature } from "../../kernel/feature";
 import type { SessionOptions } from "../../kernel/options";
@@ -28,3 +28,5 @@ export function sessions<Env = unknown>(options: SessionsOptions = {}): Feature<
     [CORE_OPTIONS]: Object.keys(session).length > 0 ? { session } : {},
   };
 }
+
+export { legacySse, type LegacySseOptions } from "./legacy-sse";
