@@ -1,5 +1,5 @@
 /**
- * Deferred sessions (`sessions({ deferred: true })`): the session object class of an edge whose 2025-era
+ * Deferred sessions (`deferredSessions()`): the session object class of an edge whose 2025-era
  * sessions get their Durable Object only when they first need state (`deferredSessionClass(kernel)`), and
  * the Worker's half of that, the sealer the feature puts in the kernel's `sealer` seam
  * (docs/sessions.md "When a session gets its object"). The deprecated `deferredSessionObject(edge)` is in
@@ -132,7 +132,7 @@ function graceOf(options: ResolvedSessionOptions): number {
   return Math.min(30_000, options.idleTimeoutMs / 2);
 }
 
-/** The deferred session object class bound to `kernel` (`sessions({ deferred: true })`). */
+/** The deferred session object class bound to `kernel` (`deferredSessions()`). */
 export function deferredSessionClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   return class McpSession extends DeferredSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {

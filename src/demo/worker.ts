@@ -6,7 +6,7 @@
  * POST /events/notes emits one. A real project's entry looks the same with its own server.
  */
 import { createMcpEdge, type EdgeEnv } from "../index";
-import { legacySse, sessions } from "../features/sessions/index";
+import { deferredSessions, legacySse, sessions } from "../features/sessions/index";
 import { tasks } from "../features/tasks/index";
 import { hub } from "../features/hub/index";
 import { user } from "../features/user/index";
@@ -39,7 +39,7 @@ const edge = createMcpEdge(demoServer, {
 const deferred = createMcpEdge(demoServer, {
   path: "/deferred/mcp",
   // legacySse() here too: this edge's session class serves /mcp's sessions, those of /sse included.
-  features: [sessions({ deferred: true }), legacySse(), tasks(), hub(), user()],
+  features: [deferredSessions(), legacySse(), tasks(), hub(), user()],
 });
 
 export default {

@@ -40,7 +40,7 @@ export interface TaskSeam {
   visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
 }
 
-/** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
+/** Mints deferred session ids, whose object is made when the session first needs state (`deferredSessions()`). */
 export interface SessionSealer {
   /**
    * The id of a new session whose object is `objectId` and not made yet; undefined without a usable

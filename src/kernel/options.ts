@@ -312,7 +312,7 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
     if (core.legacySsePath === undefined) continue;
     if (!merged.sessions)
       throw new TypeError(
-        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or sessions({ deferred: true })) beside it",
+        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or deferredSessions()) beside it",
       );
     merged.legacySsePath = core.legacySsePath;
     merged.legacyMessagesPath = core.legacyMessagesPath;

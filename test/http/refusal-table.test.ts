@@ -81,7 +81,7 @@ const ROWS: Row[] = [
   {
     failure:
       "session unknown, malformed, expired or terminated (every message, `notifications/initialized` included); with " +
-      "`sessions({ deferred: true })`, an id whose seal is altered, padded, cut or another session's, and the bare object id " +
+      "`deferredSessions()`, an id whose seal is altered, padded, cut or another session's, and the bare object id " +
       "of a deferred session ([Sessions](sessions.md#when-a-session-gets-its-object))",
     status: 404,
     code: -32001,

@@ -344,7 +344,7 @@ describe("deferred session objects", () => {
       expect(calls).toEqual(["init", "init"]);
       expect(warn).toHaveBeenCalledTimes(1);
       const message = String(warn.mock.calls[0]?.[0]);
-      expect(message).toContain("deferred sessions (sessions({ deferred: true })) fall back to an object made at every initialize");
+      expect(message).toContain("deferred sessions (deferredSessions()) fall back to an object made at every initialize");
       expect(message).toContain("wrangler secret put MCP_STATE_SECRET");
     } finally {
       warn.mockRestore();

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { demoServer } from "../../src/demo/server";
 import { createMcpEdge } from "../../src/edge";
 import { discovery } from "../../src/features/discovery/index";
-import { legacySse, sessions } from "../../src/features/sessions/index";
+import { deferredSessions, legacySse, sessions } from "../../src/features/sessions/index";
 import type { EdgeOptions } from "../../src/kernel/options";
 import { TRANSPORT_ERROR } from "../../src/jsonrpc/errors";
 import { initializeParams } from "../helpers/mcp";
@@ -99,7 +99,7 @@ describe("an edge with [sessions(), legacySse()]", () => {
 
   it("serves it beside deferred sessions (their object class passes the transport's requests through)", async () => {
     // This project's McpSession is the demo's deferred session class (src/demo/worker.ts), made by an edge with legacySse().
-    const fetch = edgeFetch({ features: [sessions({ deferred: true }), legacySse()] });
+    const fetch = edgeFetch({ features: [deferredSessions(), legacySse()] });
     const { reader, endpoint } = await openStream(fetch, "/sse");
     expect(
       (await post(fetch, endpoint, { jsonrpc: "2.0", id: 7, method: "initialize", params: initializeParams("2024-11-05") })).status,
@@ -121,7 +121,7 @@ describe("legacySse()'s options, checked when createMcpEdge runs", () => {
   it("needs sessions(): without it, a TypeError naming what to pass", () => {
     expect(() => createMcpEdge(demoServer, { features: [legacySse()] })).toThrow(
       new TypeError(
-        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or sessions({ deferred: true })) beside it",
+        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or deferredSessions()) beside it",
       ),
     );
   });

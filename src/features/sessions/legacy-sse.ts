@@ -31,7 +31,7 @@ export interface LegacySseOptions {
 
 /**
  * The 2024-11-05 HTTP+SSE transport at `ssePath` and `messagesPath`, served by the session objects of
- * `sessions()` (or `sessions({ deferred: true })`), which it needs: without it createMcpEdge throws.
+ * `sessions()` (or `deferredSessions()`), which it needs: without it createMcpEdge throws.
  */
 export function legacySse<Env = unknown>(options: LegacySseOptions = {}): Feature<Env> {
   const { ssePath = "/sse", messagesPath = "/messages" } = options;

@@ -28,7 +28,7 @@ export function sessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSession
 }
 
 /**
- * @deprecated Pass `sessions({ deferred: true })` in createMcpEdge's `features` and export
+ * @deprecated Pass `deferredSessions()` in createMcpEdge's `features` and export
  * `edge.objects.McpSession`; this factory goes in the next minor release. The session object class
  * of an edge with deferred sessions; it also makes the edge's Worker mint deferred ids (when
  * `MCP_STATE_SECRET` is set; without it every session gets its object at `initialize`).
