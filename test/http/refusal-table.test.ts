@@ -95,7 +95,7 @@ const ROWS: Row[] = [
   },
   { failure: "too many open streams in a session", status: 429, code: -32003, provenIn: "test/sessions/session-limits.tuned.test.ts" },
   {
-    failure: "over a `rateLimits()` rule's limit ([Operating](operating.md#rate-limits))",
+    failure: "over a `rateLimits()` rule's limit ([Rate limits](rate-limits.md))",
     status: 429,
     code: -32003,
     provenIn: "test/rate-limits/rate-limits.operate.test.ts",

@@ -3,7 +3,7 @@
  * MCP operation, as a feature: its span (OpenTelemetry, with `tracing`), and an event with its outcome and
  * what it cost in the platform's billed units, told to `onEvent` and written to a Workers Analytics Engine
  * dataset (`analytics`). One observation per operation in each place it runs (the Worker, its hop to the
- * session object, the session object, a task's run, and the objects' own units): docs/operating.md.
+ * session object, the session object, a task's run, and the objects' own units): docs/observe.md.
  * A Worker without this feature observes nothing and bundles none of it.
  */
 import type { Feature } from "../../kernel/feature";
@@ -15,7 +15,7 @@ export interface ObserveOptions extends EventOptions {
   /**
    * OpenTelemetry: `{ api }` with the `@opentelemetry/api` module (an optional peer), and optionally
    * a `tracer`. One span per MCP operation, continued from `_meta.traceparent` across the Worker,
-   * the session object and task runs (docs/operating.md). Off unless given.
+   * the session object and task runs (docs/observe.md). Off unless given.
    */
   tracing?: TracingOptions;
 }
@@ -70,7 +70,7 @@ class EdgeObserver implements Observer {
         return;
       }
       dataset.writeDataPoint({
-        // blob1..5 and double1..7 in SQL: see docs/operating.md "Counters: `onEvent` and Analytics Engine".
+        // blob1..5 and double1..7 in SQL: see docs/observe.md "Counters: `onEvent` and Analytics Engine".
         blobs: [event.method, event.name ?? "", event.place, event.outcome, event.errorCode === undefined ? "" : String(event.errorCode)],
         doubles: [event.durationMs, event.doRequests, 1, event.sseEvents, event.rowsWritten, event.bytesWritten, event.openStreams],
         indexes: [event.name ?? event.method],
@@ -212,7 +212,7 @@ function checkOptions(options: ObserveOptions): void {
 
 /**
  * Observes every operation of the edge it is passed to: spans with `tracing`, events to `onEvent` and to
- * the `analytics` dataset binding (docs/operating.md "Tracing with OpenTelemetry", "Counters").
+ * the `analytics` dataset binding (docs/observe.md: its tracing and its counters).
  */
 export function observe<Env = unknown>(options: ObserveOptions): Feature<Env> {
   checkOptions(options);

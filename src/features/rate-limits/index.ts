@@ -104,7 +104,7 @@ async function overAnyLimit<Env>(rules: readonly RateLimitRule<Env>[], admission
   return undefined;
 }
 
-/** Rate limits: a request over a rule's limit gets 429 with Retry-After before anything runs (docs/operating.md "Rate limits"). */
+/** Rate limits: a request over a rule's limit gets 429 with Retry-After before anything runs (docs/rate-limits.md). */
 export function rateLimits<Env = unknown>(rules: readonly RateLimitRule<Env>[]): Feature<Env> {
   checkRules(rules);
   return { name: "rate-limits", admit: (admission) => overAnyLimit(rules, admission) };

@@ -1,4 +1,4 @@
-// Operating mcp-edge end to end (docs/operating.md): the test/servers/operate server (middleware, ctx.request
+// Operating mcp-edge end to end (docs/operating.md, docs/rate-limits.md): the test/servers/operate server (middleware, ctx.request
 // readers, rate limits) under wrangler dev's runtime, driven over real HTTP by the SDK v1 client.
 // A header the client sends reaches ctx.request in an interactive tool (run by the session
 // object), Authorization does not, and the 4th call over a 3-per-minute limit gets 429 with Retry-After.
