@@ -7,7 +7,7 @@ export function encodeBase64url(bytes: Uint8Array): string {
 }
 
 /** The bytes, or undefined for text that is not unpadded base64url. */
-export function decodeBase64url(text: string): Uint8Array | undefined {
+export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
   const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
   return Uint8Array.from(binary, (char) => char.charCodeAt(0));
