@@ -8,11 +8,14 @@ import { childAt, hasType, shown } from "./values";
 
 type Subschemas = readonly Validate[];
 
+// The lists of subschemas that apply to the instance itself rather than to its members.
+const IN_PLACE = new Set(["allOf", "anyOf", "oneOf"]);
+
 function schemaList(schema: SchemaObject, keyword: string, location: string, compiler: Compiler): Subschemas | undefined {
   const list = schema[keyword];
   if (list === undefined) return undefined;
   if (!Array.isArray(list) || list.length === 0) compiler.invalid(`${location}/${keyword}`, "must be a non-empty array of schemas");
-  return list.map((item, i) => compiler.subschema(item, `${location}/${keyword}/${i}`));
+  return list.map((item, i) => compiler.subschema(item, `${location}/${keyword}/${i}`, IN_PLACE.has(keyword)));
 }
 
 function schemaMap(schema: SchemaObject, keyword: string, location: string, compiler: Compiler): [string, Validate][] {
@@ -112,7 +115,7 @@ function dependentSchemas(keyword: string): KeywordCompiler {
     const map = schema[keyword];
     if (typeof map !== "object" || map === null) return undefined;
     const entries = Object.entries(map).filter(([, sub]) => !Array.isArray(sub));
-    const rules = entries.map(([key, sub]) => ({ key, validate: compiler.subschema(sub, `${location}/${keyword}/${key}`) }));
+    const rules = entries.map(([key, sub]) => ({ key, validate: compiler.subschema(sub, `${location}/${keyword}/${key}`, true) }));
     const keepsAnnotations = keyword === "dependentSchemas";
     if (rules.length === 0) return undefined;
     return (instance, at, report, evaluated) => {
@@ -193,19 +196,25 @@ const allOfKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
+/** A branch's problems as one phrase relative to `at`: `kind must be "circle" and must have required property "r"`. */
+function describeBranch(problems: readonly Problem[], at: string): string {
+  return problems.map((problem) => (problem.at === at ? "" : `${problem.at.slice(at.length + 1)} `) + problem.message).join(" and ");
+}
+
 /**
- * Why no branch of anyOf/oneOf matched, as leaves: branches that failed only on their type say together what
- * types would do ("must be a string or null"); otherwise the problems of the branches of the right type.
+ * Why no branch of anyOf/oneOf matched. Branches that failed only on their type say together what types would
+ * do ("must be a string or null"); one branch of the right type gives its own problems; several, the choice.
  */
 function noBranchMatched(failures: readonly Problem[][], at: string): Problem[] {
   const wrongType = (problems: Problem[]) => problems.length === 1 && problems[0]!.expected !== undefined && problems[0]!.at === at;
   const relevant = failures.filter((problems) => !wrongType(problems));
-  if (relevant.length > 0) return relevant.flat();
+  if (relevant.length === 1) return relevant[0]!;
+  if (relevant.length > 1) return [{ at, message: relevant.map((problems) => describeBranch(problems, at)).join(", or ") }];
   const expected = [...new Set(failures.flatMap((problems) => problems[0]!.expected!))];
   return [{ at, message: `must be ${describeTypes(expected)}`, expected }];
 }
 
-/** anyOf (`exactlyOne` false) or oneOf: how many branches match, stopping early when nothing more is to learn. */
+/** anyOf or oneOf: how many branches match, stopping early when nothing more is to learn. */
 function someOf(keyword: "anyOf" | "oneOf"): KeywordCompiler {
   return (schema, location, compiler) => {
     const branches = schemaList(schema, keyword, location, compiler);
@@ -236,7 +245,7 @@ function someOf(keyword: "anyOf" | "oneOf"): KeywordCompiler {
 
 const notKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.not === undefined) return undefined;
-  const validate = compiler.subschema(schema.not, `${location}/not`);
+  const validate = compiler.subschema(schema.not, `${location}/not`, true);
   return (instance, at, report) => {
     if (!validate(instance, at, undefined, undefined)) return true;
     report?.push({ at, message: `must not match the schema in "not"` });
@@ -246,9 +255,9 @@ const notKeyword: KeywordCompiler = (schema, location, compiler) => {
 
 const ifKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.if === undefined || (schema.then === undefined && schema.else === undefined)) return undefined;
-  const condition = compiler.subschema(schema.if, `${location}/if`);
-  const then = schema.then === undefined ? undefined : compiler.subschema(schema.then, `${location}/then`);
-  const otherwise = schema.else === undefined ? undefined : compiler.subschema(schema.else, `${location}/else`);
+  const condition = compiler.subschema(schema.if, `${location}/if`, true);
+  const then = schema.then === undefined ? undefined : compiler.subschema(schema.then, `${location}/then`, true);
+  const otherwise = schema.else === undefined ? undefined : compiler.subschema(schema.else, `${location}/else`, true);
   return (instance, at, report, evaluated) => {
     const own: Evaluated = evaluated && new Set();
     const holds = condition(instance, at, undefined, own);

@@ -75,6 +75,8 @@ const REJECT: Validate = (_instance, at, report) => {
 /** Compiles one schema document: each schema object once (a recursive schema refers to itself through the cache). */
 class DocumentCompiler implements Compiler {
   private readonly compiled = new Map<object, Validate>();
+  /** The schema objects being compiled, outermost first, each with whether it applies to its parent's instance. */
+  private readonly compiling: { schema: object; inPlace: boolean }[] = [];
   private readonly index: DocumentIndex = { resources: new Map(), anchors: new Map(), dynamicAnchors: new Map(), baseOf: new Map() };
 
   constructor(
@@ -93,17 +95,32 @@ class DocumentCompiler implements Compiler {
     throw new TypeError(`${this.what}: the JSON Schema's ${location} ${problem}`);
   }
 
-  subschema(schema: unknown, location: string): Validate {
+  subschema(schema: unknown, location: string, inPlace = false): Validate {
     if (schema === true) return ACCEPT;
     if (schema === false) return REJECT;
     if (!isObject(schema)) return this.invalid(location, "must be a schema (an object or a boolean)");
     const known = this.compiled.get(schema);
-    if (known) return known;
+    if (known) {
+      if (inPlace) this.refuseEndlessLoop(schema, location);
+      return known;
+    }
     // A schema that reaches itself through $ref meets this forwarder until its checks exist.
     const slot: { validate: Validate } = { validate: ACCEPT };
     this.compiled.set(schema, (instance, at, report, evaluated) => slot.validate(instance, at, report, evaluated));
+    this.compiling.push({ schema, inPlace });
     slot.validate = this.checksOf(schema, location);
+    this.compiling.pop();
     return this.compiled.get(schema)!;
+  }
+
+  /** A schema reaching itself again with no property or item in between would apply to the same value forever. */
+  private refuseEndlessLoop(schema: object, location: string): void {
+    for (let i = this.compiling.length - 1; i >= 0; i--) {
+      const frame = this.compiling[i]!;
+      if (frame.schema === schema)
+        this.invalid(location, "leads back to itself without going into a property or an item (an endless loop)");
+      if (!frame.inPlace) return;
+    }
   }
 
   private checksOf(schema: SchemaObject, location: string): Validate {
@@ -131,14 +148,13 @@ class DocumentCompiler implements Compiler {
     const where = `${location}/${keyword}`;
     const ref = from[keyword];
     if (typeof ref !== "string") return this.invalid(where, "must be a string");
-    const target = this.resolve(ref, this.index.baseOf.get(from) ?? DOCUMENT_BASE, where);
     if (keyword === "$dynamicRef" && (this.index.dynamicAnchors.get(ref.slice(ref.indexOf("#") + 1)) ?? 0) > 1) {
       this.invalid(where, `"${ref}" needs a dynamic scope (its anchor is declared in several resources), which mcp-edge does not support`);
     }
-    if (target === undefined) this.invalid(where, `"${ref}" does not resolve within the schema (remote references are not fetched)`);
-    return this.subschema(target, ref);
+    return this.subschema(this.resolve(ref, this.index.baseOf.get(from) ?? DOCUMENT_BASE, where), ref, true);
   }
 
+  /** The schema a reference names: a resource of this document, then a JSON pointer or an anchor inside it. */
   private resolve(ref: string, base: string, where: string): unknown {
     let url: URL;
     let fragment: string;
@@ -151,8 +167,10 @@ class DocumentCompiler implements Compiler {
     const anchor = url.href;
     url.hash = "";
     const resource = this.index.resources.get(url.href);
-    if (resource === undefined || fragment === "") return resource;
-    return fragment.startsWith("/") ? followPointer(resource, fragment) : this.index.anchors.get(anchor);
+    if (resource === undefined) return this.invalid(where, `"${ref}" points outside the schema (remote references are not fetched)`);
+    if (fragment === "") return resource;
+    const target = fragment.startsWith("/") ? followPointer(resource, fragment) : this.index.anchors.get(anchor);
+    return target ?? this.invalid(where, `"${ref}" names nothing in the schema`);
   }
 }
 

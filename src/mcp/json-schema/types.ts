@@ -27,8 +27,11 @@ export type SchemaObject = Record<string, unknown>;
 
 /** What a keyword compiler may ask of the compiler running it. */
 export interface Compiler {
-  /** Compiles a subschema found at `location` (a schema pointer such as "#/properties/a"). */
-  subschema(schema: unknown, location: string): Validate;
+  /**
+   * Compiles a subschema found at `location` (a schema pointer such as "#/properties/a"). `inPlace`: it applies
+   * to the same instance (allOf, not, $ref, …), so reaching itself that way would loop forever (a TypeError).
+   */
+  subschema(schema: unknown, location: string, inPlace?: boolean): Validate;
   /** Compiles the schema a `$ref` (or `$dynamicRef`) of `from` points to; a reference it cannot resolve is a TypeError. */
   reference(keyword: "$ref" | "$dynamicRef", from: SchemaObject, location: string): Validate;
   /** A TypeError at definition: `keyword` at `location` is not usable, and why. */
