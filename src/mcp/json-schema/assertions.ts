@@ -191,7 +191,7 @@ const requiredKeyword: KeywordCompiler = (schema, location, compiler) => {
 };
 
 /** dependentRequired, and draft-07's `dependencies` where a value is an array of names (both in 2020-12 mode, as before). */
-export function dependentKeys(keyword: string): KeywordCompiler {
+function dependentKeys(keyword: string): KeywordCompiler {
   return (schema, location, compiler) => {
     const map = schema[keyword];
     if (typeof map !== "object" || map === null) return undefined;

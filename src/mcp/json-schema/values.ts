@@ -5,7 +5,7 @@
 import type { Report } from "./types";
 
 /** The JSON type of a value ("integer" is never returned: it is a number). */
-export function jsonType(value: unknown): string {
+function jsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
