@@ -257,6 +257,7 @@ describe("schemas the validator cannot use fail at definition, naming the keywor
       'tool "t" input: the JSON Schema\'s #/properties/n/minimum must be a number',
     );
     expect(definitionError({ type: "text" })).toMatch(/#\/type must be one of string, number, integer, boolean, object, array, null/);
+    expect(definitionError({ type: ["string", "constructor"] })).toMatch(/#\/type must be one of/);
     expect(definitionError({ required: "a" })).toMatch(/#\/required must be an array of strings/);
     expect(definitionError({ items: 3 })).toMatch(/#\/items must be a schema/);
   });

@@ -41,12 +41,12 @@ function stringList(schema: SchemaObject, keyword: string, location: string, com
 const typeKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.type === undefined) return undefined;
   const types = typeof schema.type === "string" ? [schema.type] : schema.type;
-  if (!Array.isArray(types) || !types.every((type) => typeof type === "string" && type in TYPE_NAMES)) {
+  if (!Array.isArray(types) || !types.every((type) => typeof type === "string" && Object.hasOwn(TYPE_NAMES, type))) {
     compiler.invalid(`${location}/type`, `must be one of ${Object.keys(TYPE_NAMES).join(", ")}, or an array of them`);
   }
   const expected = types as string[];
   return (instance, at, report) => {
-    if (expected.some((type) => hasType(instance, type))) return true;
+    for (const type of expected) if (hasType(instance, type)) return true;
     report?.push({ at, message: `must be ${describeTypes(expected)}`, expected });
     return false;
   };
