@@ -487,6 +487,62 @@ export const CORPUS: readonly CorpusCase[] = [
     valid: [[1, 2]],
     invalid: [["a"]],
   },
+  // boolean subschemas and edge values
+  {
+    name: "boolean subschemas in applicators",
+    schema: { allOf: [true], anyOf: [false, { type: "number" }], not: false },
+    valid: [1],
+    invalid: ["a", null],
+  },
+  { name: "not true", schema: { not: true }, valid: [], invalid: [1, null, {}] },
+  { name: "propertyNames false", schema: { propertyNames: false }, valid: [{}, 1], invalid: [{ a: 1 }] },
+  { name: "contains false", schema: { contains: false }, valid: ["x"], invalid: [[], [1]] },
+  { name: "items true and prefixItems false", schema: { prefixItems: [false], items: true }, valid: [[]], invalid: [[1], [null, 2]] },
+  { name: "empty enum", schema: { enum: [] }, valid: [], invalid: [1, null] },
+  { name: "empty required", schema: { required: [] }, valid: [{}, 1], invalid: [] },
+  { name: "const false and 0", schema: { anyOf: [{ const: false }, { const: 0 }] }, valid: [false, 0, -0], invalid: [null, "", "0", true] },
+  {
+    name: "patternProperties overlapping properties",
+    schema: { properties: { ab: { type: "string" } }, patternProperties: { "^a": { maxLength: 1 } }, additionalProperties: false },
+    valid: [{ ab: "x" }, { a: "y" }],
+    invalid: [{ ab: "xy" }, { ab: 1 }, { b: "x" }],
+  },
+  {
+    name: "$ref to a nested $id resource by its own pointer",
+    schema: {
+      $id: "https://example.com/a",
+      $defs: { b: { $id: "b", $defs: { c: { type: "string" } }, $ref: "#/$defs/c" } },
+      items: { $ref: "b" },
+    },
+    valid: [["x"]],
+    invalid: [[1]],
+  },
+  {
+    name: "unevaluatedItems through $ref and if",
+    schema: {
+      $defs: { two: { prefixItems: [true, true] } },
+      if: { prefixItems: [{ const: "long" }] },
+      then: { $ref: "#/$defs/two" },
+      else: { prefixItems: [true] },
+      unevaluatedItems: false,
+    },
+    valid: [["long", 2], ["short"]],
+    invalid: [
+      ["long", 2, 3],
+      ["short", 2],
+    ],
+  },
+  {
+    name: "nested applicators",
+    schema: {
+      anyOf: [
+        { allOf: [{ type: "object" }, { oneOf: [{ required: ["a"] }, { required: ["b"] }] }] },
+        { type: "array", items: { anyOf: [{ type: "null" }, { $ref: "#" }] } },
+      ],
+    },
+    valid: [{ a: 1 }, [null, { b: 1 }], [[null]]],
+    invalid: [{ a: 1, b: 2 }, {}, [1], [{ c: 1 }]],
+  },
   // a tool's input schema, as authors write them
   {
     name: "tool input",
