@@ -145,8 +145,9 @@ export function compilePattern(pattern: unknown, location: string, compiler: Com
 const formatKeyword: KeywordCompiler = (schema) => {
   const name = schema.format;
   // An unknown format is an annotation only, as JSON Schema 2020-12 says.
-  const isValid = typeof name === "string" && Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
-  if (!isValid) return undefined;
+  const format = typeof name === "string" && Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
+  if (!format) return undefined;
+  const isValid = format instanceof RegExp ? (text: string) => format.test(text) : format;
   return (instance, at, report) => {
     if (typeof instance !== "string" || isValid(instance)) return true;
     report?.push({ at, message: `must be a valid ${name} string` });
