@@ -3,10 +3,10 @@
  * Schema that can emit JSON Schema (zod 4.2+, valibot, arktype), or an SDK-style shape of them
  * (`{ value: z.number() }`); zod 3.25's `zod/v4` (and zod 4.0, 4.1) with zod's own converter, passed
  * as `defineServer({ toJSONSchema })`, since those schemas cannot convert themselves. Each schema is compiled once,
- * at definition; validation uses @cfworker/json-schema, which interprets schemas instead of
- * generating code (code generation is forbidden on Workers).
+ * at definition; a raw JSON Schema by mcp-edge's own 2020-12 validator (../json-schema), which builds
+ * checks instead of generating code (code generation is forbidden on Workers).
  */
-import { Validator, type Schema } from "@cfworker/json-schema";
+import { compileJsonSchema } from "../json-schema/compile";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -209,23 +209,26 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
       `${what}: "${mixed[0]}" is a ${mixed[1]["~standard"].vendor} schema but other keys are not; pass a shape of schemas ({ a: z.string() }), z.object(...) or plain JSON Schema`,
     );
   }
-  let copy: Schema;
+  let copy: unknown;
   try {
-    // The validator annotates the schema object it gets; give it a copy so the listed schema stays verbatim.
-    copy = structuredClone(schema) as Schema;
+    // A copy: what is validated cannot change if the author's object does later, and it must be plain JSON.
+    copy = structuredClone(schema);
   } catch {
     throw new TypeError(`${what}: a JSON Schema must be plain JSON (no functions or class instances)`);
   }
-  const validator = new Validator(copy, "2020-12", false);
+  const validator = compileJsonSchema(copy, what);
   return {
     json: schema,
     validate(value) {
-      const result = validator.validate(value);
-      if (result.valid) return { ok: true, value };
-      // The innermost errors name the offending keyword and location; outer ones repeat them.
-      const leaves = result.errors.filter((e) => !/^Property|^Items did not match|^Item at index/.test(e.error));
-      const shown = (leaves.length > 0 ? leaves : result.errors).slice(0, 5);
-      return { ok: false, message: shown.map((e) => `${e.instanceLocation.replace(/^#/, "") || "/"}: ${e.error}`).join("; ") };
+      const problems = validator(value);
+      if (problems.length === 0) return { ok: true, value };
+      return {
+        ok: false,
+        message: problems
+          .slice(0, 5)
+          .map((p) => `${p.at || "/"}: ${p.message}`)
+          .join("; "),
+      };
     },
   };
 }

@@ -1,0 +1,149 @@
+/**
+ * mcp-edge's JSON Schema validator (src/mcp/json-schema) against @cfworker/json-schema, which validated tool
+ * schemas before it and stays as the oracle: they must agree on validity for every hand-written pair of the
+ * corpus (each also as labelled) and for thousands of instances drawn from a seeded generator.
+ */
+import { Validator, type Schema } from "@cfworker/json-schema";
+import { describe, expect, it } from "vitest";
+import { compileJsonSchema } from "../../src/mcp/json-schema/compile";
+import cardSchema from "../fixtures/server-card/schema.json";
+import minimalCard from "../fixtures/server-card/minimal.json";
+import templatedCard from "../fixtures/server-card/templated-remote.json";
+import { CORPUS, type CorpusCase } from "./json-schema-corpus";
+
+const SERVER_CARD: CorpusCase = {
+  name: "the Server Card schema (a large real one)",
+  schema: { $defs: cardSchema.$defs, $ref: "#/$defs/ServerCard" },
+  valid: [minimalCard, templatedCard],
+  invalid: [{}, { ...minimalCard, name: 7 }],
+};
+const CASES = [...CORPUS, SERVER_CARD];
+
+function oracle(schema: unknown): (instance: unknown) => boolean {
+  const validator = new Validator(structuredClone(schema) as Schema, "2020-12", false);
+  return (instance) => validator.validate(instance).valid;
+}
+
+function ours(schema: unknown): (instance: unknown) => boolean {
+  const validate = compileJsonSchema(structuredClone(schema), "corpus");
+  return (instance) => validate(instance).length === 0;
+}
+
+/** mulberry32: a small seeded generator, so a failure reproduces. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PRIMITIVES: unknown[] = [0, 1, 2, 3, -1, 1.5, 0.01, 0.3, 10, 11, 50, 1e20, "", "a", "ab", "abc", "A", "😀", "x y", null, true, false];
+const KEYS = ["a", "b", "c", "x", "extra", "__proto__"];
+
+/** The primitive values and object keys a case's schema and instances mention: what random instances are made of. */
+function vocabulary(c: CorpusCase): { values: unknown[]; keys: string[] } {
+  const values = new Set<unknown>(PRIMITIVES);
+  const keys = new Set<string>(KEYS);
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        keys.add(key);
+        visit(value);
+      }
+    } else values.add(node);
+  };
+  visit(c.schema);
+  for (const instance of [...c.valid, ...c.invalid]) visit(instance);
+  return { values: [...values], keys: [...keys] };
+}
+
+function randomValue(random: () => number, words: { values: unknown[]; keys: string[] }, depth: number): unknown {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const roll = random();
+  if (depth <= 0 || roll < 0.6) return pick(words.values);
+  const size = Math.floor(random() * 4);
+  if (roll < 0.8) return Array.from({ length: size }, () => randomValue(random, words, depth - 1));
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < size; i++)
+    Object.defineProperty(object, pick(words.keys), {
+      value: randomValue(random, words, depth - 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return object;
+}
+
+/** One change somewhere inside `value`: a member replaced, added or removed. */
+function mutate(value: unknown, random: () => number, words: { values: unknown[]; keys: string[] }): unknown {
+  if (typeof value !== "object" || value === null || random() < 0.2) return randomValue(random, words, 2);
+  if (Array.isArray(value)) {
+    const copy = [...value];
+    const at = Math.floor(random() * (copy.length + 1));
+    const roll = random();
+    if (roll < 0.3 && copy.length > 0) copy.splice(at, 1);
+    else if (roll < 0.6 || at === copy.length) copy.splice(at, 0, randomValue(random, words, 2));
+    else copy[at] = mutate(copy[at], random, words);
+    return copy;
+  }
+  const copy: Record<string, unknown> = { ...value };
+  const keys = Object.keys(copy);
+  const roll = random();
+  const key =
+    roll < 0.4 || keys.length === 0 ? words.keys[Math.floor(random() * words.keys.length)]! : keys[Math.floor(random() * keys.length)]!;
+  if (roll > 0.85) delete copy[key];
+  else Object.defineProperty(copy, key, { value: mutate(copy[key], random, words), enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+describe("mcp-edge's JSON Schema validator agrees with @cfworker/json-schema", () => {
+  it("on every hand-written pair of the corpus, each as labelled", () => {
+    const disagreements: string[] = [];
+    let pairs = 0;
+    for (const c of CASES) {
+      const [expected, actual] = [oracle(c.schema), ours(c.schema)];
+      for (const [instances, label] of [
+        [c.valid, true],
+        [c.invalid, false],
+      ] as const) {
+        for (const instance of instances) {
+          pairs++;
+          const [theirs, mine] = [expected(instance), actual(instance)];
+          if (theirs !== label || mine !== label)
+            disagreements.push(`${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, ours ${mine}`);
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(pairs).toBeGreaterThan(400);
+  });
+
+  it("on thousands of seeded random instances of the corpus's schemas", () => {
+    const random = seeded(0x5eed);
+    const disagreements: string[] = [];
+    let checks = 0;
+    let valid = 0;
+    for (const c of CASES) {
+      const [expected, actual] = [oracle(c.schema), ours(c.schema)];
+      const words = vocabulary(c);
+      const seeds = [...c.valid, ...c.invalid];
+      for (let i = 0; i < 150; i++) {
+        const from = seeds.length > 0 && random() < 0.7 ? seeds[Math.floor(random() * seeds.length)] : undefined;
+        const instance = from === undefined ? randomValue(random, words, 3) : mutate(from, random, words);
+        const [theirs, mine] = [expected(instance), actual(instance)];
+        checks++;
+        if (mine) valid++;
+        if (theirs !== mine) disagreements.push(`${c.name}: ${JSON.stringify(instance)} cfworker ${theirs}, ours ${mine}`);
+      }
+    }
+    expect(disagreements.slice(0, 20)).toEqual([]);
+    expect(checks).toBeGreaterThan(10_000);
+    // Both outcomes are well represented, or the agreement would say little.
+    expect(valid / checks).toBeGreaterThan(0.2);
+    expect(valid / checks).toBeLessThan(0.8);
+  });
+});
