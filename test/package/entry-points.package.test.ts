@@ -67,8 +67,8 @@ describe("the package's entry points", () => {
     expect(events.EVENTS_EXTENSION).toBe("io.modelcontextprotocol/events");
   });
 
-  it("each feature is its own subpath, offering its factory: mcp-edge/sessions, /tasks, /user, /discovery, /rate-limits, /observe", () => {
-    expect(names(sessionsEntry)).toEqual(["sessions"]);
+  it("each feature is its own subpath, offering its factory: mcp-edge/sessions (with deferredSessions and legacySse), /tasks, /user, /discovery, /rate-limits, /observe", () => {
+    expect(names(sessionsEntry)).toEqual(["deferredSessions", "legacySse", "sessions"]);
     expect(names(tasksEntry)).toEqual(["tasks"]);
     expect(names(userEntry)).toEqual(["user"]);
     expect(names(discoveryEntry)).toEqual(["discovery"]);
