@@ -40,6 +40,18 @@ function getStream(fetch: Fetch, sessionId: string, headers: Record<string, stri
   return fetch(MCP_URL, { method: "GET", headers: all });
 }
 
+/**
+ * How long a stalled client takes nothing before it reads again. A client that reads keeps up with a burst larger than
+ * its buffer (src/platform/held-stream.ts paces the burst, waiting up to 50 ms for each write); one that takes nothing
+ * has a frame pass its bound every 50 ms or so. Published one awaited call at a time, a fast machine may hand over
+ * every event before enough of those waits elapsed, and the test's first read would make it a reading client.
+ */
+const STALL_MS = 1_500;
+
+function clientTakesNothingFor(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** Every event until the stream ends, or until `updates` updates were read (a stream that did not end). */
 async function readUpTo(stream: SseReader, updates: number): Promise<{ events: SseEvent[]; ended: boolean }> {
   const events: SseEvent[] = [];
@@ -65,6 +77,7 @@ describe("a 2025 GET stream whose client stops reading", () => {
     const count = 100;
     for (let i = 0; i < count; i++) expect(await sessionStub(sessionId).resourceUpdated(uri)).toBe("sent");
 
+    await clientTakesNothingFor(STALL_MS);
     const first = await readUpTo(new SseReader(res), count);
     expect(first.ended).toBe(true);
     const got = first.events.filter(updated);
@@ -99,6 +112,7 @@ describe("a 2024-11-05 /sse stream whose client stops reading", () => {
 
     const count = 100;
     for (let i = 0; i < count; i++) await sessionStub(sessionId).resourceUpdated(uri);
+    await clientTakesNothingFor(STALL_MS);
     const after = await readUpTo(stream, count);
     expect(after.ended).toBe(true);
     expect(after.events.filter(updated).length).toBeLessThan(count / 2);
