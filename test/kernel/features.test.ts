@@ -56,19 +56,24 @@ function post2026To(
   return edge.worker.fetch(request, env, createExecutionContext());
 }
 
+/** A 2025-11-25 `initialize` POSTed to `edge`'s Worker with `workerEnv` (the test's env by default). */
+function initialize2025(
+  edge: { worker: { fetch: (r: Request, e: never, c: ExecutionContext) => Promise<Response> } },
+  workerEnv: unknown = env,
+): Promise<Response> {
+  const request = new Request("http://127.0.0.1/mcp", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
+  });
+  return edge.worker.fetch(request, workerEnv as never, createExecutionContext());
+}
+
 describe("features passed to createMcpEdge", () => {
   it("refuse sessions({ deferred }) with a TypeError naming deferredSessions(), whose edge mints sealed ids", async () => {
     expect(() => sessions({ deferred: true } as never)).toThrow(/deferredSessions\(\{ … \}\)/);
     const initialize = async (features: Feature[]) => {
-      const res = await createMcpEdge(serverOf(), { features }).worker.fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
-        }),
-        env,
-        createExecutionContext(),
-      );
+      const res = await initialize2025(createMcpEdge(serverOf(), { features }));
       expect(res.status).toBe(200);
       return res.headers.get("Mcp-Session-Id") ?? "";
     };
@@ -178,16 +183,7 @@ describe("features passed to createMcpEdge", () => {
       /session: give it once/,
     );
     // A stateless edge (no sessions()): initialize gets no session id.
-    const stateless = createMcpEdge(serverOf(), { features: [] });
-    const res = await stateless.worker.fetch(
-      new Request("http://127.0.0.1/mcp", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
-      }),
-      env,
-      createExecutionContext(),
-    );
+    const res = await initialize2025(createMcpEdge(serverOf(), { features: [] }));
     expect(res.status).toBe(200);
     expect(res.headers.get("Mcp-Session-Id")).toBeNull();
   });
@@ -231,15 +227,7 @@ describe("features passed to createMcpEdge", () => {
       text: "a",
     }));
     const initialize = async (features: Feature[], workerEnv: unknown) => {
-      const res = await createMcpEdge(server, { features }).worker.fetch(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
-        }),
-        workerEnv as never,
-        createExecutionContext(),
-      );
+      const res = await initialize2025(createMcpEdge(server, { features }), workerEnv);
       expect(res.status).toBe(200);
       return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
     };
