@@ -3,7 +3,7 @@
  * fetch handler and the Durable Object classes of those features (`edge.objects`). Export them from
  * your Worker entry; compose with your own routes through `fallback` or `handle`.
  */
-import { requireNamespace } from "./platform/bindings";
+import { requireNamespace, SESSION_BINDING } from "./platform/bindings";
 import { EDGE_BINDING, type EdgeBinding } from "../durable-objects/shared/edge-binding";
 import { createRouter } from "./http/router";
 import type { EdgeEnv, EdgeRuntime } from "./http/runtime";
@@ -67,7 +67,7 @@ export function createMcpEdge<Env = unknown>(server: ServerDefinition<Env>, opti
     kernel: kernel as EdgeBinding<Env & EdgeEnv>,
     sessionNamespace(env) {
       // A MisconfiguredError naming the wrangler.toml lines to add when it is missing.
-      return requireNamespace(env, "MCP_SESSION");
+      return requireNamespace(env, SESSION_BINDING);
     },
   };
   const route = createRouter(runtime);

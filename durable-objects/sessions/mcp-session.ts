@@ -3,8 +3,10 @@
  * class holds the RPC surface (contract.ts) and the routing of forwarded requests; each role is a
  * part behind a narrow host interface: core.ts (state, emit, activity, alarm time), inflight.ts
  * (POSTs and their handlers), replay.ts (GET, Last-Event-ID), lifecycle.ts (restore, termination,
- * expiry), hub-link.ts (its registrations with the hub, which keeps them), updates.ts (what the hub
- * tells it), session-ops.ts (log level, subscriptions), own-events.ts, legacy-transport.ts (2024-11-05).
+ * expiry), its hub link (its registrations with the hub, which keeps them: the `hub()` feature's part,
+ * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam; none without it),
+ * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), own-events.ts,
+ * legacy-transport.ts (2024-11-05).
  */
 import type { Principal } from "../../src/auth/principal";
 import type { RequestMessage, ResponseMessage } from "../../src/jsonrpc/messages";
@@ -13,7 +15,6 @@ import type { SessionState } from "../../src/mcp/definition/context";
 import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
-import { hubBound } from "../../src/mcp/handlers/discover";
 import { legacyHostOf, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
@@ -32,7 +33,6 @@ import { refuse } from "../../src/wire/refusals";
 import { forwardedRequestInfo } from "../../src/mcp/definition/request-info";
 import { routeKey } from "../../src/wire/route-params";
 import { SessionCore } from "./core";
-import { SessionHubLink } from "./hub-link";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
 import { observeOwn, traceDelivery, type Delivery, type OwnEventsHost } from "./own-events";
@@ -42,11 +42,14 @@ import { authorizationEnd, listChange, resourceUpdate } from "./updates";
 import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
+import type { SessionHubLink } from "../../src/kernel/feature";
+import { clientsHearHub } from "../../src/kernel/kernel";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
   protected readonly core: SessionCore;
   private readonly inflight: InflightRequests<Env>;
-  private readonly hub: SessionHubLink;
+  /** Undefined without the hub (no `hub()` among the features, or no MCP_HUB binding): nothing could reach the session. */
+  private readonly hub: SessionHubLink | undefined;
   private readonly lifecycle: LifecycleHost;
   private readonly legacyHost: LegacyHost;
   private readonly events: OwnEventsHost;
@@ -59,15 +62,16 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     this.server = server;
     const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
     this.core = core;
-    // Without the hub nothing could reach it: the session neither declares nor registers for list changes.
-    this.hub = new SessionHubLink({ core, env, sessionId, listChanged: server.listChanged && hubBound(env) });
+    // Without the hub nothing could reach it: the session declares no updates and registers for none.
+    const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
+    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
     this.events = { core, observer: this.observer, env, sessionId };
     this.inflight = new InflightRequests({
       core,
       server,
       env,
       sessionId,
-      ops: sessionOps(core, this.hub),
+      ops: sessionOps(core, env, this.hub),
       gate: binding.gate,
       waitUntil: (promise) => ctx.waitUntil(promise),
     });
@@ -75,7 +79,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
       core,
       running: () => this.inflight.count,
       abortAll: (reason) => this.inflight.abortAll(reason),
-      leaveHub: () => this.hub.leaveHub(),
+      leaveHub: () => this.hub?.leaveHub() ?? Promise.resolve(),
     };
     this.legacyHost = legacyHostOf(core, this.inflight, (request, subject) => this.initializeLegacy(request, subject));
   }
@@ -103,7 +107,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
    */
   protected async begin(state: SessionState, sealHash?: string): Promise<void> {
     await this.core.start(state, sealHash);
-    await this.hub.registerForListChanges();
+    await this.hub?.registerForListChanges();
     observeOwn(this.events, "initialize", 0);
   }
 
@@ -198,7 +202,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /** A held stream opened (101): its principal's subject is registered with the hub first. */
   private async streamOpened(answer: Response, principal: Principal | undefined): Promise<Response> {
-    if (answer.status === 101) await this.hub.registerSubject(principal?.subject);
+    if (answer.status === 101) await this.hub?.registerSubject(principal?.subject);
     return answer;
   }
 
@@ -227,7 +231,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /** The legacy transport's `initialize`: answered at once; the state is stored at once (begin's first step), the rest may finish after. */
   private initializeLegacy(request: RequestMessage, subject: string | undefined): ResponseMessage {
-    const { response, state } = answerInitialize(this.server, request, hubBound(this.env));
+    const { response, state } = answerInitialize(this.server, request, this.hub !== undefined);
     if (state)
       this.ctx.waitUntil(
         this.begin(ownedState(state, subject)).catch((e: unknown) => console.error("mcp-edge: starting the session failed", e)),

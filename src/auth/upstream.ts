@@ -11,7 +11,7 @@ import { AuthorizationChallenge } from "../mcp/definition/authorization";
 import { ToolError } from "../mcp/definition/content";
 import { endStreamsOf } from "../platform/end-streams";
 import { userObjectId } from "../platform/addresses";
-import { requireNamespace } from "../platform/bindings";
+import { requireNamespace, USER_BINDING } from "../platform/bindings";
 import type { UpstreamAccess, UpstreamGrant, UpstreamPlan, UpstreamSealing } from "../platform/upstream-token";
 import type { Principal } from "./principal";
 
@@ -124,7 +124,7 @@ export class Upstream<Env> {
 
   /** The principal's user object (MCP_USER), where its grants are kept. */
   userObject(env: Env, subject: string): DurableObjectStub<GrantHolder> {
-    const namespace = requireNamespace<DurableObjectNamespace<GrantHolder>>(env, "MCP_USER", `upstream "${this.name}"`);
+    const namespace = requireNamespace<DurableObjectNamespace<GrantHolder>>(env, USER_BINDING, `upstream "${this.name}"`);
     return namespace.get(userObjectId(namespace, subject));
   }
 

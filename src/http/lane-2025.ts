@@ -19,9 +19,9 @@ import { LazyAbort } from "../mcp/dispatch/lazy-abort";
 import { observerOf } from "../mcp/operations/observe";
 import { messagesOf, replyBody, toExchange, type Exchange } from "../mcp/dispatch/exchange";
 import { answerInitialize, ownedState } from "../mcp/dispatch/initialize-answer";
-import { hubBound } from "../mcp/handlers/discover";
 import { needsSession } from "../mcp/dispatch/routing";
 import { limitRuns } from "../mcp/dispatch/run-limits";
+import { clientsHearHub } from "../kernel/kernel";
 import { sessionObjectId } from "../platform/addresses";
 import { objectKeyOf, type EdgeRuntime } from "./runtime";
 import { DEFAULT_HEADER_VERSION, isSupportedVersion } from "../mcp/definition/versions";
@@ -225,7 +225,7 @@ function initializeStateless<Env>(init: RequestMessage, runtime: EdgeRuntime<Env
 async function initializeSession<Env>(edge: EdgeRequest<Env>, init: RequestMessage): Promise<Response> {
   const { env, runtime, principal } = edge;
   const route = routeKey(edge.params);
-  const { response, state } = answerInitialize(runtime.server, init, hubBound(env));
+  const { response, state } = answerInitialize(runtime.server, init, clientsHearHub(runtime.kernel.seams, env));
   if (!state) return json(toWire(response));
   const namespace = runtime.sessionNamespace(env);
   const id = namespace.newUniqueId();

@@ -17,6 +17,7 @@ import {
   type ResponseMessage,
 } from "../jsonrpc/messages";
 import type { Channel } from "../mcp/definition/context";
+import { clientsHearHub } from "../kernel/kernel";
 import { dispatchContext, dispatchNotification, dispatchRequest, is2026Method, type LaneContext } from "../mcp/dispatch/dispatch";
 import { readEnvelope } from "../mcp/era-2026/envelope";
 import { MrtrRound } from "../mcp/era-2026/mrtr";
@@ -74,6 +75,7 @@ export async function serve2026<Env extends EdgeEnv>(edge: EdgeRequest<Env>, cla
     supportedVersions: servedVersions(runtime.options),
     principal,
     tasks: taskLaneFor(runtime.kernel.seams, runtime.server, env, edge.clientKey),
+    hearsHub: clientsHearHub(runtime.kernel.seams, env),
     request: edge.info,
   };
   // A simple tool, a list, a read: nothing can stream or ask, so no run, reply or channel is built.

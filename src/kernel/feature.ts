@@ -48,6 +48,41 @@ export interface SessionSealer {
   mint(env: unknown, objectId: string, state: SessionState): Promise<string | undefined>;
 }
 
+/** What a 2025 session's hub link reads of its session (the session object gives it: durable-objects/sessions/). */
+export interface HubLinkHost {
+  readonly env: unknown;
+  readonly sessionId: string;
+  /** Whether the server declares `listChanged` (every session then registers for list changes). */
+  readonly listChanged: boolean;
+  /** The hub's shard count (`listen.shards`). */
+  readonly shards: number;
+  readonly record: HubLinkRecord;
+}
+
+/** What the link reads and keeps in its session's record. */
+interface HubLinkRecord {
+  /** The subject the session registered with the hub under (`hub_subject`), if any. */
+  getMeta(key: "hub_subject"): string | undefined;
+  setMeta(key: "hub_subject", subject: string): void;
+  /** How many resources the session subscribes to now. */
+  countSubscriptions(): number;
+}
+
+/**
+ * A 2025 session's registrations with the hub (the `hub()` feature's, durable-objects/hub/session-link.ts):
+ * the hub keeps them, so a publish, a resource update or a revoked grant reaches the session.
+ */
+export interface SessionHubLink {
+  /** With `listChanged` declared, the session registers for list changes (at its start). */
+  registerForListChanges(): Promise<void>;
+  /** Keeps the hub in step with one of the session's resource subscriptions. */
+  updateRegistry(uri: string, subscribed: boolean): Promise<void>;
+  /** At its first held stream, the session's principal's subject, so `endStreamsOf` reaches it. */
+  registerSubject(subject: string | undefined): Promise<void>;
+  /** A terminated or expired session leaves the hub: its registrations do not outlive it. */
+  leaveHub(): Promise<void>;
+}
+
 /** A request's authentication: who sent it, or the refusal to answer with (401, 403, 400, 503). */
 type GateOutcome = { ok: true; principal: Principal } | { ok: false; response: Response };
 
@@ -99,6 +134,12 @@ export interface FeatureSeams {
    * the acknowledged empty set. A feature of its own serves the method through `streams`.
    */
   listen?: <Env>(call: StreamCall<Env>) => Promise<Response>;
+  /**
+   * Makes a 2025 session's link to the hub (`hub()`; the deprecated `hubObject(edge)` fills it too): the
+   * session object asks for it where MCP_HUB is bound. Without it a session declares no resource
+   * subscriptions and no list changes, and registers nothing with any hub, even where MCP_HUB is bound.
+   */
+  hubLink?: (host: HubLinkHost) => SessionHubLink;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */

@@ -5,6 +5,7 @@
  */
 import type { McpServer } from "../mcp/definition/server";
 import { recordObserver } from "../mcp/operations/observe";
+import { hubBound } from "../mcp/handlers/discover";
 import type { ResolvedOptions } from "./options";
 import { LayeredMap } from "./layered-map";
 import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane } from "./feature";
@@ -22,7 +23,7 @@ export interface BuiltKernel<Env> {
   objects: Readonly<Record<string, FeatureObject>>;
 }
 
-const SEAMS = ["tasks", "users", "sealer", "observer", "gate", "listen"] as const satisfies readonly (keyof FeatureSeams)[];
+const SEAMS = ["tasks", "users", "sealer", "observer", "gate", "listen", "hubLink"] as const satisfies readonly (keyof FeatureSeams)[];
 
 function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
   const names = new Set<string>();
@@ -109,4 +110,13 @@ export function streamLaneOf<Env>(kernel: Kernel<Env>, method: string): StreamLa
     if (feature.streams && Object.hasOwn(feature.streams, method)) return feature.streams[method];
   }
   return undefined;
+}
+
+/**
+ * Whether this edge's clients hear resource updates and list changes, and so are offered them (a 2025
+ * session's `initialize`, a 2026 `server/discover`): a feature serves the hub (`hub()`, or the deprecated
+ * `hubObject(edge)`, each filling the sessions' link and the listen lane) and MCP_HUB is bound.
+ */
+export function clientsHearHub(seams: FeatureSeams, env: unknown): boolean {
+  return seams.hubLink !== undefined && hubBound(env);
 }

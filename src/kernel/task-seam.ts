@@ -8,7 +8,7 @@ import { RpcError } from "../jsonrpc/errors";
 import type { McpServer, ToolDefinition } from "../mcp/definition/server";
 import type { TaskLane } from "../mcp/handlers/dispatch-context";
 import { clientDeclares, missingExtensionError, TASKS_EXTENSION } from "../mcp/definition/extensions";
-import { misconfigured, requireNamespace } from "../platform/bindings";
+import { misconfigured, requireNamespace, TASK_BINDING } from "../platform/bindings";
 import type { EdgeEnv } from "./env";
 import type { FeatureSeams } from "./feature";
 
@@ -36,7 +36,7 @@ export function taskLaneFor<Env extends EdgeEnv>(
   if (seams.tasks) return seams.tasks.lane(server, env, clientKey);
   if (!server.extensions.has(TASKS_EXTENSION)) return undefined;
   const missing = (): never => {
-    requireNamespace(env, "MCP_TASK");
+    requireNamespace(env, TASK_BINDING);
     throw misconfigured(
       "task-object",
       "Server misconfigured: tools with `task` need the tasks() feature: createMcpEdge(server, { features: [..., tasks()] }) and export const { McpTask } = edge.objects;",

@@ -8,13 +8,17 @@
 import { INTERNAL_ERROR, RpcError } from "../jsonrpc/errors";
 import type { Refusal } from "../wire/refusals";
 
-export type BindingName = "MCP_SESSION" | "MCP_HUB" | "MCP_TASK" | "MCP_USER" | "MCP_EVENTS";
-
-interface BindingSpec {
+/**
+ * A Durable Object binding a feature needs, and how its misconfiguration message names the fix. One
+ * value per binding, each its own constant: a Worker bundles only the ones its code requires.
+ */
+export interface DurableBinding {
+  /** The binding's name in wrangler.toml, e.g. "MCP_SESSION". */
+  name: string;
   className: string;
   /** The demo's migration tag for the class (any tag the project has not used yet works). */
   tag: string;
-  /** What needs the binding, for the message. */
+  /** What needs the binding, for the message (a caller may name something more precise). */
   neededBy: string;
   /** How the Worker entry exports the class. */
   exportLine: string;
@@ -22,50 +26,56 @@ interface BindingSpec {
   alternative?: string;
 }
 
-const BINDINGS: Record<BindingName, BindingSpec> = {
-  MCP_SESSION: {
-    className: "McpSession",
-    tag: "v1",
-    neededBy: "session mode",
-    exportLine: "export const { McpSession } = edge.objects; (with sessions() in createMcpEdge's features)",
-    alternative: "leave sessions() out of features (or pass { sessions: false }) for a stateless server",
-  },
-  MCP_HUB: {
-    className: "McpHub",
-    tag: "v2",
-    neededBy: "publish and subscriptions/listen",
-    exportLine: "export const { McpHub } = edge.objects; (with hub() in createMcpEdge's features)",
-  },
-  MCP_TASK: {
-    className: "McpTask",
-    tag: "v3",
-    neededBy: "tools with `task` (the Tasks extension)",
-    exportLine: "export const { McpTask } = edge.objects; (with tasks() in createMcpEdge's features)",
-  },
-  MCP_USER: {
-    className: "McpUser",
-    tag: "v4",
-    neededBy: "ctx.user (the principal's own store)",
-    exportLine: "export const { McpUser } = edge.objects; (with user() in createMcpEdge's features)",
-  },
-  MCP_EVENTS: {
-    className: "McpEvents",
-    tag: "v5",
-    neededBy: "emitted events (the events() feature of mcp-edge/events)",
-    exportLine: "export const { McpEvents } = edge.objects;",
-  },
+export const SESSION_BINDING: DurableBinding = {
+  name: "MCP_SESSION",
+  className: "McpSession",
+  tag: "v1",
+  neededBy: "session mode",
+  exportLine: "export const { McpSession } = edge.objects; (with sessions() in createMcpEdge's features)",
+  alternative: "leave sessions() out of features (or pass { sessions: false }) for a stateless server",
+};
+
+export const HUB_BINDING: DurableBinding = {
+  name: "MCP_HUB",
+  className: "McpHub",
+  tag: "v2",
+  neededBy: "publish and subscriptions/listen",
+  exportLine: "export const { McpHub } = edge.objects; (with hub() in createMcpEdge's features)",
+};
+
+export const TASK_BINDING: DurableBinding = {
+  name: "MCP_TASK",
+  className: "McpTask",
+  tag: "v3",
+  neededBy: "tools with `task` (the Tasks extension)",
+  exportLine: "export const { McpTask } = edge.objects; (with tasks() in createMcpEdge's features)",
+};
+
+export const USER_BINDING: DurableBinding = {
+  name: "MCP_USER",
+  className: "McpUser",
+  tag: "v4",
+  neededBy: "ctx.user (the principal's own store)",
+  exportLine: "export const { McpUser } = edge.objects; (with user() in createMcpEdge's features)",
+};
+
+export const EVENTS_BINDING: DurableBinding = {
+  name: "MCP_EVENTS",
+  className: "McpEvents",
+  tag: "v5",
+  neededBy: "emitted events (the events() feature of mcp-edge/events)",
+  exportLine: "export const { McpEvents } = edge.objects;",
 };
 
 /** The migration lines of a binding's class. */
-function migrationToml(name: BindingName): string {
-  const { className, tag } = BINDINGS[name];
+function migrationToml({ className, tag }: DurableBinding): string {
   return ["[[migrations]]", `tag = "${tag}"`, `new_sqlite_classes = ["${className}"]`].join("\n");
 }
 
 /** The lines a Worker needs in wrangler.toml for one binding: the binding and its migration. */
-function bindingToml(name: BindingName): string {
-  const { className } = BINDINGS[name];
-  return ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${className}"`, "", migrationToml(name)].join("\n");
+function bindingToml(binding: DurableBinding): string {
+  const { name, className } = binding;
+  return ["[[durable_objects.bindings]]", `name = "${name}"`, `class_name = "${className}"`, "", migrationToml(binding)].join("\n");
 }
 
 /**
@@ -129,9 +139,9 @@ export function misconfigured(key: string, message: string, data: Record<string,
 }
 
 /** The error for a missing binding, naming the wrangler.toml lines to add. */
-function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[name].neededBy): MisconfiguredError {
-  const spec = BINDINGS[name];
-  const toml = bindingToml(name);
+function missingBinding(spec: DurableBinding, env: unknown, neededBy = spec.neededBy): MisconfiguredError {
+  const { name } = spec;
+  const toml = bindingToml(spec);
   const message =
     `Server misconfigured: ${neededBy} needs the ${name} Durable Object binding. Add to wrangler.toml:\n\n${toml}\n\n` +
     `and export the class from the Worker entry: ${spec.exportLine}` +
@@ -140,9 +150,9 @@ function missingBinding(name: BindingName, env: unknown, neededBy = BINDINGS[nam
 }
 
 /** The error for a binding whose class has no (SQLite) migration, naming the lines to add. */
-function missingMigration(name: BindingName, env: unknown): MisconfiguredError {
-  const { className } = BINDINGS[name];
-  const toml = migrationToml(name);
+function missingMigration(binding: DurableBinding, env: unknown): MisconfiguredError {
+  const { name, className } = binding;
+  const toml = migrationToml(binding);
   // workerd logs its own errors for this mistake first, at length: the message names them, so a reader of
   // `wrangler dev`'s output knows they are this one mistake with this one fix.
   const message =
@@ -160,12 +170,12 @@ function missingMigration(name: BindingName, env: unknown): MisconfiguredError {
  */
 const NO_SQL = /SQL is not enabled for this Durable Object class|storage\.kv \(synchronous KV\) API is only available for SQLite-backed/;
 
-function translate(error: unknown, name: BindingName, env: unknown): unknown {
-  return error instanceof Error && NO_SQL.test(error.message) ? missingMigration(name, env) : error;
+function translate(error: unknown, binding: DurableBinding, env: unknown): unknown {
+  return error instanceof Error && NO_SQL.test(error.message) ? missingMigration(binding, env) : error;
 }
 
 /** A stub whose calls turn workerd's missing-migration error into the error that names the fix. */
-function guardStub<S extends object>(stub: S, name: BindingName, env: unknown): S {
+function guardStub<S extends object>(stub: S, binding: DurableBinding, env: unknown): S {
   return new Proxy(stub, {
     get(target, prop) {
       const value = Reflect.get(target, prop) as unknown;
@@ -176,10 +186,10 @@ function guardStub<S extends object>(stub: S, name: BindingName, env: unknown): 
           if (typeof (result as { then?: unknown } | null)?.then !== "function") return result;
           // Workers RPC promises take functions only: Promise.resolve adopts it as a plain promise.
           return Promise.resolve(result).catch((error: unknown) => {
-            throw translate(error, name, env);
+            throw translate(error, binding, env);
           });
         } catch (error) {
-          throw translate(error, name, env);
+          throw translate(error, binding, env);
         }
       };
     },
@@ -195,12 +205,12 @@ const guarded = new WeakMap<object, object>();
 const guardedDisclosing = new WeakMap<object, object>();
 
 /**
- * The namespace bound as `name`, or a MisconfiguredError naming the wrangler.toml lines to add.
+ * The namespace bound as `binding.name`, or a MisconfiguredError naming the wrangler.toml lines to add.
  * Its stubs report a missing migration the same way, at the first call that reaches the object.
  */
-export function requireNamespace<N extends object>(env: unknown, name: BindingName, neededBy?: string): N {
-  const value = (env as Record<string, unknown> | undefined)?.[name];
-  if (!isNamespace(value)) throw missingBinding(name, env, neededBy);
+export function requireNamespace<N extends object>(env: unknown, binding: DurableBinding, neededBy?: string): N {
+  const value = (env as Record<string, unknown> | undefined)?.[binding.name];
+  if (!isNamespace(value)) throw missingBinding(binding, env, neededBy);
   const cache = discloses(env) ? guardedDisclosing : guarded;
   let namespace = cache.get(value);
   if (!namespace) {
@@ -209,7 +219,7 @@ export function requireNamespace<N extends object>(env: unknown, name: BindingNa
         const member = Reflect.get(target, prop) as unknown;
         if (typeof member !== "function") return member;
         if (prop === "get" || prop === "getByName") {
-          return (...args: unknown[]) => guardStub(Reflect.apply(member as (...a: unknown[]) => object, target, args), name, env);
+          return (...args: unknown[]) => guardStub(Reflect.apply(member as (...a: unknown[]) => object, target, args), binding, env);
         }
         return (member as (...a: unknown[]) => unknown).bind(target);
       },
@@ -217,4 +227,18 @@ export function requireNamespace<N extends object>(env: unknown, name: BindingNa
     cache.set(value, namespace);
   }
   return namespace as N;
+}
+
+/**
+ * `neededBy` on an edge that does not serve the hub (no `hub()` among its features): the error naming the
+ * MCP_HUB lines where the binding is missing too, else the feature to pass (the binding alone delivers nothing).
+ */
+export function hubNotServed(env: unknown, neededBy: string): MisconfiguredError {
+  requireNamespace(env, HUB_BINDING, neededBy);
+  return misconfigured(
+    `hub-feature:${neededBy}`,
+    `Server misconfigured: ${neededBy} needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.`,
+    {},
+    env,
+  );
 }

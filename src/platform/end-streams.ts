@@ -10,7 +10,7 @@
  * revocation: no timer, no object awake, no re-check of the token at each keep-alive.
  */
 import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "./addresses";
-import { requireNamespace } from "./bindings";
+import { requireNamespace, HUB_BINDING } from "./bindings";
 
 /** Which hub: the server's one hub by default (as for publish: its name, and `listen.shards` when not 16). */
 export interface EndStreamsOptions {
@@ -50,7 +50,7 @@ interface HubPublish extends Rpc.DurableObjectBranded {
 export async function endStreamsOf(env: object, subject: string, options: EndStreamsOptions = {}): Promise<EndStreamsReport> {
   if (typeof subject !== "string" || subject.length === 0)
     throw new TypeError("mcp-edge endStreamsOf: the subject must be a non-empty string (the principal's subject)");
-  const namespace = requireNamespace<DurableObjectNamespace<HubPublish>>(env, "MCP_HUB", "endStreamsOf");
+  const namespace = requireNamespace<DurableObjectNamespace<HubPublish>>(env, HUB_BINDING, "endStreamsOf");
   const fanout = { name: options.shard ?? DEFAULT_HUB_SHARD, shards: options.shards ?? DEFAULT_HUB_SHARDS };
   const report = await namespace.get(hubObjectId(namespace, fanout.name)).publish([{ type: "authorizationEnded", subject }], fanout, true);
   return { listenStreams: report?.listenStreams[0] ?? 0, sessions: report?.sessions[0] ?? 0 };

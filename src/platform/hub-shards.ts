@@ -5,7 +5,7 @@
  * imports no object.
  */
 import { DEFAULT_HUB_SHARD, hubObjectId, registrationShard, type HubTopic } from "./addresses";
-import { requireNamespace } from "./bindings";
+import { requireNamespace, HUB_BINDING } from "./bindings";
 
 /** Which hub and how many shards it has; `needed`: what needs the binding, for the misconfiguration message. */
 export interface HubShards {
@@ -22,7 +22,7 @@ export function hubStub<H extends Rpc.DurableObjectBranded>(
   needed: string,
 ): DurableObjectStub<H> {
   // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
-  const namespace = requireNamespace<DurableObjectNamespace<H>>(env, "MCP_HUB", needed);
+  const namespace = requireNamespace<DurableObjectNamespace<H>>(env, HUB_BINDING, needed);
   return namespace.get(hubObjectId(namespace, at.name ?? DEFAULT_HUB_SHARD, at.index));
 }
 

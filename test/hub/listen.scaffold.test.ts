@@ -47,4 +47,20 @@ describe("subscriptions/listen on the scaffold's server", () => {
     expect(body.error.code).toBe(-32602);
     expect(body.error.message).toContain("toolsListChanged");
   });
+
+  it("refuses a list that is not made of strings, naming the entry", async () => {
+    const res = await listen(3, { resourceSubscriptions: ["file:///a", 42] });
+    const body = (await res.json()) as { id: unknown; error: { code: number; message: string } };
+    expect(body).toMatchObject({ id: 3, error: { code: -32602 } });
+    expect(body.error.message).toContain("notifications.resourceSubscriptions[1] must be a string");
+  });
+
+  it("holds nothing, so bounds nothing: a filter the hub would find too long is acknowledged as the empty set", async () => {
+    // With the hub, a filter over 65,536 characters (or a URI over 8,192, or "not a uri") is -32602: its memory holds them.
+    const uris = Array.from({ length: 40 }, (_, i) => `file:///${"x".repeat(2_100)}/${i}`);
+    const res = await listen(4, { resourceSubscriptions: [...uris, "not a uri"] });
+    expect(res.headers.get("Content-Type")).toContain("text/event-stream");
+    const ack = await new SseReader(res).next();
+    expect(ack?.json).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: {} } });
+  });
 });

@@ -205,13 +205,13 @@ describe("features passed to createMcpEdge", () => {
     expect(body.result.content[0]?.text).toContain("served by the user() feature");
   });
 
-  it("declare resource subscriptions and list changes to a 2025 session only where the hub can deliver them (MCP_HUB bound)", async () => {
+  it("declare resource subscriptions and list changes to a 2025 session only where the hub can deliver them (hub() and MCP_HUB bound)", async () => {
     const server = defineServer({ name: "lists", version: "1.0.0", listChanged: true }).resource("note://a", { name: "a" }, (uri) => ({
       uri,
       text: "a",
     }));
-    const initialize = async (workerEnv: unknown) => {
-      const res = await createMcpEdge(server, { features: [sessions()] }).worker.fetch(
+    const initialize = async (features: Feature[], workerEnv: unknown) => {
+      const res = await createMcpEdge(server, { features }).worker.fetch(
         new Request("http://127.0.0.1/mcp", {
           method: "POST",
           headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
@@ -224,7 +224,24 @@ describe("features passed to createMcpEdge", () => {
       return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
     };
     const { MCP_HUB: _hub, ...withoutHub } = env as unknown as Record<string, unknown>;
-    expect(await initialize(withoutHub)).toEqual({ subscribe: false, listChanged: false });
-    expect(await initialize(env)).toEqual({ subscribe: true, listChanged: true });
+    expect(await initialize([sessions()], withoutHub)).toEqual({ subscribe: false, listChanged: false });
+    // The binding alone delivers nothing: without hub() the session has no link to it (its listen is the empty set too).
+    expect(await initialize([sessions()], env)).toEqual({ subscribe: false, listChanged: false });
+    expect(await initialize([sessions(), hub()], env)).toEqual({ subscribe: true, listChanged: true });
+  });
+
+  it("offer resource subscriptions and list changes in a 2026 server/discover only where the hub serves listen (hub() and MCP_HUB bound)", async () => {
+    const server = defineServer({ name: "lists", version: "1.0.0", listChanged: true }).resource("note://a", { name: "a" }, (uri) => ({
+      uri,
+      text: "a",
+    }));
+    const discovered = async (features: Feature[]) => {
+      const res = await post2026To(createMcpEdge(server, { features }), "server/discover", {});
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
+    };
+    // MCP_HUB is bound here: without hub() its listen answers the empty set, so discover offers nothing to listen for.
+    expect(await discovered([])).toEqual({ subscribe: false, listChanged: false });
+    expect(await discovered([hub()])).toEqual({ subscribe: true, listChanged: true });
   });
 });

@@ -3,8 +3,8 @@
  * factories from "mcp-edge", no `features`): a 2025 session is initialized and answers a tool call, a
  * 2026-07-28 client runs a tool as a task, and `publish` reaches a session's GET stream and a listen stream.
  * Each factory gives its edge what the feature would: an edge whose factory is not called (made here, in
- * the same project, with MCP_HUB and MCP_USER bound) serves listen and `ctx.user` as an edge without the hub
- * and the user store does.
+ * the same project, with MCP_HUB and MCP_USER bound) serves listen, a 2025 session's initialize and `ctx.user`
+ * as an edge without the hub and the user store does.
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
@@ -12,9 +12,22 @@ import { describe, expect, it, vi } from "vitest";
 import { createMcpEdge } from "../../src/edge";
 import { createTestClient, type Fetcher } from "../../src/testing/index";
 import { NOTES_URI, server } from "../servers/old-idiom/entry";
+import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 
 const worker = (exports as unknown as { default: Fetcher }).default;
 const MODERN = "2026-07-28";
+
+/** What a 2025 session's initialize declares for resources on this Worker. */
+async function resourcesDeclared(fetcher: Fetcher): Promise<unknown> {
+  const res = await fetcher.fetch(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
+    }),
+  );
+  return ((await res.json()) as { result: { capabilities: { resources: unknown } } }).result.capabilities.resources;
+}
 
 describe("a project written with the deprecated object factories", () => {
   it("initializes a 2025 session and answers a tool call in it", async () => {
@@ -31,6 +44,10 @@ describe("a project written with the deprecated object factories", () => {
     expect(created.taskId).toMatch(/^[0-9a-f]{64}$/);
     expect((await client.tasks.result(created.taskId)).content).toEqual([{ type: "text", text: "done later" }]);
     expect((await client.tasks.get(created.taskId)).status).toBe("completed");
+  });
+
+  it("declares resource subscriptions to a 2025 session: hubObject(edge) linked its sessions to the hub", async () => {
+    expect(await resourcesDeclared(worker)).toEqual({ subscribe: true, listChanged: false });
   });
 
   it("publishes through the hub its factory made: a session's GET stream and a listen stream both hear it", async () => {
@@ -67,11 +84,15 @@ describe("an edge of that project whose hubObject(edge) and userObject(edge) are
     expect(acknowledged?.params).toMatchObject({ notifications: {} });
   });
 
-  it("still checks the listen's filter: a resource subscription that is not a URI is -32602", async () => {
+  it("declares no resource subscriptions to a 2025 session, though MCP_HUB is bound: nothing links its sessions to the hub", async () => {
+    expect(await resourcesDeclared(fetcher)).toEqual({ subscribe: false, listChanged: false });
+  });
+
+  it("still checks the listen's filter's shape: a resource subscription that is not a string is -32602", async () => {
     const client = createTestClient(fetcher, { protocolVersion: MODERN });
-    await expect(client.request("subscriptions/listen", { notifications: { resourceSubscriptions: ["notes"] } })).rejects.toMatchObject({
+    await expect(client.request("subscriptions/listen", { notifications: { resourceSubscriptions: [7] } })).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining("is not a URI"),
+      message: expect.stringContaining("notifications.resourceSubscriptions[0] must be a string"),
     });
   });
 

@@ -8,7 +8,7 @@ import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { isObject } from "../../jsonrpc/parse";
 import type { MethodDefinition } from "../../mcp/definition/methods";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, EVENTS_BINDING } from "../../platform/bindings";
 import { eventsError } from "../../wire/events-errors";
 import {
   canonicalJson,
@@ -115,7 +115,7 @@ export class EventRegistry<Env = unknown> {
 
   /** The events object of an emitted event type (one per name); a missing binding names the wrangler.toml lines. */
   object(env: unknown, name: string): DurableObjectStub<EventsRpc> {
-    const namespace = requireNamespace<DurableObjectNamespace<EventsRpc>>(env, "MCP_EVENTS", `the emitted event "${name}"`);
+    const namespace = requireNamespace<DurableObjectNamespace<EventsRpc>>(env, EVENTS_BINDING, `the emitted event "${name}"`);
     return namespace.getByName(name);
   }
 }

@@ -21,7 +21,7 @@ import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS } from "../../platform/addresses"
 import { hubStub } from "../../platform/hub-shards";
 import { holdStream, upgradeInit } from "../../platform/held-stream";
 import { refuse } from "../../wire/refusals";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, HUB_BINDING } from "../../platform/bindings";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import { publish, publishAndCount } from "./publish";
 
@@ -141,7 +141,7 @@ export function hubBus(env: object, options: HubBusOptions = {}): HubBus {
     publish(event) {
       const hubEvent = carrier(event, o);
       // A missing binding throws here, naming the lines to add (publish would only reject).
-      requireNamespace(env, "MCP_HUB", "the MCP SDK bus (mcp-edge/bus)");
+      requireNamespace(env, HUB_BINDING, "the MCP SDK bus (mcp-edge/bus)");
       publish(env, hubEvent, { shard: o.hub, shards: o.shards }).catch((error: unknown) =>
         o.onerror(error instanceof Error ? error : new Error(String(error))),
       );

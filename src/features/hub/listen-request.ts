@@ -1,8 +1,9 @@
 /**
- * `subscriptions/listen` (2026-07-28) as both of its lanes serve it: the era check, the observation, and
- * the checks of the request's filter (what this server can actually send: the honoured subset), before
- * the lane opens the stream. The hub's lane (listen.ts) hands the stream to the hub; an edge without the
- * hub answers the acknowledged empty set (listen-without-hub.ts), and bundles only this part of listen.
+ * `subscriptions/listen` (2026-07-28) as both of its lanes serve it: the era check and the observation
+ * around the lane's check of the request and the stream it opens. The hub's lane (listen.ts) checks the
+ * filter against what its hub holds (`checkListenForHub`: the honoured subset, bounded, since the hub keeps
+ * it in memory) and hands the stream to the hub; an edge without the hub checks only the filter's shape
+ * and answers the acknowledged empty set (listen-without-hub.ts), so it bundles none of the hub's bounds.
  * The era decision and the `_meta` envelope are the lanes'; a lane gets their results as a StreamCall
  * (src/http/feature-streams.ts).
  */
@@ -80,16 +81,43 @@ export interface CheckedListen<Env> {
 }
 
 /** Opens the stream of a checked listen: the hub's, or the acknowledged empty set. */
-export type ListenOpener = <Env extends EdgeEnv>(checked: CheckedListen<Env>) => Promise<Response>;
+type ListenOpener = <Env extends EdgeEnv>(checked: CheckedListen<Env>) => Promise<Response>;
 
-type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Response };
+/** The -32602 message of a listen request without its filter. */
+export const NOTIFICATIONS_REQUIRED =
+  'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}';
 
 /**
- * Serves one `subscriptions/listen` request of a lane (a feature's `streams`): checked, then opened with `open`.
+ * Tasks extension, "Task Status Notifications": asking for task ids without declaring the extension in the
+ * request's client capabilities is -32021; undefined when the client declared it.
+ */
+export function tasksUndeclared(id: RequestId, capabilities: Record<string, unknown>): Checked | undefined {
+  const extensions = capabilities.extensions;
+  if (isObject(extensions) && isObject(extensions[TASKS_EXTENSION])) return undefined;
+  const required = { extensions: { [TASKS_EXTENSION]: {} } };
+  const detail = `notifications.taskIds needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`;
+  return { ok: false, response: refuse({ reason: "missing-client-capability", required, detail }, id) };
+}
+
+/** A checked filter (the honoured subset), or the refusal to answer instead. */
+export type Checked = { ok: true; filter: ListenFilter } | { ok: false; response: Response };
+
+/** A lane's check of one listen request, before its stream opens. */
+type ListenCheck = <Env>(listen: ListenRequest<Env>, features: ListenFeatures) => Checked;
+
+/** A lane's two halves: how it checks a listen request, and how it opens the stream of one that passed. */
+export interface ListenLaneParts {
+  check: ListenCheck;
+  open: ListenOpener;
+}
+
+/**
+ * Serves one `subscriptions/listen` request of a lane (a feature's `streams`): checked with `lane.check`, then
+ * opened with `lane.open`.
  * The method does not exist before 2026-07-28: a 2025-era request for it is -32601, as dispatch
  * answers any method it does not know.
  */
-export function serveListenCall<Env>(call: StreamCall<Env>, open: ListenOpener): Promise<Response> {
+export function serveListenCall<Env>(call: StreamCall<Env>, lane: ListenLaneParts): Promise<Response> {
   const { id, kernel, principal } = call;
   if (call.era === "2025")
     return Promise.resolve(
@@ -105,25 +133,25 @@ export function serveListenCall<Env>(call: StreamCall<Env>, open: ListenOpener):
   };
   // The stream belongs to its route: a publish for another route's listeners skips it.
   const features = { tasks: kernel.server.extensions.has(TASKS_EXTENSION), client: call.clientKey, route: call.route };
-  return serveCheckedListen(listening, features, open);
+  return serveCheckedListen(listening, features, lane);
 }
 
 /**
- * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the stream `open` makes of it.
+ * Serves one `subscriptions/listen` request: a -32602 / -32021 error, or the stream `lane.open` makes of it.
  * Observed servers (observe.ts) get a span and an event for it, ended when the stream is answered.
  */
 export async function serveCheckedListen<Env extends EdgeEnv>(
   listen: ListenRequest<Env>,
   features: ListenFeatures,
-  open: ListenOpener,
+  lane: ListenLaneParts,
 ): Promise<Response> {
   const { message, env, runtime } = listen;
   const observer = observerOf(runtime.server);
-  if (!observer) return checkAndOpen(listen, features, open, undefined);
+  if (!observer) return checkAndOpen(listen, features, lane, undefined);
   const operation = { method: "subscriptions/listen", params: message.params ?? {}, requestId: message.id, protocolVersion: "2026-07-28" };
   const span = observer.start(operation, "worker", env);
   try {
-    const response = await checkAndOpen(listen, features, open, span);
+    const response = await checkAndOpen(listen, features, lane, span);
     // A refusal is JSON (a stream is SSE): its JSON-RPC error marks the span.
     if (response.headers.get("Content-Type")?.startsWith("application/json")) {
       const error = ((await response.clone().json()) as { error?: { code: number; message: string } }).error;
@@ -141,13 +169,21 @@ export async function serveCheckedListen<Env extends EdgeEnv>(
 function checkAndOpen<Env extends EdgeEnv>(
   listen: ListenRequest<Env>,
   features: ListenFeatures,
-  open: ListenOpener,
+  lane: ListenLaneParts,
   span: Observation | undefined,
 ): Promise<Response> {
-  const { message, runtime, subject } = listen;
-  const checked = checkHeldKeys(message.id, subject, features.route) ?? checkListen(message, listen.clientCapabilities, runtime, features);
+  const checked = lane.check(listen, features);
   if (!checked.ok) return Promise.resolve(checked.response);
-  return open({ listen, filter: checked.filter, features, span });
+  return lane.open({ listen, filter: checked.filter, features, span });
+}
+
+/**
+ * The hub's check of a listen request: what it keeps on the stream's socket and the filter it keeps in
+ * memory, each bounded, and the honoured subset of what was asked.
+ */
+export function checkListenForHub<Env>(listen: ListenRequest<Env>, features: ListenFeatures): Checked {
+  const { message, runtime, subject } = listen;
+  return checkHeldKeys(message.id, subject, features.route) ?? checkListen(message, listen.clientCapabilities, runtime, features);
 }
 
 /**
@@ -168,7 +204,8 @@ function checkHeldKeys(id: RequestId, subject: string | undefined, route: string
   return undefined;
 }
 
-function invalidParams(id: RequestId, message: string): Checked {
+/** A -32602 answer to a listen request whose params are wrong, naming what is wrong. */
+export function invalidParams(id: RequestId, message: string): Checked {
   // An error in a request's params is a JSON-RPC answer, not a transport failure: HTTP 200.
   return {
     ok: false,
@@ -176,20 +213,24 @@ function invalidParams(id: RequestId, message: string): Checked {
   };
 }
 
+/** Why `notifications[field]` is not an array of strings, or undefined when it is one. */
+export function notStrings(value: unknown, field: string): string | undefined {
+  if (!Array.isArray(value)) return `notifications.${field} must be an array of strings`;
+  const at = value.findIndex((item) => typeof item !== "string");
+  return at === -1 ? undefined : `notifications.${field}[${at}] must be a string`;
+}
+
 /** A list of distinct strings, or the reason it is not one. */
 function readStrings(value: unknown, field: string, max: number, check: (s: string, at: string) => string | undefined): string[] | string {
-  if (!Array.isArray(value)) return `notifications.${field} must be an array of strings`;
-  if (value.length > max) return `notifications.${field} names ${value.length} entries; at most ${max} are allowed on one stream`;
-  const seen = new Set<string>();
-  for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
-    const at = `notifications.${field}[${i}]`;
-    if (typeof item !== "string") return `${at} must be a string`;
-    const problem = check(item, at);
+  const wrong = notStrings(value, field);
+  if (wrong) return wrong;
+  const items = value as string[];
+  if (items.length > max) return `notifications.${field} names ${items.length} entries; at most ${max} are allowed on one stream`;
+  for (let i = 0; i < items.length; i++) {
+    const problem = check(items[i] as string, `notifications.${field}[${i}]`);
     if (problem) return problem;
-    seen.add(item);
   }
-  return [...seen];
+  return [...new Set(items)];
 }
 
 function checkUri(uri: string, at: string): string | undefined {
@@ -203,7 +244,8 @@ function checkTaskId(id: string, at: string): string | undefined {
   return undefined;
 }
 
-const LIST_FLAGS = [
+/** The filter's list-change flags, each with the list whose changes it asks for. */
+export const LIST_FLAGS = [
   ["toolsListChanged", "tools"],
   ["promptsListChanged", "prompts"],
   ["resourcesListChanged", "resources"],
@@ -217,11 +259,7 @@ function checkListen<Env>(
 ): Checked {
   const { id, params } = message;
   const requested = params?.notifications;
-  if (!isObject(requested))
-    return invalidParams(
-      id,
-      'params.notifications is required: an object naming the notifications to receive, e.g. {"toolsListChanged": true}',
-    );
+  if (!isObject(requested)) return invalidParams(id, NOTIFICATIONS_REQUIRED);
   const max = runtime.options.listen.maxSubscriptions;
   const filter: ListenFilter = {};
   let size = 0;
@@ -253,13 +291,8 @@ function checkListen<Env>(
     size += charsOf(taskIds);
     if (size > MAX_FILTER_CHARS) return tooLarge(id, size);
     if (taskIds.length > 0 && features.tasks) {
-      // Tasks extension, "Task Status Notifications": asking without declaring the extension is -32021.
-      const extensions = capabilities.extensions;
-      if (!isObject(extensions) || !isObject(extensions[TASKS_EXTENSION])) {
-        const required = { extensions: { [TASKS_EXTENSION]: {} } };
-        const detail = `notifications.taskIds needs the ${TASKS_EXTENSION} extension declared in this request's clientCapabilities`;
-        return { ok: false, response: refuse({ reason: "missing-client-capability", required, detail }, id) };
-      }
+      const undeclared = tasksUndeclared(id, capabilities);
+      if (undeclared) return undeclared;
       filter.taskIds = taskIds;
     }
   }

@@ -6,41 +6,65 @@
  * the acknowledgement of the subset honoured (the empty set), then the listen request's
  * `complete` result (subscriptions.mdx "Graceful Closure"), so a client knows the stream ended on
  * purpose and has no reason to reopen it. Task ids still need the hub (their status comes from it).
- * An edge whose features name no hub answers every listen so (listenWithoutHubLane), after the same
- * checks as the hub's lane (listen-request.ts), and bundles nothing of the hub's stream (listen.ts).
+ * An edge whose features name no hub answers every listen so (listenWithoutHubLane). It checks the
+ * filter's shape as the hub's lane does (the same -32602 for a malformed filter, the same -32021 for
+ * task ids the client did not declare), but none of the hub's bounds on what a stream holds (lengths,
+ * counts, URI syntax): a stream that honours nothing holds nothing. It bundles none of the hub's code.
  */
 import { hubBound } from "../../mcp/handlers/discover";
 import { listenCompleteResult, SUBSCRIPTION_ID_KEY, type ListenFilter } from "../../../durable-objects/hub/contract";
 import type { StreamCall } from "../../kernel/feature";
 import type { EdgeEnv } from "../../kernel/env";
 import type { RequestId } from "../../jsonrpc/messages";
-import { misconfigured, requireNamespace } from "../../platform/bindings";
+import { hubNotServed } from "../../platform/bindings";
 import { encodeSseEvent, sseResponse } from "../../wire/sse";
-import { serveListenCall, type CheckedListen } from "./listen-request";
+import { isObject } from "../../jsonrpc/parse";
+import {
+  invalidParams,
+  LIST_FLAGS,
+  notStrings,
+  NOTIFICATIONS_REQUIRED,
+  serveListenCall,
+  tasksUndeclared,
+  type Checked,
+  type CheckedListen,
+  type ListenFeatures,
+  type ListenRequest,
+} from "./listen-request";
 
 /**
- * The lane of an edge whose features name no hub: the same checks as the hub's, then the acknowledged
+ * The lane of an edge whose features name no hub: the filter's shape checked, then the acknowledged
  * empty set, so a client knows the stream ended on purpose; task ids, which need the hub, are a misconfiguration.
  */
 export function listenWithoutHubLane<Env>(call: StreamCall<Env>): Promise<Response> {
-  return serveListenCall(call, openWithoutHub);
+  return serveListenCall(call, { check: checkFilterShape, open: openWithoutHub });
+}
+
+/**
+ * A listen's filter as a stream that honours nothing checks it: an object, its flags booleans, its
+ * lists arrays of strings. Task ids are kept (to be refused as needing the hub) only when the server
+ * serves the tasks extension and the client declared it; the rest of the filter is honoured by nobody.
+ */
+function checkFilterShape<Env>(listen: ListenRequest<Env>, features: ListenFeatures): Checked {
+  const { id, params } = listen.message;
+  const requested = params?.notifications;
+  if (!isObject(requested)) return invalidParams(id, NOTIFICATIONS_REQUIRED);
+  for (const [flag] of LIST_FLAGS) {
+    const value = requested[flag];
+    if (value !== undefined && typeof value !== "boolean") return invalidParams(id, `notifications.${flag} must be a boolean`);
+  }
+  for (const field of ["resourceSubscriptions", "taskIds"]) {
+    const wrong = requested[field] === undefined ? undefined : notStrings(requested[field], field);
+    if (wrong) return invalidParams(id, wrong);
+  }
+  const taskIds = (requested.taskIds ?? []) as string[];
+  if (taskIds.length === 0 || !features.tasks) return { ok: true, filter: {} };
+  return tasksUndeclared(id, listen.clientCapabilities) ?? { ok: true, filter: { taskIds } };
 }
 
 async function openWithoutHub<Env extends EdgeEnv>({ listen, filter }: CheckedListen<Env>): Promise<Response> {
-  if ((filter.taskIds?.length ?? 0) > 0) throw hubNeededForTasks(listen.env);
+  if ((filter.taskIds?.length ?? 0) > 0) throw hubNotServed(listen.env, "subscriptions/listen with notifications.taskIds");
   return emptyListen(listen.message.id, { ...listen.runtime.server.identity });
-}
-
-/** Task ids on an edge without the hub feature: their status comes from the hub. */
-function hubNeededForTasks(env: EdgeEnv): Error {
-  // No binding at all: the error naming the wrangler.toml lines, as any feature's missing binding.
-  requireNamespace(env, "MCP_HUB", "subscriptions/listen with notifications.taskIds");
-  return misconfigured(
-    "listen-without-hub-feature",
-    "Server misconfigured: subscriptions/listen with notifications.taskIds needs the hub: pass hub() (mcp-edge/hub) in createMcpEdge's features and export McpHub from edge.objects.",
-    {},
-    env,
-  );
 }
 
 /** Whether this listen can be answered without the hub: the Worker has none, and the filter names no task. */

@@ -20,7 +20,14 @@ import type { ResolvedListenOptions } from "../../kernel/options";
 import type { EdgeEnv } from "../../kernel/env";
 import { hubStub } from "../../platform/hub-shards";
 import { emptyListen, listenWithoutHub } from "./listen-without-hub";
-import { serveCheckedListen, serveListenCall, type CheckedListen, type ListenFeatures, type ListenRequest } from "./listen-request";
+import {
+  checkListenForHub,
+  serveCheckedListen,
+  serveListenCall,
+  type CheckedListen,
+  type ListenFeatures,
+  type ListenRequest,
+} from "./listen-request";
 import { refuse } from "../../wire/refusals";
 import { isObject } from "../../jsonrpc/parse";
 
@@ -53,7 +60,7 @@ function placeListen(client: string, options: ResolvedListenOptions): { index: n
 
 /** The hub feature's lane for `subscriptions/listen` (its `streams`): the 2026-07-28 listen stream. */
 export function listenLane<Env>(call: StreamCall<Env>): Promise<Response> {
-  return serveListenCall(call, openThroughHub);
+  return serveListenCall(call, { check: checkListenForHub, open: openThroughHub });
 }
 
 /**
@@ -62,7 +69,7 @@ export function listenLane<Env>(call: StreamCall<Env>): Promise<Response> {
  * Observed servers (observe.ts) get a span and an event for it, ended when the hub answers.
  */
 export function serveListen<Env extends EdgeEnv>(listen: ListenRequest<Env>, features: ListenFeatures = {}): Promise<Response> {
-  return serveCheckedListen(listen, features, openThroughHub);
+  return serveCheckedListen(listen, features, { check: checkListenForHub, open: openThroughHub });
 }
 
 async function openThroughHub<Env extends EdgeEnv>({ listen, filter, features, span }: CheckedListen<Env>): Promise<Response> {

@@ -16,7 +16,7 @@ import {
   type PublishReport,
 } from "../../../durable-objects/hub/contract";
 import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS, hubObjectId } from "../../platform/addresses";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, HUB_BINDING } from "../../platform/bindings";
 import { allShards } from "../../platform/hub-shards";
 import { Outbox } from "../../platform/outbox";
 import { INVALID_PARAMS, RpcError } from "../../jsonrpc/errors";
@@ -146,7 +146,7 @@ function target(env: EdgeEnv, event: PublishEvent, options: PublishOptions): { n
   checkEvent(event);
   if (options.route !== undefined && (typeof options.route !== "object" || options.route === null))
     throw new TypeError("mcp-edge publish: route must be the route's parameters, e.g. ctx.request.params");
-  const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "publish");
+  const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, HUB_BINDING, "publish");
   return { namespace, fanout: { name: options.shard ?? DEFAULT_HUB_SHARD, shards: shardCount(options) } };
 }
 

@@ -22,7 +22,7 @@ import type { EdgeEnv } from "../../kernel/env";
 import type { InputResponses, TaskObjectRpc, TaskReply } from "../../../durable-objects/tasks/contract";
 import { jsonBytes, MAX_TASK_INPUT_BYTES, MAX_TASK_MESSAGE_BYTES } from "../../../durable-objects/tasks/model";
 import { isObject } from "../../jsonrpc/parse";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, TASK_BINDING } from "../../platform/bindings";
 
 const TASK_METHODS = ["tasks/get", "tasks/update", "tasks/cancel"] as const;
 export type TaskMethod = (typeof TASK_METHODS)[number];
@@ -33,7 +33,7 @@ function isTaskMethod(method: string): method is TaskMethod {
 
 /** The task namespace, or an error naming the wrangler.toml lines to add (a missing migration too, at the first call). */
 function taskNamespace(env: EdgeEnv): DurableObjectNamespace<TaskObjectRpc> {
-  return requireNamespace<DurableObjectNamespace<TaskObjectRpc>>(env, "MCP_TASK");
+  return requireNamespace<DurableObjectNamespace<TaskObjectRpc>>(env, TASK_BINDING);
 }
 
 function fromReply(reply: TaskReply): Params {

@@ -8,7 +8,7 @@ import { eventWeight, type Fanout, type HubRpc, type PublishEvent } from "../../
 import type { TaskAudience, TaskStatusNotification } from "../../../durable-objects/tasks/model";
 import type { PublishTaskStatus } from "../../../durable-objects/tasks/task-status";
 import { DEFAULT_HUB_SHARD, hubObjectId } from "../../platform/addresses";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, HUB_BINDING } from "../../platform/bindings";
 import { Outbox } from "../../platform/outbox";
 import { routeKey } from "../../wire/route-params";
 
@@ -31,7 +31,7 @@ export function statusPublisher(shards: number): PublishTaskStatus {
   const fanout: Fanout = { name: DEFAULT_HUB_SHARD, shards };
   return (env, notification, audience) => {
     if (!(env as { MCP_HUB?: unknown }).MCP_HUB) return Promise.resolve();
-    const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, "MCP_HUB", "task status notifications");
+    const namespace = requireNamespace<DurableObjectNamespace<HubRpc>>(env, HUB_BINDING, "task status notifications");
     let outbox = outboxes.get(namespace);
     if (!outbox) {
       outbox = new Outbox((batch) => sendToHub(namespace, fanout, batch), { weigh: (q) => eventWeight(q.event) });

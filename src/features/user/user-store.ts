@@ -10,7 +10,7 @@ import type { Principal } from "../../auth/principal";
 import { INVALID_REQUEST, RpcError } from "../../jsonrpc/errors";
 import type { UserListOptions, UserOp, UserStore } from "../../mcp/definition/context";
 import { userObjectId } from "../../platform/addresses";
-import { requireNamespace } from "../../platform/bindings";
+import { requireNamespace, USER_BINDING } from "../../platform/bindings";
 
 export type { UserListOptions, UserOp, UserStore };
 
@@ -41,7 +41,7 @@ class PrincipalStore implements UserStore {
     if (this.#stub) return this.#stub;
     const who = this.subject;
     // A missing binding, or one without its migration, is an error naming the wrangler.toml lines to add.
-    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(this.env, "MCP_USER", "ctx.user");
+    const namespace = requireNamespace<DurableObjectNamespace<UserRpc>>(this.env, USER_BINDING, "ctx.user");
     this.#stub = namespace.get(userObjectId(namespace, who));
     return this.#stub;
   }

@@ -12,7 +12,7 @@ import { toErrorObject } from "./dispatch";
 
 /**
  * The response to `initialize`, with the negotiated state when it succeeded. `updates`: whether the
- * session will hear resource updates and list changes (a session with the hub bound, handlers/discover.ts `hubBound`).
+ * session will hear resource updates and list changes (the hub served and bound: src/kernel/kernel.ts `clientsHearHub`).
  */
 export function answerInitialize<Env>(
   server: McpServer<Env>,

@@ -8,9 +8,8 @@ import type { DispatchContext } from "./dispatch-context";
 import { extensionsCapability } from "../definition/extensions";
 
 /**
- * Whether resource updates and list changes can reach a client: the hub's binding (MCP_HUB, the
- * `hub()` feature) is there. Without it nothing is delivered, so neither is declared: a 2025 session
- * neither subscribes nor registers for list changes, a 2026 client is offered no listen.
+ * Whether the hub's binding (MCP_HUB) is there: half of what decides whether resource updates and list
+ * changes can reach a client; the other half is a feature serving the hub (src/kernel/kernel.ts `clientsHearHub`).
  */
 export function hubBound(env: unknown): boolean {
   const hub = (env as { MCP_HUB?: unknown } | undefined)?.MCP_HUB;
@@ -19,8 +18,8 @@ export function hubBound(env: unknown): boolean {
 
 export async function discover<Env>(_params: Params, dispatch: DispatchContext<Env>): Promise<Params> {
   // Resource subscriptions and list_changed reach 2026 clients through subscriptions/listen, which
-  // the hub serves.
-  const capabilities = dispatch.server.capabilities(hubBound(dispatch.env));
+  // the hub serves: offered only where a feature serves it and its binding is there.
+  const capabilities = dispatch.server.capabilities(dispatch.hearsHub === true);
   const extensions = extensionsCapability(dispatch.server.extensions, "2026");
   if (extensions) capabilities.extensions = extensions;
   const result: Params = {

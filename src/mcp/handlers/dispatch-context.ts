@@ -59,6 +59,8 @@ export interface DispatchContext<Env> {
   principal?: Principal;
   /** The Tasks extension, where a request may create or address tasks (the 2026-07-28 lane). */
   tasks?: TaskLane;
+  /** 2026: resource updates and list changes reach this client (the hub served and bound), so discover offers them. */
+  hearsHub?: boolean;
   /** The HTTP request that started the call (`ctx.request`). */
   request?: RequestInfo;
   /** The span of the hop before this one (the Worker's, in the session object): the parent of this request's span. */
@@ -97,6 +99,8 @@ export type LaneContext =
       supportedVersions: readonly string[];
       channel?: Channel;
       tasks?: TaskLane;
+      /** The hub is served and bound (src/kernel/kernel.ts `clientsHearHub`); absent: it is not. */
+      hearsHub?: boolean;
       principal?: Principal;
       request?: RequestInfo;
       meter?: Meter;
@@ -123,6 +127,7 @@ export function dispatchContext<Env>(server: McpServer<Env>, env: Env, lane: Lan
       ops: undefined,
       principal: lane.principal,
       tasks: lane.tasks,
+      hearsHub: lane.hearsHub,
       request: lane.request,
       meter: lane.meter,
     };

@@ -1,7 +1,7 @@
 /**
  * A Worker bundles only the features it passes: the bundle `wrangler deploy` would upload for a
  * one-tool Worker with `features: [sessions()]` holds none of the auth gate's, the hub's listen lane's,
- * the user store's, discovery's, rate limits' or the observer's code, and the bundles of Workers that
+ * its sessions' link to the hub, the user store's, discovery's, rate limits' or the observer's code, and the bundles of Workers that
  * pass them do (each searched for a string only that feature's code writes, minified as the scaffold builds).
  */
 import { describe, expect, it } from "vitest";
@@ -9,12 +9,13 @@ import { bundleContains } from "../helpers/dry-run-bundle.mjs";
 
 /**
  * Strings only one feature's code holds: the gate's refusal of a malformed header, the listen lane's
- * env override warning, the user store's anonymous refusal, the Server Card type, a misconfiguration
+ * env override warning, the session hub link's failure to leave the hub, the user store's anonymous refusal, the Server Card type, a misconfiguration
  * key, a span attribute.
  */
 const MARKERS = {
   auth: "malformed Authorization header",
   hubListen: "MCP_LISTEN_MAX_PER_CLIENT=",
+  hubLink: "leaving the hub failed",
   userStore: "ctx.user needs an authenticated user",
   discovery: "application/mcp-server-card+json",
   rateLimits: "the rate limit rule names the binding",
@@ -22,7 +23,7 @@ const MARKERS = {
 };
 
 describe("a Worker bundles only the features it passes", () => {
-  it("a sessions-only Worker holds none of auth, the hub's listen lane, the user store, discovery, rate limits or the observer", () => {
+  it("a sessions-only Worker holds none of auth, the hub's listen lane or session link, the user store, discovery, rate limits or the observer", () => {
     for (const [feature, marker] of Object.entries(MARKERS))
       expect(bundleContains("test/servers/sessions-only/wrangler.toml", marker, { minify: true }), feature).toBe(false);
   }, 120_000);
@@ -31,6 +32,7 @@ describe("a Worker bundles only the features it passes", () => {
     // The demo passes discovery(), hub() and user(); the step-up server auth(); the routes server rateLimits(); the operate server observe().
     expect(bundleContains("wrangler.toml", MARKERS.discovery, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.hubListen, { minify: true })).toBe(true);
+    expect(bundleContains("wrangler.toml", MARKERS.hubLink, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.userStore, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/step-up/wrangler.toml", MARKERS.auth, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/routes/wrangler.toml", MARKERS.rateLimits, { minify: true })).toBe(true);

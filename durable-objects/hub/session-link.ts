@@ -1,25 +1,22 @@
 /**
- * A session's registrations with the hub (durable-objects/hub/): list changes when the server
- * declares `listChanged`, each resource it subscribed to, and its principal's subject at its first
- * held stream (so `endStreamsOf` reaches it); and leaving the hub when the session ends. The hub
- * keeps the registrations; this part only knows which shard holds each (src/platform/hub-shards.ts).
+ * A 2025 session's registrations with the hub, the `hub()` feature's part of a session object (it fills
+ * the kernel's `hubLink` seam, src/kernel/feature.ts): list changes when the server declares
+ * `listChanged`, each resource the session subscribed to, and its principal's subject at its first held
+ * stream (so `endStreamsOf` reaches it); and leaving the hub when the session ends. The hub keeps the
+ * registrations; this part only knows which shard holds each (src/platform/hub-shards.ts). A session
+ * without it (no `hub()` among the features) registers nothing: durable-objects/sessions/mcp-session.ts.
  */
-import { hubBound } from "../../src/mcp/handlers/discover";
-import type { HubEnv, HubRpc } from "../hub/contract";
+import type { HubLinkHost, SessionHubLink } from "../../src/kernel/feature";
+import type { HubRpc } from "./contract";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
-import type { SessionCore } from "./core";
 
-/** What the link needs from its session object. */
-export interface HubLinkHost {
-  readonly core: SessionCore;
-  readonly env: unknown;
-  readonly sessionId: string;
-  /** Whether the server declares `listChanged` (every session then registers for list changes). */
-  readonly listChanged: boolean;
+/** The hub feature's `hubLink` seam: a session's link to the hub, made by its session object. */
+export function sessionHubLink(host: HubLinkHost): SessionHubLink {
+  return new HubLink(host);
 }
 
-export class SessionHubLink {
+class HubLink implements SessionHubLink {
   constructor(private readonly host: HubLinkHost) {}
 
   /** With `listChanged` declared, each session registers with the hub so publish can reach it. */
@@ -35,11 +32,11 @@ export class SessionHubLink {
   /**
    * The first held stream of a principal's session registers it with the hub under its subject
    * (one row, once per session), so revoking that grant reaches the session (src/platform/end-streams.ts
-   * `endStreamsOf`). Without a hub binding there is nothing to register with: streams end at the token's expiry.
+   * `endStreamsOf`).
    */
   async registerSubject(subject: string | undefined): Promise<void> {
-    const record = this.host.core.record;
-    if (subject === undefined || !hubBound(this.host.env) || record.getMeta("hub_subject") === subject) return;
+    const record = this.host.record;
+    if (subject === undefined || record.getMeta("hub_subject") === subject) return;
     try {
       await this.register({ subject }, "endStreamsOf");
       record.setMeta("hub_subject", subject);
@@ -74,16 +71,16 @@ export class SessionHubLink {
   }
 
   private shards(needed: string): HubShards {
-    return { shards: this.host.core.options.hubShards, needed };
+    return { shards: this.host.shards, needed };
   }
 
   /** The shards that may hold this session's registrations: any (by URI), or only its subject's. */
   private registeredShards(): DurableObjectStub<HubRpc>[] {
-    const { core, env, sessionId } = this.host;
+    const { env, sessionId, record } = this.host;
     const shards = this.shards("resources/subscribe");
     // Its registrations may be on any shard (by URI): each forgets it (one without any reads nothing).
-    if (this.host.listChanged || core.record.countSubscriptions() > 0) return allShards<HubRpc>(env, shards);
-    const subject = core.record.getMeta("hub_subject");
+    if (this.host.listChanged || record.countSubscriptions() > 0) return allShards<HubRpc>(env, shards);
+    const subject = record.getMeta("hub_subject");
     if (subject === undefined) return [];
     return [hubFor<HubRpc>(env, { sessionId, topic: { subject } }, shards).stub];
   }
