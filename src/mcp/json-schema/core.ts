@@ -51,8 +51,15 @@ const NUMBER_BOUNDS: readonly NumberBound[] = [
   ["exclusiveMaximum", "less than", (value, bound) => value < bound],
 ];
 
-/** The bounds on sizes, as [minimum keyword, maximum keyword] of strings (code points), arrays and objects. */
-const SIZE_KEYWORDS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"];
+/** The size bounds of each JSON type (a string's in code points), and how a message words them. */
+const SIZES = {
+  string: { min: "minLength", max: "maxLength", verb: "be", unit: "characters long" },
+  array: { min: "minItems", max: "maxItems", verb: "have", unit: "items" },
+  object: { min: "minProperties", max: "maxProperties", verb: "have", unit: "properties" },
+};
+type SizeRule = (typeof SIZES)[keyof typeof SIZES];
+
+const SIZE_KEYWORDS = Object.values(SIZES).flatMap(({ min, max }) => [min, max]);
 
 /** What one validation call carries down the instance: the compiled patterns, and where problems go. */
 interface Walk {
@@ -146,29 +153,22 @@ function checkNumber(rules: SchemaObject, value: number, report: (message: strin
 }
 
 /** minLength/maxLength, minItems/maxItems or minProperties/maxProperties: "must be|have at least|most N <unit>". */
-function checkSize(
-  rules: SchemaObject,
-  size: number,
-  [min, max]: readonly string[],
-  unit: string,
-  report: (message: string) => void,
-): void {
-  const verb = unit === "characters long" ? "be" : "have";
-  const least = rules[min!] as number | undefined;
-  const most = rules[max!] as number | undefined;
+function checkSize(rules: SchemaObject, size: number, { min, max, verb, unit }: SizeRule, report: (message: string) => void): void {
+  const least = rules[min] as number | undefined;
+  const most = rules[max] as number | undefined;
   if (least !== undefined && size < least) report(`must ${verb} at least ${least} ${unit}`);
   if (most !== undefined && size > most) report(`must ${verb} at most ${most} ${unit}`);
 }
 
 function checkString(rules: SchemaObject, value: string, report: (message: string) => void, walk: Walk): void {
-  checkSize(rules, codePointLength(value), SIZE_KEYWORDS.slice(0, 2), "characters long", report);
+  checkSize(rules, codePointLength(value), SIZES.string, report);
   const pattern = walk.patterns.get(rules);
   if (pattern && !pattern.test(value)) report(`must match the pattern ${shown(rules.pattern)}`);
 }
 
 function checkArray(rules: SchemaObject, value: unknown[], at: string, walk: Walk): void {
   const report = (message: string) => walk.problems.push({ at, message });
-  checkSize(rules, value.length, SIZE_KEYWORDS.slice(2, 4), "items", report);
+  checkSize(rules, value.length, SIZES.array, report);
   if (rules.uniqueItems === true) {
     const duplicate = firstDuplicate(value);
     if (duplicate) report(`must not have duplicate items (items ${duplicate[0]} and ${duplicate[1]} are equal)`);
@@ -190,7 +190,7 @@ function checkObject(rules: SchemaObject, value: SchemaObject, at: string, walk:
   for (const key of (rules.required as string[] | undefined) ?? []) {
     if (!Object.hasOwn(value, key)) report(`must have required property ${shown(key)}`);
   }
-  checkSize(rules, Object.keys(value).length, SIZE_KEYWORDS.slice(4), "properties", report);
+  checkSize(rules, Object.keys(value).length, SIZES.object, report);
   // The named properties first, in the schema's order, then the others in the instance's (as the full validator).
   const properties = (rules.properties ?? {}) as SchemaObject;
   for (const [key, property] of Object.entries(properties)) {
