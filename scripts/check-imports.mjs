@@ -32,6 +32,12 @@ export const GRANTED = [
   },
   {
     rule: "feature",
+    from: "src/features/sessions/session-object.ts",
+    to: "durable-objects/shared/edge-binding.ts",
+    why: "the deprecated sessionObject(edge) and deferredSessionObject(edge) read the edge's binding; go with those factories in the next minor release",
+  },
+  {
+    rule: "feature",
     from: "src/features/hub/hub-object.ts",
     to: "durable-objects/shared/edge-binding.ts",
     why: "the deprecated hubObject(edge) reads the edge's binding; goes with that factory in the next minor release",

@@ -58,9 +58,8 @@ export { createMcpEdge, type McpEdge, type WorkerFetch } from "./edge";
 export type { Feature } from "./kernel/feature";
 // Deprecated, kept one release so a project written before features still builds (CHANGELOG "Unreleased"):
 // the object factories of that idiom. `features: [sessions(), …]` and `edge.objects` replace them.
-export { sessionObject } from "../durable-objects/sessions/classes";
+export { sessionObject, deferredSessionObject } from "./features/sessions/session-object";
 export type { McpSessionObject } from "../durable-objects/sessions/mcp-session";
-export { deferredSessionObject } from "../durable-objects/sessions/deferred";
 export { hubObject } from "./features/hub/hub-object";
 export { userObject } from "./features/user/user-object";
 export type { UserStore, UserOp, UserListOptions } from "./features/user/user-store";

@@ -9,7 +9,7 @@
 import { createMcpEdge } from "../../src/edge";
 import { taskObject } from "../../src/features/tasks/task-object";
 import { hubObject } from "../../src/features/hub/hub-object";
-import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
+import { deferredSessionObject } from "../../src/features/sessions/session-object";
 import { demoServer } from "../../src/demo/server";
 import type { EdgeEnv } from "../../src/http/runtime";
 import { countingEnv } from "../../test/helpers/counting-namespace";

@@ -136,6 +136,7 @@ export const FEATURE_VARIANTS = [
   { key: "hub", label: "+ hub (publish, listen)", entry: "hub.ts" },
   { key: "user", label: "+ user store", entry: "user.ts" },
   { key: "deferred", label: "deferred sessions (instead of sessions)", entry: "deferred.ts" },
+  { key: "legacySse", label: "+ 2024-11-05 HTTP+SSE transport (legacySse)", entry: "legacy-sse.ts" },
   { key: "auth", label: "+ auth (resource server, JWT)", entry: "auth.ts" },
   { key: "tracing", label: "+ tracing", entry: "tracing.ts" },
   { key: "discovery", label: "+ discovery", entry: "discovery.ts" },

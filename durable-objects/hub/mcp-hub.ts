@@ -25,6 +25,7 @@ import { Coordinator } from "./coordinator";
 import { ListenStreams } from "./listeners";
 import { Registrations, topicKey } from "./registrations";
 import { refuse } from "../../src/wire/refusals";
+import { tooManyListenStreamsRow } from "../../src/wire/hub-refusals";
 import { isUpgrade } from "../kit/held-sockets";
 import type { Tracing } from "../../src/mcp/operations/tracing";
 import { EdgeObject, type ObjectBinding } from "../kit/edge-object";
@@ -78,7 +79,7 @@ export class McpHub extends EdgeObject<HubEnv> implements HubRpc {
       if (span) endListenSpan(span, undefined);
       return outcome.response;
     }
-    const refusal = { reason: "too-many-listen-streams", limit: outcome.limit, perClient: outcome.reason === "client-limit" } as const;
+    const refusal = tooManyListenStreamsRow(outcome.limit, outcome.reason === "client-limit");
     if (span) endListenSpan(span, refusal);
     return refuse(refusal, open.id);
   }

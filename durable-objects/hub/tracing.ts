@@ -12,7 +12,7 @@
  * known (another shard's, or shard 0's under publishAndCount) what it delivered.
  */
 import type { OperationSpan, Tracing } from "../../src/mcp/operations/tracing";
-import { refusalRow, type Refusal } from "../../src/wire/refusals";
+import type { RefusalRow } from "../../src/wire/refusals";
 import type { BatchReport, ListenOpen, PublishEvent } from "./contract";
 
 /** The notification method an event is delivered as. */
@@ -77,11 +77,8 @@ export function listenSpan(tracing: Tracing, open: ListenOpen): OperationSpan {
 }
 
 /** Ends a listen opening's span: ok, or refused (a per-client or per-shard cap). */
-export function endListenSpan(span: OperationSpan, refusal: Refusal | undefined): void {
-  if (refusal) {
-    const row = refusalRow(refusal);
-    span.failed(row.code, row.message);
-  }
+export function endListenSpan(span: OperationSpan, refusal: RefusalRow | undefined): void {
+  if (refusal) span.failed(refusal.code, refusal.message);
   span.end();
 }
 

@@ -1,8 +1,9 @@
 /**
- * Deferred sessions (`sessions({ deferred: true })`): the session object class of an edge whose 2025-era
+ * Deferred sessions (`deferredSessions()`): the session object class of an edge whose 2025-era
  * sessions get their Durable Object only when they first need state (`deferredSessionClass(kernel)`), and
  * the Worker's half of that, the sealer the feature puts in the kernel's `sealer` seam
- * (docs/sessions.md "When a session gets its object"). `deferredSessionObject(edge)` is the deprecated factory.
+ * (docs/sessions.md "When a session gets its object"). The deprecated `deferredSessionObject(edge)` is in
+ * src/features/sessions/session-object.ts.
  *
  * `initialize` makes no object: the Mcp-Session-Id is `<object id>.<seal>`, the object id minted
  * as for any session and the seal the negotiated state with the time it was issued, encrypted and
@@ -20,7 +21,7 @@
 import type { SessionState } from "../../src/mcp/definition/context";
 import { base64url, fromBase64url, secretProblem } from "../../src/mcp/era-2026/request-state";
 import type { ResolvedSessionOptions } from "../../src/kernel/options";
-import { bindingOf, type BoundEdge, type EdgeBinding, type ObjectClass, type SessionSealer } from "../shared/edge-binding";
+import type { EdgeBinding, ObjectClass, SessionSealer } from "../shared/edge-binding";
 import { HEADER_SESSION_ID } from "../../src/wire/headers";
 import { refuse } from "../../src/wire/refusals";
 import { routeKey } from "../../src/wire/route-params";
@@ -131,19 +132,7 @@ function graceOf(options: ResolvedSessionOptions): number {
   return Math.min(30_000, options.idleTimeoutMs / 2);
 }
 
-/**
- * @deprecated Pass `sessions({ deferred: true })` in createMcpEdge's `features` and export
- * `edge.objects.McpSession`; this factory goes in the next minor release. The session object class
- * of an edge with deferred sessions; it also makes the edge's Worker mint deferred ids (when
- * `MCP_STATE_SECRET` is set; without it every session gets its object at `initialize`).
- */
-export function deferredSessionObject<Env>(edge: BoundEdge<Env>): ObjectClass<McpSessionObject<Env>, Env> {
-  const binding = bindingOf(edge, "deferredSessionObject");
-  binding.seams.sealer ??= SESSION_SEALER;
-  return deferredSessionClass(binding);
-}
-
-/** The deferred session object class bound to `kernel` (`sessions({ deferred: true })`). */
+/** The deferred session object class bound to `kernel` (`deferredSessions()`). */
 export function deferredSessionClass<Env>(kernel: EdgeBinding<Env>): ObjectClass<McpSessionObject<Env>, Env> {
   return class McpSession extends DeferredSessionObject<Env> {
     constructor(ctx: DurableObjectState, env: Env) {

@@ -6,7 +6,8 @@
  * expiry), its hub link (its registrations with the hub, which keeps them: the `hub()` feature's part,
  * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam; none without it),
  * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), own-events.ts,
- * legacy-transport.ts (2024-11-05).
+ * and the 2024-11-05 transport's half (legacy-transport.ts, the `legacySse()` feature's, reached through
+ * the kernel's `legacy` seam; none without it: its internal URLs are answered as any unknown one).
  */
 import type { Principal } from "../../src/auth/principal";
 import type { RequestMessage, ResponseMessage } from "../../src/jsonrpc/messages";
@@ -15,18 +16,14 @@ import type { SessionState } from "../../src/mcp/definition/context";
 import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
 import { answerInitialize, ownedState } from "../../src/mcp/dispatch/initialize-answer";
-import { legacyHostOf, openLegacyStream, postLegacyMessage, type LegacyHost } from "./legacy-transport";
 import {
   decodeCf,
   decodeRoute,
   HEADER_ROUTE,
   decodePrincipal,
   HEADER_CF,
-  HEADER_LEGACY_ENDPOINT,
   HEADER_PRINCIPAL,
   HEADER_TRACEPARENT,
-  LEGACY_OPEN_URL,
-  LEGACY_POST_URL,
   type SessionObjectRpc,
 } from "./contract";
 import { refuse } from "../../src/wire/refusals";
@@ -43,6 +40,7 @@ import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
 import type { SessionHubLink } from "../../src/kernel/feature";
+import type { LegacyHost, LegacySseSeam } from "../../src/kernel/legacy-sse-seam";
 import { clientsHearHub } from "../../src/kernel/kernel";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
@@ -51,7 +49,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   /** Undefined without the hub (no `hub()` among the features, or no MCP_HUB binding): nothing could reach the session. */
   private readonly hub: SessionHubLink | undefined;
   private readonly lifecycle: LifecycleHost;
-  private readonly legacyHost: LegacyHost;
+  /** The 2024-11-05 transport and what it reads of this session: undefined without it (no `legacySse()`). */
+  private readonly legacy: { seam: LegacySseSeam; host: LegacyHost } | undefined;
   private readonly events: OwnEventsHost;
   private readonly server: McpServer<Env>;
 
@@ -81,7 +80,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
       abortAll: (reason) => this.inflight.abortAll(reason),
       leaveHub: () => this.hub?.leaveHub() ?? Promise.resolve(),
     };
-    this.legacyHost = legacyHostOf(core, this.inflight, (request, subject) => this.initializeLegacy(request, subject));
+    const legacy = binding.seams.legacy;
+    this.legacy = legacy && { seam: legacy, host: this.legacyHost() };
   }
 
   protected override onStart(): void {
@@ -163,9 +163,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   protected override async onRequest(request: Request): Promise<Response> {
     // Auth: only the Worker sets this header (it removes any the client sent); absent without auth.
     const principal = decodePrincipal(request.headers.get(HEADER_PRINCIPAL));
-    if (request.url === LEGACY_OPEN_URL && isUpgrade(request))
-      return this.streamOpened(openLegacyStream(this.legacyHost, request.headers.get(HEADER_LEGACY_ENDPOINT) ?? "", principal), principal);
-    if (request.url === LEGACY_POST_URL) return postLegacyMessage(this.legacyHost, await request.text(), principal);
+    const legacy = this.legacy?.seam.answer(this.legacy.host, request, principal);
+    if (legacy) return this.streamOpened(await legacy, principal);
     const core = this.core;
     // Another principal's request, or one on another route, is answered as if the session did not exist.
     const params = decodeRoute(request.headers.get(HEADER_ROUTE));
@@ -227,6 +226,17 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   protected override served(method: string, received: number, messages = 0): void {
     if (method === "alarm") observeOwn(this.events, method, received);
     else if (method !== "webSocketClose" && method !== "webSocketError") super.served(method, received, messages);
+  }
+
+  /** What the 2024-11-05 transport reads and runs of this session (its `legacy` seam's host). */
+  private legacyHost(): LegacyHost {
+    const inflight = this.inflight;
+    return {
+      core: this.core,
+      inflight,
+      hear: (messages, principal) => inflight.hear(messages, { principal, origin: {} }),
+      initialize: (request, subject) => this.initializeLegacy(request, subject),
+    };
   }
 
   /** The legacy transport's `initialize`: answered at once; the state is stored at once (begin's first step), the rest may finish after. */

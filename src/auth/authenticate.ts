@@ -6,6 +6,7 @@
  * The token itself goes no further than the verifier.
  */
 import { refuse as refuseRequest } from "../wire/refusals";
+import { authUnavailableRow } from "../wire/auth-refusals";
 import { audienceMatches } from "./canonical";
 import { refuse, unauthenticated, type Scheme } from "./challenge";
 import { TokenError, type ResolvedAuth, type VerifiedToken } from "./options";
@@ -52,7 +53,7 @@ function fail(response: Response): AuthOutcome {
 }
 
 function unavailable(): Response {
-  return refuseRequest({ reason: "auth-unavailable" });
+  return refuseRequest(authUnavailableRow());
 }
 
 /** What is wrong with a verifier's answer, or undefined when it stands. */

@@ -4,6 +4,7 @@
  * the scopes needed, 400 invalid_request. Bodies are JSON-RPC errors like every HTTP refusal.
  */
 import { refuse as refuseRequest } from "../wire/refusals";
+import { bearerRefusedRow, unauthenticatedRow } from "../wire/auth-refusals";
 import { withoutOfflineAccess, type ResolvedAuth } from "./options";
 
 type BearerError = "invalid_request" | "invalid_token" | "insufficient_scope";
@@ -52,7 +53,7 @@ function firstScheme(auth: ResolvedAuth): Scheme {
 
 /** 401 for a request without credentials: no error code (RFC 6750 §3.1), the baseline scopes to ask for. */
 export function unauthenticated(auth: ResolvedAuth): Response {
-  return refuseRequest({ reason: "unauthenticated" }, null, {
+  return refuseRequest(unauthenticatedRow(), null, {
     "WWW-Authenticate": challenges(auth, firstScheme(auth), { scopes: auth.requiredScopes }),
   });
 }
@@ -73,7 +74,7 @@ export function challengeHeader(auth: ResolvedAuth, error: AuthError, descriptio
 export function refuse(auth: ResolvedAuth, error: AuthError, description: string, details: RefusalDetails = {}): Response {
   const { scopes, scheme, headers = {} } = details;
   const wanted = scopes ?? (error === "insufficient_scope" || error === "invalid_request" ? undefined : auth.requiredScopes);
-  return refuseRequest({ reason: "bearer-refused", error, description }, null, {
+  return refuseRequest(bearerRefusedRow(error, description), null, {
     "WWW-Authenticate": challenges(auth, scheme ?? firstScheme(auth), { error, description, scopes: wanted }),
     ...headers,
   });

@@ -9,7 +9,7 @@
  * and with /mcp the canonical resource URI tokens are bound to.
  */
 import { createMcpEdge, text, type EdgeEnv, type WorkerFetch } from "../index";
-import { sessions } from "../features/sessions/index";
+import { legacySse, sessions } from "../features/sessions/index";
 import { tasks } from "../features/tasks/index";
 import { hub } from "../features/hub/index";
 import { user } from "../features/user/index";
@@ -20,7 +20,7 @@ import { demoServer } from "./server";
 
 /** The features every edge of this Worker serves. */
 function demoFeatures() {
-  return [sessions(), tasks(), hub(), user()];
+  return [sessions(), legacySse(), tasks(), hub(), user()];
 }
 
 interface Env extends EdgeEnv {

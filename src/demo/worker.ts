@@ -1,12 +1,12 @@
 /**
  * The demo Worker (wrangler.toml): the demo server in session mode at /mcp, the same server
  * stateless at /stateless/mcp, with its Server Card at /mcp/server-card, the AI Catalog and a
- * registry key, and at /deferred/mcp with deferred sessions (their object made when they first
+ * registry key, the 2024-11-05 HTTP+SSE transport at /sse and /messages, and at /deferred/mcp with deferred sessions (their object made when they first
  * need state; with MCP_STATE_SECRET set). /mcp serves the demo's event types (events.ts), and
  * POST /events/notes emits one. A real project's entry looks the same with its own server.
  */
 import { createMcpEdge, type EdgeEnv } from "../index";
-import { sessions } from "../features/sessions/index";
+import { deferredSessions, legacySse, sessions } from "../features/sessions/index";
 import { tasks } from "../features/tasks/index";
 import { hub } from "../features/hub/index";
 import { user } from "../features/user/index";
@@ -17,6 +17,8 @@ import { demoServer } from "./server";
 const edge = createMcpEdge(demoServer, {
   features: [
     sessions(),
+    // GET /sse and POST /messages, for clients that speak only the 2024-11-05 HTTP+SSE transport.
+    legacySse(),
     tasks(),
     hub(),
     user(),
@@ -36,7 +38,8 @@ const edge = createMcpEdge(demoServer, {
 /** The same server at /deferred/mcp; its sessions share the session class below with /mcp's. */
 const deferred = createMcpEdge(demoServer, {
   path: "/deferred/mcp",
-  features: [sessions({ deferred: true }), tasks(), hub(), user()],
+  // legacySse() here too: this edge's session class serves /mcp's sessions, those of /sse included.
+  features: [deferredSessions(), legacySse(), tasks(), hub(), user()],
 });
 
 export default {

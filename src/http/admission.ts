@@ -7,6 +7,7 @@ import { parseBody } from "../jsonrpc/parse";
 import { toExchange } from "../mcp/dispatch/exchange";
 import type { RequestMessage } from "../jsonrpc/messages";
 import type { EdgeRequest } from "./edge-request";
+import { refuseMissingScopes } from "./operation-auth";
 
 /**
  * The first refusal of a feature's `admit` check for `requests`, else undefined; undefined at once
@@ -41,9 +42,16 @@ async function firstRefusal<Env>(
   return undefined;
 }
 
-/** `admissionRefusal` for a body not parsed yet (the 2024-11-05 transport's POST): parsed only when a feature checks. */
-export async function bodyAdmissionRefusal<Env>(edge: EdgeRequest<Env>, body: string): Promise<Response | undefined> {
-  if (!edge.runtime.kernel.features.some((f) => f.admit)) return undefined;
+/**
+ * A body not parsed yet (the 2024-11-05 transport's POST), checked before its 202 as the endpoint's POST
+ * is: its operations' scopes (with auth) and the features' `admit` checks; parsed only when one checks.
+ */
+export async function bodyRefusal<Env>(edge: EdgeRequest<Env>, body: string): Promise<Response | undefined> {
+  const checksScopes = edge.principal !== undefined && edge.runtime.kernel.gate !== undefined;
+  const admits = edge.runtime.kernel.features.some((f) => f.admit);
+  if (!checksScopes && !admits) return undefined;
   const parsed = parseBody(body);
-  return parsed.ok ? firstRefusal(edge, toExchange(parsed).requests, "2025") : undefined;
+  if (!parsed.ok) return undefined;
+  const requests = toExchange(parsed).requests;
+  return (await refuseMissingScopes(edge, requests)) ?? (admits ? firstRefusal(edge, requests, "2025") : undefined);
 }

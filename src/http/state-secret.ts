@@ -1,6 +1,6 @@
 /**
  * `MCP_STATE_SECRET` as the Worker reads it, and the one warning when it cannot be used: it signs
- * 2026-07-28 MRTR `requestState`, and with sessions({ deferred: true }) it seals deferred session ids.
+ * 2026-07-28 MRTR `requestState`, and with deferredSessions() it seals deferred session ids.
  */
 import { secretProblem, STATE_SECRET_BINDING } from "../mcp/era-2026/request-state";
 import type { EdgeRuntime } from "./runtime";
@@ -22,6 +22,6 @@ export function warnIfNoStateSecret<Env>(runtime: EdgeRuntime<Env>, env: unknown
   if (!problem) return;
   warned.add(runtime);
   const asks = "2026-07-28 tools, prompts and reads that ask the client for input will fail";
-  const deferred = "deferred sessions (sessions({ deferred: true })) fall back to an object made at every initialize, as with sessions()";
+  const deferred = "deferred sessions (deferredSessions()) fall back to an object made at every initialize, as with sessions()";
   console.warn(`mcp-edge: ${runtime.kernel.seams.sealer ? `${asks}, and ${deferred}` : asks}: ${problem}`);
 }

@@ -15,6 +15,7 @@ import type { SessionState, UserStores } from "../mcp/definition/context";
 import type { Observer } from "../mcp/operations/observe";
 import type { RouteParams } from "../wire/route-params";
 import type { EdgeOptions, ResolvedOptions } from "./options";
+import type { LegacySseSeam } from "./legacy-sse-seam";
 
 /**
  * Where mcp-edge's own features carry the core options they set (`sessions({ idleTimeoutMs })`,
@@ -23,7 +24,7 @@ import type { EdgeOptions, ResolvedOptions } from "./options";
 export const CORE_OPTIONS: unique symbol = Symbol("mcp-edge.core-options");
 
 /** The core options a built-in feature sets. */
-export type CoreOptions = Pick<EdgeOptions, "session" | "tasks" | "listen">;
+export type CoreOptions = Pick<EdgeOptions, "session" | "tasks" | "listen" | "legacySsePath" | "legacyMessagesPath">;
 
 /** A Durable Object class as workerd constructs it. */
 export type ObjectClass<T, Env> = new (ctx: DurableObjectState, env: Env) => T;
@@ -39,7 +40,7 @@ export interface TaskSeam {
   visible(env: unknown, taskIds: readonly unknown[], subject: string | undefined, route: string): Promise<string[]>;
 }
 
-/** Mints deferred session ids, whose object is made when the session first needs state (`sessions({ deferred: true })`). */
+/** Mints deferred session ids, whose object is made when the session first needs state (`deferredSessions()`). */
 export interface SessionSealer {
   /**
    * The id of a new session whose object is `objectId` and not made yet; undefined without a usable
@@ -140,6 +141,12 @@ export interface FeatureSeams {
    * subscriptions and no list changes, and registers nothing with any hub, even where MCP_HUB is bound.
    */
   hubLink?: (host: HubLinkHost) => SessionHubLink;
+  /**
+   * The 2024-11-05 HTTP+SSE transport (`legacySse()`; the deprecated `sessionObject(edge)` and
+   * `deferredSessionObject(edge)` fill it for an edge made before features): its Worker half, at the paths
+   * the resolved options name, and its half in the session object. Without it the edge serves neither.
+   */
+  legacy?: LegacySseSeam;
 }
 
 /** One request a feature answers with its own HTTP response (a held stream such as `events/stream`). */

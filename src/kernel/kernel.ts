@@ -23,7 +23,16 @@ export interface BuiltKernel<Env> {
   objects: Readonly<Record<string, FeatureObject>>;
 }
 
-const SEAMS = ["tasks", "users", "sealer", "observer", "gate", "listen", "hubLink"] as const satisfies readonly (keyof FeatureSeams)[];
+const SEAMS = [
+  "tasks",
+  "users",
+  "sealer",
+  "observer",
+  "gate",
+  "listen",
+  "hubLink",
+  "legacy",
+] as const satisfies readonly (keyof FeatureSeams)[];
 
 function checkFeatures<Env>(features: readonly Feature<Env>[]): void {
   const names = new Set<string>();

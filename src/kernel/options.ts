@@ -101,9 +101,16 @@ export interface EdgeOptions<Env = unknown> {
   sessions?: boolean;
   /** Also serve the same server statelessly at this path (demo and benchmarks); may name route parameters like `path`. */
   statelessPath?: string;
-  /** 2024-11-05 HTTP+SSE transport: the GET stream path (default "/sse"; null turns it off). Session mode only. */
+  /**
+   * 2024-11-05 HTTP+SSE transport, without `features` (the idiom before them): the GET stream path
+   * (default "/sse"; null turns it off). Session mode only. With `features`, pass `legacySse({ ssePath })`
+   * (mcp-edge/sessions) instead; given here then, createMcpEdge throws a TypeError saying so (null is accepted: off).
+   */
   legacySsePath?: string | null;
-  /** 2024-11-05 HTTP+SSE transport: the POST endpoint announced to clients (default "/messages"). */
+  /**
+   * 2024-11-05 HTTP+SSE transport, without `features`: the POST endpoint announced to clients (default
+   * "/messages"). With `features`, `legacySse({ messagesPath })`.
+   */
   legacyMessagesPath?: string;
   /**
    * Host names (no port) a request may be addressed to, besides the loopback hosts
@@ -186,6 +193,7 @@ export interface ResolvedOptions {
   sessions: boolean;
   statelessPath: string | undefined;
   statelessRoute: RoutePattern | undefined;
+  /** The 2024-11-05 transport's paths, set where it is served (`legacySse()`, or the idiom before features); else undefined. */
   legacySsePath: string | undefined;
   legacyMessagesPath: string | undefined;
   allowedHosts: string[];
@@ -290,7 +298,9 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
   if (!Array.isArray(features)) throw new TypeError("mcp-edge option features must be a list of features, e.g. [sessions(), tasks()]");
   if (o.sessions !== undefined)
     throw new TypeError("mcp-edge option sessions: with features, session mode is sessions() among them; leave sessions out");
-  const merged: EdgeOptions<Env> = { ...o, sessions: features.some((f) => f?.name === "sessions") };
+  refuseLegacyPaths(o);
+  // The 2024-11-05 transport is off unless a feature serves it (`legacySse()` sets its paths).
+  const merged: EdgeOptions<Env> = { ...o, sessions: features.some((f) => f?.name === "sessions"), legacySsePath: null };
   for (const feature of features) {
     const core = feature?.[CORE_OPTIONS];
     if (!core) continue;
@@ -299,8 +309,27 @@ function withFeatureOptions<Env>(o: EdgeOptions<Env>): EdgeOptions<Env> {
       if (o[key] !== undefined) throw new TypeError(`mcp-edge option ${key}: give it once, in ${feature.name}() or at the top level`);
       (merged as Record<string, unknown>)[key] = core[key];
     }
+    if (core.legacySsePath === undefined) continue;
+    if (!merged.sessions)
+      throw new TypeError(
+        "mcp-edge legacySse(): the 2024-11-05 transport serves 2025-era sessions; pass sessions() (or deferredSessions()) beside it",
+      );
+    merged.legacySsePath = core.legacySsePath;
+    merged.legacyMessagesPath = core.legacyMessagesPath;
   }
   return merged;
+}
+
+/**
+ * With features, the 2024-11-05 transport is the `legacySse()` feature: its paths given at the top level
+ * are a TypeError naming it. `legacySsePath: null` (off) is what an edge with features has anyway: accepted.
+ */
+function refuseLegacyPaths(o: Pick<EdgeOptions, "legacySsePath" | "legacyMessagesPath">): void {
+  const given = (["legacySsePath", "legacyMessagesPath"] as const).find((name) => o[name] !== undefined && o[name] !== null);
+  if (given === undefined) return;
+  throw new TypeError(
+    `mcp-edge option ${given}: with features, the 2024-11-05 transport is the feature legacySse({ ssePath, messagesPath }) from "mcp-edge/sessions"`,
+  );
 }
 
 /** Options that became features: the feature's factory, its subpath, and the call that takes the option. */

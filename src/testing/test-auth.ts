@@ -10,6 +10,7 @@
  */
 import type { AuthOptions, TokenVerifier, VerifiedToken } from "../auth/options";
 import { TokenError } from "../auth/options";
+import { decodeBase64url, encodeBase64url } from "../auth/base64url";
 import { isLocalRequest } from "../wire/loopback";
 
 /** The `iss` of every test token: a production verifier trusts no such issuer. */
@@ -96,9 +97,9 @@ export async function mintTestToken(options: MintTestTokenOptions): Promise<stri
   if (options.clientId !== undefined) claims.client_id = options.clientId;
   Object.assign(claims, { iss: TEST_TOKEN_ISSUER, sub: options.subject, iat: now, exp: now + (options.expiresInSeconds ?? 3600) });
   if (options.audience !== undefined) claims.aud = options.audience;
-  const signingInput = `${base64url(encode(JSON.stringify({ alg: "HS256", typ: "JWT" })))}.${base64url(encode(JSON.stringify(claims)))}`;
+  const signingInput = `${encodeBase64url(encode(JSON.stringify({ alg: "HS256", typ: "JWT" })))}.${encodeBase64url(encode(JSON.stringify(claims)))}`;
   const signature = await crypto.subtle.sign("HMAC", await hmacKey(key), encode(signingInput));
-  return `${signingInput}.${base64url(new Uint8Array(signature))}`;
+  return `${signingInput}.${encodeBase64url(new Uint8Array(signature))}`;
 }
 
 /** UTF-8 bytes in an ArrayBuffer of their own: what WebCrypto takes under Node's types and workerd's alike. */
@@ -108,25 +109,9 @@ function hmacKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** The base64url-without-padding text of a segment: 4n, 4n+2 or 4n+3 characters (4n+1 decodes to nothing, and atob throws). */
-const BASE64URL_SEGMENT = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2,3})?$/;
-
-/** The bytes of one token segment, or undefined when it is not base64url. */
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!BASE64URL_SEGMENT.test(text)) return undefined;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
 /** A segment's JSON object, or undefined. */
 function jsonSegment(text: string): Record<string, unknown> | undefined {
-  const bytes = fromBase64url(text);
+  const bytes = decodeBase64url(text);
   if (!bytes) return undefined;
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
@@ -148,7 +133,7 @@ async function verifyTestToken(token: string, secret: Uint8Array<ArrayBuffer>): 
   const [head, body, signed] = parts as [string, string, string];
   const header = jsonSegment(head);
   const payload = jsonSegment(body);
-  const signature = fromBase64url(signed);
+  const signature = decodeBase64url(signed);
   if (header?.alg !== "HS256" || !payload || !signature) throw malformed();
   const valid = await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encode(`${head}.${body}`));
   if (!valid) throw new TokenError("not a test token signed with this server's test secret (bad signature)");

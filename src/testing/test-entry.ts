@@ -43,7 +43,7 @@ export interface TestEntry<Env> {
 /**
  * `server` served for tests: `createMcpEdge(server, { ...options, features: [...features, auth(testAuth(options.testAuth))] })` and its
  * object classes. Without `features` it serves every built-in one (`sessions()`, `hub()`, `tasks()`, `user()`);
- * pass the production entry's (`features: [sessions({ deferred: true }), …]`) to test what production serves: an
+ * pass the production entry's (`features: [deferredSessions(), …]`) to test what production serves: an
  * `auth(…)` among them is replaced by the test verifier's.
  */
 export function testEntry<Env>(server: ServerDefinition<Env>, options: TestEntryOptions<NoInfer<Env>> = {}): TestEntry<Env> {

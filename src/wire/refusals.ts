@@ -12,7 +12,6 @@ import {
   LIMIT_EXCEEDED,
   METHOD_NOT_FOUND,
   MISSING_CLIENT_CAPABILITY,
-  LIMIT_EXCEEDED_2026,
   code2026,
   type PARSE_ERROR,
   SESSION_NOT_FOUND,
@@ -40,14 +39,6 @@ export type Refusal =
   | { reason: "method-not-allowed"; allow?: string }
   /** Without `endpoint`: an internal URL no object serves (only the Worker's own calls reach it). */
   | { reason: "not-found"; endpoint?: string }
-  | { reason: "auth-unavailable" }
-  /** The resource server's refusals (RFC 6750 §3); the caller adds the WWW-Authenticate challenge. */
-  | { reason: "unauthenticated" }
-  | {
-      reason: "bearer-refused";
-      error: "invalid_request" | "invalid_token" | "invalid_dpop_proof" | "use_dpop_nonce" | "insufficient_scope";
-      description: string;
-    }
   /** `reference`: the correlation id of the log line with the details, when one was written. */
   | { reason: "internal"; reference?: string }
   /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
@@ -57,11 +48,6 @@ export type Refusal =
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
-  /** Over a rate limit rule (the rateLimits() feature, src/features/rate-limits/index.ts): nothing ran. */
-  | { reason: "rate-limited"; retryAfterSeconds: number }
-  | { reason: "too-many-listen-streams"; limit: number; perClient?: boolean }
-  /** The hub opened a listen stream's socket but did not acknowledge it in time (src/platform/held-stream.ts). */
-  | { reason: "stream-not-acknowledged"; seconds: number }
   /** `tasks.maxInFlightPerClient`: the client's tasks in flight; `data` carries both figures for the client. */
   | { reason: "too-many-tasks"; limit: number; retryAfterSeconds: number }
   // 2026-07-28 (basic/index.mdx "Error Codes", transports/streamable-http.mdx "Server Validation").
@@ -142,28 +128,6 @@ export function refusalRow(r: Refusal): RefusalRow {
     case "not-found":
       if (r.endpoint === undefined) return { status: 404, code: TRANSPORT_ERROR, message: "Not Found" };
       return { status: 404, code: TRANSPORT_ERROR, message: "Not Found: the MCP endpoint is " + r.endpoint };
-    case "auth-unavailable":
-      return {
-        status: 503,
-        code: TRANSPORT_ERROR,
-        message: "Service Unavailable: the access token could not be checked right now; try again",
-        headers: { "Retry-After": "5" },
-      };
-    case "unauthenticated":
-      return {
-        status: 401,
-        code: TRANSPORT_ERROR,
-        message: "Unauthorized: this server needs an OAuth access token (Authorization: Bearer)",
-      };
-    case "bearer-refused": {
-      const [status, title] =
-        r.error === "invalid_request"
-          ? [400, "Bad Request"]
-          : r.error === "insufficient_scope"
-            ? [403, "Forbidden"]
-            : [401, "Unauthorized"];
-      return { status, code: TRANSPORT_ERROR, message: `${title}: ${r.description}` };
-    }
     case "internal":
       if (r.reference === undefined) return { status: 500, code: INTERNAL_ERROR, message: "Internal error" };
       return { status: 500, code: INTERNAL_ERROR, message: "Internal error", data: { reference: r.reference } };
@@ -185,39 +149,12 @@ export function refusalRow(r: Refusal): RefusalRow {
         code: TRANSPORT_ERROR,
         message: `Bad Request: events after ${r.lastEventId} were trimmed (at most ${r.kept} are kept per stream); they cannot be replayed`,
       };
-    case "too-many-listen-streams":
-      // subscriptions/listen exists only on 2026-07-28: that era's limit code (errors.ts). A slot comes back
-      // the moment a stream closes: retrying a second later is reasonable.
-      return {
-        status: 429,
-        code: LIMIT_EXCEEDED_2026,
-        message: r.perClient
-          ? `Too many listen streams for this client (limit ${r.limit}); close one, or retry later`
-          : `Too many listen streams on this server (limit ${r.limit}); close one, or retry later`,
-        headers: { "Retry-After": "1" },
-      };
-    case "stream-not-acknowledged":
-      // The hub's shard is stuck or failed the stream's open: nothing was written; another try may reach it restarted.
-      return {
-        status: 503,
-        code: INTERNAL_ERROR,
-        message: `Service Unavailable: the listen stream was not acknowledged within ${r.seconds} s; retry`,
-        headers: { "Retry-After": "1" },
-      };
     case "too-many-tasks":
       return {
         status: 429,
         code: LIMIT_EXCEEDED,
         message: `Too many tasks in flight for this client (limit ${r.limit}); retry when one of them has finished`,
         data: { limit: r.limit, retryAfterSeconds: r.retryAfterSeconds },
-        headers: { "Retry-After": String(r.retryAfterSeconds) },
-      };
-    case "rate-limited":
-      return {
-        status: 429,
-        code: LIMIT_EXCEEDED,
-        message: `Too many requests: this client reached its rate limit; retry after ${r.retryAfterSeconds} seconds`,
-        data: { retryAfterSeconds: r.retryAfterSeconds },
         headers: { "Retry-After": String(r.retryAfterSeconds) },
       };
     case "header-mismatch":
@@ -253,13 +190,22 @@ export function refusalRow(r: Refusal): RefusalRow {
   }
 }
 
+/**
+ * A refusal as its row: a reason of this table, or a feature's own row, built beside its wing's code
+ * (src/wire/auth-refusals.ts, hub-refusals.ts, rate-limit-refusals.ts) so a Worker without that
+ * feature bundles none of its rows. Either way the status and code are written once.
+ */
+function rowOf(r: Refusal | RefusalRow): RefusalRow {
+  return "status" in r ? r : refusalRow(r);
+}
+
 export function errorOf(row: RefusalRow): { code: number; message: string; data?: unknown } {
   return row.data === undefined ? { code: row.code, message: row.message } : { code: row.code, message: row.message, data: row.data };
 }
 
 /** The HTTP answer for a refusal: a JSON-RPC error body (id null unless the request's id is known). */
-export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<string, string> = {}): Response {
-  const row = refusalRow(r);
+export function refuse(r: Refusal | RefusalRow, id: RequestId | null = null, headers: Record<string, string> = {}): Response {
+  const row = rowOf(r);
   return json({ jsonrpc: "2.0", id, error: errorOf(row) }, row.status, { ...row.headers, ...headers });
 }
 
@@ -267,8 +213,8 @@ export function refuse(r: Refusal, id: RequestId | null = null, headers: Record<
  * A refusal answering a 2026-07-28 request: its id when the body had one, else no `id` (that
  * schema has no `id: null`); a limit's code is that era's (LIMIT_EXCEEDED_2026, errors.ts).
  */
-export function refuse2026(r: Refusal, id: RequestId | null | undefined): Response {
-  const legacy = refusalRow(r);
+export function refuse2026(r: Refusal | RefusalRow, id: RequestId | null | undefined): Response {
+  const legacy = rowOf(r);
   const row = { ...legacy, code: code2026(legacy.code) };
   const body = id === null || id === undefined ? { jsonrpc: "2.0", error: errorOf(row) } : { jsonrpc: "2.0", id, error: errorOf(row) };
   return json(body, row.status, row.headers);

@@ -16,7 +16,7 @@ import type { EdgeOptions } from "../../src/kernel/options";
 import type { Feature } from "../../src/kernel/feature";
 import { auth } from "../../src/features/auth/index";
 import { hub } from "../../src/features/hub/index";
-import { sessions } from "../../src/features/sessions/index";
+import { legacySse, sessions } from "../../src/features/sessions/index";
 import { user } from "../../src/features/user/index";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
 
@@ -65,13 +65,14 @@ export type Fetch = (url: string, init?: RequestInit & { headers?: Record<string
 
 /**
  * A Worker's options as these tests give them: `auth` is the `auth()` feature's options, `sessions: false`
- * a Worker without the sessions feature; the other features are the demo's (the hub, the user store).
+ * a Worker without the sessions feature (and the 2024-11-05 transport); the other features are the demo's
+ * (the 2024-11-05 transport, the hub, the user store).
  */
 export type EdgeFixtureOptions = Omit<EdgeOptions, "auth" | "features"> & { auth?: AuthOptions };
 
 function withFeatures(options: EdgeFixtureOptions): EdgeOptions {
   const { auth: authGiven, sessions: sessionMode, ...rest } = options;
-  const features: Feature[] = [...(sessionMode === false ? [] : [sessions()]), hub(), user()];
+  const features: Feature[] = [...(sessionMode === false ? [] : [sessions(), legacySse()]), hub(), user()];
   if (authGiven) features.push(auth(authGiven));
   return { ...rest, features };
 }

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerHttp, refuse, refusalRow } from "../../src/wire/refusals";
+import { streamNotAcknowledgedRow, tooManyListenStreamsRow } from "../../src/wire/hub-refusals";
 
 describe("session-object rows of the refusal table", () => {
   it("keep the object's statuses, codes and messages", () => {
@@ -27,12 +28,12 @@ describe("session-object rows of the refusal table", () => {
   });
 
   it("keep the hub's and the object's internal answers as they were written inline", async () => {
-    const listen = refuse({ reason: "too-many-listen-streams", limit: 3 }, 7);
+    const listen = refuse(tooManyListenStreamsRow(3, false), 7);
     expect(listen.status).toBe(429);
     expect(await listen.text()).toBe(
       '{"jsonrpc":"2.0","id":7,"error":{"code":-31003,"message":"Too many listen streams on this server (limit 3); close one, or retry later"}}',
     );
-    const unacknowledged = refuse({ reason: "stream-not-acknowledged", seconds: 10 }, "l1");
+    const unacknowledged = refuse(streamNotAcknowledgedRow(10), "l1");
     expect({ status: unacknowledged.status, retry: unacknowledged.headers.get("Retry-After") }).toEqual({ status: 503, retry: "1" });
     expect(await unacknowledged.json()).toEqual({
       jsonrpc: "2.0",

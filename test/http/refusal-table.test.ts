@@ -81,7 +81,7 @@ const ROWS: Row[] = [
   {
     failure:
       "session unknown, malformed, expired or terminated (every message, `notifications/initialized` included); with " +
-      "`sessions({ deferred: true })`, an id whose seal is altered, padded, cut or another session's, and the bare object id " +
+      "`deferredSessions()`, an id whose seal is altered, padded, cut or another session's, and the bare object id " +
       "of a deferred session ([Sessions](sessions.md#when-a-session-gets-its-object))",
     status: 404,
     code: -32001,
@@ -155,7 +155,7 @@ const ROWS: Row[] = [
   },
   {
     failure:
-      "a Durable Object binding a request needs is missing (`MCP_SESSION` in session mode, `MCP_HUB` for publish and for a listen naming task ids, `MCP_TASK`, `MCP_USER`) or bound without its SQLite migration (misconfigured Worker)",
+      "a Durable Object binding a request needs is missing (`MCP_SESSION` in session mode, `MCP_HUB` for publish and for a listen naming task ids, `MCP_TASK`, `MCP_USER`) or bound without its SQLite migration (misconfigured Worker); a listen naming task ids on an edge without `hub()` ([Subscriptions](hub.md#a-server-with-nothing-to-deliver))",
     status: 500,
     code: -32603,
     provenIn: "test/http/misconfiguration.test.ts",

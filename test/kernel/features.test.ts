@@ -10,7 +10,7 @@ import { createMcpEdge } from "../../src/edge";
 import { defineServer } from "../../src/mcp/definition/server";
 import { defineMethod } from "../../src/mcp/handlers/methods";
 import type { Feature } from "../../src/kernel/feature";
-import { sessions } from "../../src/features/sessions/index";
+import { deferredSessions, sessions } from "../../src/features/sessions/index";
 import { tasks } from "../../src/features/tasks/index";
 import { hub } from "../../src/features/hub/index";
 import { user } from "../../src/features/user/index";
@@ -57,6 +57,26 @@ function post2026To(
 }
 
 describe("features passed to createMcpEdge", () => {
+  it("refuse sessions({ deferred }) with a TypeError naming deferredSessions(), whose edge mints sealed ids", async () => {
+    expect(() => sessions({ deferred: true } as never)).toThrow(/deferredSessions\(\{ … \}\)/);
+    const initialize = async (features: Feature[]) => {
+      const res = await createMcpEdge(serverOf(), { features }).worker.fetch(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: initializeParams("2025-11-25") }),
+        }),
+        env,
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(200);
+      return res.headers.get("Mcp-Session-Id") ?? "";
+    };
+    // A deferred id is the object id, ".", and the seal; sessions() answers the bare object id.
+    expect(await initialize([deferredSessions()])).toMatch(/^[0-9a-f]{64}\.[A-Za-z0-9_-]+$/);
+    expect(await initialize([sessions()])).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("hand back exactly their object classes in edge.objects, and none without features", () => {
     const edge = createMcpEdge(serverOf(), { features: [sessions(), tasks(), hub(), user()] });
     expect(Object.keys(edge.objects).sort()).toEqual(["McpHub", "McpSession", "McpTask", "McpUser"]);

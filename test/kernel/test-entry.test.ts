@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { testEntry } from "../../src/testing/test-entry";
 import { defineServer } from "../../src/mcp/definition/server";
-import { sessions } from "../../src/features/sessions/index";
+import { deferredSessions, sessions } from "../../src/features/sessions/index";
 import { hub } from "../../src/features/hub/index";
 import { auth } from "../../src/features/auth/index";
 import { EDGE_BINDING } from "../../durable-objects/shared/edge-binding";
@@ -20,7 +20,7 @@ describe("testEntry", () => {
   });
 
   it("serves the production entry's features when given, and only their classes", () => {
-    const entry = testEntry(server(), { features: [sessions({ deferred: true }), hub()] });
+    const entry = testEntry(server(), { features: [deferredSessions(), hub()] });
     expect(Object.keys(entry.objects).sort()).toEqual(["McpHub", "McpSession"]);
     expect(entry.McpTask).toBeUndefined();
   });

@@ -1,7 +1,8 @@
 /**
  * A project written before features still runs (test/servers/old-idiom/entry.ts: the deprecated object
  * factories from "mcp-edge", no `features`): a 2025 session is initialized and answers a tool call, a
- * 2026-07-28 client runs a tool as a task, and `publish` reaches a session's GET stream and a listen stream.
+ * 2026-07-28 client runs a tool as a task, `publish` reaches a session's GET stream and a listen stream, and
+ * GET /sse serves the 2024-11-05 transport.
  * Each factory gives its edge what the feature would: an edge whose factory is not called (made here, in
  * the same project, with MCP_HUB and MCP_USER bound) serves listen, a 2025 session's initialize and `ctx.user`
  * as an edge without the hub and the user store does.
@@ -13,6 +14,7 @@ import { createMcpEdge } from "../../src/edge";
 import { createTestClient, type Fetcher } from "../../src/testing/index";
 import { NOTES_URI, server } from "../servers/old-idiom/entry";
 import { ACCEPT_BOTH, initializeParams } from "../helpers/mcp";
+import { isResponseTo, SseReader } from "../helpers/sse";
 
 const worker = (exports as unknown as { default: Fetcher }).default;
 const MODERN = "2026-07-28";
@@ -62,6 +64,26 @@ describe("a project written with the deprecated object factories", () => {
     await getStream.close();
     await listenStream.close();
     await session.close();
+  });
+
+  it("serves the 2024-11-05 HTTP+SSE transport, as before features: sessionObject(edge) gave its edge legacySse()'s part", async () => {
+    const stream = await worker.fetch(new Request("http://127.0.0.1/sse", { headers: { Accept: "text/event-stream" } }));
+    expect(stream.status).toBe(200);
+    const reader = new SseReader(stream);
+    const first = await reader.next();
+    expect(first?.event).toBe("endpoint");
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: initializeParams("2024-11-05") };
+    const posted = await worker.fetch(
+      new Request(`http://127.0.0.1${first?.data ?? ""}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(init),
+      }),
+    );
+    expect(posted.status).toBe(202);
+    const answered = (await reader.until(isResponseTo(1))).at(-1);
+    expect(JSON.parse(answered?.data ?? "{}")).toMatchObject({ result: { protocolVersion: "2024-11-05" } });
+    await reader.cancel();
   });
 
   it("serves ctx.user through the store userObject(edge) gave the edge (an anonymous caller is refused by the store)", async () => {

@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { deferredSessionObject } from "../../durable-objects/sessions/deferred";
+import { deferredSessionObject } from "../../src/features/sessions/session-object";
 import { EDGE_BINDING } from "../../durable-objects/shared/edge-binding";
 import { createMcpEdge } from "../../src/edge";
 import { demoServer } from "../../src/demo/server";
@@ -344,7 +344,7 @@ describe("deferred session objects", () => {
       expect(calls).toEqual(["init", "init"]);
       expect(warn).toHaveBeenCalledTimes(1);
       const message = String(warn.mock.calls[0]?.[0]);
-      expect(message).toContain("deferred sessions (sessions({ deferred: true })) fall back to an object made at every initialize");
+      expect(message).toContain("deferred sessions (deferredSessions()) fall back to an object made at every initialize");
       expect(message).toContain("wrangler secret put MCP_STATE_SECRET");
     } finally {
       warn.mockRestore();

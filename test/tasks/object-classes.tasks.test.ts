@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { McpTaskObject } from "../../durable-objects/tasks/mcp-task";
 import { taskObject } from "../../src/features/tasks/task-object";
 import { McpSessionObject } from "../../durable-objects/sessions/mcp-session";
-import { sessionObject } from "../../durable-objects/sessions/classes";
+import { sessionObject } from "../../src/features/sessions/session-object";
 import { McpHub as HubClass } from "../../durable-objects/hub/mcp-hub";
 import { hubObject } from "../../src/features/hub/hub-object";
 import { McpUser as UserClass } from "../../durable-objects/user/mcp-user";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { createMcpEdge, defineServer, text } from "mcp-edge";
-import { sessions } from "mcp-edge/sessions";
+import { deferredSessions } from "mcp-edge/sessions";
 
 const server = defineServer({ name: "my-mcp-server", version: "1.0.0" });
 
@@ -18,8 +18,9 @@ server.interactiveTool("greet", { description: "Asks the user's name, then greet
 
 // The features this Worker serves; each brings its Durable Object class. A 2025 session gets its
 // object only when it first needs state; until then its id carries the session, sealed with
-// MCP_STATE_SECRET (`sessions()` makes one at initialize instead).
-const edge = createMcpEdge(server, { features: [sessions({ deferred: true })] });
+// MCP_STATE_SECRET (`sessions()` makes one at initialize instead). For clients that speak only the
+// 2024-11-05 HTTP+SSE transport (GET /sse), add `legacySse()` from "mcp-edge/sessions" to the features.
+const edge = createMcpEdge(server, { features: [deferredSessions()] });
 export default edge.worker;
 // The class wrangler.toml names.
 export const { McpSession } = edge.objects;

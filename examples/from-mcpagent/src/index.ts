@@ -4,7 +4,7 @@
 // (they cannot produce JSON Schema by themselves). On zod 4.2 or later, import from "zod" and drop toJSONSchema.
 import { z } from "zod/v4";
 import { createMcpEdge, defineServer, text, toolError } from "mcp-edge";
-import { sessions } from "mcp-edge/sessions";
+import { legacySse, sessions } from "mcp-edge/sessions";
 
 // Was: class MyMCP extends McpAgent { server = new McpServer({ … }); async init() { this.server.tool(…) } }.
 // The definition is a module-level value: built once per isolate, not once per session object.
@@ -36,8 +36,8 @@ server.tool(
 
 // Was: fetch() routing /sse to MyMCP.serveSSE("/sse") and /mcp to MyMCP.serve("/mcp"). mcp-edge
 // serves the same two URLs: /mcp (Streamable HTTP, 2025 sessions and 2026-07-28) and /sse with
-// /messages (the 2024-11-05 transport), so clients keep the URLs they were given.
-const edge = createMcpEdge(server, { features: [sessions()] });
+// /messages (the 2024-11-05 transport, `legacySse()`), so clients keep the URLs they were given.
+const edge = createMcpEdge(server, { features: [sessions(), legacySse()] });
 export default edge.worker;
 // The session Durable Object (2025-era sessions); wrangler.toml binds it and says what became of MyMCP.
 export const { McpSession } = edge.objects;

@@ -4,7 +4,7 @@
 // `await github.token(ctx)`. docs/migrate-from-mcpagent.md walks through every change.
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, ToolError, type EdgeEnv, type HandlerContext } from "mcp-edge";
-import { sessions } from "mcp-edge/sessions";
+import { legacySse, sessions } from "mcp-edge/sessions";
 import { auth } from "mcp-edge/auth";
 import { user } from "mcp-edge/user";
 import { createAuthorizationServer, defineUpstream, perOrigin, withAuthorizationServer } from "mcp-edge/oauth";
@@ -94,6 +94,8 @@ export default perOrigin<Env>((origin) => {
   const edge = createMcpEdge(server, {
     features: [
       sessions(),
+      // The 2024-11-05 transport at /sse, which the McpAgent template served.
+      legacySse(),
       user(),
       auth({ resource, authorizationServers: [origin], verify: authorizationServer.verify, requiredScopes: SCOPES }),
     ],
@@ -103,4 +105,4 @@ export default perOrigin<Env>((origin) => {
 });
 
 // The object classes depend only on the server and its features, not on the origin.
-export const { McpSession, McpUser } = createMcpEdge(server, { features: [sessions(), user()] }).objects;
+export const { McpSession, McpUser } = createMcpEdge(server, { features: [sessions(), legacySse(), user()] }).objects;

@@ -21,6 +21,7 @@ import { DEFAULT_HUB_SHARD, DEFAULT_HUB_SHARDS } from "../../platform/addresses"
 import { hubStub } from "../../platform/hub-shards";
 import { holdStream, upgradeInit } from "../../platform/held-stream";
 import { refuse } from "../../wire/refusals";
+import { streamNotAcknowledgedRow } from "../../wire/hub-refusals";
 import { requireNamespace, HUB_BINDING } from "../../platform/bindings";
 import { MAX_URI_LENGTH } from "../../mcp/handlers/resources";
 import { publish, publishAndCount } from "./publish";
@@ -214,7 +215,7 @@ class Follower {
     const answer = await hub.fetch(HUB_LISTEN_URL, upgradeInit({ method: "GET", headers: { [HEADER_LISTEN_OPEN]: JSON.stringify(head) } }));
     const response = await holdStream(answer, {
       first: JSON.stringify(filter),
-      awaitFirst: { refusal: () => refuse({ reason: "stream-not-acknowledged", seconds: 10 }, this.id) },
+      awaitFirst: { refusal: () => refuse(streamNotAcknowledgedRow(10), this.id) },
       keepAliveMs: this.o.keepAliveMs,
       maxBufferedBytes: this.o.maxBufferedBytes,
     });

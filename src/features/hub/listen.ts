@@ -29,6 +29,7 @@ import {
   type ListenRequest,
 } from "./listen-request";
 import { refuse } from "../../wire/refusals";
+import { streamNotAcknowledgedRow } from "../../wire/hub-refusals";
 import { isObject } from "../../jsonrpc/parse";
 
 export type { ListenFeatures, ListenRequest };
@@ -129,7 +130,7 @@ async function holdListen(
   const answer = await hub.fetch(HUB_LISTEN_URL, upgradeInit({ method: "GET", headers }));
   const hold: HoldOptions = {
     first: JSON.stringify(filter),
-    awaitFirst: { refusal: () => refuse({ reason: "stream-not-acknowledged", seconds: 10 }, open.id) },
+    awaitFirst: { refusal: () => refuse(streamNotAcknowledgedRow(10), open.id) },
     keepAliveMs: open.keepAliveMs,
     maxBufferedBytes: open.maxBufferedBytes,
     cpuBudgetMs: ending.cpuBudgetMs,

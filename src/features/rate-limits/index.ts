@@ -16,6 +16,7 @@ import type { RequestInfo } from "../../mcp/definition/request-info";
 import { targetOf } from "../../mcp/operations/middleware";
 import { misconfigured } from "../../platform/bindings";
 import { refuse, refuse2026 } from "../../wire/refusals";
+import { rateLimitedRow } from "../../wire/rate-limit-refusals";
 
 /** One request as a rule sees it, before anything ran: enough to choose it and key it. */
 export interface RateLimitedCall<Env = unknown> {
@@ -96,7 +97,7 @@ async function overAnyLimit<Env>(rules: readonly RateLimitRule<Env>[], admission
     };
     const rule = await overLimit(rules, call, admission.clientKey);
     if (rule) {
-      const refusal = { reason: "rate-limited", retryAfterSeconds: rule.period ?? 60 } as const;
+      const refusal = rateLimitedRow(rule.period ?? 60);
       return admission.era === "2026" ? refuse2026(refusal, message.id) : refuse(refusal, message.id);
     }
   }

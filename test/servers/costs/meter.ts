@@ -6,8 +6,7 @@
  * `setAlarm`/`deleteAlarm`, and every row and key `deleteAll` removes. Nothing else is counted: this is what the invoice would say, object by object.
  */
 import { hubObject } from "../../../src/features/hub/hub-object";
-import { sessionObject } from "../../../durable-objects/sessions/classes";
-import { deferredSessionObject } from "../../../durable-objects/sessions/deferred";
+import { deferredSessionObject, sessionObject } from "../../../src/features/sessions/session-object";
 import type { McpEdge } from "../../../src/edge";
 import type { EdgeEnv } from "../../../src/kernel/env";
 import { taskObject } from "../../../src/features/tasks/task-object";

@@ -5,7 +5,7 @@
  * task-capable: the task object when a 2026 request declares the Tasks extension).
  */
 import { createMcpEdge } from "../../../src/edge";
-import { sessions } from "../../../src/features/sessions/index";
+import { legacySse, sessions } from "../../../src/features/sessions/index";
 import { rateLimits } from "../../../src/features/rate-limits/index";
 import { observe } from "../../../src/features/observe/index";
 import { tasks } from "../../../src/features/tasks/index";
@@ -152,6 +152,8 @@ export const events: OperationEvent[] = [];
 const edge = createMcpEdge(operateServer, {
   features: [
     sessions(),
+    // rate-limits.operate.test.ts checks the 2024-11-05 transport's POST too.
+    legacySse(),
     hub(),
     tasks(),
     observe({ tracing: { api: memoryOtel }, onEvent: (event) => events.push(event), analytics: { binding: "MCP_ANALYTICS" } }),
