@@ -316,6 +316,7 @@ export default defineConfig({
             { find: /^mcp-edge\/testing$/, replacement: sourceFile("./src/testing/index.ts") },
             { find: /^mcp-edge\/types$/, replacement: sourceFile("./src/types.ts") },
             { find: /^mcp-edge\/extensions$/, replacement: sourceFile("./src/extensions.ts") },
+            { find: /^mcp-edge\/json-schema$/, replacement: sourceFile("./src/json-schema.ts") },
             { find: /^mcp-edge\/(sessions|hub|tasks|user|skills)$/, replacement: sourceFile("./src/features/$1/index.ts") },
             { find: /^mcp-edge$/, replacement: sourceFile("./src/index.ts") },
           ],

@@ -155,6 +155,7 @@ async function minimalExample() {
       'export { defineServer, type HandlerContext } from "mcp-edge";',
       'export { errorCodes, LATEST_VERSION, type CallToolResult, type JsonSchema } from "mcp-edge/types";',
       'export { clientDeclares, TASKS_EXTENSION } from "mcp-edge/extensions";',
+      'export { fullJsonSchema, type JsonSchemaCompiler } from "mcp-edge/json-schema";',
       'export { hubBus } from "mcp-edge/bus";',
       'export { createTestClient } from "mcp-edge/testing";',
       'export { sessions } from "mcp-edge/sessions"; export { hub, publish } from "mcp-edge/hub";',

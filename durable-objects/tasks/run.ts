@@ -163,7 +163,7 @@ export class TaskRun<Env> {
     const base = handlerContext(source, { id: record.taskId, params: { _meta: record.meta } }, this.controller);
     // A publish from the handler (`publish(env, event, { trace: ctx })`) continues the run's trace.
     if (this.observation) bindObservation(base, this.observation);
-    const ctx = createInteractiveContext(base, this.channel(record), this.host.server.toJSONSchema);
+    const ctx = createInteractiveContext(base, this.channel(record), this.host.server);
     if (record.gathered !== undefined) ctx.gathered = record.gathered;
     return ctx;
   }

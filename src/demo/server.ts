@@ -12,6 +12,7 @@ import { notifyResourceUpdated } from "../features/hub/index";
 import { DEMO_ICONS, PNG_1X1_BASE64, READ_ONLY, WAV_EMPTY_BASE64 } from "./assets";
 import { addInteractiveTools } from "./interactive-tools";
 import { addResourcesAndPrompts } from "./resources-and-prompts";
+import { fullJsonSchema } from "../json-schema";
 import { add2026Fixtures } from "./fixtures-2026";
 import { addExtensionDemos } from "./extensions";
 import { addSkillDemos } from "./skills";
@@ -19,6 +20,8 @@ import { addSkillDemos } from "./skills";
 export const demoServer = defineServer<EdgeEnv>({
   name: "mcp-edge-demo",
   version: "0.1.0",
+  // Its conformance fixtures use all of JSON Schema 2020-12 ($defs, allOf, if/then/else) and titled elicitation enums (oneOf).
+  jsonSchema: fullJsonSchema,
   description: "The mcp-edge demo: conformance fixtures and a few small tools, served from Cloudflare Workers.",
   icons: DEMO_ICONS,
   instructions:

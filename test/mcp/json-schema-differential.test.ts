@@ -1,11 +1,16 @@
 /**
- * mcp-edge's JSON Schema validator (src/mcp/json-schema) against @cfworker/json-schema, which validated tool
- * schemas before it and stays as the oracle: they must agree on validity for every hand-written pair of the
- * corpus (each also as labelled) and for thousands of instances drawn from a seeded generator.
+ * mcp-edge's JSON Schema validators (src/mcp/json-schema) against @cfworker/json-schema, which validated tool
+ * schemas before them and stays as the oracle. The full validator (`fullJsonSchema`) must agree on validity for
+ * every hand-written pair of the corpus (each also as labelled) and for thousands of instances drawn from a
+ * seeded generator. The core validator (every Worker's default) must do the same on every corpus schema that uses
+ * only its vocabulary, with the full validator's very problems, and refuse every other schema at definition,
+ * naming a keyword it uses.
  */
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, expect, it } from "vitest";
-import { compileJsonSchema } from "../../src/mcp/json-schema/compile";
+import { fullJsonSchema } from "../../src/mcp/json-schema/compile";
+import { coreJsonSchema } from "../../src/mcp/json-schema/core";
+import type { JsonSchemaCompiler } from "../../src/mcp/json-schema/types";
 import cardSchema from "../fixtures/server-card/schema.json";
 import minimalCard from "../fixtures/server-card/minimal.json";
 import templatedCard from "../fixtures/server-card/templated-remote.json";
@@ -24,10 +29,30 @@ function oracle(schema: unknown): (instance: unknown) => boolean {
   return (instance) => validator.validate(instance).valid;
 }
 
-function ours(schema: unknown): (instance: unknown) => boolean {
-  const validate = compileJsonSchema(structuredClone(schema), "corpus");
+function ours(schema: unknown, compile: JsonSchemaCompiler = fullJsonSchema): (instance: unknown) => boolean {
+  const validate = compile(structuredClone(schema), "corpus");
   return (instance) => validate(instance).length === 0;
 }
+
+/** The keywords outside the core vocabulary (docs/server.md "Raw JSON Schema validation"), written here on their own. */
+const BEYOND_CORE = new Set([
+  ...["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "$defs", "definitions", "$id", "$anchor"],
+  ...["$dynamicAnchor", "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas", "dependencies"],
+  ...["prefixItems", "additionalItems", "contains", "unevaluatedProperties", "unevaluatedItems", "format"],
+]);
+
+/** The keywords beyond the core that a schema uses, found where the core reads subschemas (a tuple `items` counts). */
+function beyondCore(schema: unknown): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const rules = schema as Record<string, unknown>;
+  const found = Object.keys(rules).filter((keyword) => BEYOND_CORE.has(keyword));
+  if (Array.isArray(rules.items)) found.push("items");
+  const subschemas = [...Object.values((rules.properties as object) ?? {}), rules.additionalProperties, rules.items];
+  return [...found, ...subschemas.filter((sub) => !Array.isArray(sub)).flatMap(beyondCore)];
+}
+
+const CORE_CASES = CASES.filter((c) => beyondCore(c.schema).length === 0);
+const FULL_CASES = CASES.filter((c) => beyondCore(c.schema).length > 0);
 
 /** mulberry32: a small seeded generator, so a failure reproduces. */
 function seeded(seed: number): () => number {
@@ -100,7 +125,7 @@ function mutate(value: unknown, random: () => number, words: { values: unknown[]
   return copy;
 }
 
-describe("mcp-edge's JSON Schema validator agrees with @cfworker/json-schema", () => {
+describe("mcp-edge's full JSON Schema validator agrees with @cfworker/json-schema", () => {
   it("on every hand-written pair of the corpus, each as labelled", () => {
     const disagreements: string[] = [];
     let pairs = 0;
@@ -145,5 +170,71 @@ describe("mcp-edge's JSON Schema validator agrees with @cfworker/json-schema", (
     // Both outcomes are well represented, or the agreement would say little.
     expect(valid / checks).toBeGreaterThan(0.2);
     expect(valid / checks).toBeLessThan(0.8);
+  });
+});
+
+describe("mcp-edge's core JSON Schema validator", () => {
+  it("agrees with @cfworker/json-schema on every pair whose schema uses only the core vocabulary, with the full validator's problems", () => {
+    const disagreements: string[] = [];
+    let pairs = 0;
+    for (const c of CORE_CASES) {
+      const [expected, core, full] = [
+        oracle(c.schema),
+        coreJsonSchema(structuredClone(c.schema), "corpus"),
+        fullJsonSchema(c.schema, "corpus"),
+      ];
+      for (const [instances, label] of [
+        [c.valid, true],
+        [c.invalid, false],
+      ] as const) {
+        for (const instance of instances) {
+          pairs++;
+          const [theirs, problems] = [expected(instance), core(instance)];
+          if (theirs !== label || (problems.length === 0) !== label)
+            disagreements.push(
+              `${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, core ${problems.length === 0}`,
+            );
+          expect(problems, `${c.name}: ${JSON.stringify(instance)}`).toEqual(full(instance).map(({ at, message }) => ({ at, message })));
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(pairs).toBeGreaterThan(150);
+  });
+
+  it("agrees with @cfworker/json-schema on seeded random instances of the core schemas", () => {
+    const random = seeded(0xc0de);
+    const disagreements: string[] = [];
+    let checks = 0;
+    for (const c of CORE_CASES) {
+      const [expected, actual] = [oracle(c.schema), ours(c.schema, coreJsonSchema)];
+      const words = vocabulary(c);
+      const seeds = [...c.valid, ...c.invalid];
+      for (let i = 0; i < 150; i++) {
+        const from = seeds.length > 0 && random() < 0.7 ? seeds[Math.floor(random() * seeds.length)] : undefined;
+        const instance = from === undefined ? randomValue(random, words, 3) : mutate(from, random, words);
+        checks++;
+        if (expected(instance) !== actual(instance)) disagreements.push(`${c.name}: ${JSON.stringify(instance)}`);
+      }
+    }
+    expect(disagreements.slice(0, 20)).toEqual([]);
+    expect(checks).toBeGreaterThan(5_000);
+  });
+
+  it("refuses at definition every corpus schema beyond its vocabulary, naming a keyword it uses and the fix", () => {
+    const wrong: string[] = [];
+    for (const c of FULL_CASES) {
+      const keywords = beyondCore(c.schema);
+      try {
+        coreJsonSchema(structuredClone(c.schema), 'tool "t" input');
+        wrong.push(`${c.name}: accepted (it uses ${keywords.join(", ")})`);
+      } catch (error) {
+        const message = (error as Error).message;
+        const named = keywords.some((keyword) => message.includes(`"${keyword}"`));
+        if (!(error instanceof TypeError) || !named || !message.includes("jsonSchema: fullJsonSchema")) wrong.push(`${c.name}: ${message}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(FULL_CASES.length).toBeGreaterThan(50);
   });
 });

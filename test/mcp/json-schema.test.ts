@@ -1,20 +1,25 @@
 /**
- * mcp-edge's JSON Schema validator as a tool author meets it, through compileSchema (what tools/call reports):
- * the wording of its problems, unevaluated*, recursive $refs, lengths in code points, integers and decimal
- * multiples, the TypeErrors of schemas it cannot use, and where it deliberately differs from @cfworker/json-schema.
+ * mcp-edge's JSON Schema validators as a tool author meets them, through compileSchema (what tools/call reports).
+ * The full one (`jsonSchema: fullJsonSchema`): the wording of its problems, unevaluated*, recursive $refs, lengths
+ * in code points, integers and decimal multiples, the TypeErrors of schemas it cannot use, and where it deliberately
+ * differs from @cfworker/json-schema. The core one (the default): the same wording, and the TypeError at definition
+ * of a keyword beyond its vocabulary.
  */
 import { describe, expect, it } from "vitest";
-import { compileSchema } from "../../src/mcp/definition/schema";
+import { compileSchema, type SchemaCompilers } from "../../src/mcp/definition/schema";
+import { fullJsonSchema } from "../../src/mcp/json-schema/compile";
 
-function check(schema: Record<string, unknown>, value: unknown): string | true {
-  const result = compileSchema(schema, "input", 'tool "t" input').validate(value);
+const FULL: SchemaCompilers = { jsonSchema: fullJsonSchema };
+
+function check(schema: Record<string, unknown>, value: unknown, compilers: SchemaCompilers = FULL): string | true {
+  const result = compileSchema(schema, "input", 'tool "t" input', compilers).validate(value);
   if (result instanceof Promise) throw new Error("a raw JSON Schema validates synchronously");
   return result.ok ? true : result.message;
 }
 
-function definitionError(schema: Record<string, unknown>): string {
+function definitionError(schema: Record<string, unknown>, compilers: SchemaCompilers = FULL): string {
   try {
-    compileSchema(schema, "input", 'tool "t" input');
+    compileSchema(schema, "input", 'tool "t" input', compilers);
   } catch (error) {
     expect(error).toBeInstanceOf(TypeError);
     return (error as Error).message;
@@ -273,5 +278,65 @@ describe("where mcp-edge's validator differs from @cfworker/json-schema", () => 
   it("ipv4 refuses leading zeros, and email quoted local parts (RFC 3986 and a dot-atom; cfworker took both)", () => {
     expect(check({ format: "ipv4" }, "01.2.3.4")).toBe("/: must be a valid ipv4 string");
     expect(check({ format: "email" }, '"a b"@example.com')).toBe("/: must be a valid email string");
+  });
+});
+
+describe("the core validator (no jsonSchema option)", () => {
+  const CORE: SchemaCompilers = {};
+  const order = {
+    type: "object",
+    properties: {
+      text: { type: "string" },
+      count: { type: "integer", minimum: 1, maximum: 10 },
+      note: { type: "string", maxLength: 3, pattern: "^[a-z]*$" },
+      tags: { type: "array", items: { enum: ["a", "b"] }, uniqueItems: true },
+    },
+    required: ["text"],
+    additionalProperties: false,
+  };
+
+  it("reports as the full validator does, up to five problems joined with '; '", () => {
+    const value = { count: 11.5, note: "ABCD", tags: ["a", "c", "a"], extra: 1 };
+    const expected =
+      '/: must have required property "text"; /count: must be an integer; /count: must be at most 10; ' +
+      '/note: must be at most 3 characters long; /note: must match the pattern "^[a-z]*$"';
+    expect(check(order, value, CORE)).toBe(expected);
+    expect(check(order, value)).toBe(expected);
+    expect(check(order, { text: "x", count: 2.0, tags: ["a", "b"] }, CORE)).toBe(true);
+    expect(check({ type: "object", additionalProperties: false }, { x: 1 }, CORE)).toBe('/: must not have property "x"');
+  });
+
+  it("refuses a keyword beyond its vocabulary at definition, naming the keyword, where it is, the tool and the fix", () => {
+    const schema = { type: "object", properties: { contact: { anyOf: [{ type: "string" }, { type: "null" }] } } };
+    expect(definitionError(schema, CORE)).toBe(
+      'tool "t" input: the JSON Schema\'s #/properties/contact/anyOf needs the full JSON Schema validator ("anyOf" is not in the core ' +
+        'vocabulary): pass defineServer({ name, version, jsonSchema: fullJsonSchema }) with fullJsonSchema from "mcp-edge/json-schema", ' +
+        "or use a Standard Schema such as zod, which validates itself",
+    );
+    expect(check(schema, { contact: null })).toBe(true);
+  });
+
+  it("refuses format rather than ignoring it, and a tuple items", () => {
+    expect(definitionError({ type: "string", format: "email" }, CORE)).toContain('#/format needs the full JSON Schema validator ("format"');
+    expect(definitionError({ type: "array", items: [{ type: "string" }] }, CORE)).toContain(
+      '#/items needs the full JSON Schema validator ("items" as an array of schemas (a tuple)',
+    );
+  });
+
+  it("ignores annotations and unknown keywords, and refuses a pattern that does not compile or an unknown type", () => {
+    const annotated = {
+      type: "string",
+      title: "T",
+      description: "d",
+      default: "x",
+      examples: ["y"],
+      deprecated: true,
+      "x-ui": { anyOf: 1 },
+    };
+    expect(check(annotated, "ok", CORE)).toBe(true);
+    expect(definitionError({ type: "string", pattern: "(" }, CORE)).toMatch(
+      /^tool "t" input: the JSON Schema's #\/pattern is not a valid regular expression/,
+    );
+    expect(definitionError({ type: "int" }, CORE)).toContain("#/type must be one of string, number, integer");
   });
 });

@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { text } from "../../src/mcp/definition/content";
 import { dispatchContext, dispatchRequest, type DispatchContext } from "../../src/mcp/dispatch/dispatch";
+import { fullJsonSchema } from "../../src/mcp/json-schema/compile";
 import { compileSchema } from "../../src/mcp/definition/schema";
 import { defineServer, type McpServer } from "../../src/mcp/definition/server";
 import { wrapOutputSchema } from "../../src/mcp/definition/output-schema";
@@ -146,7 +147,7 @@ describe("the 2025 wrap of a schema", () => {
   });
 
   it("still validates the wrapped value: the moved $ref resolves", async () => {
-    const compiled = compileSchema(wrapOutputSchema(natural), "output", "wrapped");
+    const compiled = compileSchema(wrapOutputSchema(natural), "output", "wrapped", { jsonSchema: fullJsonSchema });
     expect(await compiled.validate({ result: [{ x: 1 }] })).toMatchObject({ ok: true });
     expect(await compiled.validate({ result: [{ y: 1 }] })).toMatchObject({ ok: false });
   });

@@ -3,12 +3,14 @@
  * values that define and serve a server, each feature's subpath its factory and helpers,
  * "mcp-edge/types" the wire's constants, and
  * "mcp-edge/extensions" the extension plumbing and an extension's definitions (docs/server.md "Why a name is where it is"),
- * "mcp-edge/events" the Events extension as a feature (docs/events.md).
+ * "mcp-edge/events" the Events extension as a feature (docs/events.md), and
+ * "mcp-edge/json-schema" the full JSON Schema validator (docs/server.md "Raw JSON Schema validation").
  * A name added to or moved between them is a decision: change this list with the CHANGELOG.
  */
 import { describe, expect, it } from "vitest";
 import * as events from "../../src/features/events/index";
 import * as extensions from "../../src/extensions";
+import * as jsonSchema from "../../src/json-schema";
 import * as face from "../../src/index";
 import * as types from "../../src/types";
 import * as sessionsEntry from "../../src/features/sessions/index";
@@ -60,6 +62,13 @@ describe("the package's entry points", () => {
     const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
     expect(extensions.clientDeclares(capabilities, extensions.TASKS_EXTENSION)).toBe(true);
     expect(extensions.clientDeclares(capabilities, extensions.UI_EXTENSION)).toBe(false);
+  });
+
+  it('"mcp-edge/json-schema" holds the full JSON Schema 2020-12 validator, a compiler defineServer\'s jsonSchema takes', () => {
+    expect(names(jsonSchema)).toEqual(["fullJsonSchema"]);
+    const validate = jsonSchema.fullJsonSchema({ anyOf: [{ type: "string" }, { type: "null" }] }, 'tool "t" input');
+    expect(validate(null)).toEqual([]);
+    expect(validate(1).map(({ at, message }) => ({ at, message }))).toEqual([{ at: "", message: "must be a string or null" }]);
   });
 
   it('"mcp-edge/events" holds the Events extension: event definitions, the feature and its identifier', () => {

@@ -7,7 +7,7 @@
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
 import { checkElicitationSchema } from "./elicitation-schema";
-import { compileSchema, isStandard, type CompiledSchema, type JsonSchemaConverter, type SchemaInput } from "../definition/schema";
+import { compileSchema, isStandard, type CompiledSchema, type SchemaCompilers, type SchemaInput } from "../definition/schema";
 import type { ClientCapabilities } from "../definition/types";
 import type { ElicitUrlOptions } from "../definition/context";
 
@@ -18,22 +18,22 @@ export interface FormRequest {
 }
 
 /** Turns the schema a handler passed into the wire's `requestedSchema`, refusing what the spec does not allow. */
-export function toFormRequest(schema: SchemaInput, convert?: JsonSchemaConverter): FormRequest {
+export function toFormRequest(schema: SchemaInput, compilers?: SchemaCompilers): FormRequest {
   // A handler usually passes the same schema object on every call (and again on each MRTR retry).
   const key = typeof schema === "object" && schema !== null ? (schema as object) : undefined;
   const known = key && formRequests.get(key);
   if (known) return known;
-  const form = buildFormRequest(schema, convert);
+  const form = buildFormRequest(schema, compilers);
   if (key) formRequests.set(key, form);
   return form;
 }
 
 const formRequests = new WeakMap<object, FormRequest>();
 
-function buildFormRequest(schema: SchemaInput, convert: JsonSchemaConverter | undefined): FormRequest {
+function buildFormRequest(schema: SchemaInput, compilers: SchemaCompilers | undefined): FormRequest {
   const standard = isStandard(schema) || (typeof schema === "object" && schema !== null && Object.values(schema).some(isStandard));
   if (standard) {
-    const compiled = compileSchema(schema, "input", "elicitation schema", convert);
+    const compiled = compileSchema(schema, "input", "elicitation schema", compilers);
     const json = { ...compiled.json };
     // A generated schema forbids extra keys, which is not part of the spec's flat subset (compileSchema drops its `$schema`).
     delete json.additionalProperties;
@@ -44,7 +44,7 @@ function buildFormRequest(schema: SchemaInput, convert: JsonSchemaConverter | un
   // Plain JSON Schema is sent as written and checks the answer as written (the validator of tool arguments).
   const problem = checkElicitationSchema(schema as Record<string, unknown>);
   if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
-  return { requestedSchema: schema as Record<string, unknown>, schema: compileSchema(schema, "input", "elicitation schema") };
+  return { requestedSchema: schema as Record<string, unknown>, schema: compileSchema(schema, "input", "elicitation schema", compilers) };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Params } from "../../jsonrpc/messages";
 import { checkFormAnswer, requireElicitationMode, toFormRequest, urlElicitationParams } from "./elicitation-request";
 import { checkCreateMessageResult, checkElicitResult, checkListRootsResult, type SampledMessage } from "./client-answers";
 import type { AskOptions, Channel, HandlerContext, InteractiveContext, SamplingRequest } from "../definition/context";
-import type { JsonSchemaConverter } from "../definition/schema";
+import type { SchemaCompilers } from "../definition/schema";
 import { LOGGING_LEVELS, type ClientCapabilities, type CreateMessageResult, type CreateMessageWithToolsParams } from "../definition/types";
 
 /**
@@ -135,7 +135,7 @@ function notifier(base: HandlerContext<unknown>, channel: Channel): Pick<Interac
 export function createInteractiveContext<Env>(
   base: HandlerContext<Env>,
   channel: Channel,
-  convert?: JsonSchemaConverter,
+  compilers?: SchemaCompilers,
 ): InteractiveContext<Env> {
   return Object.assign(base, notifier(base, channel), {
     // A method, not an arrow cast to the overloads: docs/engine-notes.md "Methods, not arrow properties"
@@ -154,7 +154,7 @@ export function createInteractiveContext<Env>(
       return result as never;
     },
     async elicit(message, schema, options) {
-      const form = toFormRequest(schema, convert);
+      const form = toFormRequest(schema, compilers);
       requireCapability(base, channel, "elicitation", "elicitation/create");
       requireElicitationMode(declaredBy(base, channel), "form", base.era);
       const result = checkElicitResult(

@@ -3,6 +3,7 @@
  * template and prompt, and the resolved definitions the dispatcher serves. server.ts holds the
  * class that builds them; this file only describes them (plus the name and header-parameter checks).
  */
+import type { JsonSchemaCompiler } from "../json-schema/types";
 import type { CompiledSchema, InferSchema, JsonSchemaConverter, SchemaInput } from "./schema";
 import type { UriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext } from "./context";
@@ -43,6 +44,13 @@ export interface ServerConfig {
    * Schema by themselves (zod 3.25's "zod/v4", zod 4.0 and 4.1); zod 4.2+, valibot and arktype schemas convert themselves.
    */
   toJSONSchema?: JsonSchemaConverter;
+  /**
+   * What validates raw JSON Schema (tool input and output, elicitation forms). Default: the core validator, in
+   * every Worker (types, enum, const, properties, required, additionalProperties, items, bounds, pattern,
+   * uniqueItems; any other keyword is a TypeError at definition). `fullJsonSchema` from "mcp-edge/json-schema"
+   * checks all of JSON Schema 2020-12 (anyOf, $ref, format, …); any function of the same shape fits.
+   */
+  jsonSchema?: JsonSchemaCompiler;
 }
 
 /**

@@ -3,10 +3,12 @@
  * Schema that can emit JSON Schema (zod 4.2+, valibot, arktype), or an SDK-style shape of them
  * (`{ value: z.number() }`); zod 3.25's `zod/v4` (and zod 4.0, 4.1) with zod's own converter, passed
  * as `defineServer({ toJSONSchema })`, since those schemas cannot convert themselves. Each schema is compiled once,
- * at definition; a raw JSON Schema by mcp-edge's own 2020-12 validator (../json-schema), which builds
- * checks instead of generating code (code generation is forbidden on Workers).
+ * at definition; a raw JSON Schema by mcp-edge's core validator (../json-schema/core.ts), or by the server's
+ * `jsonSchema` (`fullJsonSchema`, all of 2020-12), both building checks instead of generating code (code
+ * generation is forbidden on Workers).
  */
-import { compileJsonSchema } from "../json-schema/compile";
+import { coreJsonSchema } from "../json-schema/core";
+import type { JsonSchemaCompiler } from "../json-schema/types";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -49,6 +51,12 @@ export type SchemaInput = JsonSchema | StandardJsonSchema | ZodStyleShape;
  * schema first fits, whatever its own schema type; mcp-edge hands it only schemas of zod's v4 core.
  */
 export type JsonSchemaConverter = (schema: never, params: { target: "draft-2020-12"; io: "input" | "output" }) => unknown;
+
+/** How a server turns the schemas of its definitions into checks: defineServer's `toJSONSchema` and `jsonSchema`. */
+export interface SchemaCompilers {
+  readonly toJSONSchema?: JsonSchemaConverter | undefined;
+  readonly jsonSchema?: JsonSchemaCompiler | undefined;
+}
 
 type OutputOf<S> = S extends StandardJsonSchema<infer O> ? O : never;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
@@ -178,10 +186,12 @@ function jsonSchemaOf(schema: StandardJsonSchema, side: "input" | "output", what
 }
 
 /**
- * Compiles a schema once. `side` picks the JSON Schema of a Standard Schema's input or output; `convert`: the
- * server's `toJSONSchema`, for zod schemas that cannot convert themselves.
+ * Compiles a schema once. `side` picks the JSON Schema of a Standard Schema's input or output; `compilers`: the
+ * server's `toJSONSchema` (for zod schemas that cannot convert themselves) and `jsonSchema` (for raw JSON Schema;
+ * the core validator without it).
  */
-export function compileSchema(schema: SchemaInput, side: "input" | "output", what: string, convert?: JsonSchemaConverter): CompiledSchema {
+export function compileSchema(schema: SchemaInput, side: "input" | "output", what: string, compilers?: SchemaCompilers): CompiledSchema {
+  const convert = compilers?.toJSONSchema;
   if (isStandard(schema)) {
     const std = schema["~standard"];
     const json = jsonSchemaOf(schema, side, what, convert);
@@ -216,7 +226,7 @@ export function compileSchema(schema: SchemaInput, side: "input" | "output", wha
   } catch {
     throw new TypeError(`${what}: a JSON Schema must be plain JSON (no functions or class instances)`);
   }
-  const validator = compileJsonSchema(copy, what);
+  const validator = (compilers?.jsonSchema ?? coreJsonSchema)(copy, what);
   return {
     json: schema,
     validate(value) {

@@ -4,6 +4,7 @@
  * compiled schemas, capabilities). Nothing here knows about HTTP, streams or storage.
  */
 import { checkScopeRequirement } from "./authorization";
+import type { JsonSchemaCompiler } from "../json-schema/types";
 import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchemaConverter, type SchemaInput } from "./schema";
 import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo, UserStores } from "./context";
@@ -85,6 +86,8 @@ export class ServerDefinition<Env = unknown> {
   errorHook: ErrorHook<Env> | undefined;
   /** zod's converter for zod schemas that cannot produce JSON Schema by themselves (ServerConfig's toJSONSchema). */
   readonly toJSONSchema: JsonSchemaConverter | undefined;
+  /** What compiles raw JSON Schema (ServerConfig's jsonSchema); undefined: the core validator. */
+  readonly jsonSchema: JsonSchemaCompiler | undefined;
   /** `ctx.user`'s stores, as the edge serving this server fills them (the kernel sets it on its view); none: unserved. */
   users: UserStores | undefined;
   /** Called in the session object when the client sends notifications/roots/list_changed. */
@@ -106,6 +109,9 @@ export class ServerDefinition<Env = unknown> {
     if (config.toJSONSchema !== undefined && typeof config.toJSONSchema !== "function")
       throw new TypeError('defineServer: toJSONSchema must be zod\'s converter, z.toJSONSchema with z from "zod/v4"');
     this.toJSONSchema = config.toJSONSchema;
+    if (config.jsonSchema !== undefined && typeof config.jsonSchema !== "function")
+      throw new TypeError('defineServer: jsonSchema must be a JSON Schema compiler, such as fullJsonSchema from "mcp-edge/json-schema"');
+    this.jsonSchema = config.jsonSchema;
     if (!Number.isSafeInteger(this.pageSize) || this.pageSize < 1) throw new TypeError("defineServer: pageSize must be a positive integer");
     for (const [id, settings] of Object.entries(config.extensions ?? {})) this.extension(id, settings);
   }
@@ -175,9 +181,9 @@ export class ServerDefinition<Env = unknown> {
     if (!NAME_PATTERN.test(name)) throw new TypeError(`tool "${name}": names are 1-128 characters of A-Z a-z 0-9 _ - .`);
     if (this.tools.has(name)) throw new TypeError(`tool "${name}" is already defined`);
     if (!config.description) throw new TypeError(`tool "${name}": a description is required`);
-    const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`, this.toJSONSchema);
+    const input = compileSchema(config.input ?? EMPTY_OBJECT_SCHEMA, "input", `tool "${name}" input`, this);
     if (input.json.type !== "object") throw new TypeError(`tool "${name}": the input schema must have type "object"`);
-    const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`, this.toJSONSchema) : undefined;
+    const output = config.output ? compileSchema(config.output, "output", `tool "${name}" output`, this) : undefined;
     const task = resolveTaskOption(name, config.task);
     const listing = withoutUndefined({
       name,

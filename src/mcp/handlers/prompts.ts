@@ -38,7 +38,7 @@ export async function getPrompt<Env>(params: Params, dispatch: DispatchContext<E
   // A simple prompt's get gets the plain context; the cast only widens what its type already hides.
   const ctx =
     prompt.interactive && dispatch.channel
-      ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema)
+      ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server)
       : (handlerContext as InteractiveContext<Env>);
   const result = await prompt.get(args, ctx);
   return { ...result };

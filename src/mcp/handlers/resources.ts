@@ -72,7 +72,7 @@ export async function readResource<Env>(
     // A simple read gets the plain context; the cast only widens what its type already hides.
     const ctx =
       fixed.interactive && dispatch.channel
-        ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema)
+        ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server)
         : (handlerContext as InteractiveContext<Env>);
     return { contents: normalise(uri, fixed.listing.mimeType as string | undefined, await fixed.read(uri, ctx)) };
   }

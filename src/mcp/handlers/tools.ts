@@ -47,7 +47,7 @@ export async function callTool<Env>(params: Params, dispatch: DispatchContext<En
     if (gather && dispatch.channel && clientDeclares(handlerContext.clientCapabilities, TASKS_EXTENSION)) {
       gathered = await gather(
         rawArgs,
-        createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema) as InteractiveContext<never>,
+        createInteractiveContext(handlerContext, dispatch.channel, dispatch.server) as InteractiveContext<never>,
       );
     }
     const task = await dispatch.tasks?.runIfChosen(
@@ -70,7 +70,7 @@ export async function callTool<Env>(params: Params, dispatch: DispatchContext<En
     // A routing mistake, not a client error: interactive tools always get a channel.
     throw new Error(`interactive tool "${name}" reached a lane without a channel`);
   }
-  const ctx = dispatch.channel ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server.toJSONSchema) : handlerContext;
+  const ctx = dispatch.channel ? createInteractiveContext(handlerContext, dispatch.channel, dispatch.server) : handlerContext;
   const hook = dispatch.server.errorHook;
   const listener = hook ? { hook, call: callOf("tools/call", params, handlerContext) } : undefined;
   const result = await runTool(tool, rawArgs, ctx as InteractiveContext<Env>, {

@@ -2,9 +2,9 @@
  * The keywords that apply subschemas: to an object's properties and an array's items (recording what they
  * evaluated, for unevaluated*), and in place (allOf, anyOf, oneOf, not, if/then/else, $ref, dependentSchemas).
  */
-import { compilePattern, describeTypes, numberKeyword } from "./assertions";
+import { compilePattern, numberKeyword } from "./assertions";
 import type { Compiler, Evaluated, KeywordCompiler, Problem, Report, SchemaObject, Validate } from "./types";
-import { childAt, hasType, shown } from "./values";
+import { childAt, describeTypes, hasType, shown } from "./values";
 
 type Subschemas = readonly Validate[];
 
@@ -51,7 +51,7 @@ function memberSchema(schema: SchemaObject, keyword: string, location: string, c
 }
 
 /** properties, patternProperties and additionalProperties: together they decide which schema each member meets. */
-const propertiesKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const propertiesKeyword: KeywordCompiler = (schema, location, compiler) => {
   const properties = schemaMap(schema, "properties", location, compiler);
   const patterns = schemaMap(schema, "patternProperties", location, compiler).map(([source, validate]) => ({
     regex: compilePattern(source, `${location}/patternProperties/${source}`, compiler),
@@ -92,7 +92,7 @@ const propertiesKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-const propertyNamesKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const propertyNamesKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.propertyNames === undefined) return undefined;
   const validate = compiler.subschema(schema.propertyNames, `${location}/propertyNames`);
   return (instance, at, report) => {
@@ -110,7 +110,7 @@ const propertyNamesKeyword: KeywordCompiler = (schema, location, compiler) => {
 };
 
 /** dependentSchemas, and draft-07's `dependencies` where a value is a schema (annotations from those are not kept, as before). */
-function dependentSchemas(keyword: string): KeywordCompiler {
+export function dependentSchemas(keyword: string): KeywordCompiler {
   return (schema, location, compiler) => {
     const map = schema[keyword];
     if (typeof map !== "object" || map === null) return undefined;
@@ -135,7 +135,7 @@ function dependentSchemas(keyword: string): KeywordCompiler {
  * prefixItems, items and additionalItems. Draft-07's forms keep their meaning: `items` as an array is a tuple
  * (continuing prefixItems by index), and additionalItems then applies to the rest.
  */
-const itemsKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const itemsKeyword: KeywordCompiler = (schema, location, compiler) => {
   const prefix = schemaList(schema, "prefixItems", location, compiler) ?? [];
   const tupleItems = Array.isArray(schema.items) ? schemaList(schema, "items", location, compiler)! : undefined;
   const tuple = tupleItems ? [...prefix, ...tupleItems.slice(prefix.length)] : prefix;
@@ -159,7 +159,7 @@ const itemsKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-const containsKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const containsKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.contains === undefined) return undefined;
   const validate = compiler.subschema(schema.contains, `${location}/contains`);
   const least = numberKeyword(schema, "minContains", location, compiler) ?? 1;
@@ -182,7 +182,7 @@ const containsKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-const allOfKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const allOfKeyword: KeywordCompiler = (schema, location, compiler) => {
   const branches = schemaList(schema, "allOf", location, compiler);
   if (!branches) return undefined;
   return (instance, at, report, evaluated) => {
@@ -215,7 +215,7 @@ function noBranchMatched(failures: readonly Problem[][], at: string): Problem[] 
 }
 
 /** anyOf or oneOf: how many branches match, stopping early when nothing more is to learn. */
-function someOf(keyword: "anyOf" | "oneOf"): KeywordCompiler {
+export function someOf(keyword: "anyOf" | "oneOf"): KeywordCompiler {
   return (schema, location, compiler) => {
     const branches = schemaList(schema, keyword, location, compiler);
     if (!branches) return undefined;
@@ -243,7 +243,7 @@ function someOf(keyword: "anyOf" | "oneOf"): KeywordCompiler {
   };
 }
 
-const notKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const notKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.not === undefined) return undefined;
   const validate = compiler.subschema(schema.not, `${location}/not`, true);
   return (instance, at, report) => {
@@ -253,7 +253,7 @@ const notKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-const ifKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const ifKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.if === undefined || (schema.then === undefined && schema.else === undefined)) return undefined;
   const condition = compiler.subschema(schema.if, `${location}/if`, true);
   const then = schema.then === undefined ? undefined : compiler.subschema(schema.then, `${location}/then`, true);
@@ -267,12 +267,12 @@ const ifKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-function referenceKeyword(keyword: "$ref" | "$dynamicRef"): KeywordCompiler {
+export function referenceKeyword(keyword: "$ref" | "$dynamicRef"): KeywordCompiler {
   return (schema, location, compiler) => (schema[keyword] === undefined ? undefined : compiler.reference(keyword, schema, location));
 }
 
 /** unevaluatedProperties or unevaluatedItems: applies to what the other keywords (and in-place subschemas) left. */
-function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems"): KeywordCompiler {
+export function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems"): KeywordCompiler {
   return (schema, location, compiler) => {
     const validate = memberSchema(schema, keyword, location, compiler);
     if (!validate) return undefined;
@@ -298,22 +298,3 @@ function unevaluated(keyword: "unevaluatedProperties" | "unevaluatedItems"): Key
 export function tracksEvaluation(schema: SchemaObject): boolean {
   return schema.unevaluatedProperties !== undefined || schema.unevaluatedItems !== undefined;
 }
-
-/** The applicator keywords, in order: in-place ones, then members, then unevaluated* (which reads what the rest recorded). */
-export const APPLICATORS: readonly KeywordCompiler[] = [
-  referenceKeyword("$ref"),
-  referenceKeyword("$dynamicRef"),
-  allOfKeyword,
-  someOf("anyOf"),
-  someOf("oneOf"),
-  notKeyword,
-  ifKeyword,
-  dependentSchemas("dependentSchemas"),
-  dependentSchemas("dependencies"),
-  propertiesKeyword,
-  propertyNamesKeyword,
-  itemsKeyword,
-  containsKeyword,
-  unevaluated("unevaluatedProperties"),
-  unevaluated("unevaluatedItems"),
-];

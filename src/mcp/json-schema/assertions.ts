@@ -4,23 +4,7 @@
  */
 import { FORMATS } from "./formats";
 import type { Compiler, KeywordCompiler, SchemaObject, Validate } from "./types";
-import { codePointLength, hasType, isMultipleOf, jsonEqual, shown } from "./values";
-
-const TYPE_NAMES: Record<string, string> = {
-  string: "a string",
-  number: "a number",
-  integer: "an integer",
-  boolean: "a boolean",
-  object: "an object",
-  array: "an array",
-  null: "null",
-};
-
-/** "a string", "a string or null", "a string, a number or null". */
-export function describeTypes(types: readonly string[]): string {
-  const names = types.map((type) => TYPE_NAMES[type] ?? type);
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "nothing");
-}
+import { codePointLength, describeTypes, hasType, isMultipleOf, jsonEqual, shown, TYPE_NAMES } from "./values";
 
 /** A keyword whose value must be a number (a bound), or undefined when the schema lacks it. */
 export function numberKeyword(schema: SchemaObject, keyword: string, location: string, compiler: Compiler): number | undefined {
@@ -38,7 +22,7 @@ function stringList(schema: SchemaObject, keyword: string, location: string, com
   return value as string[];
 }
 
-const typeKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const typeKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.type === undefined) return undefined;
   const types = typeof schema.type === "string" ? [schema.type] : schema.type;
   if (!Array.isArray(types) || !types.every((type) => typeof type === "string" && Object.hasOwn(TYPE_NAMES, type))) {
@@ -52,7 +36,7 @@ const typeKeyword: KeywordCompiler = (schema, location, compiler) => {
   };
 };
 
-const constKeyword: KeywordCompiler = (schema) => {
+export const constKeyword: KeywordCompiler = (schema) => {
   if (!("const" in schema)) return undefined;
   const constant = schema.const;
   return (instance, at, report) => {
@@ -62,7 +46,7 @@ const constKeyword: KeywordCompiler = (schema) => {
   };
 };
 
-const enumKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const enumKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.enum === undefined) return undefined;
   const values = schema.enum;
   if (!Array.isArray(values)) return compiler.invalid(`${location}/enum`, "must be an array");
@@ -74,7 +58,7 @@ const enumKeyword: KeywordCompiler = (schema, location, compiler) => {
 };
 
 /** One bound on numbers: `holds(instance, bound)` or the message "must be <phrase> <bound>". */
-function numberBound(keyword: string, phrase: string, holds: (value: number, bound: number) => boolean): KeywordCompiler {
+export function numberBound(keyword: string, phrase: string, holds: (value: number, bound: number) => boolean): KeywordCompiler {
   return (schema, location, compiler) => {
     const bound = numberKeyword(schema, keyword, location, compiler);
     if (bound === undefined) return undefined;
@@ -86,7 +70,7 @@ function numberBound(keyword: string, phrase: string, holds: (value: number, bou
   };
 }
 
-const multipleOfKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const multipleOfKeyword: KeywordCompiler = (schema, location, compiler) => {
   const divisor = numberKeyword(schema, "multipleOf", location, compiler);
   if (divisor === undefined) return undefined;
   if (divisor <= 0) compiler.invalid(`${location}/multipleOf`, "must be greater than 0");
@@ -101,7 +85,7 @@ const multipleOfKeyword: KeywordCompiler = (schema, location, compiler) => {
  * A bound on the size of one JSON type: strings (in code points), arrays (items), objects (properties).
  * `atLeast`: a minimum, else a maximum.
  */
-function sizeBound(keyword: string, type: "string" | "array" | "object", atLeast: boolean): KeywordCompiler {
+export function sizeBound(keyword: string, type: "string" | "array" | "object", atLeast: boolean): KeywordCompiler {
   const unit = { string: "characters long", array: "items", object: "properties" }[type];
   return (schema, location, compiler) => {
     const bound = numberKeyword(schema, keyword, location, compiler);
@@ -122,7 +106,7 @@ function sizeOf(instance: unknown, type: "string" | "array" | "object"): number 
   return codePointLength(instance as string);
 }
 
-const patternKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const patternKeyword: KeywordCompiler = (schema, location, compiler) => {
   if (schema.pattern === undefined) return undefined;
   const regex = compilePattern(schema.pattern, `${location}/pattern`, compiler);
   return (instance, at, report) => {
@@ -142,7 +126,7 @@ export function compilePattern(pattern: unknown, location: string, compiler: Com
   }
 }
 
-const formatKeyword: KeywordCompiler = (schema) => {
+export const formatKeyword: KeywordCompiler = (schema) => {
   const name = schema.format;
   // An unknown format is an annotation only, as JSON Schema 2020-12 says.
   const format = typeof name === "string" && Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
@@ -155,7 +139,7 @@ const formatKeyword: KeywordCompiler = (schema) => {
   };
 };
 
-const uniqueItemsKeyword: KeywordCompiler = (schema) => {
+export const uniqueItemsKeyword: KeywordCompiler = (schema) => {
   if (schema.uniqueItems !== true) return undefined;
   return (instance, at, report) => {
     if (!Array.isArray(instance)) return true;
@@ -184,7 +168,7 @@ function requireKeys(keys: readonly string[], why: string): Validate {
   };
 }
 
-const requiredKeyword: KeywordCompiler = (schema, location, compiler) => {
+export const requiredKeyword: KeywordCompiler = (schema, location, compiler) => {
   const keys = stringList(schema, "required", location, compiler);
   if (!keys || keys.length === 0) return undefined;
   const check = requireKeys(keys, "");
@@ -192,7 +176,7 @@ const requiredKeyword: KeywordCompiler = (schema, location, compiler) => {
 };
 
 /** dependentRequired, and draft-07's `dependencies` where a value is an array of names (both in 2020-12 mode, as before). */
-function dependentKeys(keyword: string): KeywordCompiler {
+export function dependentKeys(keyword: string): KeywordCompiler {
   return (schema, location, compiler) => {
     const map = schema[keyword];
     if (typeof map !== "object" || map === null) return undefined;
@@ -215,27 +199,3 @@ function dependentKeys(keyword: string): KeywordCompiler {
     };
   };
 }
-
-/** The assertion keywords, in the order their problems are reported. */
-export const ASSERTIONS: readonly KeywordCompiler[] = [
-  typeKeyword,
-  constKeyword,
-  enumKeyword,
-  numberBound("minimum", "at least", (value, bound) => value >= bound),
-  numberBound("maximum", "at most", (value, bound) => value <= bound),
-  numberBound("exclusiveMinimum", "greater than", (value, bound) => value > bound),
-  numberBound("exclusiveMaximum", "less than", (value, bound) => value < bound),
-  multipleOfKeyword,
-  sizeBound("minLength", "string", true),
-  sizeBound("maxLength", "string", false),
-  patternKeyword,
-  formatKeyword,
-  sizeBound("minItems", "array", true),
-  sizeBound("maxItems", "array", false),
-  uniqueItemsKeyword,
-  requiredKeyword,
-  dependentKeys("dependentRequired"),
-  dependentKeys("dependencies"),
-  sizeBound("minProperties", "object", true),
-  sizeBound("maxProperties", "object", false),
-];

@@ -3,15 +3,85 @@
  * References resolve within the schema document only: JSON pointers, $anchor, and $id-relative URIs.
  */
 import { isObject } from "../../jsonrpc/parse";
-import { APPLICATORS, tracksEvaluation } from "./applicators";
-import { ASSERTIONS } from "./assertions";
-import type { Compiler, Evaluated, Problem, SchemaObject, Validate } from "./types";
+import {
+  allOfKeyword,
+  containsKeyword,
+  dependentSchemas,
+  ifKeyword,
+  itemsKeyword,
+  notKeyword,
+  propertiesKeyword,
+  propertyNamesKeyword,
+  referenceKeyword,
+  someOf,
+  tracksEvaluation,
+  unevaluated,
+} from "./applicators";
+import {
+  constKeyword,
+  dependentKeys,
+  enumKeyword,
+  formatKeyword,
+  multipleOfKeyword,
+  numberBound,
+  patternKeyword,
+  requiredKeyword,
+  sizeBound,
+  typeKeyword,
+  uniqueItemsKeyword,
+} from "./assertions";
+import { ACCEPT, allChecks, REJECT, validatorOf } from "./checks";
+import type { Compiler, Evaluated, JsonSchemaCompiler, KeywordCompiler, SchemaObject, Validate } from "./types";
 
 // The base URI of a schema without $id: a name no reference can reach by accident.
 const DOCUMENT_BASE = "https://schema.mcp-edge.invalid/";
 // Keywords whose values are instance data, not subschemas; and those whose values map names to subschemas.
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
 const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** The assertion keywords, in the order their problems are reported. */
+const ASSERTIONS: readonly KeywordCompiler[] = [
+  typeKeyword,
+  constKeyword,
+  enumKeyword,
+  numberBound("minimum", "at least", (value, bound) => value >= bound),
+  numberBound("maximum", "at most", (value, bound) => value <= bound),
+  numberBound("exclusiveMinimum", "greater than", (value, bound) => value > bound),
+  numberBound("exclusiveMaximum", "less than", (value, bound) => value < bound),
+  multipleOfKeyword,
+  sizeBound("minLength", "string", true),
+  sizeBound("maxLength", "string", false),
+  patternKeyword,
+  formatKeyword,
+  sizeBound("minItems", "array", true),
+  sizeBound("maxItems", "array", false),
+  uniqueItemsKeyword,
+  requiredKeyword,
+  dependentKeys("dependentRequired"),
+  dependentKeys("dependencies"),
+  sizeBound("minProperties", "object", true),
+  sizeBound("maxProperties", "object", false),
+];
+
+/** The applicator keywords, in order: in-place ones, then members, then unevaluated* (which reads what the rest recorded). */
+const APPLICATORS: readonly KeywordCompiler[] = [
+  referenceKeyword("$ref"),
+  referenceKeyword("$dynamicRef"),
+  allOfKeyword,
+  someOf("anyOf"),
+  someOf("oneOf"),
+  notKeyword,
+  ifKeyword,
+  dependentSchemas("dependentSchemas"),
+  dependentSchemas("dependencies"),
+  propertiesKeyword,
+  propertyNamesKeyword,
+  itemsKeyword,
+  containsKeyword,
+  unevaluated("unevaluatedProperties"),
+  unevaluated("unevaluatedItems"),
+];
+
 // Assertions first (their problems read first), then applicators, which end with unevaluated*.
 const KEYWORDS = [...ASSERTIONS, ...APPLICATORS];
 
@@ -66,12 +136,6 @@ function followPointer(root: unknown, pointer: string): unknown {
   return node;
 }
 
-const ACCEPT: Validate = () => true;
-const REJECT: Validate = (_instance, at, report) => {
-  report?.push({ at, message: "is not allowed" });
-  return false;
-};
-
 /** Compiles one schema document: each schema object once (a recursive schema refers to itself through the cache). */
 class DocumentCompiler implements Compiler {
   private readonly compiled = new Map<object, Validate>();
@@ -124,17 +188,8 @@ class DocumentCompiler implements Compiler {
   }
 
   private checksOf(schema: SchemaObject, location: string): Validate {
-    const checks = KEYWORDS.map((keyword) => keyword(schema, location, this)).filter((check) => check !== undefined);
-    const runAll: Validate = (instance, at, report, evaluated) => {
-      let valid = true;
-      for (const check of checks) {
-        if (check(instance, at, report, evaluated)) continue;
-        valid = false;
-        if (!report) return false;
-      }
-      return valid;
-    };
-    if (!tracksEvaluation(schema)) return checks.length === 1 ? checks[0]! : runAll;
+    const runAll = allChecks(KEYWORDS, schema, location, this);
+    if (!tracksEvaluation(schema)) return runAll;
     // unevaluated* reads what this schema's own keywords evaluated; the caller learns it too (all of it, once valid).
     return (instance, at, report, evaluated) => {
       const own: Evaluated = new Set();
@@ -174,22 +229,10 @@ class DocumentCompiler implements Compiler {
   }
 }
 
-/** Validates an instance; an empty list means it is valid, else the problems (leaves, not the schemas around them). */
-export type JsonSchemaValidator = (instance: unknown) => readonly Problem[];
-
-const VALID: readonly Problem[] = Object.freeze([]);
-
 /**
- * Compiles a JSON Schema (2020-12) once. A schema it cannot use (a pattern that does not compile, a reference
- * outside the document, a keyword of the wrong type) is a TypeError naming `what` and the keyword's location.
+ * The full JSON Schema 2020-12 validator (`import { fullJsonSchema } from "mcp-edge/json-schema"`): every keyword and
+ * format, references within the schema document. A schema it cannot use (a pattern that does not compile, a
+ * reference outside the document, a keyword of the wrong type) is a TypeError naming `where` and the keyword's location.
  */
-export function compileJsonSchema(schema: unknown, what: string): JsonSchemaValidator {
-  const validate = new DocumentCompiler(schema, what).subschema(schema, "#");
-  return (instance) => {
-    // A valid instance takes one walk that stops at the first problem; only an invalid one is walked again to explain.
-    if (validate(instance, "", undefined, undefined)) return VALID;
-    const problems: Problem[] = [];
-    validate(instance, "", problems, undefined);
-    return problems;
-  };
-}
+export const fullJsonSchema: JsonSchemaCompiler = (schema, where) =>
+  validatorOf(new DocumentCompiler(schema, where).subschema(schema, "#"));

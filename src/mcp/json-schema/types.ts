@@ -4,9 +4,23 @@
  */
 
 /** One thing wrong with an instance: where (a JSON pointer, "" for the root) and what, phrased for a person. */
-export interface Problem {
+export interface JsonSchemaProblem {
   readonly at: string;
   readonly message: string;
+}
+
+/** Validates an instance; an empty list means it is valid, else the problems (leaves, not the schemas around them). */
+export type JsonSchemaValidator = (instance: unknown) => readonly JsonSchemaProblem[];
+
+/**
+ * Compiles a raw JSON Schema once, when its tool (or other definition) is registered: `defineServer`'s `jsonSchema`
+ * option. `where` names the schema for a person ('tool "add" input'); a schema the compiler cannot use is a
+ * TypeError that starts with it. mcp-edge's own are the core validator (the default) and `fullJsonSchema`.
+ */
+export type JsonSchemaCompiler = (schema: unknown, where: string) => JsonSchemaValidator;
+
+/** A problem as the validators build it. */
+export interface Problem extends JsonSchemaProblem {
   /** Set by a failed `type` check: the types the instance should have had (anyOf/oneOf merge these). */
   readonly expected?: readonly string[];
 }

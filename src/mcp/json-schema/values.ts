@@ -4,6 +4,23 @@
  */
 import type { Report } from "./types";
 
+/** JSON Schema's type names, each as a message says it. */
+export const TYPE_NAMES: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  integer: "an integer",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  null: "null",
+};
+
+/** "a string", "a string or null", "a string, a number or null". */
+export function describeTypes(types: readonly string[]): string {
+  const names = types.map((type) => TYPE_NAMES[type] ?? type);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : (names[0] ?? "nothing");
+}
+
 /** The JSON type of a value ("integer" is never returned: it is a number). */
 function jsonType(value: unknown): string {
   if (value === null) return "null";
