@@ -52,13 +52,20 @@ const NUMBER_BOUNDS: readonly NumberBound[] = [
 ];
 
 /** A type's size bounds (a string's in code points): the two keywords, and how a message words them. */
-type SizeRule = readonly [min: string, max: string, verb: "be" | "have", unit: string];
+interface SizeRule {
+  readonly min: string;
+  readonly max: string;
+  readonly verb: "be" | "have";
+  readonly unit: string;
+}
 
-const STRING_SIZE: SizeRule = ["minLength", "maxLength", "be", "characters long"];
-const ARRAY_SIZE: SizeRule = ["minItems", "maxItems", "have", "items"];
-const OBJECT_SIZE: SizeRule = ["minProperties", "maxProperties", "have", "properties"];
+const SIZES: Readonly<Record<"string" | "array" | "object", SizeRule>> = {
+  string: { min: "minLength", max: "maxLength", verb: "be", unit: "characters long" },
+  array: { min: "minItems", max: "maxItems", verb: "have", unit: "items" },
+  object: { min: "minProperties", max: "maxProperties", verb: "have", unit: "properties" },
+};
 
-const SIZE_KEYWORDS = [STRING_SIZE, ARRAY_SIZE, OBJECT_SIZE].flatMap((rule) => rule.slice(0, 2));
+const SIZE_KEYWORDS = Object.values(SIZES).flatMap((rule) => [rule.min, rule.max]);
 
 /** What one validation call carries down the instance: the compiled patterns, and where problems go. */
 interface Walk {
@@ -152,7 +159,7 @@ function checkNumber(rules: SchemaObject, value: number, report: (message: strin
 }
 
 /** minLength/maxLength, minItems/maxItems or minProperties/maxProperties: "must be|have at least|most N <unit>". */
-function checkSize(rules: SchemaObject, size: number, [min, max, verb, unit]: SizeRule, report: (message: string) => void): void {
+function checkSize(rules: SchemaObject, size: number, { min, max, verb, unit }: SizeRule, report: (message: string) => void): void {
   const least = rules[min] as number | undefined;
   const most = rules[max] as number | undefined;
   if (least !== undefined && size < least) report(`must ${verb} at least ${least} ${unit}`);
@@ -160,14 +167,14 @@ function checkSize(rules: SchemaObject, size: number, [min, max, verb, unit]: Si
 }
 
 function checkString(rules: SchemaObject, value: string, report: (message: string) => void, walk: Walk): void {
-  checkSize(rules, codePointLength(value), STRING_SIZE, report);
+  checkSize(rules, codePointLength(value), SIZES.string, report);
   const pattern = walk.patterns.get(rules);
   if (pattern && !pattern.test(value)) report(`must match the pattern ${shown(rules.pattern)}`);
 }
 
 function checkArray(rules: SchemaObject, value: unknown[], at: string, walk: Walk): void {
   const report = (message: string) => walk.problems.push({ at, message });
-  checkSize(rules, value.length, ARRAY_SIZE, report);
+  checkSize(rules, value.length, SIZES.array, report);
   if (rules.uniqueItems === true) {
     const duplicate = firstDuplicate(value);
     if (duplicate) report(`must not have duplicate items (items ${duplicate[0]} and ${duplicate[1]} are equal)`);
@@ -189,7 +196,7 @@ function checkObject(rules: SchemaObject, value: SchemaObject, at: string, walk:
   for (const key of (rules.required as string[] | undefined) ?? []) {
     if (!Object.hasOwn(value, key)) report(`must have required property ${shown(key)}`);
   }
-  checkSize(rules, Object.keys(value).length, OBJECT_SIZE, report);
+  checkSize(rules, Object.keys(value).length, SIZES.object, report);
   // The named properties first, in the schema's order, then the others in the instance's (as the full validator).
   const properties = (rules.properties ?? {}) as SchemaObject;
   for (const [key, property] of Object.entries(properties)) {
