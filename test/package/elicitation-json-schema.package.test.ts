@@ -52,3 +52,41 @@ describe.each(["2025-11-25", "2026-07-28"])("a plain JSON Schema form, protocol 
     expect(plain.text).toContain("admin");
   });
 });
+
+/**
+ * A form with a string format and titled options (2025-11-25 SEP-1330) on a server with the core validator only
+ * (no `jsonSchema: fullJsonSchema`): the options are asserted as the enum of their values, the format is sent to
+ * the client's form and not re-checked (docs/server.md "Raw JSON Schema").
+ */
+describe.each(["2025-11-25", "2026-07-28"])("a form with format and titled options, core validator, protocol %s", (protocolVersion) => {
+  const fits = { email: "ada@example.com", plan: "pro", topics: ["news"] };
+
+  it("asks with the form as written and passes content that fits it", async () => {
+    let asked: unknown;
+    const client = createTestClient(worker, {
+      protocolVersion,
+      onElicit: (params) => {
+        asked = params.requestedSchema;
+        return { action: "accept", content: fits };
+      },
+    });
+    const result = await client.callTool("contact_plain");
+    expect(result.content).toEqual([{ type: "text", text: "ada@example.com on pro" }]);
+    expect(asked).toMatchObject({ properties: { email: { format: "email" }, plan: { oneOf: [{ const: "free" }, { const: "pro" }] } } });
+  });
+
+  it.each([
+    ["a plan that is none of the options", { ...fits, plan: "gold" }, /\/plan/],
+    ["a topic that is none of the options", { ...fits, topics: ["spam"] }, /\/topics\/0/],
+  ])("refuses %s, naming the field", async (_name, content, field) => {
+    const refused = await outcome("contact_plain", { action: "accept", content }, protocolVersion);
+    expect(refused.kind).not.toBe("ok");
+    expect(refused.text).toContain("does not match the requested schema");
+    expect(refused.text).toMatch(field);
+  });
+
+  it("leaves the e-mail's format to the client: the core validator does not check formats", async () => {
+    const passed = await outcome("contact_plain", { action: "accept", content: { ...fits, email: "not an address" } }, protocolVersion);
+    expect(passed).toEqual({ kind: "ok", text: JSON.stringify([{ type: "text", text: "not an address on pro" }]) });
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { CAPABILITY_UNAVAILABLE, CLIENT_ERROR, INVALID_PARAMS, MISSING_CLIENT_CAPABILITY, RpcError } from "../../jsonrpc/errors";
 import type { Params } from "../../jsonrpc/messages";
-import { checkElicitationSchema } from "./elicitation-schema";
+import { checkElicitationSchema, formForCoreValidator } from "./elicitation-schema";
 import { compileSchema, isStandard, type CompiledSchema, type SchemaCompilers, type SchemaInput } from "../definition/schema";
 import type { ClientCapabilities } from "../definition/types";
 import type { ElicitUrlOptions } from "../definition/context";
@@ -41,10 +41,13 @@ function buildFormRequest(schema: SchemaInput, compilers: SchemaCompilers | unde
     if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
     return { requestedSchema: json, schema: compiled };
   }
-  // Plain JSON Schema is sent as written and checks the answer as written (the validator of tool arguments).
-  const problem = checkElicitationSchema(schema as Record<string, unknown>);
+  // Plain JSON Schema is sent as written. The server's `jsonSchema` checks the answer against it as written; the core
+  // validator against the same form in its own vocabulary (titled options as an enum, formats left to the client).
+  const form = schema as Record<string, unknown>;
+  const problem = checkElicitationSchema(form);
   if (problem) throw new RpcError(INVALID_PARAMS, `elicitation schema: ${problem}`);
-  return { requestedSchema: schema as Record<string, unknown>, schema: compileSchema(schema, "input", "elicitation schema", compilers) };
+  const checked = compilers?.jsonSchema ? form : formForCoreValidator(form);
+  return { requestedSchema: form, schema: compileSchema(checked, "input", "elicitation schema", compilers) };
 }
 
 /**

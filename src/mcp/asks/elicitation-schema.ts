@@ -68,3 +68,28 @@ export function checkElicitationSchema(schema: unknown): string | undefined {
   if (schema.required !== undefined && !isStringArray(schema.required)) return '"required" must be an array of property names';
   return undefined;
 }
+
+/** The `const`s of a titled option list (`oneOf` or `anyOf` of `{const, title}`), as an `enum`. */
+function optionValues(options: unknown): unknown[] {
+  return (options as { const: unknown }[]).map((option) => option.const);
+}
+
+/** One form property in the core validator's vocabulary (see formForCoreValidator). */
+function corePropertyOf(property: Record<string, unknown>): Record<string, unknown> {
+  const { format: _format, oneOf, ...rest } = property;
+  if (oneOf !== undefined) rest.enum = optionValues(oneOf);
+  const items = property.items;
+  if (isObject(items) && items.anyOf !== undefined) rest.items = { type: "string", enum: optionValues(items.anyOf) };
+  return rest;
+}
+
+/**
+ * A form that passed checkElicitationSchema, as the core JSON Schema validator checks its answer: a titled
+ * `oneOf` (or a multi-select's `anyOf`) of `{const, title}` options is the `enum` of their values, which is what
+ * it asserts, and a string's `format` is left to the client's form (the core validator does not check formats;
+ * a server with `jsonSchema: fullJsonSchema` checks the form as written, format included).
+ */
+export function formForCoreValidator(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = Object.entries(schema.properties as Record<string, Record<string, unknown>>);
+  return { ...schema, properties: Object.fromEntries(properties.map(([name, property]) => [name, corePropertyOf(property)])) };
+}
