@@ -11,6 +11,8 @@ import { fullJsonSchema } from "../../src/json-schema";
 import type { EdgeEnv } from "../../src/kernel/env";
 import { text } from "../../src/mcp/definition/content";
 import { defineServer, type McpServer } from "../../src/mcp/definition/server";
+import { defineMethod } from "../../src/mcp/handlers/methods";
+import { defineEvent } from "../../src/features/events/define";
 import { expectComplete, headers2026, envelope } from "../helpers/era-2026";
 import { ACCEPT_BOTH } from "../helpers/mcp";
 
@@ -26,16 +28,20 @@ const CONTACT_SCHEMA = {
   required: ["contact"],
 };
 
-function callTool(server: McpServer<EdgeEnv>, name: string, args: Record<string, unknown>): Promise<Response> {
+/** One 2026-07-28 request to a stateless edge serving `server`. */
+function call(server: McpServer<EdgeEnv>, method: string, params: Record<string, unknown>): Promise<Response> {
   const worker = createMcpEdge(server, { sessions: false }).worker;
-  const params = { name, arguments: args };
   const request = new Request("http://localhost/mcp", {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers2026("tools/call", params) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope() } }),
+    headers: { "Content-Type": "application/json", Accept: ACCEPT_BOTH, ...headers2026(method, params) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope() } }),
   });
   const env = { MCP_STATE_SECRET: "test-only-state-secret-0123456789abcdef" };
   return Promise.resolve(worker.fetch!(request as never, env as EdgeEnv, createExecutionContext()));
+}
+
+function callTool(server: McpServer<EdgeEnv>, name: string, args: Record<string, unknown>): Promise<Response> {
+  return call(server, "tools/call", { name, arguments: args });
 }
 
 function echoing(server: McpServer<EdgeEnv>, name: string, input: Record<string, unknown>): McpServer<EdgeEnv> {
@@ -68,8 +74,9 @@ describe("the core validator (every Worker's default)", () => {
     expect(() => echoing(bare, "contact", CONTACT_SCHEMA)).toThrow(
       new TypeError(
         'tool "contact" input: the JSON Schema\'s #/properties/contact/anyOf needs the full JSON Schema validator ("anyOf" is not ' +
-          "in the core vocabulary): pass defineServer({ name, version, jsonSchema: fullJsonSchema }) with fullJsonSchema from " +
-          '"mcp-edge/json-schema", or use a Standard Schema such as zod, which validates itself',
+          'in the core vocabulary): pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the ' +
+          "schema (defineServer's for tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their " +
+          "own), or use a Standard Schema such as zod, which validates itself",
       ),
     );
   });
@@ -94,6 +101,48 @@ describe("defineServer({ jsonSchema: fullJsonSchema })", () => {
   it("refuses a jsonSchema that is not a function", () => {
     expect(() => defineServer({ name: "x", version: "1", jsonSchema: "full" as never })).toThrow(
       /jsonSchema must be a JSON Schema compiler/,
+    );
+  });
+});
+
+/** An extension's own schemas are defined apart from any server, so defineMethod and defineEvent take the option too. */
+describe("jsonSchema in defineMethod's and defineEvent's config", () => {
+  const lookup = (jsonSchema?: typeof fullJsonSchema) =>
+    defineMethod<EdgeEnv, typeof CONTACT_SCHEMA>("com.example/lookup", { params: CONTACT_SCHEMA, jsonSchema }, (params) => ({
+      found: params.contact,
+    }));
+
+  it("refuses, without it, a params schema beyond the core, naming the method and the fix", () => {
+    expect(() => lookup()).toThrow(
+      /^method "com\.example\/lookup" params: the JSON Schema's #\/properties\/contact\/anyOf .*defineMethod's/,
+    );
+  });
+
+  it("checks params with the full validator when given: a valid call runs, an invalid one is -32602 naming the field", async () => {
+    const server = defineServer<EdgeEnv>({ name: "methods", version: "1.0.0" }).add(lookup(fullJsonSchema));
+    const found = await expectComplete(await call(server, "com.example/lookup", { contact: "a@example.com" }));
+    expect(found.found).toBe("a@example.com");
+    const refused = (await (await call(server, "com.example/lookup", { contact: "nobody" })).json()) as {
+      error: { code: number; message: string };
+    };
+    expect(refused.error.code).toBe(-32602);
+    expect(refused.error.message).toContain("/contact: must be a valid email string");
+  });
+
+  it("compiles an event's input and payload with it, and refuses them without it", () => {
+    const config = { description: "A contact changed", input: CONTACT_SCHEMA, payload: CONTACT_SCHEMA };
+    expect(() => defineEvent("contact.changed", config)).toThrow(/^event "contact\.changed" input: .*#\/properties\/contact\/anyOf/);
+    const event = defineEvent("contact.changed", { ...config, jsonSchema: fullJsonSchema });
+    expect(event.payload.validate({ contact: null })).toEqual({ ok: true, value: { contact: null } });
+    expect(event.payload.validate({ contact: "nobody" })).toMatchObject({ ok: false, message: "/contact: must be a valid email string" });
+  });
+
+  it("refuses a jsonSchema that is not a function, naming the definition", () => {
+    expect(() => defineMethod("com.example/x", { jsonSchema: "full" as never }, () => ({}))).toThrow(
+      'method "com.example/x": jsonSchema is a JSON Schema compiler',
+    );
+    expect(() => defineEvent("x", { description: "x", jsonSchema: "full" as never })).toThrow(
+      'event "x": jsonSchema is a JSON Schema compiler',
     );
   });
 });

@@ -310,7 +310,8 @@ describe("the core validator (no jsonSchema option)", () => {
     const schema = { type: "object", properties: { contact: { anyOf: [{ type: "string" }, { type: "null" }] } } };
     expect(definitionError(schema, CORE)).toBe(
       'tool "t" input: the JSON Schema\'s #/properties/contact/anyOf needs the full JSON Schema validator ("anyOf" is not in the core ' +
-        'vocabulary): pass defineServer({ name, version, jsonSchema: fullJsonSchema }) with fullJsonSchema from "mcp-edge/json-schema", ' +
+        'vocabulary): pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the schema ' +
+        "(defineServer's for tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their own), " +
         "or use a Standard Schema such as zod, which validates itself",
     );
     expect(check(schema, { contact: null })).toBe(true);

@@ -56,7 +56,7 @@ describe.each(["2025-11-25", "2026-07-28"])("a plain JSON Schema form, protocol 
 /**
  * A form with a string format and titled options (2025-11-25 SEP-1330) on a server with the core validator only
  * (no `jsonSchema: fullJsonSchema`): the options are asserted as the enum of their values, the format is sent to
- * the client's form and not re-checked (docs/server.md "Raw JSON Schema").
+ * the client's form and not re-checked (docs/server.md "Raw JSON Schema validation").
  */
 describe.each(["2025-11-25", "2026-07-28"])("a form with format and titled options, core validator, protocol %s", (protocolVersion) => {
   const fits = { email: "ada@example.com", plan: "pro", topics: ["news"] };

@@ -7,6 +7,7 @@
  */
 import type { Awaitable } from "../../mcp/definition/definitions";
 import { compileSchema, type CompiledSchema, type InferSchema, type SchemaInput } from "../../mcp/definition/schema";
+import type { JsonSchemaCompiler } from "../../mcp/json-schema/types";
 
 export type DeliveryMode = "poll" | "push" | "webhook";
 const DELIVERY_MODES: readonly DeliveryMode[] = ["poll", "push", "webhook"];
@@ -67,6 +68,8 @@ export interface EventConfig<I extends SchemaInput | undefined = undefined, P ex
   ) => Awaitable<UpstreamPollResult<P extends SchemaInput ? InferSchema<P> : unknown>>;
   /** The poll interval suggested to clients, and used to drive push for an upstream-backed event (ms; default 5,000). */
   nextPollMs?: number;
+  /** What validates a raw JSON Schema `input` or `payload` (defineServer's `jsonSchema`): the core validator without it, `fullJsonSchema` for all of 2020-12. */
+  jsonSchema?: JsonSchemaCompiler;
 }
 
 /** An event type as defined (checked once). */
@@ -99,9 +102,11 @@ export function defineEvent<Env = unknown, I extends SchemaInput | undefined = u
   if (typeof config?.description !== "string" || config.description.length === 0)
     throw new TypeError(`event "${name}": a description (for the client's model) is required`);
   const delivery = checkDelivery(name, config.delivery);
-  const input = compileSchema((config.input ?? NO_ARGUMENTS) as SchemaInput, "input", `event "${name}" input`);
+  if (config.jsonSchema !== undefined && typeof config.jsonSchema !== "function")
+    throw new TypeError(`event "${name}": jsonSchema is a JSON Schema compiler, such as fullJsonSchema from "mcp-edge/json-schema"`);
+  const input = compileSchema((config.input ?? NO_ARGUMENTS) as SchemaInput, "input", `event "${name}" input`, config);
   if (input.json.type !== "object") throw new TypeError(`event "${name}": the input schema must have type "object"`);
-  const payload = compileSchema((config.payload ?? ANY_OBJECT) as SchemaInput, "output", `event "${name}" payload`);
+  const payload = compileSchema((config.payload ?? ANY_OBJECT) as SchemaInput, "output", `event "${name}" payload`, config);
   if (config.poll !== undefined && typeof config.poll !== "function")
     throw new TypeError(`event "${name}": poll is a function (arguments, cursor, ctx) => { events, cursor }`);
   const nextPollMs = config.nextPollMs ?? DEFAULT_NEXT_POLL_MS;

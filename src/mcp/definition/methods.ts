@@ -4,6 +4,7 @@
  * a feature can carry as is. Types only: a server that defines none bundles none of their code.
  */
 import type { Params } from "../../jsonrpc/messages";
+import type { JsonSchemaCompiler } from "../json-schema/types";
 import type { InferSchema, SchemaInput } from "./schema";
 import type { Channel, ErrorHook, HandlerContext } from "./context";
 
@@ -28,6 +29,8 @@ export interface MethodConfig<I extends SchemaInput | undefined = undefined> {
    * declares it (with `{}` when not declared already).
    */
   extension?: string;
+  /** What validates a raw JSON Schema `params` (defineServer's `jsonSchema`): the core validator without it, `fullJsonSchema` for all of 2020-12. */
+  jsonSchema?: JsonSchemaCompiler;
 }
 
 export interface NotificationConfig<I extends SchemaInput | undefined = undefined> {
@@ -36,6 +39,8 @@ export interface NotificationConfig<I extends SchemaInput | undefined = undefine
   params?: I;
   /** As a method's: a client that did not declare the extension is not heard (the notification is dropped). */
   extension?: string;
+  /** As a method's: what validates a raw JSON Schema `params`. */
+  jsonSchema?: JsonSchemaCompiler;
 }
 
 /** What a client notification's handler gets: a request's context without an id or a signal (nothing answers it). */

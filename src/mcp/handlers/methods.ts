@@ -68,6 +68,8 @@ function check(kind: "method" | "notification", method: string, config: MethodCo
     throw new TypeError(`${kind} "${method}": names are 1-128 characters of A-Z a-z 0-9 _ - . / (e.g. "com.example/search")`);
   if (RESERVED.has(method)) throw new TypeError(`${kind} "${method}": mcp-edge serves this method itself; pick a name of your extension's`);
   if (typeof handler !== "function") throw new TypeError(`${kind} "${method}": the handler is a function (params, ctx) => …`);
+  if (config.jsonSchema !== undefined && typeof config.jsonSchema !== "function")
+    throw new TypeError(`${kind} "${method}": jsonSchema is a JSON Schema compiler, such as fullJsonSchema from "mcp-edge/json-schema"`);
   const extension = config.extension;
   if (extension !== undefined) {
     try {
@@ -76,7 +78,7 @@ function check(kind: "method" | "notification", method: string, config: MethodCo
       throw new TypeError(`${kind} "${method}": ${(error as Error).message}`);
     }
   }
-  const params = config.params === undefined ? undefined : compileSchema(config.params, "input", `${kind} "${method}" params`);
+  const params = config.params === undefined ? undefined : compileSchema(config.params, "input", `${kind} "${method}" params`, config);
   if (params && params.json.type !== "object") throw new TypeError(`${kind} "${method}": the params schema must have type "object"`);
   return { method, extension, params };
 }

@@ -39,7 +39,10 @@ const FULL_ONLY_KEYWORDS = [
   "format",
 ];
 
-const FIX = `pass defineServer({ name, version, jsonSchema: fullJsonSchema }) with fullJsonSchema from "mcp-edge/json-schema", or use a Standard Schema such as zod, which validates itself`;
+const FIX =
+  'pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the schema (defineServer\'s for ' +
+  "tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their own), or use a Standard Schema " +
+  "such as zod, which validates itself";
 
 /** A bound on numbers: the keyword, how a message says it, and whether a value keeps it. */
 type NumberBound = readonly [keyword: string, phrase: string, holds: (value: number, bound: number) => boolean];

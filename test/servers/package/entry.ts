@@ -44,19 +44,37 @@ const server = defineServer({ name: "package-test", version: "1.0.0" })
     if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
     return { content: [text(`${String(answer.content.name)} is ${Number(answer.content.age) + 1} next year`)] };
   })
-  .interactiveTool("contact_plain", { description: "Asks for an e-mail, a plan and topics (format and titled options)" }, async (_args, ctx) => {
-    const answer = await ctx.elicit("How do we reach you?", {
-      type: "object",
-      properties: {
-        email: { type: "string", format: "email" },
-        plan: { type: "string", oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }] },
-        topics: { type: "array", items: { anyOf: [{ const: "news", title: "News" }, { const: "billing", title: "Billing" }] } },
-      },
-      required: ["email", "plan"],
-    });
-    if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
-    return { content: [text(`${String(answer.content.email)} on ${String(answer.content.plan)}`)] };
-  })
+  .interactiveTool(
+    "contact_plain",
+    { description: "Asks for an e-mail, a plan and topics (format and titled options)" },
+    async (_args, ctx) => {
+      const answer = await ctx.elicit("How do we reach you?", {
+        type: "object",
+        properties: {
+          email: { type: "string", format: "email" },
+          plan: {
+            type: "string",
+            oneOf: [
+              { const: "free", title: "Free" },
+              { const: "pro", title: "Pro" },
+            ],
+          },
+          topics: {
+            type: "array",
+            items: {
+              anyOf: [
+                { const: "news", title: "News" },
+                { const: "billing", title: "Billing" },
+              ],
+            },
+          },
+        },
+        required: ["email", "plan"],
+      });
+      if (answer.action !== "accept") return toolError(`no answer: ${answer.action}`);
+      return { content: [text(`${String(answer.content.email)} on ${String(answer.content.plan)}`)] };
+    },
+  )
   .interactiveTool("survey", { description: "Asks twice (2026-07-28: a run per answer, MRTR)" }, async (_args, ctx) => {
     surveyRuns.count++;
     const name = await ctx.elicit("Name?", z.object({ name: z.string() }));
