@@ -75,8 +75,7 @@ describe("the core validator (every Worker's default)", () => {
       new TypeError(
         'tool "contact" input: the JSON Schema\'s #/properties/contact/anyOf needs the full JSON Schema validator ("anyOf" is not ' +
           'in the core vocabulary): pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the ' +
-          "schema (defineServer's for tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their " +
-          "own), or use a Standard Schema such as zod, which validates itself",
+          "schema (defineServer, defineMethod, defineNotification or defineEvent), or use a Standard Schema such as zod",
       ),
     );
   });
@@ -113,9 +112,7 @@ describe("jsonSchema in defineMethod's and defineEvent's config", () => {
     }));
 
   it("refuses, without it, a params schema beyond the core, naming the method and the fix", () => {
-    expect(() => lookup()).toThrow(
-      /^method "com\.example\/lookup" params: the JSON Schema's #\/properties\/contact\/anyOf .*defineMethod's/,
-    );
+    expect(() => lookup()).toThrow(/^method "com\.example\/lookup" params: the JSON Schema's #\/properties\/contact\/anyOf .*defineMethod/);
   });
 
   it("checks params with the full validator when given: a valid call runs, an invalid one is -32602 naming the field", async () => {

@@ -311,8 +311,7 @@ describe("the core validator (no jsonSchema option)", () => {
     expect(definitionError(schema, CORE)).toBe(
       'tool "t" input: the JSON Schema\'s #/properties/contact/anyOf needs the full JSON Schema validator ("anyOf" is not in the core ' +
         'vocabulary): pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the schema ' +
-        "(defineServer's for tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their own), " +
-        "or use a Standard Schema such as zod, which validates itself",
+        "(defineServer, defineMethod, defineNotification or defineEvent), or use a Standard Schema such as zod",
     );
     expect(check(schema, { contact: null })).toBe(true);
   });

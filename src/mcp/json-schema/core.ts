@@ -40,9 +40,8 @@ const FULL_ONLY_KEYWORDS = [
 ];
 
 const FIX =
-  'pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the schema (defineServer\'s for ' +
-  "tools and elicitation forms; defineMethod's, defineNotification's or defineEvent's for their own), or use a Standard Schema " +
-  "such as zod, which validates itself";
+  'pass jsonSchema: fullJsonSchema (from "mcp-edge/json-schema") in the config that defines the schema (defineServer, ' +
+  "defineMethod, defineNotification or defineEvent), or use a Standard Schema such as zod";
 
 /** A bound on numbers: the keyword, how a message says it, and whether a value keeps it. */
 type NumberBound = readonly [keyword: string, phrase: string, holds: (value: number, bound: number) => boolean];
