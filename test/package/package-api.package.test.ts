@@ -23,7 +23,16 @@ describe("composing with the Worker's own routes", () => {
     const refused = await worker.fetch(new Request("https://app.example.com/mcp", { method: "POST", body: "{}" }));
     expect(refused.status).toBe(403);
     const tools = await createTestClient(worker).listTools();
-    expect(tools.map((t) => t.name)).toEqual(["add", "greet", "register", "register_plain", "survey", "remember", "connect"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "add",
+      "greet",
+      "register",
+      "register_plain",
+      "contact_plain",
+      "survey",
+      "remember",
+      "connect",
+    ]);
   });
 
   it("resolves undefined from handle() for a path that is not mcp-edge's, so a router can go on", async () => {
