@@ -34,6 +34,31 @@ function ours(schema: unknown, compile: JsonSchemaCompiler = fullJsonSchema): (i
   return (instance) => validate(instance).length === 0;
 }
 
+/**
+ * 150 seeded instances per case, most mutated from its labelled ones and the rest random over its vocabulary,
+ * each checked by cfworker and by `compile`: the instances they disagree on, how many were checked, how many valid.
+ */
+function randomAgreement(cases: readonly CorpusCase[], seed: number, compile: JsonSchemaCompiler) {
+  const random = seeded(seed);
+  const disagreements: string[] = [];
+  let checks = 0;
+  let valid = 0;
+  for (const c of cases) {
+    const [expected, actual] = [oracle(c.schema), ours(c.schema, compile)];
+    const words = vocabulary(c);
+    const seeds = [...c.valid, ...c.invalid];
+    for (let i = 0; i < 150; i++) {
+      const from = seeds.length > 0 && random() < 0.7 ? seeds[Math.floor(random() * seeds.length)] : undefined;
+      const instance = from === undefined ? randomValue(random, words, 3) : mutate(from, random, words);
+      const [theirs, mine] = [expected(instance), actual(instance)];
+      checks++;
+      if (mine) valid++;
+      if (theirs !== mine) disagreements.push(`${c.name}: ${JSON.stringify(instance)} cfworker ${theirs}, ours ${mine}`);
+    }
+  }
+  return { disagreements, checks, valid };
+}
+
 /** The keywords outside the core vocabulary (docs/server.md "Raw JSON Schema validation"), written here on their own. */
 const BEYOND_CORE = new Set([
   ...["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "$defs", "definitions", "$id", "$anchor"],
@@ -148,23 +173,7 @@ describe("mcp-edge's full JSON Schema validator agrees with @cfworker/json-schem
   });
 
   it("on thousands of seeded random instances of the corpus's schemas", () => {
-    const random = seeded(0x5eed);
-    const disagreements: string[] = [];
-    let checks = 0;
-    let valid = 0;
-    for (const c of CASES) {
-      const [expected, actual] = [oracle(c.schema), ours(c.schema)];
-      const words = vocabulary(c);
-      const seeds = [...c.valid, ...c.invalid];
-      for (let i = 0; i < 150; i++) {
-        const from = seeds.length > 0 && random() < 0.7 ? seeds[Math.floor(random() * seeds.length)] : undefined;
-        const instance = from === undefined ? randomValue(random, words, 3) : mutate(from, random, words);
-        const [theirs, mine] = [expected(instance), actual(instance)];
-        checks++;
-        if (mine) valid++;
-        if (theirs !== mine) disagreements.push(`${c.name}: ${JSON.stringify(instance)} cfworker ${theirs}, ours ${mine}`);
-      }
-    }
+    const { disagreements, checks, valid } = randomAgreement(CASES, 0x5eed, fullJsonSchema);
     expect(disagreements.slice(0, 20)).toEqual([]);
     expect(checks).toBeGreaterThan(10_000);
     // Both outcomes are well represented, or the agreement would say little.
@@ -203,20 +212,7 @@ describe("mcp-edge's core JSON Schema validator", () => {
   });
 
   it("agrees with @cfworker/json-schema on seeded random instances of the core schemas", () => {
-    const random = seeded(0xc0de);
-    const disagreements: string[] = [];
-    let checks = 0;
-    for (const c of CORE_CASES) {
-      const [expected, actual] = [oracle(c.schema), ours(c.schema, coreJsonSchema)];
-      const words = vocabulary(c);
-      const seeds = [...c.valid, ...c.invalid];
-      for (let i = 0; i < 150; i++) {
-        const from = seeds.length > 0 && random() < 0.7 ? seeds[Math.floor(random() * seeds.length)] : undefined;
-        const instance = from === undefined ? randomValue(random, words, 3) : mutate(from, random, words);
-        checks++;
-        if (expected(instance) !== actual(instance)) disagreements.push(`${c.name}: ${JSON.stringify(instance)}`);
-      }
-    }
+    const { disagreements, checks } = randomAgreement(CORE_CASES, 0xc0de, coreJsonSchema);
     expect(disagreements.slice(0, 20)).toEqual([]);
     expect(checks).toBeGreaterThan(5_000);
   });
