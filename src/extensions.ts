@@ -16,6 +16,7 @@ export {
 } from "./mcp/definition/extensions";
 export { APP_MIME_TYPE } from "./features/apps/ui-resource";
 export { defineMethod, defineInteractiveMethod, defineNotification } from "./mcp/handlers/methods";
+export type { Addable } from "./mcp/definition/server";
 export type {
   MethodConfig,
   MethodDefinition,

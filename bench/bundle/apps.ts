@@ -4,9 +4,7 @@ import { createMcpEdge } from "../../src/index";
 import { uiResource } from "../../src/features/apps/index";
 import { server } from "./one-tool";
 
-server.add(
-  uiResource("ui://bench/board.html", { name: "board", prefersBorder: true }, () => "<!doctype html><title>Board</title>"),
-);
+server.add(uiResource("ui://bench/board.html", { name: "board", prefersBorder: true }, () => "<!doctype html><title>Board</title>"));
 
 const edge = createMcpEdge(server, { features: [sessions()] });
 export default edge.worker;

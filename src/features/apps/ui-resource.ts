@@ -65,7 +65,10 @@ export class UiResourceDefinition<Env> implements Addable<Env> {
     this.html = html;
   }
 
-  /** What `server.add(this)` does. */
+  /**
+   * What `server.add(this)` does. Typed with the server's `Env`, so inside `server.add(uiResource(…))`
+   * the handlers' `ctx.env` is the server's; a page made apart names it: `uiResource<Env>(…)`.
+   */
   addTo(server: ServerDefinition<Env>): void {
     if (!server.extensions.has(UI_EXTENSION)) server.extension(UI_EXTENSION);
     server.resource(this.uri, this.config, (uri, ctx) => this.read(uri, ctx));
