@@ -317,7 +317,7 @@ export default defineConfig({
             { find: /^mcp-edge\/types$/, replacement: sourceFile("./src/types.ts") },
             { find: /^mcp-edge\/extensions$/, replacement: sourceFile("./src/extensions.ts") },
             { find: /^mcp-edge\/json-schema$/, replacement: sourceFile("./src/json-schema.ts") },
-            { find: /^mcp-edge\/(sessions|hub|tasks|user|skills)$/, replacement: sourceFile("./src/features/$1/index.ts") },
+            { find: /^mcp-edge\/(sessions|hub|tasks|user|skills|apps)$/, replacement: sourceFile("./src/features/$1/index.ts") },
             { find: /^mcp-edge$/, replacement: sourceFile("./src/index.ts") },
           ],
         },

@@ -160,6 +160,7 @@ async function minimalExample() {
       'export { createTestClient } from "mcp-edge/testing";',
       'export { sessions } from "mcp-edge/sessions"; export { hub, publish } from "mcp-edge/hub";',
       'export { tasks } from "mcp-edge/tasks"; export { user } from "mcp-edge/user"; export { defineSkill } from "mcp-edge/skills";',
+      'export { uiResource, type UiResourceConfig } from "mcp-edge/apps";',
       "",
     ].join("\n"),
   );

@@ -4,7 +4,8 @@
  * and the types a server author writes against. Each feature is its own subpath, offering its
  * factory for `features` (and its helpers): "mcp-edge/sessions", "mcp-edge/hub" (publish and
  * the notify helpers), "mcp-edge/tasks", "mcp-edge/user", "mcp-edge/auth", "mcp-edge/events",
- * "mcp-edge/discovery", "mcp-edge/rate-limits", "mcp-edge/observe", "mcp-edge/skills". The rest: the
+ * "mcp-edge/discovery", "mcp-edge/rate-limits", "mcp-edge/observe", "mcp-edge/skills", and the Apps
+ * pages "mcp-edge/apps". The rest: the
  * wire's types and constants "mcp-edge/types", extension plumbing "mcp-edge/extensions", the
  * verifiers and the authorization server "mcp-edge/oauth", the SDK v2 bus "mcp-edge/bus", test
  * helpers "mcp-edge/testing".

@@ -142,6 +142,7 @@ export const FEATURE_VARIANTS = [
   { key: "discovery", label: "+ discovery", entry: "discovery.ts" },
   { key: "rateLimits", label: "+ rate limits", entry: "rate-limits.ts" },
   { key: "skills", label: "+ skills", entry: "skills.ts" },
+  { key: "apps", label: "+ apps", entry: "apps.ts" },
   { key: "events", label: "+ events (emitted type, webhooks)", entry: "events.ts" },
   { key: "jsonSchema", label: "+ full JSON Schema (fullJsonSchema)", entry: "json-schema.ts" },
 ];

@@ -141,7 +141,7 @@ async function checkUiDomain(doctor) {
       "ui-domain",
       "fail",
       `MCP App page(s) without _meta.ui.domain: ${some(missing)}: ChatGPT renders an app's pages on the app's own domain and its review asks for one`,
-      'server.uiResource("ui://…", { …, domain: "https://<your app>.example.com" }, html): one dedicated origin for the app, not shared with another app',
+      'server.add(uiResource("ui://…", { …, domain: "https://<your app>.example.com" }, html)) (mcp-edge/apps): one dedicated origin for the app, not shared with another app',
     );
   if (domains.size > 1)
     return doctor.add("ui-domain", "warn", `the app's pages name ${domains.size} domains (${[...domains].join(", ")}): an app has one`);

@@ -5,6 +5,7 @@
  * (task-fixtures.ts). Registered by `addExtensionDemos`.
  */
 import { text, type EdgeEnv, type ServerDefinition as McpServer } from "../index";
+import { uiResource } from "../features/apps/index";
 import { addTaskFixtures } from "./task-fixtures";
 
 export const DICE_APP_URI = "ui://mcp-edge-demo/dice.html";
@@ -97,14 +98,17 @@ button{font-size:15px;padding:8px 14px;border-radius:8px;border:0;background:#2f
 </script>
 </body></html>`;
 
+/** The dice board page, a value made once and added to the server (mcp-edge/apps). */
+const DICE_BOARD = uiResource<EdgeEnv>(
+  DICE_APP_URI,
+  { name: "dice-board", title: "Dice board", description: "Shows a roll of dice and rolls again through the host", prefersBorder: true },
+  () => DICE_PAGE,
+);
+
 /** Adds the extension demos to a server (one call from the demo's definition). */
 export function addExtensionDemos(server: McpServer<EdgeEnv>): void {
   addTaskFixtures(server);
-  server.uiResource(
-    DICE_APP_URI,
-    { name: "dice-board", title: "Dice board", description: "Shows a roll of dice and rolls again through the host", prefersBorder: true },
-    () => DICE_PAGE,
-  );
+  server.add(DICE_BOARD);
 
   server.tool(
     "roll_dice",

@@ -18,6 +18,7 @@ import * as hubEntry from "../../src/features/hub/index";
 import * as tasksEntry from "../../src/features/tasks/index";
 import * as userEntry from "../../src/features/user/index";
 import * as skillsEntry from "../../src/features/skills/index";
+import * as appsEntry from "../../src/features/apps/index";
 import * as discoveryEntry from "../../src/features/discovery/index";
 import * as rateLimitsEntry from "../../src/features/rate-limits/index";
 import * as observeEntry from "../../src/features/observe/index";
@@ -96,5 +97,9 @@ describe("the package's entry points", () => {
 
   it('"mcp-edge/skills" offers defineSkill', () => {
     expect(names(skillsEntry)).toEqual(["defineSkill"]);
+  });
+
+  it('"mcp-edge/apps" offers uiResource and the MIME type of an App page', () => {
+    expect(names(appsEntry)).toEqual(["APP_MIME_TYPE", "uiResource"]);
   });
 });

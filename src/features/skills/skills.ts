@@ -94,7 +94,7 @@ export class SkillDefinition {
     return { uri: this.uri, frontmatter: this.frontmatter, resources };
   }
 
-  /** What `server.skill(this)` does. */
+  /** What `server.skill(this)` and `server.add(this)` do. */
   addTo<Env>(server: ServerDefinition<Env>): void {
     addSkill(server, this);
   }

@@ -9,15 +9,8 @@ import { compileSchema, EMPTY_OBJECT_SCHEMA, type JsonSchemaConverter, type Sche
 import { compileUriTemplate } from "./uri-template";
 import type { HandlerContext, InteractiveContext, SessionInfo, UserStores } from "./context";
 import { resolveCacheHint, type ResolvedCacheHint } from "./caching";
-import {
-  declareExtension,
-  extensionsCapability,
-  TASKS_EXTENSION,
-  UI_EXTENSION,
-  type DeclaredExtension,
-  type ExtensionSettings,
-} from "./extensions";
-import { toolUiMeta, uiResourceDefinition, type UiResourceConfig } from "./apps";
+import { declareExtension, extensionsCapability, TASKS_EXTENSION, type DeclaredExtension, type ExtensionSettings } from "./extensions";
+import { toolUiMeta, type UiResourceConfig } from "./apps";
 import { resolveTaskOption } from "./task-tools";
 import type { ErrorHook, Middleware } from "./context";
 import type { GetPromptResult, Implementation } from "./types";
@@ -48,11 +41,12 @@ import type {
 export * from "./definitions";
 
 /**
- * What `server.skill` takes: a skill made by `defineSkill` (src/features/skills/skills.ts, the
- * `SkillDefinition` class), which brings its own registration.
+ * What `server.add` takes besides an extension's methods and notifications: a value that brings
+ * its own registration, such as a page made by `uiResource` (mcp-edge/apps) or a skill made by
+ * `defineSkill` (mcp-edge/skills). A server that adds none bundles none of their code.
  */
-export interface SkillToAdd {
-  addTo<Env>(server: ServerDefinition<Env>): void;
+export interface Addable<Env = unknown> {
+  addTo(server: ServerDefinition<Env>): void;
 }
 
 /**
@@ -122,28 +116,37 @@ export class ServerDefinition<Env = unknown> {
     return this;
   }
 
-  /** MCP Apps: an HTML page at a `ui://` URI, served as `text/html;profile=mcp-app` with its CSP and permissions. */
-  uiResource(uri: string, config: UiResourceConfig<Env>, html: (ctx: HandlerContext<Env>) => Awaitable<string>): this {
-    const { config: resourceConfig, read } = uiResourceDefinition(uri, config, html);
-    if (!this.extensions.has(UI_EXTENSION)) this.extension(UI_EXTENSION);
-    return this.resource(uri, resourceConfig, read);
+  /**
+   * @deprecated MCP Apps pages moved to their own entry, so a server without one bundles none of
+   * that code: `import { uiResource } from "mcp-edge/apps"` and `server.add(uiResource(uri, config, html))`.
+   * Throws a TypeError that says so.
+   */
+  uiResource(_uri: string, _config: UiResourceConfig<Env>, _html: (ctx: HandlerContext<Env>) => Awaitable<string>): this {
+    throw new TypeError(
+      'server.uiResource() moved: import { uiResource } from "mcp-edge/apps" and call server.add(uiResource(uri, config, html))',
+    );
   }
 
   /**
    * Skills (SEP-2640): serves a skill made by `defineSkill({ skillMd, files })` as `skill://`
    * resources with skills/list, skills/get and resources/directory/read; declares the extension.
    */
-  skill(definition: SkillToAdd): this {
-    // The skill brings its own registration, so a server without skills bundles none of it.
-    definition.addTo(this);
-    return this;
+  skill(definition: Addable<Env>): this {
+    return this.add(definition);
   }
 
   /**
    * Serves an extension's method or client notification, made by `defineMethod`, `defineInteractiveMethod`
-   * or `defineNotification` (mcp-edge/extensions), as this server's own; declares its extension when needed.
+   * or `defineNotification` (mcp-edge/extensions), as this server's own and declares its extension when
+   * needed; or adds any value that brings its own registration (`Addable`: `uiResource` from mcp-edge/apps,
+   * `defineSkill` from mcp-edge/skills).
    */
-  add(definition: MethodDefinition<Env> | NotificationDefinition<Env>): this {
+  add(definition: MethodDefinition<Env> | NotificationDefinition<Env> | Addable<Env>): this {
+    // An Addable registers itself, so a server that adds none bundles none of its code.
+    if ("addTo" in definition) {
+      definition.addTo(this);
+      return this;
+    }
     const table: Map<string, unknown> = definition.kind === "method" ? this.methods : this.notifications;
     if (table.has(definition.method)) throw new TypeError(`${definition.kind} "${definition.method}" is already defined`);
     table.set(definition.method, definition);

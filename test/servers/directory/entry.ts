@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { createMcpEdge, defineServer, text, type EdgeEnv } from "../../../src/index";
 import { sessions } from "../../../src/features/sessions/index";
+import { uiResource } from "../../../src/features/apps/index";
 
 const DOCS = [
   { id: "doc-1", title: "Getting started", url: "https://docs.example.com/start", text: "Install, then run npm test." },
@@ -55,10 +56,12 @@ server.tool(
   },
 );
 
-server.uiResource(
-  "ui://directory-ready/board.html",
-  { name: "board", title: "Board", domain: "https://board.docs.example.com" },
-  () => "<!doctype html><title>Board</title>",
+server.add(
+  uiResource(
+    "ui://directory-ready/board.html",
+    { name: "board", title: "Board", domain: "https://board.docs.example.com" },
+    () => "<!doctype html><title>Board</title>",
+  ),
 );
 
 const edge = createMcpEdge(server, {

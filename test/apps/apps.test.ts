@@ -1,10 +1,12 @@
 /**
  * MCP Apps through the demo Worker: a tool names its `ui://` page in `_meta.ui.resourceUri`,
  * the page is served as `text/html;profile=mcp-app` with its `_meta.ui`, and `initialize`
- * advertises the extension to clients that declared it. Plus the definition-time checks.
+ * advertises the extension to clients that declared it. Plus the definition-time checks of
+ * `uiResource` (mcp-edge/apps), added with `server.add`, and the moved `server.uiResource()`.
  */
 import { describe, expect, it } from "vitest";
 import { DICE_APP_URI } from "../../src/demo/extensions";
+import { uiResource } from "../../src/features/apps/index";
 import { defineServer } from "../../src/mcp/definition/server";
 import { openSession, post } from "../helpers/mcp";
 import { expectResult, statelessCall } from "../helpers/rpc-expect";
@@ -73,15 +75,17 @@ describe("declaring a UI", () => {
   const page = () => "<!doctype html><p>hi</p>";
 
   it("carries CSP origins and permissions into the resource's _meta.ui", async () => {
-    const s = server().uiResource(
-      "ui://s/page",
-      {
-        name: "page",
-        csp: { connectDomains: ["https://api.example.com"] },
-        permissions: { clipboardWrite: {} },
-        domain: "page.example.com",
-      },
-      page,
+    const s = server().add(
+      uiResource(
+        "ui://s/page",
+        {
+          name: "page",
+          csp: { connectDomains: ["https://api.example.com"] },
+          permissions: { clipboardWrite: {} },
+          domain: "page.example.com",
+        },
+        page,
+      ),
     );
     const def = s.resources.get("ui://s/page");
     expect(def?.listing).toMatchObject({
@@ -94,9 +98,9 @@ describe("declaring a UI", () => {
   });
 
   it("refuses URIs that are not ui://, unknown CSP keys and permissions, and bad visibility", () => {
-    expect(() => server().uiResource("https://x/page", { name: "p" }, page)).toThrow(/ui:\/\//);
-    expect(() => server().uiResource("ui://s/p", { name: "p", csp: { scriptDomains: ["x"] } as never }, page)).toThrow(/csp/);
-    expect(() => server().uiResource("ui://s/p", { name: "p", permissions: { usb: {} } as never }, page)).toThrow(/permission/);
+    expect(() => uiResource("https://x/page", { name: "p" }, page)).toThrow(/ui:\/\//);
+    expect(() => uiResource("ui://s/p", { name: "p", csp: { scriptDomains: ["x"] } as never }, page)).toThrow(/csp/);
+    expect(() => uiResource("ui://s/p", { name: "p", permissions: { usb: {} } as never }, page)).toThrow(/permission/);
     const h = () => ({ content: [] });
     expect(() => server().tool("t", { description: "t", ui: { resourceUri: "page.html" } }, h)).toThrow(/ui:\/\//);
     expect(() => server().tool("t", { description: "t", ui: { resourceUri: "ui://s/p", visibility: ["user" as never] } }, h)).toThrow(
@@ -111,5 +115,17 @@ describe("declaring a UI", () => {
       () => ({ content: [] }),
     );
     expect(s.tools.get("t")?.listing._meta).toEqual({ "com.example/x": 1, ui: { resourceUri: "ui://s/p", visibility: ["app"] } });
+  });
+});
+
+describe("server.uiResource(), moved to mcp-edge/apps", () => {
+  it("throws a TypeError that names the import and the call to write instead", () => {
+    const s = defineServer({ name: "s", version: "1" });
+    const call = () => s.uiResource("ui://s/p", { name: "p" }, () => "<p>hi</p>");
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(
+      'server.uiResource() moved: import { uiResource } from "mcp-edge/apps" and call server.add(uiResource(uri, config, html))',
+    );
+    expect(s.resources.size).toBe(0);
   });
 });
