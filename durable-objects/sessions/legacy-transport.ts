@@ -15,6 +15,7 @@ import { toExchange } from "../../src/mcp/dispatch/exchange";
 import { sseNamedEventText } from "../../src/wire/sse";
 import { accepted } from "../../src/wire/json";
 import { refuse } from "../../src/wire/refusals";
+import { LEGACY_SESSION_NOT_FOUND, LEGACY_STREAM_CONFLICT } from "../../src/wire/legacy-sse-refusals";
 import type { LegacyHost } from "../../src/kernel/legacy-sse-seam";
 import { isUpgrade } from "../kit/held-sockets";
 import { HEADER_LEGACY_ENDPOINT, LEGACY_OPEN_URL, LEGACY_POST_URL } from "./contract";
@@ -34,7 +35,7 @@ function openLegacyStream(host: LegacyHost, endpoint: string, principal: Princip
   const { core } = host;
   // Taken: the object is already a session of either transport, or was terminated.
   if (core.state !== null || core.terminated || core.record.getMeta("legacy_stream") !== undefined) {
-    return refuse({ reason: "legacy-stream-conflict" });
+    return refuse(LEGACY_STREAM_CONFLICT);
   }
   const stream = core.log.openStream("get");
   core.record.setMeta("legacy_stream", stream);
@@ -46,7 +47,6 @@ function openLegacyStream(host: LegacyHost, endpoint: string, principal: Princip
   return response;
 }
 
-const GONE = { reason: "session-not-found", legacy: true } as const;
 /**
  * How long a POST waits for the stream's probe: a client that is there but reads slowly (a full
  * TCP window) must not hold its POST; only a connection that fails is taken as gone.
@@ -67,15 +67,15 @@ function isStreamAlive(held: LegacyHost["core"]["held"], stream: number): Promis
 
 async function postLegacyMessage(host: LegacyHost, text: string, principal: Principal | undefined): Promise<Response> {
   const { core, inflight } = host;
-  if (core.terminated) return refuse(GONE);
+  if (core.terminated) return refuse(LEGACY_SESSION_NOT_FOUND);
   const stream = core.record.getMeta("legacy_stream");
   const owner = core.record.getMeta("legacy_subject");
   if (stream === undefined || !core.held.isAttached(stream) || owner !== principal?.subject) {
-    return refuse(GONE);
+    return refuse(LEGACY_SESSION_NOT_FOUND);
   }
   // Everything this POST causes travels on the stream: a 202 for a stream whose client left
   // would lose it all, so ask the connection first (this revision has no resumption).
-  if (!(await isStreamAlive(core.held, stream)) || core.terminated) return refuse(GONE);
+  if (!(await isStreamAlive(core.held, stream)) || core.terminated) return refuse(LEGACY_SESSION_NOT_FOUND);
   const parsed = parseBody(text);
   if (!parsed.ok)
     return refuse({ reason: "unparsable", code: parsed.error.code as -32700 | -32600 | -32602, message: parsed.error.message });

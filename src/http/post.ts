@@ -6,7 +6,7 @@
 import { parseBody } from "../jsonrpc/parse";
 import { is2026Version } from "../mcp/definition/versions";
 import { HEADER_PROTOCOL_VERSION } from "../wire/headers";
-import { acceptRefusal, contentTypeRefusal, readBody } from "./guards";
+import { acceptRefusal, contentTypeRefusal, readBody } from "../wire/request-checks";
 import { refuse, refuse2026 } from "../wire/refusals";
 import { claimedRequestId, decideEra } from "./era";
 import { accept2026Notification, serve2026 } from "./lane-2026";

@@ -9,7 +9,8 @@ import type { IRequest } from "itty-router";
 import { observerOf } from "../mcp/operations/observe";
 import { sessionObjectId } from "../platform/addresses";
 import { objectKeyOf } from "./runtime";
-import { checkAccept, checkContentType, checkHostAndOrigin, checkProtocolVersionHeader, readBody, type OriginPolicy } from "./guards";
+import { checkHostAndOrigin, checkProtocolVersionHeader, type OriginPolicy } from "./guards";
+import { checkAccept } from "../wire/request-checks";
 import {
   HEADER_LAST_EVENT_ID,
   HEADER_MCP_METHOD,
@@ -28,10 +29,8 @@ import { forwardRequest } from "../../durable-objects/sessions/contract";
 import { NO_PARAMS } from "../wire/route-params";
 import type { RoutePattern } from "../wire/route-pattern";
 import { holdStream } from "../platform/held-stream";
-import { sessionStreamHold } from "./streams/session-streams";
+import { sessionStreamHold } from "../kernel/session-streams";
 import { reportUnexpected } from "../mcp/operations/unexpected";
-import type { LegacySseCall, LegacySseSeam } from "../kernel/legacy-sse-seam";
-import { bodyRefusal } from "./admission";
 
 const ALLOW_HEADERS = [
   "Content-Type",
@@ -289,56 +288,26 @@ function mountEndpoint<Env extends EdgeEnv>(
 }
 
 /**
- * The 2024-11-05 HTTP+SSE transport at its paths, when they are configured (`legacySse()`, or the idiom
- * before features): the kernel's `legacy` seam serves them, read per request, because the deprecated
- * `sessionObject(edge)` fills it after the edge is made. Unfilled, they are answered as unknown paths.
+ * The 2024-11-05 HTTP+SSE transport's paths, when they are configured (`legacySse()`, or the idiom before
+ * features): a GET on the stream path and a POST on the messages path are handed, after the Host/Origin
+ * check and auth, to the kernel's `legacy` seam, whose Worker half checks and serves them. The seam is
+ * read per request, because the deprecated `sessionObject(edge)` fills it after the edge is made;
+ * unfilled, the paths are answered as unknown paths.
  */
 function mountLegacyTransport<Env extends EdgeEnv>(router: EdgeRouter<Env>, runtime: EdgeRuntime<Env>): void {
   const { legacySsePath, legacyMessagesPath } = runtime.options;
   if (!legacySsePath || !legacyMessagesPath) return;
-  const serve = (
-    check: (request: Request) => Response | undefined,
-    answer: (seam: LegacySseSeam, edge: EdgeRequest<Env>) => Promise<Response>,
-  ) => {
-    const handler = guarded(runtime, true, async (edge) => {
-      const seam = runtime.kernel.seams.legacy;
-      if (!seam) return refuse({ reason: "not-found", endpoint: runtime.options.path });
-      return check(edge.request) ?? answer(seam, edge);
-    });
-    return (request: IRequest, env: Env, ctx: ExecutionContext) =>
-      handler({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
-  };
-  router.get(
-    legacySsePath,
-    serve(
-      (request) => checkAccept(request, ["text/event-stream"]),
-      (seam, edge) => seam.open(legacyCall(edge), legacyMessagesPath),
-    ),
-  );
-  router.post(
-    legacyMessagesPath,
-    serve(checkContentType, (seam, edge) => seam.post(legacyCall(edge))),
-  );
+  const handOff = guarded(runtime, true, async (edge) => {
+    const seam = runtime.kernel.seams.legacy;
+    if (!seam) return refuse({ reason: "not-found", endpoint: runtime.options.path });
+    return seam.serve(edge, legacyMessagesPath);
+  });
+  const route = (request: IRequest, env: Env, ctx: ExecutionContext) =>
+    handOff({ request: request as unknown as Request, env, ctx, params: NO_PARAMS });
+  router.get(legacySsePath, route);
+  router.post(legacyMessagesPath, route);
   router.options(legacySsePath, preflightFor<Env>("GET, OPTIONS"));
   router.options(legacyMessagesPath, preflightFor<Env>("POST, OPTIONS"));
-}
-
-/** What the 2024-11-05 transport's Worker half gets of a request: the session binding and the Worker's checks and holds. */
-function legacyCall<Env extends EdgeEnv>(edge: EdgeRequest<Env>): LegacySseCall {
-  const { request, env, runtime, principal } = edge;
-  return {
-    request,
-    principal,
-    sessions: () => runtime.sessionNamespace(env),
-    hold: (answer) => holdStream(answer, sessionStreamHold(runtime.options, principal, "sse")),
-    async body() {
-      const body = await readBody(request, runtime.options.maxBodyBytes);
-      if (!body.ok) return body;
-      // Scopes and rate limits are HTTP answers: checked before the 202 and before the session object is reached.
-      const refused = await bodyRefusal(edge, body.text);
-      return refused ? { ok: false, response: refused } : body;
-    },
-  };
 }
 
 /** Builds the fetch handler for one server. */

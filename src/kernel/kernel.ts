@@ -8,7 +8,7 @@ import { recordObserver } from "../mcp/operations/observe";
 import { hubBound } from "../mcp/handlers/discover";
 import type { ResolvedOptions } from "./options";
 import { LayeredMap } from "./layered-map";
-import type { Feature, FeatureSeams, Kernel, FeatureObject, StreamLane } from "./feature";
+import type { Admission, Feature, FeatureSeams, Kernel, FeatureObject, StreamLane } from "./feature";
 
 /** What createMcpEdge hands the kernel: the feature list as the user passed it (a list: resolveOptions checked), checked here. */
 export interface KernelParts<Env> {
@@ -117,6 +117,20 @@ export function streamLaneOf<Env>(kernel: Kernel<Env>, method: string): StreamLa
   for (const feature of kernel.features) {
     // Own keys only: a method named "constructor" or "toString" is no feature's lane.
     if (feature.streams && Object.hasOwn(feature.streams, method)) return feature.streams[method];
+  }
+  return undefined;
+}
+
+/**
+ * The first refusal of the edge's features' `admit` checks for one POST's requests, run in the features'
+ * order; undefined when every check admits it. The endpoints' lanes and the 2024-11-05 transport's POST
+ * run it alike.
+ */
+export async function admitRefusal<Env>(kernel: Kernel<Env>, admission: Admission<Env>): Promise<Response | undefined> {
+  for (const feature of kernel.features) {
+    if (!feature.admit) continue;
+    const refused = await feature.admit(admission);
+    if (refused) return refused;
   }
   return undefined;
 }

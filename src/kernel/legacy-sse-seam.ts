@@ -2,27 +2,37 @@
  * The kernel's `legacy` seam: the 2024-11-05 HTTP+SSE transport (GET /sse, POST /messages), which the
  * `legacySse()` feature fills (and the deprecated `sessionObject(edge)` for an edge made before
  * features). The router mounts its paths (the resolved options' `legacySsePath`/`legacyMessagesPath`)
- * and hands each request to its Worker half; a session object hands it the internal URLs the Worker
- * half forwards. Without it neither bundles any of the transport. Types only.
+ * and hands each request there, after the Host/Origin check and auth, to its Worker half; a session
+ * object hands it the internal URLs the Worker half forwards. Without it neither bundles any of the
+ * transport. Types only.
  */
 import type { Message, RequestMessage, ResponseMessage } from "../jsonrpc/messages";
 import type { Principal } from "../mcp/definition/principal";
+import type { RequestInfo } from "../mcp/definition/request-info";
 import type { Exchange } from "../mcp/dispatch/exchange";
+import type { Kernel } from "./feature";
 
-/** One request to the transport's paths in the Worker, after the Host/Origin, auth and Accept/Content-Type checks. */
-export interface LegacySseCall {
+/**
+ * One request to the transport's paths in the Worker (a GET on the stream path, a POST on the messages
+ * path), after the Host/Origin check and auth: the request's one value as the router made it
+ * (src/http/edge-request.ts), of which the Worker half reads this much. Its checks (Accept, Content-Type,
+ * the body's size, its scopes and the features' `admit` checks) are the transport's own.
+ */
+export interface LegacySseCall<Env> {
   readonly request: Request;
+  readonly env: Env;
   /** With auth: who sent it. */
   readonly principal: Principal | undefined;
-  /** The session binding (a misconfiguration naming the wrangler.toml lines when it is missing). */
-  sessions(): DurableObjectNamespace;
-  /** Holds a session object's answered upgrade as the client's `/sse` stream (byte bound, CPU budget, the token's expiry). */
-  hold(answer: Response): Promise<Response>;
-  /**
-   * The POST's body, read within `maxBodyBytes` and admitted as any POST's (its operations' scopes with
-   * auth, the features' `admit` checks), or the refusal to answer with.
-   */
-  body(): Promise<{ ok: true; text: string } | { ok: false; response: Response }>;
+  /** Whom per-client caps and rate limits count it against. */
+  readonly clientKey: string;
+  /** `ctx.request` as the features' `admit` checks see it. */
+  readonly info: RequestInfo;
+  readonly runtime: {
+    /** The edge's kernel: the resolved options (`maxBodyBytes`, how session streams are held), the auth gate, the features. */
+    readonly kernel: Kernel<Env>;
+    /** The session binding (a misconfiguration naming the wrangler.toml lines when it is missing). */
+    sessionNamespace(env: Env): DurableObjectNamespace;
+  };
 }
 
 /** What the transport keeps in its session's record (legacy_stream: its one stream; legacy_subject: who opened it). */
@@ -75,10 +85,12 @@ export interface LegacyHost {
 
 /** The transport, both halves. */
 export interface LegacySseSeam {
-  /** GET on the stream path: a new session and its one stream, whose first event names `messagesPath?sessionId=…`. */
-  open(call: LegacySseCall, messagesPath: string): Promise<Response>;
-  /** POST on the messages path: one message (or batch) for the session, answered 202; its responses go on the stream. */
-  post(call: LegacySseCall): Promise<Response>;
+  /**
+   * In the Worker: a GET on the stream path opens a session and its one stream, whose first event names
+   * `messagesPath?sessionId=…`; a POST on the messages path carries one message (or batch) for the
+   * session, answered 202, its responses going on the stream.
+   */
+  serve<Env>(call: LegacySseCall<Env>, messagesPath: string): Promise<Response>;
   /** In a session object: its answer to one of the internal URLs the Worker half forwards, or undefined for any other request. */
   answer(host: LegacyHost, request: Request, principal: Principal | undefined): Promise<Response> | undefined;
 }

@@ -33,8 +33,7 @@ export type Refusal =
   | { reason: "initialize-in-batch" }
   | { reason: "unsupported-version-header"; value: string; supported: readonly string[] }
   | { reason: "session-id-required"; afterInitialize: boolean }
-  | { reason: "session-not-found"; legacy?: boolean }
-  | { reason: "legacy-session-id-required" }
+  | { reason: "session-not-found" }
   /** Without `allow`: a method the session object does not route (no Allow header, nothing to list). */
   | { reason: "method-not-allowed"; allow?: string }
   /** Without `endpoint`: an internal URL no object serves (only the Worker's own calls reach it). */
@@ -44,7 +43,6 @@ export type Refusal =
   /** A deployment mistake (a missing binding): the message names the fix, never a bare "Internal error". */
   | { reason: "misconfigured"; message: string; data: Record<string, unknown> }
   // Answers of the session object (durable-objects/): the same table, so a status is written once.
-  | { reason: "legacy-stream-conflict" }
   | { reason: "too-many-streams"; limit: number; hint: "wait" | "close" }
   | { reason: "unknown-last-event-id" }
   | { reason: "events-trimmed"; lastEventId: string; kept: number }
@@ -116,12 +114,8 @@ export function refusalRow(r: Refusal): RefusalRow {
       return {
         status: 404,
         code: SESSION_NOT_FOUND,
-        message: r.legacy
-          ? "Session not found: open a new stream with GET /sse"
-          : "Session not found: it expired or was terminated; send a new initialize request",
+        message: "Session not found: it expired or was terminated; send a new initialize request",
       };
-    case "legacy-session-id-required":
-      return { status: 400, code: TRANSPORT_ERROR, message: "Bad Request: the sessionId query parameter is required" };
     case "method-not-allowed":
       if (r.allow === undefined) return { status: 405, code: TRANSPORT_ERROR, message: "Method Not Allowed" };
       return { status: 405, code: TRANSPORT_ERROR, message: `Method Not Allowed (allowed: ${r.allow})`, headers: { Allow: r.allow } };
@@ -133,8 +127,6 @@ export function refusalRow(r: Refusal): RefusalRow {
       return { status: 500, code: INTERNAL_ERROR, message: "Internal error", data: { reference: r.reference } };
     case "misconfigured":
       return { status: 500, code: INTERNAL_ERROR, message: r.message, data: r.data };
-    case "legacy-stream-conflict":
-      return { status: 409, code: TRANSPORT_ERROR, message: "Conflict: this session's legacy stream was already opened" };
     case "too-many-streams":
       return {
         status: 429,
@@ -192,7 +184,7 @@ export function refusalRow(r: Refusal): RefusalRow {
 
 /**
  * A refusal as its row: a reason of this table, or a feature's own row, built beside its wing's code
- * (src/wire/auth-refusals.ts, hub-refusals.ts, rate-limit-refusals.ts) so a Worker without that
+ * (src/wire/auth-refusals.ts, hub-refusals.ts, legacy-sse-refusals.ts, rate-limit-refusals.ts) so a Worker without that
  * feature bundles none of its rows. Either way the status and code are written once.
  */
 function rowOf(r: Refusal | RefusalRow): RefusalRow {

@@ -5,10 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { answerHttp, refuse, refusalRow } from "../../src/wire/refusals";
 import { streamNotAcknowledgedRow, tooManyListenStreamsRow } from "../../src/wire/hub-refusals";
+import { LEGACY_STREAM_CONFLICT } from "../../src/wire/legacy-sse-refusals";
 
 describe("session-object rows of the refusal table", () => {
   it("keep the object's statuses, codes and messages", () => {
-    expect(refusalRow({ reason: "legacy-stream-conflict" })).toEqual({
+    expect(LEGACY_STREAM_CONFLICT).toEqual({
       status: 409,
       code: -32000,
       message: "Conflict: this session's legacy stream was already opened",

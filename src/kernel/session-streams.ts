@@ -1,12 +1,13 @@
 /**
  * How the Worker holds a 2025-era session's long-lived streams (the standalone GET and the
  * 2024-11-05 `/sse` stream; src/platform/held-stream.ts holds them): their byte bound, their CPU
- * budget, and their end at the token's expiry, each ending as the era lets a client come back.
+ * budget, and their end at the token's expiry, each ending as the era lets a client come back. The
+ * router's GET (src/http/router.ts) and the `legacySse()` feature's Worker half hold theirs so.
  */
-import type { Principal } from "../../auth/principal";
-import type { HoldOptions } from "../../platform/held-stream";
-import type { ResolvedOptions } from "../../kernel/options";
-import { encodeSseComment } from "../../wire/sse";
+import type { Principal } from "../mcp/definition/principal";
+import type { HoldOptions } from "../platform/held-stream";
+import type { ResolvedOptions } from "./options";
+import { encodeSseComment } from "../wire/sse";
 
 const encoder = new TextEncoder();
 
