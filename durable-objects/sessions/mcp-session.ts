@@ -59,7 +59,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     super(ctx, env, binding, { place: "session", rows: "spans", about: { sessionId } });
     const server = binding.server;
     this.server = server;
-    const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
+    const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.observed);
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
     const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
