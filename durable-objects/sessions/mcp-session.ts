@@ -5,13 +5,15 @@
  * (POSTs and their handlers), replay.ts (GET, Last-Event-ID), lifecycle.ts (restore, termination,
  * expiry), its hub link (its registrations with the hub, which keeps them: the `hub()` feature's part,
  * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam; none without it),
- * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), own-events.ts,
+ * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), its own events
+ * when observed (the observer's part, durable-objects/observe/own-events.ts, through the kit's `observed`),
  * and the 2024-11-05 transport's half (legacy-transport.ts, the `legacySse()` feature's, reached through
  * the kernel's `legacy` seam; none without it: its internal URLs are answered as any unknown one).
  */
 import type { Principal } from "../../src/auth/principal";
 import type { RequestMessage, ResponseMessage } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/definition/server";
+import type { Delivery } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/definition/context";
 import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
@@ -32,7 +34,6 @@ import { routeKey } from "../../src/wire/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
-import { observeOwn, traceDelivery, type Delivery, type OwnEventsHost } from "./own-events";
 import { handleGet } from "./replay";
 import { sessionOps } from "./session-ops";
 import { authorizationEnd, listChange, resourceUpdate } from "./updates";
@@ -51,7 +52,6 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   private readonly lifecycle: LifecycleHost;
   /** The 2024-11-05 transport and what it reads of this session: undefined without it (no `legacySse()`). */
   private readonly legacy: { seam: LegacySseSeam; host: LegacyHost } | undefined;
-  private readonly events: OwnEventsHost;
   private readonly server: McpServer<Env>;
 
   constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
@@ -59,12 +59,16 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     super(ctx, env, binding, { place: "session", rows: "spans", about: { sessionId } });
     const server = binding.server;
     this.server = server;
-    const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.observed);
+    const core = new SessionCore(
+      this.storage,
+      withEnvIdleTimeout(binding.options.session, env),
+      new HeldSockets(ctx, "get"),
+      this.observed,
+    );
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
     const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
     this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
-    this.events = { core, observer: this.observer, env, sessionId };
     this.inflight = new InflightRequests({
       core,
       server,
@@ -108,7 +112,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   protected async begin(state: SessionState, sealHash?: string): Promise<void> {
     await this.core.start(state, sealHash);
     await this.hub?.registerForListChanges();
-    observeOwn(this.events, "initialize", 0);
+    this.ownOperation("initialize", 0);
   }
 
   /**
@@ -149,10 +153,15 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     return this.inflight.settled();
   }
 
+  /** An operation of its own (`initialize`, the alarm) as an event with its span, when observed. */
+  private ownOperation(method: string, doRequests: number): void {
+    this.observed?.ownOperation(method, doRequests, this.core.live.count());
+  }
+
   /** A hub delivery in its span; then the rows the event stored (the hub counted the request). */
   private delivering(delivery: Delivery, deliver: () => UpdateDelivery): UpdateDelivery {
     try {
-      return traceDelivery(this.events, delivery, deliver);
+      return this.observed ? this.observed.delivery(delivery, deliver) : deliver();
     } finally {
       this.served(delivery.method, 0);
     }
@@ -221,10 +230,11 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /**
    * What an entry point cost: the alarm is an operation with its span (a billed request no one else
-   * made); a socket's close costs nothing to report; the rest is an event of its own (kit/billing.ts).
+   * made); a socket's close costs nothing to report; the rest is an event of its own (the bill:
+   * durable-objects/observe/billing.ts).
    */
   protected override served(method: string, received: number, messages = 0): void {
-    if (method === "alarm") observeOwn(this.events, method, received);
+    if (method === "alarm") this.ownOperation(method, received);
     else if (method !== "webSocketClose" && method !== "webSocketError") super.served(method, received, messages);
   }
 

@@ -9,6 +9,7 @@
  * dataset nothing is observed and nothing here runs. This module holds what the runtime reads (the shapes, the
  * meters, the observer of each served server); the `observe()` feature (src/features/observe) makes the observer.
  */
+import type { Params } from "../../jsonrpc/messages";
 import type { Operation, OperationSpan, Tracing } from "./tracing";
 
 export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub" | "events";
@@ -150,6 +151,22 @@ export interface ObservedObject extends RowCounter {
   readonly storage: DurableObjectStorage;
   /** With `onEvent` or a dataset, for a kind with a place: what it costs where no operation counts it. */
   readonly bill: ObjectBill | undefined;
+  /**
+   * An operation of the object's own, with its span and event (a session's `initialize`, its alarm):
+   * `doRequests` it received that no one else counts, `openStreams` it holds, the rows written since
+   * the previous event. Nothing for a kind without a place.
+   */
+  ownOperation(method: string, doRequests: number, openStreams: number): void;
+  /** Runs `deliver` (a hub delivery to a session) inside its span, the child of the hub's; returns what it delivered. */
+  delivery<T extends string>(delivery: Delivery, deliver: () => T): T;
+}
+
+/** A hub delivery's event: the child of the hub's span for it (a notification the server initiates: kind client). */
+export interface Delivery {
+  readonly method: string;
+  readonly params: Params;
+  /** The hub's span; without one (or without tracing) the delivery has no span. */
+  readonly parent: string | undefined;
 }
 
 /** What an object costs where no MCP operation counts it, told as its own events (Observer.emitOwn). */
