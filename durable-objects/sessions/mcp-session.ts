@@ -4,9 +4,10 @@
  * part behind a narrow host interface: core.ts (state, emit, activity, alarm time), inflight.ts
  * (POSTs and their handlers), replay.ts (GET, Last-Event-ID), lifecycle.ts (restore, termination,
  * expiry), its hub link (its registrations with the hub, which keeps them: the `hub()` feature's part,
- * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam; none without it),
- * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), its own events
- * when observed (the observer's part, durable-objects/observe/own-events.ts, through the kit's `observed`),
+ * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam, which also runs what
+ * the hub tells the session, durable-objects/hub/session-updates.ts; none without it), session-ops.ts
+ * (log level, subscriptions), its own events when observed (the observer's part,
+ * durable-objects/observe/own-events.ts, through the kit's `observed`),
  * and the 2024-11-05 transport's half (legacy-transport.ts, the `legacySse()` feature's, reached through
  * the kernel's `legacy` seam; none without it: its internal URLs are answered as any unknown one).
  */
@@ -36,13 +37,18 @@ import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
 import { handleGet } from "./replay";
 import { sessionOps } from "./session-ops";
-import { authorizationEnd, listChange, resourceUpdate } from "./updates";
 import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
 import type { SessionHubLink } from "../../src/kernel/feature";
 import type { LegacyHost, LegacySseSeam } from "../../src/kernel/legacy-sse-seam";
 import { clientsHearHub } from "../../src/kernel/kernel";
+
+/**
+ * What a session without the hub link answers a hub's delivery: it registered for nothing (no `hub()`,
+ * or no MCP_HUB binding), so the hub forgets a registration it still holds (session-fanout.ts).
+ */
+const NO_HUB: UpdateDelivery = "not-subscribed";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
   protected readonly core: SessionCore;
@@ -68,7 +74,8 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
     const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
-    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
+    const shards = core.options.hubShards;
+    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards, record: core.record, session: core });
     this.inflight = new InflightRequests({
       core,
       server,
@@ -133,19 +140,23 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
    * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
   async resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const hub = this.hub;
+    if (!hub) return NO_HUB;
     const delivery = { method: "notifications/resources/updated", params: { uri }, parent: traceparent };
-    return this.delivering(delivery, () => resourceUpdate(this.core, uri, route));
+    return this.delivering(delivery, () => hub.resourceUpdated(uri, route));
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
   async listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const hub = this.hub;
+    if (!hub) return NO_HUB;
     const method = `notifications/${list}/list_changed`;
-    return this.delivering({ method, params: {}, parent: traceparent }, () => listChange(this.core, method, route));
+    return this.delivering({ method, params: {}, parent: traceparent }, () => hub.listChanged(method, route));
   }
 
-  /** The grant of `subject` was revoked (the hub calls this for `endStreamsOf`): updates.ts. */
+  /** The grant of `subject` was revoked (the hub calls this for `endStreamsOf`). */
   async authorizationEnded(subject: string): Promise<UpdateDelivery> {
-    return authorizationEnd(this.core, subject);
+    return this.hub ? this.hub.authorizationEnded(subject) : NO_HUB;
   }
 
   /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */
