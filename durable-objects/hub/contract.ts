@@ -5,6 +5,7 @@
  * import this file; neither imports the other.
  */
 import type { RequestId } from "../../src/jsonrpc/messages";
+import type { UpdateDelivery } from "../../src/kernel/feature";
 import type { HubTopic } from "../../src/platform/addresses";
 
 export type ListKind = "tools" | "resources" | "prompts";
@@ -120,8 +121,8 @@ export const HUB_LISTEN_URL = "https://mcp-edge.hub/listen";
  */
 export const HEADER_LISTEN_OPEN = "X-Mcp-Edge-Listen";
 
-/** A 2025-era session's answer when the hub hands it an event. */
-export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | "other-route";
+/** A 2025-era session's answer when the hub hands it an event (the kernel names it for the session's hub link). */
+export type { UpdateDelivery };
 
 /**
  * What the hub calls on a 2025-era session it holds a registration of (the session object's

@@ -7,7 +7,7 @@
 import type { ListenFilter } from "./contract";
 
 export class StoredFilters {
-  /** The shard's storage (metered when observed: durable-objects/kit/metered-storage.ts). */
+  /** The shard's storage (metered when observed: durable-objects/observe/metered-storage.ts). */
   constructor(private readonly storage: DurableObjectStorage) {}
 
   store(stream: number, filter: ListenFilter): void {

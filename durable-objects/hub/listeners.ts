@@ -50,7 +50,7 @@ export class ListenStreams {
   /** Filters too large for their socket's attachment. */
   private readonly filters: StoredFilters;
 
-  /** `storage`: the shard's (metered when observed: durable-objects/kit/metered-storage.ts). */
+  /** `storage`: the shard's (metered when observed: durable-objects/observe/metered-storage.ts). */
   constructor(ctx: DurableObjectState, storage: DurableObjectStorage) {
     this.held = new CappedSockets(ctx, "listen");
     this.filters = new StoredFilters(storage);

@@ -4,7 +4,7 @@
  * subscribed are forgotten. The calls are the hub's requests (the sessions do not report them).
  */
 import type { HubTopic } from "../../src/platform/addresses";
-import type { ObjectBill } from "../kit/billing";
+import type { ObjectBill } from "../../src/mcp/operations/observe";
 import type { HubEnv, PublishEvent, SessionUpdatesRpc, UpdateDelivery } from "./contract";
 import { topicKey, type Registrations } from "./registrations";
 

@@ -5,9 +5,11 @@
  * stream (so `endStreamsOf` reaches it); and leaving the hub when the session ends. The hub keeps the
  * registrations; this part only knows which shard holds each (src/platform/hub-shards.ts). A session
  * without it (no `hub()` among the features) registers nothing: durable-objects/sessions/mcp-session.ts.
+ * The hub's deliveries to the session run here too (session-updates.ts).
  */
 import type { HubLinkHost, SessionHubLink } from "../../src/kernel/feature";
-import type { HubRpc } from "./contract";
+import type { HubRpc, UpdateDelivery } from "./contract";
+import { authorizationEnd, listChange, resourceUpdate } from "./session-updates";
 import { DEFAULT_HUB_SHARD, type HubTopic } from "../../src/platform/addresses";
 import { allShards, hubFor, type HubShards } from "../../src/platform/hub-shards";
 
@@ -61,6 +63,18 @@ class HubLink implements SessionHubLink {
         // The hub forgets a session it finds gone at its next update anyway.
         console.error("mcp-edge: leaving the hub failed", error);
       });
+  }
+
+  resourceUpdated(uri: string, route: string | undefined): UpdateDelivery {
+    return resourceUpdate(this.host, uri, route);
+  }
+
+  listChanged(method: string, route: string | undefined): UpdateDelivery {
+    return listChange(this.host, method, route);
+  }
+
+  authorizationEnded(subject: string): UpdateDelivery {
+    return authorizationEnd(this.host, subject);
   }
 
   /** This session's shard of the hub for a topic (by its URI, list changes by session), which learns it holds someone. */

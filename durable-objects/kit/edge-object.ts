@@ -1,8 +1,8 @@
 /**
  * The one base of every Durable Object class mcp-edge makes (session, hub, task with its ledger,
  * user): bound to what its edge serves (shared/edge-binding.ts: the server, its options, its
- * observer), with its storage metered when observed (metered-storage.ts) and its own events billed
- * (billing.ts), its state restored under `blockConcurrencyWhile` before any request, and each entry
+ * observer), with its storage metered when observed and its own events billed (both the observer's
+ * part, `Observer.observeObject`: the observe wing's durable-objects/observe/), its state restored under `blockConcurrencyWhile` before any request, and each entry
  * point routed to a hook: fetch → onRequest, alarm → onAlarm, webSocketMessage → onSocketMessage,
  * webSocketClose/Error → onSocketClose, each followed by `served` (what the entry point cost). RPC
  * methods are the subclass's own and call `served` themselves. A class is made from its edge's kernel
@@ -11,36 +11,23 @@
  * up in module state, so two edges in one isolate share nothing.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Observer, OwnUnits, Place } from "../../src/mcp/operations/observe";
+import type { ObjectBill, ObservedKind, ObservedObject, Observer } from "../../src/mcp/operations/observe";
 import { refuse } from "../../src/wire/refusals";
 import type { EdgeBinding } from "../shared/edge-binding";
-import { ObjectBill } from "./billing";
-import { MeteredStorage } from "./metered-storage";
 
 /** What the kit reads of the binding a class is made with (any edge's, whatever its Env): its observer. */
 export type ObjectBinding = Pick<EdgeBinding<unknown>, "observer">;
 
-/** What the kit needs to know of an object kind. */
-export interface ObjectKind {
-  /** Where its own events come from (observe.ts `Place`); none for an object that reports none (the user store). */
-  readonly place?: Place;
-  /**
-   * Who reads its rows: "spans" when its operations' spans carry them (a session's, a task's run: its
-   * storage is metered whenever the server is observed), "events" when only its own events do (a hub
-   * shard's: metered with `onEvent`).
-   */
-  readonly rows: "spans" | "events";
-  /** Told with each of its own events: the session they are about (a session object's id). */
-  readonly about?: Pick<OwnUnits, "sessionId">;
-}
+/** What the kit needs to know of an object kind: what its observer is told (observe.ts `ObservedKind`), less its env. */
+export type ObjectKind = Omit<ObservedKind, "env">;
 
 export abstract class EdgeObject<Env> extends DurableObject<Env> {
   /** The server's observer (tracing, `onEvent`, analytics), when observed. */
   protected readonly observer: Observer | undefined;
   /** The object's storage: `ctx.storage`, or its metered view when its rows are read. Every part uses this one. */
   protected readonly storage: DurableObjectStorage;
-  /** The row counter behind `storage`, when metered. */
-  protected readonly metered: MeteredStorage | undefined;
+  /** The observer's part of this object (its row counter, its bill), when its rows are read. */
+  protected readonly observed: ObservedObject | undefined;
   /** With an observed server's `onEvent`: what this object costs where no operation counts it. */
   protected readonly bill: ObjectBill | undefined;
 
@@ -52,12 +39,9 @@ export abstract class EdgeObject<Env> extends DurableObject<Env> {
     super(ctx, env);
     const observer = binding?.observer;
     this.observer = observer;
-    const readsRows = observer !== undefined && (kind.rows === "spans" || observer.hasSink);
-    this.metered = readsRows ? new MeteredStorage(ctx.storage) : undefined;
-    this.storage = this.metered ? this.metered.storage : ctx.storage;
-    const metered = this.metered;
-    const place = kind.place;
-    this.bill = observer?.hasSink && metered && place ? new ObjectBill(observer, metered, { place, env, about: kind.about }) : undefined;
+    this.observed = observer?.observeObject(ctx.storage, { ...kind, env });
+    this.storage = this.observed ? this.observed.storage : ctx.storage;
+    this.bill = this.observed?.bill;
     // The hook runs after the first await, once every subclass constructor has finished, and before any request.
     void ctx.blockConcurrencyWhile(async () => {
       await Promise.resolve();

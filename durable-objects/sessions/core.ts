@@ -9,12 +9,12 @@ import { errorMessage, isResponse, toWire, type Message, type RequestMessage, ty
 import type { Principal } from "../../src/auth/principal";
 import type { SessionState } from "../../src/mcp/definition/context";
 import type { ResolvedSessionOptions } from "../../src/kernel/options";
+import type { RowCounter } from "../../src/mcp/operations/observe";
 import { EventLog, fitsInEvent, MAX_EVENT_BYTES } from "./event-log";
 import { SessionRecord, type StoredState } from "./session-record";
 import { SessionTables } from "./session-tables";
 import { LiveStreams } from "../../src/platform/live-streams";
 import type { HeldSockets } from "../kit/held-sockets";
-import type { MeteredStorage } from "../kit/metered-storage";
 import { sseEventText } from "../../src/wire/sse";
 
 /** Activity is persisted at most this often; idle expiry is accurate to this interval. */
@@ -72,7 +72,7 @@ export class SessionCore {
     private readonly storage: DurableObjectStorage,
     readonly options: ResolvedSessionOptions,
     held: HeldSockets<object>,
-    private readonly meter: MeteredStorage | undefined,
+    private readonly meter: RowCounter | undefined,
   ) {
     this.held = held;
     this.tables = new SessionTables(storage.sql);

@@ -4,14 +4,17 @@
  * part behind a narrow host interface: core.ts (state, emit, activity, alarm time), inflight.ts
  * (POSTs and their handlers), replay.ts (GET, Last-Event-ID), lifecycle.ts (restore, termination,
  * expiry), its hub link (its registrations with the hub, which keeps them: the `hub()` feature's part,
- * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam; none without it),
- * updates.ts (what the hub tells it), session-ops.ts (log level, subscriptions), own-events.ts,
+ * durable-objects/hub/session-link.ts, made through the kernel's `hubLink` seam, which also runs what
+ * the hub tells the session, durable-objects/hub/session-updates.ts; none without it), session-ops.ts
+ * (log level, subscriptions), its own events when observed (the observer's part,
+ * durable-objects/observe/own-events.ts, through the kit's `observed`),
  * and the 2024-11-05 transport's half (legacy-transport.ts, the `legacySse()` feature's, reached through
  * the kernel's `legacy` seam; none without it: its internal URLs are answered as any unknown one).
  */
 import type { Principal } from "../../src/auth/principal";
 import type { RequestMessage, ResponseMessage } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/definition/server";
+import type { Delivery } from "../../src/mcp/operations/observe";
 import type { SessionState } from "../../src/mcp/definition/context";
 import { withEnvIdleTimeout } from "../../src/kernel/options";
 import type { ListKind, UpdateDelivery } from "../hub/contract";
@@ -32,16 +35,20 @@ import { routeKey } from "../../src/wire/route-params";
 import { SessionCore } from "./core";
 import { InflightRequests } from "./inflight";
 import { restoreSession, runAlarm, terminateSession, type LifecycleHost } from "./lifecycle";
-import { observeOwn, traceDelivery, type Delivery, type OwnEventsHost } from "./own-events";
 import { handleGet } from "./replay";
 import { sessionOps } from "./session-ops";
-import { authorizationEnd, listChange, resourceUpdate } from "./updates";
 import { HeldSockets, isUpgrade } from "../kit/held-sockets";
 import { EdgeObject } from "../kit/edge-object";
 import type { EdgeBinding } from "../shared/edge-binding";
 import type { SessionHubLink } from "../../src/kernel/feature";
 import type { LegacyHost, LegacySseSeam } from "../../src/kernel/legacy-sse-seam";
 import { clientsHearHub } from "../../src/kernel/kernel";
+
+/**
+ * What a session without the hub link answers a hub's delivery: it registered for nothing (no `hub()`,
+ * or no MCP_HUB binding), so the hub forgets a registration it still holds (session-fanout.ts).
+ */
+const NO_HUB: UpdateDelivery = "not-subscribed";
 
 export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements SessionObjectRpc {
   protected readonly core: SessionCore;
@@ -51,7 +58,6 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   private readonly lifecycle: LifecycleHost;
   /** The 2024-11-05 transport and what it reads of this session: undefined without it (no `legacySse()`). */
   private readonly legacy: { seam: LegacySseSeam; host: LegacyHost } | undefined;
-  private readonly events: OwnEventsHost;
   private readonly server: McpServer<Env>;
 
   constructor(ctx: DurableObjectState, env: Env, binding: EdgeBinding<Env>) {
@@ -59,12 +65,17 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     super(ctx, env, binding, { place: "session", rows: "spans", about: { sessionId } });
     const server = binding.server;
     this.server = server;
-    const core = new SessionCore(this.storage, withEnvIdleTimeout(binding.options.session, env), new HeldSockets(ctx, "get"), this.metered);
+    const core = new SessionCore(
+      this.storage,
+      withEnvIdleTimeout(binding.options.session, env),
+      new HeldSockets(ctx, "get"),
+      this.observed,
+    );
     this.core = core;
     // Without the hub nothing could reach it: the session declares no updates and registers for none.
     const makeLink = clientsHearHub(binding.seams, env) ? binding.seams.hubLink : undefined;
-    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards: core.options.hubShards, record: core.record });
-    this.events = { core, observer: this.observer, env, sessionId };
+    const shards = core.options.hubShards;
+    this.hub = makeLink?.({ env, sessionId, listChanged: server.listChanged, shards, record: core.record, session: core });
     this.inflight = new InflightRequests({
       core,
       server,
@@ -108,7 +119,7 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
   protected async begin(state: SessionState, sealHash?: string): Promise<void> {
     await this.core.start(state, sealHash);
     await this.hub?.registerForListChanges();
-    observeOwn(this.events, "initialize", 0);
+    this.ownOperation("initialize", 0);
   }
 
   /**
@@ -129,19 +140,23 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
    * which reaches every subscribed session through the hub (durable-objects/hub/).
    */
   async resourceUpdated(uri: string, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const hub = this.hub;
+    if (!hub) return NO_HUB;
     const delivery = { method: "notifications/resources/updated", params: { uri }, parent: traceparent };
-    return this.delivering(delivery, () => resourceUpdate(this.core, uri, route));
+    return this.delivering(delivery, () => hub.resourceUpdated(uri, route));
   }
 
   /** Sends `notifications/<list>/list_changed` on this session's newest standalone stream. */
   async listChanged(list: ListKind, traceparent?: string, route?: string): Promise<UpdateDelivery> {
+    const hub = this.hub;
+    if (!hub) return NO_HUB;
     const method = `notifications/${list}/list_changed`;
-    return this.delivering({ method, params: {}, parent: traceparent }, () => listChange(this.core, method, route));
+    return this.delivering({ method, params: {}, parent: traceparent }, () => hub.listChanged(method, route));
   }
 
-  /** The grant of `subject` was revoked (the hub calls this for `endStreamsOf`): updates.ts. */
+  /** The grant of `subject` was revoked (the hub calls this for `endStreamsOf`). */
   async authorizationEnded(subject: string): Promise<UpdateDelivery> {
-    return authorizationEnd(this.core, subject);
+    return this.hub ? this.hub.authorizationEnded(subject) : NO_HUB;
   }
 
   /** Resolves once no handler runs in this object (also those that ignored their signal after termination). */
@@ -149,10 +164,15 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
     return this.inflight.settled();
   }
 
+  /** An operation of its own (`initialize`, the alarm) as an event with its span, when observed. */
+  private ownOperation(method: string, doRequests: number): void {
+    this.observed?.ownOperation(method, doRequests, this.core.live.count());
+  }
+
   /** A hub delivery in its span; then the rows the event stored (the hub counted the request). */
   private delivering(delivery: Delivery, deliver: () => UpdateDelivery): UpdateDelivery {
     try {
-      return traceDelivery(this.events, delivery, deliver);
+      return this.observed ? this.observed.delivery(delivery, deliver) : deliver();
     } finally {
       this.served(delivery.method, 0);
     }
@@ -221,10 +241,11 @@ export class McpSessionObject<Env = unknown> extends EdgeObject<Env> implements 
 
   /**
    * What an entry point cost: the alarm is an operation with its span (a billed request no one else
-   * made); a socket's close costs nothing to report; the rest is an event of its own (kit/billing.ts).
+   * made); a socket's close costs nothing to report; the rest is an event of its own (the bill:
+   * durable-objects/observe/billing.ts).
    */
   protected override served(method: string, received: number, messages = 0): void {
-    if (method === "alarm") observeOwn(this.events, method, received);
+    if (method === "alarm") this.ownOperation(method, received);
     else if (method !== "webSocketClose" && method !== "webSocketError") super.served(method, received, messages);
   }
 

@@ -32,7 +32,7 @@ export class SessionTables {
   private logCreated: boolean | undefined;
   private closed = false;
 
-  /** The object's SQL (metered when observed: durable-objects/kit/metered-storage.ts counts its rows). */
+  /** The object's SQL (metered when observed: durable-objects/observe/metered-storage.ts counts its rows). */
   constructor(readonly sql: SqlStorage) {}
 
   /** Ends the session's storage for good (it is terminated): writes become no-ops, reads see nothing. */

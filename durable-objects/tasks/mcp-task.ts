@@ -45,7 +45,7 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
       observer: this.observer,
       env,
       storage: this.storage,
-      metered: this.metered,
+      metered: this.observed,
       status: this.out,
     });
     this.ledger = new ClientLedger(this.storage);
@@ -156,6 +156,6 @@ export class McpTaskObject<Env = unknown> extends EdgeObject<Env> implements Tas
     const running = this.task.running;
     if (this.bill) {
       if (received > 0 || !running) void this.bill.report(method, received, 0, place);
-    } else if (!running) this.metered?.takeRows();
+    } else if (!running) this.observed?.takeRows();
   }
 }

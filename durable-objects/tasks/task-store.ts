@@ -9,7 +9,7 @@
  * unique over the task's lifetime; `answer` is null while outstanding.
  *
  * With a `meter` (only when the server is observed) every write adds the bytes of the JSON it
- * stored; its rows are counted by the object's metered storage (durable-objects/kit/metered-storage.ts).
+ * stored; its rows are counted by the object's metered storage (durable-objects/observe/metered-storage.ts).
  */
 import type { InputRequest, TaskRecord } from "./model";
 import type { Meter } from "../../src/mcp/operations/observe";

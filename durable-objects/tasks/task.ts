@@ -10,10 +10,9 @@
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../src/jsonrpc/errors";
 import type { ErrorObject } from "../../src/jsonrpc/messages";
 import type { McpServer } from "../../src/mcp/definition/server";
-import { newMeter, type Observation, type Observer } from "../../src/mcp/operations/observe";
+import { newMeter, type Observation, type Observer, type RowCounter } from "../../src/mcp/operations/observe";
 import type { ResolvedTaskOptions } from "../../src/kernel/options";
 import { routeKey } from "../../src/wire/route-params";
-import type { MeteredStorage } from "../kit/metered-storage";
 import { canTransition, isTerminal, type TaskRecord, type TaskStatus } from "./model";
 import { finalState, newRecord, storedBytes, updateTask, type TaskSettings } from "./task-record";
 import type { CreateTaskInput, InputResponses, TaskReply } from "./contract";
@@ -36,7 +35,7 @@ export interface TaskHost<Env> {
   readonly env: Env;
   /** The object's storage (kit/edge-object.ts), and its row counter when the server is observed. */
   readonly storage: DurableObjectStorage;
-  readonly metered: MeteredStorage | undefined;
+  readonly metered: RowCounter | undefined;
   readonly status: TaskStatusOut;
 }
 

@@ -4,7 +4,7 @@
  * answers with a held stream, which seams of the runtime it fills and which Durable Object classes it
  * brings. `createMcpEdge(server, { features: [...] })` takes them; nothing is installed anywhere else.
  */
-import type { RequestId, Params, RequestMessage, ResponseMessage } from "../jsonrpc/messages";
+import type { Message, RequestId, Params, RequestMessage, ResponseMessage } from "../jsonrpc/messages";
 import type { ClientCapabilities } from "../mcp/definition/types";
 import type { McpServer } from "../mcp/definition/server";
 import type { MethodDefinition, NotificationDefinition } from "../mcp/definition/methods";
@@ -58,7 +58,23 @@ export interface HubLinkHost {
   /** The hub's shard count (`listen.shards`). */
   readonly shards: number;
   readonly record: HubLinkRecord;
+  /** What the hub's deliveries read and do of the session. */
+  readonly session: HubLinkSession;
 }
+
+/** What the hub's deliveries (durable-objects/hub/session-updates.ts) read and do of their session. */
+interface HubLinkSession {
+  /** Its negotiated state (its route); null when it is gone. */
+  readonly state: Pick<SessionState, "route"> | null;
+  readonly terminated: boolean;
+  /** Sends `message` on its newest open standalone stream; false without one. */
+  sendStandalone(message: Message): boolean;
+  /** Its held streams (GET and /sse): `revokeAll` ends each with its authorization's ending and counts them. */
+  readonly held: { revokeAll(): number };
+}
+
+/** A 2025-era session's answer when the hub hands it an event (the hub forgets it on "gone" and "not-subscribed"). */
+export type UpdateDelivery = "sent" | "no-stream" | "not-subscribed" | "gone" | "other-route";
 
 /** What the link reads and keeps in its session's record. */
 interface HubLinkRecord {
@@ -67,6 +83,7 @@ interface HubLinkRecord {
   setMeta(key: "hub_subject", subject: string): void;
   /** How many resources the session subscribes to now. */
   countSubscriptions(): number;
+  isSubscribed(uri: string): boolean;
 }
 
 /**
@@ -82,6 +99,12 @@ export interface SessionHubLink {
   registerSubject(subject: string | undefined): Promise<void>;
   /** A terminated or expired session leaves the hub: its registrations do not outlive it. */
   leaveHub(): Promise<void>;
+  /** A resource the session may subscribe to was updated (for `route`; undefined: any): what became of it. */
+  resourceUpdated(uri: string, route: string | undefined): UpdateDelivery;
+  /** `notifications/<list>/list_changed` (`method`) for the session (for `route`; undefined: any). */
+  listChanged(method: string, route: string | undefined): UpdateDelivery;
+  /** The grant of `subject` was revoked: the session's held streams end when it is that principal's. */
+  authorizationEnded(subject: string): UpdateDelivery;
 }
 
 /** A request's authentication: who sent it, or the refusal to answer with (401, 403, 400, 503). */

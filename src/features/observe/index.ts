@@ -6,9 +6,20 @@
  * session object, the session object, a task's run, and the objects' own units): docs/observe.md.
  * A Worker without this feature observes nothing and bundles none of it.
  */
+import { observeObject } from "../../../durable-objects/observe/observed-object";
 import type { Feature } from "../../kernel/feature";
 import { targetOf } from "../../mcp/operations/middleware";
-import type { EventOptions, Meter, Observation, Observer, OperationEvent, OwnUnits, Place } from "../../mcp/operations/observe";
+import type {
+  EventOptions,
+  Meter,
+  Observation,
+  ObservedKind,
+  ObservedObject,
+  Observer,
+  OperationEvent,
+  OwnUnits,
+  Place,
+} from "../../mcp/operations/observe";
 import { Tracing, type Operation, type OperationSpan, type TracingOptions } from "../../mcp/operations/tracing";
 
 export interface ObserveOptions extends EventOptions {
@@ -48,6 +59,10 @@ class EdgeObserver implements Observer {
 
   emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void {
     if (this.hasSink) this.emit({ place, method, ...QUIET, ...units }, env);
+  }
+
+  observeObject(storage: DurableObjectStorage, kind: ObservedKind): ObservedObject | undefined {
+    return observeObject(this, storage, kind);
   }
 
   emit(event: OperationEvent, env: unknown): void {

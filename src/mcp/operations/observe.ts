@@ -5,10 +5,11 @@
  * operation in each place it runs: the Worker ("worker"), the Worker's hop to the session object
  * ("forward"), the session object ("session"), a task's run ("task"), and as events only the
  * objects' own units that no operation carries (a hub shard's requests, "hub"; a task's client
- * ledger, "ledger"; an events object's, "events"; durable-objects/kit/billing.ts). Without tracing, hook or
+ * ledger, "ledger"; an events object's, "events"; durable-objects/observe/billing.ts). Without tracing, hook or
  * dataset nothing is observed and nothing here runs. This module holds what the runtime reads (the shapes, the
  * meters, the observer of each served server); the `observe()` feature (src/features/observe) makes the observer.
  */
+import type { Params } from "../../jsonrpc/messages";
 import type { Operation, OperationSpan, Tracing } from "./tracing";
 
 export type Place = "worker" | "forward" | "session" | "task" | "ledger" | "hub" | "events";
@@ -116,6 +117,66 @@ export interface Observer {
    * deliveries'). `doRequests` counts the request itself when no observed caller counted it.
    */
   emitOwn(place: Place, method: string, env: unknown, units: OwnUnits): void;
+  /**
+   * An object's part of the observer (durable-objects/observe/): its metered storage, its row counter and
+   * its bill, made by the object kit with `ctx.storage`; undefined when no one reads the kind's rows.
+   */
+  observeObject(storage: DurableObjectStorage, kind: ObservedKind): ObservedObject | undefined;
+}
+
+/** What an object kind tells its observer (durable-objects/kit/edge-object.ts `ObjectKind`, with its env). */
+export interface ObservedKind {
+  /** Where its own events come from; none for an object that reports none (the user store). */
+  readonly place?: Place;
+  /**
+   * Who reads its rows: "spans" when its operations' spans carry them (a session's, a task's run: its
+   * storage is metered whenever the server is observed), "events" when only its own events do (a hub
+   * shard's: metered with `onEvent` or a dataset).
+   */
+  readonly rows: "spans" | "events";
+  /** Told with each of its own events: the session they are about (a session object's id). */
+  readonly about?: Pick<OwnUnits, "sessionId">;
+  readonly env: unknown;
+}
+
+/** An observed object's row counter. */
+export interface RowCounter {
+  /** The rows written since the previous call: the operation event that ends now reports them. */
+  takeRows(): number;
+}
+
+/** An observed object's part of its observer: the storage view that counts its rows, and its bill. */
+export interface ObservedObject extends RowCounter {
+  /** The object's storage, every billed row counted: it uses this in place of `ctx.storage`. */
+  readonly storage: DurableObjectStorage;
+  /** With `onEvent` or a dataset, for a kind with a place: what it costs where no operation counts it. */
+  readonly bill: ObjectBill | undefined;
+  /**
+   * An operation of the object's own, with its span and event (a session's `initialize`, its alarm):
+   * `doRequests` it received that no one else counts, `openStreams` it holds, the rows written since
+   * the previous event. Nothing for a kind without a place.
+   */
+  ownOperation(method: string, doRequests: number, openStreams: number): void;
+  /** Runs `deliver` (a hub delivery to a session) inside its span, the child of the hub's; returns what it delivered. */
+  delivery<T extends string>(delivery: Delivery, deliver: () => T): T;
+}
+
+/** A hub delivery's event: the child of the hub's span for it (a notification the server initiates: kind client). */
+export interface Delivery {
+  readonly method: string;
+  readonly params: Params;
+  /** The hub's span; without one (or without tracing) the delivery has no span. */
+  readonly parent: string | undefined;
+}
+
+/** What an object costs where no MCP operation counts it, told as its own events (Observer.emitOwn). */
+export interface ObjectBill {
+  /** Requests this object made that their receiver does not report. */
+  made(n: number): void;
+  /** Work started by the request being served that may outlive it (an outbox's send). */
+  follow(work: Promise<unknown>): void;
+  /** One request served (`received`: 1, or 0 for one its caller counts), reported once its follow-up work settled. */
+  report(method: string, received: number, messages?: number, place?: Place): Promise<void>;
 }
 
 /** What an object's own event (Observer.emitOwn) reports. */

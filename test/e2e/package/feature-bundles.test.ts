@@ -1,7 +1,8 @@
 /**
  * A Worker bundles only the features it passes: the bundle `wrangler deploy` would upload for a
  * one-tool Worker with `features: [sessions()]` holds none of deferred sessions' (`deferredSessions()`), the auth gate's, the hub's listen lane's,
- * its sessions' link to the hub, the user store's, discovery's, rate limits', the observer's or the 2024-11-05
+ * its sessions' link to the hub and what the hub's deliveries do to a session, the user store's, discovery's, rate
+ * limits', the observer's (its Worker half and its object half: metered storage, an object's own events) or the 2024-11-05
  * HTTP+SSE transport's (`legacySse()`: its Worker half and its session half) code, and the bundles of Workers that
  * pass them do (each searched for a string only that feature's code writes, minified as the scaffold builds).
  */
@@ -11,7 +12,8 @@ import { bundleContains } from "../helpers/dry-run-bundle.mjs";
 /**
  * Strings only one feature's code holds: the gate's refusal of a malformed header, the listen lane's
  * env override warning, the session hub link's failure to leave the hub, the user store's anonymous refusal, the Server Card type, a misconfiguration
- * key, a span attribute, the endpoint the 2024-11-05 stream announces, that transport's refusal of a request before initialize,
+ * key, a span attribute, the metered storage's count of what deleteAll removes, a session's hub delivery span attribute,
+ * a session's answer to an update for another route, the endpoint the 2024-11-05 stream announces, that transport's refusal of a request before initialize,
  * the key derivation label of deferred sessions' sealed ids.
  */
 const MARKERS = {
@@ -22,6 +24,9 @@ const MARKERS = {
   discovery: "application/mcp-server-card+json",
   rateLimits: "the rate limit rule names the binding",
   observe: "mcp_edge.do_requests",
+  observeObjectStorage: "NOT LIKE '_cf_%'",
+  observeOwnEvents: "mcp_edge.delivery",
+  hubDeliveries: '"other-route"',
   legacySseWorker: "?sessionId=",
   legacySseSession: "Invalid Request: send initialize first",
   deferredSessions: "mcp-edge session seal",
@@ -38,6 +43,7 @@ describe("a Worker bundles only the features it passes", () => {
     expect(bundleContains("wrangler.toml", MARKERS.discovery, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.hubListen, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.hubLink, { minify: true })).toBe(true);
+    expect(bundleContains("wrangler.toml", MARKERS.hubDeliveries, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.userStore, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.legacySseWorker, { minify: true })).toBe(true);
     expect(bundleContains("wrangler.toml", MARKERS.legacySseSession, { minify: true })).toBe(true);
@@ -45,5 +51,7 @@ describe("a Worker bundles only the features it passes", () => {
     expect(bundleContains("test/servers/step-up/wrangler.toml", MARKERS.auth, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/routes/wrangler.toml", MARKERS.rateLimits, { minify: true })).toBe(true);
     expect(bundleContains("test/servers/operate/wrangler.toml", MARKERS.observe, { minify: true })).toBe(true);
+    expect(bundleContains("test/servers/operate/wrangler.toml", MARKERS.observeObjectStorage, { minify: true })).toBe(true);
+    expect(bundleContains("test/servers/operate/wrangler.toml", MARKERS.observeOwnEvents, { minify: true })).toBe(true);
   }, 420_000);
 });

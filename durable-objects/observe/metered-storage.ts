@@ -3,7 +3,8 @@
  * bills as written (each SQL cursor's `rowsWritten`, one per key-value put or delete, one per
  * `setAlarm`/`deleteAlarm`, and every row `deleteAll` removes), until an operation's event takes
  * them (`takeRows`). The object uses `storage` in place of `ctx.storage`; nothing else counts rows.
- * Made only for an observed server (edge-object.ts decides), so an unobserved object pays nothing.
+ * Made only for an observed server (observed-object.ts decides), so an unobserved object pays nothing,
+ * and bundled only with the `observe()` feature.
  */
 
 /** What a cursor tells of its statement once it ran: the rows it wrote. */

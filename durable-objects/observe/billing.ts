@@ -8,9 +8,9 @@
  * WebSocket message a held stream's socket brings it (billed at 1/20 of a request). Each event
  * carries what accrued since the previous one, so the sums are exact even when a batch's calls
  * run after the request that queued them. Rows are counted by the object's metered storage
- * (metered-storage.ts), the one counter of every object.
+ * (metered-storage.ts), the one counter of every object. The observe wing's (observed-object.ts makes it).
  */
-import type { Observer, OwnUnits, Place } from "../../src/mcp/operations/observe";
+import type { ObjectBill, Observer, OwnUnits, Place } from "../../src/mcp/operations/observe";
 import type { MeteredStorage } from "./metered-storage";
 
 /** Where an object's own events come from. */
@@ -21,7 +21,7 @@ export interface BillPlace {
   readonly about?: Pick<OwnUnits, "sessionId">;
 }
 
-export class ObjectBill {
+export class Bill implements ObjectBill {
   private requests = 0;
   private messages = 0;
   /** Work that must settle before the next event, so what it costs is told with the request that started it. */
