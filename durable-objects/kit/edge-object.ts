@@ -2,9 +2,10 @@
  * The one base of every Durable Object class mcp-edge makes (session, hub, task with its ledger,
  * user): bound to what its edge serves (shared/edge-binding.ts: the server, its options, its
  * observer), with its storage metered when observed and its own events billed (both the observer's
- * part, `Observer.observeObject`: the observe wing's durable-objects/observe/), its state restored under `blockConcurrencyWhile` before any request, and each entry
- * point routed to a hook: fetch → onRequest, alarm → onAlarm, webSocketMessage → onSocketMessage,
- * webSocketClose/Error → onSocketClose, each followed by `served` (what the entry point cost). RPC
+ * part, `Observer.observeObject`: the observe wing's durable-objects/observe/), its state restored
+ * under `blockConcurrencyWhile` before any request, and each entry point routed to a hook: fetch →
+ * onRequest, alarm → onAlarm, webSocketMessage → onSocketMessage, webSocketClose/Error →
+ * onSocketClose, each followed by `served` (what the entry point cost). RPC
  * methods are the subclass's own and call `served` themselves. A class is made from its edge's kernel
  * by its feature's `objects(kernel)` (`sessionClass(kernel)`, `hubClass(kernel)`, …) as
  * `class extends <Kind>Object { constructor(ctx, env) { super(ctx, env, kernel) } }`: nothing is looked
