@@ -142,6 +142,8 @@ export class ServerDefinition<Env = unknown> {
    * `defineSkill` from mcp-edge/skills).
    */
   add(definition: MethodDefinition<Env> | NotificationDefinition<Env> | Addable<Env>): this {
+    if (typeof definition !== "object" || definition === null)
+      throw new TypeError("server.add takes a definition made by defineMethod, defineNotification, uiResource or defineSkill");
     // An Addable registers itself, so a server that adds none bundles none of its code.
     if ("addTo" in definition) {
       definition.addTo(this);
