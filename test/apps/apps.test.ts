@@ -133,7 +133,7 @@ describe("server.uiResource(), moved to mcp-edge/apps", () => {
 describe("server.add with something it cannot add", () => {
   it("throws a TypeError naming what it takes, not the engine's own message", () => {
     const s = defineServer({ name: "s", version: "1" });
-    for (const wrong of [undefined, null, "ui://s/p"]) {
+    for (const wrong of [undefined, null, "ui://s/p", { kind: "tool" }, { skillMd: "---" }]) {
       expect(() => s.add(wrong as never)).toThrow(
         new TypeError("server.add takes a definition made by defineMethod, defineNotification, uiResource or defineSkill"),
       );

@@ -49,6 +49,17 @@ export interface Addable<Env = unknown> {
   addTo(server: ServerDefinition<Env>): void;
 }
 
+/** A value that brings its own registration (`Addable`), whatever else it carries. */
+function isAddable<Env>(value: unknown): value is Addable<Env> {
+  return typeof (value as Partial<Addable<Env>> | null | undefined)?.addTo === "function";
+}
+
+/** A method or notification made by defineMethod, defineInteractiveMethod or defineNotification. */
+function isMethodOrNotification<Env>(value: unknown): value is MethodDefinition<Env> | NotificationDefinition<Env> {
+  const kind = (value as { kind?: unknown } | null | undefined)?.kind;
+  return kind === "method" || kind === "notification";
+}
+
 /**
  * A server's definitions (what `defineServer` returns). Register everything at module load:
  * lists are computed once per definition. Named apart from the MCP SDK's `McpServer`, which is
@@ -142,13 +153,13 @@ export class ServerDefinition<Env = unknown> {
    * `defineSkill` from mcp-edge/skills).
    */
   add(definition: MethodDefinition<Env> | NotificationDefinition<Env> | Addable<Env>): this {
-    if (typeof definition !== "object" || definition === null)
-      throw new TypeError("server.add takes a definition made by defineMethod, defineNotification, uiResource or defineSkill");
     // An Addable registers itself, so a server that adds none bundles none of its code.
-    if ("addTo" in definition) {
+    if (isAddable<Env>(definition)) {
       definition.addTo(this);
       return this;
     }
+    if (!isMethodOrNotification<Env>(definition))
+      throw new TypeError("server.add takes a definition made by defineMethod, defineNotification, uiResource or defineSkill");
     const table: Map<string, unknown> = definition.kind === "method" ? this.methods : this.notifications;
     if (table.has(definition.method)) throw new TypeError(`${definition.kind} "${definition.method}" is already defined`);
     table.set(definition.method, definition);
