@@ -4,6 +4,7 @@
  * refuse another's calls.
  */
 import { describe, expect, it } from "vitest";
+import { inOneWindow } from "../helpers/rate-window";
 import { answerOf, send2026, urlOf } from "../routes/helpers";
 
 async function callLimited(tenant: string, id: number): Promise<Response> {
@@ -12,13 +13,15 @@ async function callLimited(tenant: string, id: number): Promise<Response> {
 
 describe("a rate limit keyed by the route parameter", () => {
   it("refuses a tenant's third call with 429 while another tenant is still served", async () => {
-    const tenant = `t${crypto.randomUUID().slice(0, 8)}`;
-    const other = `u${crypto.randomUUID().slice(0, 8)}`;
-    expect((await callLimited(tenant, 1)).status).toBe(200);
-    expect((await callLimited(tenant, 2)).status).toBe(200);
-    const third = await callLimited(tenant, 3);
+    const third = await inOneWindow(10, async () => {
+      const tenant = `t${crypto.randomUUID().slice(0, 8)}`;
+      expect((await callLimited(tenant, 1)).status).toBe(200);
+      expect((await callLimited(tenant, 2)).status).toBe(200);
+      return callLimited(tenant, 3);
+    });
     expect(third.status).toBe(429);
     expect(third.headers.get("Retry-After")).toBe("10");
+    const other = `u${crypto.randomUUID().slice(0, 8)}`;
     expect((await answerOf(await callLimited(other, 4), 4)).result).toMatchObject({ content: [{ type: "text", text: "ok" }] });
   });
 });
