@@ -34,6 +34,14 @@ function ours(schema: unknown, compile: JsonSchemaCompiler = fullJsonSchema): (i
   return (instance) => validate(instance).length === 0;
 }
 
+/** A case's hand-written instances, each with its label: valid or not. */
+function labelled(c: CorpusCase): [instance: unknown, valid: boolean][] {
+  return [
+    ...c.valid.map((instance): [unknown, boolean] => [instance, true]),
+    ...c.invalid.map((instance): [unknown, boolean] => [instance, false]),
+  ];
+}
+
 /**
  * 150 seeded instances per case, most mutated from its labelled ones and the rest random over its vocabulary,
  * each checked by cfworker and by `compile`: the instances they disagree on, how many were checked, how many valid.
@@ -156,16 +164,11 @@ describe("mcp-edge's full JSON Schema validator agrees with @cfworker/json-schem
     let pairs = 0;
     for (const c of CASES) {
       const [expected, actual] = [oracle(c.schema), ours(c.schema)];
-      for (const [instances, label] of [
-        [c.valid, true],
-        [c.invalid, false],
-      ] as const) {
-        for (const instance of instances) {
-          pairs++;
-          const [theirs, mine] = [expected(instance), actual(instance)];
-          if (theirs !== label || mine !== label)
-            disagreements.push(`${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, ours ${mine}`);
-        }
+      for (const [instance, label] of labelled(c)) {
+        pairs++;
+        const [theirs, mine] = [expected(instance), actual(instance)];
+        if (theirs !== label || mine !== label)
+          disagreements.push(`${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, ours ${mine}`);
       }
     }
     expect(disagreements).toEqual([]);
@@ -192,19 +195,12 @@ describe("mcp-edge's core JSON Schema validator", () => {
         coreJsonSchema(structuredClone(c.schema), "corpus"),
         fullJsonSchema(c.schema, "corpus"),
       ];
-      for (const [instances, label] of [
-        [c.valid, true],
-        [c.invalid, false],
-      ] as const) {
-        for (const instance of instances) {
-          pairs++;
-          const [theirs, problems] = [expected(instance), core(instance)];
-          if (theirs !== label || (problems.length === 0) !== label)
-            disagreements.push(
-              `${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, core ${problems.length === 0}`,
-            );
-          expect(problems, `${c.name}: ${JSON.stringify(instance)}`).toEqual(full(instance).map(({ at, message }) => ({ at, message })));
-        }
+      for (const [instance, label] of labelled(c)) {
+        pairs++;
+        const [theirs, problems] = [expected(instance), core(instance)];
+        if (theirs !== label || (problems.length === 0) !== label)
+          disagreements.push(`${c.name}: ${JSON.stringify(instance)} labelled ${label}, cfworker ${theirs}, core ${problems.length === 0}`);
+        expect(problems, `${c.name}: ${JSON.stringify(instance)}`).toEqual(full(instance).map(({ at, message }) => ({ at, message })));
       }
     }
     expect(disagreements).toEqual([]);
